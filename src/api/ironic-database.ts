@@ -1,0 +1,104 @@
+/**
+ * The `IronicDatabase` custom resource: a managed MariaDB for Ironic, with persistent storage, TLS and
+ * safe deletion. An `Ironic` uses it through `spec.databaseName`.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Conditions, IntOrString, ObjectMeta, StringMap } from './common.js';
+
+export const DatabaseStorage = Type.Object(
+  {
+    size: Type.Optional(
+      Type.String({
+        description: 'Size of the data volume, as a Kubernetes quantity. Defaults to 10Gi. Can only grow if the storage class allows expansion.',
+        pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
+        default: '10Gi',
+      }),
+    ),
+    storageClassName: Type.Optional(Type.String({ description: 'StorageClass of the data volume. Empty means the cluster default.' })),
+    ephemeral: Type.Optional(
+      Type.Boolean({
+        description: 'Keep the data in an emptyDir instead of a PersistentVolumeClaim. The data is lost whenever the pod restarts: for tests only.',
+        default: false,
+      }),
+    ),
+    whenDeleted: Type.Optional(
+      Type.Union([Type.Literal('Retain'), Type.Literal('Delete')], {
+        description: 'What happens to the data volume when the IronicDatabase is deleted: Retain (the default) keeps it, Delete removes it.',
+        default: 'Retain',
+      }),
+    ),
+  },
+  {
+    description: 'Storage of the database. Persistent by default.',
+    'x-kubernetes-validations': [
+      {
+        rule: '!(has(self.ephemeral) && self.ephemeral) || !has(self.storageClassName)',
+        message: 'storageClassName cannot be used with ephemeral storage',
+      },
+    ],
+  },
+);
+export type DatabaseStorage = Static<typeof DatabaseStorage>;
+
+const Quantities = (description: string) =>
+  Type.Record(Type.String(), IntOrString({ pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$' }), {
+    description,
+  });
+
+export const ResourceRequirements = Type.Object(
+  {
+    limits: Type.Optional(Quantities('Maximum amount of compute resources allowed, for example `memory: 1Gi`.')),
+    requests: Type.Optional(Quantities('Minimum amount of compute resources required, for example `cpu: 100m`.')),
+  },
+  { description: 'Compute resources of the MariaDB container.' },
+);
+
+export const IronicDatabaseSpec = Type.Object(
+  {
+    credentialsName: Type.Optional(
+      Type.String({
+        description:
+          'Name of a Secret with the `username` and `password` of the database user. When empty, `<name>-database-credentials` is generated. The password must use only letters, digits, `-` and `_`.',
+        maxLength: 253,
+      }),
+    ),
+    image: Type.Optional(Type.String({ description: 'MariaDB image. Defaults to quay.io/metal3-io/mariadb:latest.' })),
+    tlsCertificateName: Type.Optional(
+      Type.String({
+        description: 'Name of a Secret (`tls.crt`, `tls.key`) with the server certificate. With it, clients must use TLS.',
+        maxLength: 253,
+      }),
+    ),
+    storage: Type.Optional(DatabaseStorage),
+    resources: Type.Optional(ResourceRequirements),
+    nodeSelector: Type.Optional(StringMap('Node labels the database pod must match.')),
+  },
+  { description: 'Desired state of the managed database.' },
+);
+export type IronicDatabaseSpec = Static<typeof IronicDatabaseSpec>;
+
+export const IronicDatabaseStatus = Type.Object(
+  {
+    conditions: Type.Optional(Conditions),
+    host: Type.Optional(Type.String({ description: 'Host name of the database service, for Ironic to connect to.' })),
+    port: Type.Optional(Type.Integer({ description: 'Port of the database service.' })),
+    databaseName: Type.Optional(Type.String({ description: 'Name of the database (schema) inside MariaDB.' })),
+    credentialsName: Type.Optional(Type.String({ description: 'Secret with the `username` and `password` of the database user.' })),
+    usedBy: Type.Optional(Type.Array(Type.String(), { description: 'Ironic objects that use this database. Deletion waits until this list is empty.' })),
+    observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
+  },
+  { description: 'Observed state of the managed database.' },
+);
+export type IronicDatabaseStatus = Static<typeof IronicDatabaseStatus>;
+
+export const IronicDatabase = Type.Object(
+  {
+    apiVersion: Type.String(),
+    kind: Type.Literal('IronicDatabase'),
+    metadata: ObjectMeta,
+    spec: Type.Optional(Type.Unknown()),
+    status: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: true },
+);
+export type IronicDatabase = Static<typeof IronicDatabase>;

@@ -1,0 +1,441 @@
+/**
+ * The `Ironic` custom resource: a superset of upstream ironic-standalone-operator's v1alpha1 API.
+ *
+ * Additions over upstream: `spec.databaseName` (a managed `IronicDatabase`), `spec.overrides.tolerations`,
+ * and `status.apiCredentialsName` / `status.observedGeneration` (a hook cannot write the spec back).
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import {
+  Conditions,
+  EmbeddedObject,
+  ObjectMeta,
+  ResourceReference,
+  ResourceReferenceWithKey,
+  StringEnum,
+  StringMap,
+} from './common.js';
+
+const Port = (description: string, defaultValue: number) =>
+  Type.Integer({ description: `${description} Defaults to ${defaultValue}.`, minimum: 1, maximum: 65535, default: defaultValue });
+
+/** Connection to an external MariaDB database. */
+export const Database = Type.Object(
+  {
+    credentialsName: Type.String({
+      description: 'Name of a Secret with the `username` and `password` of the database user. Mounted at /auth/mariadb.',
+      minLength: 1,
+      maxLength: 253,
+    }),
+    host: Type.String({ description: 'Host name or IP address of the MariaDB server, optionally with `:port`.', minLength: 1 }),
+    name: Type.String({ description: 'Name of the database (schema) that Ironic uses.', minLength: 1, maxLength: 64 }),
+    tlsCertificateName: Type.Optional(
+      Type.String({
+        description: 'Name of a Secret whose `tls.crt` is the CA of the database server. Without it the connection is not encrypted.',
+        maxLength: 253,
+      }),
+    ),
+  },
+  { description: 'An external MariaDB database. Required for high availability; without any database Ironic keeps its state in SQLite and loses it on every restart.' },
+);
+export type Database = Static<typeof Database>;
+
+export const DeployRamdisk = Type.Object(
+  {
+    disableDownloader: Type.Optional(
+      Type.Boolean({ description: 'Do not run the init container that downloads the IPA ramdisk. Use it together with `overrides.agentImages` or your own images in the shared volume.' }),
+    ),
+    extraKernelParams: Type.Optional(Type.String({ description: 'Extra kernel parameters for the IPA ramdisk (IRONIC_KERNEL_PARAMS).' })),
+    sshKey: Type.Optional(Type.String({ description: 'Public SSH key to authorize in the IPA ramdisk, for debugging (IRONIC_RAMDISK_SSH_KEY).' })),
+  },
+  { description: 'Settings of the IPA (ironic-python-agent) deploy ramdisk.' },
+);
+
+export const ExtraConfig = Type.Object(
+  {
+    group: Type.Optional(Type.String({ description: 'ironic.conf section. Empty means DEFAULT.' })),
+    name: Type.Optional(Type.String({ description: 'Option name inside the section. Entries without a name are ignored.' })),
+    value: Type.Optional(Type.String({ description: 'Option value. Entries without a value are ignored.' })),
+  },
+  { description: 'One ironic.conf option, passed to Ironic as the environment variable OS_<GROUP>__<NAME>.' },
+);
+export type ExtraConfig = Static<typeof ExtraConfig>;
+
+export const Images = Type.Object(
+  {
+    deployRamdiskBranch: Type.Optional(Type.String({ description: 'Branch of IPA to download (IPA_BRANCH of the downloader), for example `stable/2025.1`.' })),
+    deployRamdiskDownloader: Type.Optional(Type.String({ description: 'Image of the IPA downloader init container.' })),
+    ironic: Type.Optional(Type.String({ description: 'Ironic image, used by every Ironic container and job. Overrides the image derived from `version`.' })),
+    keepalived: Type.Optional(Type.String({ description: 'Keepalived image.' })),
+  },
+  { description: 'Container image overrides.' },
+);
+
+export const Inspection = Type.Object(
+  {
+    collectors: Type.Optional(Type.Array(Type.String(), { description: 'IPA inspection collectors (IRONIC_IPA_COLLECTORS).', maxItems: 64 })),
+    vlanInterfaces: Type.Optional(
+      Type.Array(Type.String(), { description: 'Interfaces (or `interface.vlan`, or `all`) whose VLANs IPA inspects (IRONIC_ENABLE_VLAN_INTERFACES).', maxItems: 64 }),
+    ),
+  },
+  { description: 'Settings of hardware inspection.' },
+);
+
+export const DHCPRange = Type.Object(
+  {
+    networkCIDR: Type.String({ description: 'CIDR of the network of this pool, for example 192.0.2.0/24.', minLength: 1 }),
+    rangeBegin: Type.String({ description: 'First address handed out, inside networkCIDR.', minLength: 1 }),
+    rangeEnd: Type.String({ description: 'Last address handed out, inside networkCIDR.', minLength: 1 }),
+    gatewayAddress: Type.Optional(Type.String({ description: 'IPv4 router announced on this pool. Without it, no router is announced on this pool.' })),
+  },
+  { description: 'An additional DHCP pool, for example for a routed provisioning network. Requires Ironic 37.0 or newer.' },
+);
+export type DHCPRange = Static<typeof DHCPRange>;
+
+export const DHCP = Type.Object(
+  {
+    dnsAddress: Type.Optional(Type.String({ description: 'DNS server announced to hosts. Cannot be used with serveDNS.' })),
+    extraRanges: Type.Optional(Type.Array(DHCPRange, { description: 'Additional DHCP pools. Requires Ironic 37.0 or newer.', maxItems: 32 })),
+    gatewayAddress: Type.Optional(Type.String({ description: 'Router announced on the main pool.' })),
+    hosts: Type.Optional(Type.Array(Type.String(), { description: 'dnsmasq `dhcp-host` entries.', maxItems: 1024 })),
+    ignore: Type.Optional(Type.Array(Type.String(), { description: 'dnsmasq `dhcp-ignore` tags, combined with AND.', maxItems: 64 })),
+    networkCIDR: Type.Optional(Type.String({ description: 'CIDR of the provisioning network (main pool). Set together with rangeBegin and rangeEnd.' })),
+    rangeBegin: Type.Optional(Type.String({ description: 'First address of the main pool.' })),
+    rangeEnd: Type.Optional(Type.String({ description: 'Last address of the main pool.' })),
+    serveDNS: Type.Optional(Type.Boolean({ description: 'Announce the provisioning IP as the DNS server.' })),
+  },
+  {
+    description: 'DHCP for the provisioning network, served by dnsmasq. Not available with high availability.',
+    'x-kubernetes-validations': [
+      { rule: "!(has(self.serveDNS) && self.serveDNS && has(self.dnsAddress))", message: 'dnsAddress cannot be set together with serveDNS: remove one of them' },
+      {
+        rule: '(has(self.networkCIDR) == has(self.rangeBegin)) && (has(self.networkCIDR) == has(self.rangeEnd))',
+        message: 'networkCIDR, rangeBegin and rangeEnd must be set together',
+      },
+      {
+        rule: 'has(self.networkCIDR) || (has(self.extraRanges) && size(self.extraRanges) > 0)',
+        message: 'set networkCIDR, rangeBegin and rangeEnd, or at least one entry of extraRanges',
+      },
+    ],
+  },
+);
+export type DHCP = Static<typeof DHCP>;
+
+export const KeepalivedIP = Type.Object(
+  {
+    ipAddress: Type.String({ description: 'Virtual IP address.', minLength: 1 }),
+    interface: Type.String({ description: 'Interface that carries the virtual IP.', minLength: 1 }),
+    prefix: Type.Optional(Type.Integer({ description: 'Prefix length of the virtual IP. Defaults to a single address (/32 or /128).', minimum: 0, maximum: 128 })),
+  },
+  { description: 'An additional virtual IP managed by keepalived.' },
+);
+
+export const Keepalived = Type.Object(
+  {
+    enabled: Type.Boolean({ description: 'Run keepalived to hold networking.ipAddress on networking.interface.' }),
+    additionalVIPs: Type.Optional(Type.Array(KeepalivedIP, { description: 'More virtual IPs to hold.', maxItems: 32 })),
+  },
+  { description: 'A keepalived sidecar that keeps the provisioning IP on the node running Ironic. Not available with high availability.' },
+);
+
+export const Ingress = Type.Object(
+  {
+    annotations: Type.Optional(StringMap('Annotations of the Ingress, for example for cert-manager.')),
+    ingressClassName: Type.Optional(Type.String({ description: 'IngressClass to use.' })),
+    host: Type.Optional(Type.String({ description: 'Host name of the Ingress. Its TLS certificate is read from the Secret `<name>-ingress-tls`.' })),
+  },
+  { description: 'Expose the API and the image server through an Ingress.' },
+);
+
+export const Networking = Type.Object(
+  {
+    apiPort: Type.Optional(Port('Port of the Ironic API, also used as the host port.', 6385)),
+    bindInterface: Type.Optional(Type.Boolean({ description: 'Listen only on the provisioning interface instead of on every interface.' })),
+    dhcp: Type.Optional(DHCP),
+    disableHostNetwork: Type.Optional(
+      Type.Boolean({ description: 'Run the pod on the cluster network instead of the host network. Only virtual media provisioning works then.', default: false }),
+    ),
+    externalCallbackURL: Type.Optional(Type.String({ description: 'URL that the ramdisk uses to reach Ironic, when it differs from the provisioning IP.', format: 'uri' })),
+    externalIP: Type.Optional(Type.String({ description: 'External IP address of Ironic, for virtual media and callbacks across a NAT.' })),
+    imageServerExternalURL: Type.Optional(Type.String({ description: 'URL that BMCs use to reach the image server.', format: 'uri' })),
+    imageServerPort: Type.Optional(Port('Plain HTTP port of the image server, also used as the host port.', 6180)),
+    imageServerTLSPort: Type.Optional(Port('HTTPS port of the virtual media image server, also used as the host port.', 6183)),
+    ingress: Type.Optional(Ingress),
+    interface: Type.Optional(Type.String({ description: 'Provisioning network interface.' })),
+    ipAddress: Type.Optional(Type.String({ description: 'Provisioning IP address of Ironic.' })),
+    ipAddressManager: Type.Optional(
+      StringEnum(['', 'keepalived'], { description: 'Deprecated: use keepalived.enabled. `keepalived` runs keepalived for the provisioning IP.' }),
+    ),
+    keepalived: Type.Optional(Keepalived),
+    macAddresses: Type.Optional(Type.Array(Type.String(), { description: 'MAC addresses used to find the provisioning interface.', maxItems: 64 })),
+    prometheusExporterPort: Type.Optional(Port('Port of the Prometheus exporter.', 9608)),
+    rpcPort: Type.Optional(Port('Port of the JSON-RPC server used between Ironic replicas.', 6189)),
+  },
+  {
+    description: 'Networking of Ironic: ports, provisioning network, DHCP, virtual IPs and external access.',
+    'x-kubernetes-validations': [
+      {
+        rule: '!(has(self.disableHostNetwork) && self.disableHostNetwork) || !(has(self.bindInterface) || has(self.dhcp) || has(self.interface) || has(self.ipAddress) || has(self.macAddresses) || has(self.keepalived))',
+        message: 'disableHostNetwork cannot be used with bindInterface, dhcp, interface, ipAddress, macAddresses or keepalived',
+      },
+      {
+        rule: '!has(self.externalIP) || !(has(self.ingress) || has(self.externalCallbackURL) || has(self.imageServerExternalURL))',
+        message: 'externalIP cannot be set together with ingress, externalCallbackURL or imageServerExternalURL',
+      },
+      {
+        rule: 'has(self.ingress) || has(self.externalCallbackURL) == has(self.imageServerExternalURL)',
+        message: 'without ingress, externalCallbackURL and imageServerExternalURL must be set together',
+      },
+      {
+        rule: '!has(self.dhcp) || has(self.ipAddress) || has(self.interface) || (has(self.macAddresses) && size(self.macAddresses) > 0)',
+        message: 'DHCP needs at least one of ipAddress, interface or macAddresses',
+      },
+      {
+        rule: "!(has(self.ipAddressManager) && self.ipAddressManager == 'keepalived') || (has(self.ipAddress) && has(self.interface))",
+        message: 'keepalived requires both ipAddress and interface',
+      },
+      {
+        rule: "!(has(self.keepalived) && self.keepalived.enabled) || !(has(self.ipAddressManager) && self.ipAddressManager == 'keepalived')",
+        message: 'keepalived and the deprecated ipAddressManager cannot be used together: keep keepalived only',
+      },
+      {
+        rule: '!(has(self.keepalived) && self.keepalived.enabled) || (has(self.ipAddress) && has(self.interface))',
+        message: 'keepalived requires both ipAddress and interface',
+      },
+    ],
+  },
+);
+export type Networking = Static<typeof Networking>;
+
+export const ProviderNetwork = Type.Object(
+  {
+    type: StringEnum(['idle', 'inspection', 'cleaning', 'rescuing', 'servicing', 'provisioning'], { description: 'Which provisioning step this network serves.' }),
+    mode: Type.Optional(StringEnum(['access', 'trunk', 'hybrid'], { description: 'Switch port mode. Defaults to access.', default: 'access' })),
+    nativeVLAN: Type.Integer({ description: 'Native (untagged) VLAN.', minimum: 1, maximum: 4094 }),
+    allowedVLANs: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[0-9]+(-[0-9]+)?$' }), {
+        description: 'Tagged VLAN IDs or ranges `a-b`, for trunk and hybrid modes.',
+        maxItems: 4094,
+      }),
+    ),
+    mtu: Type.Optional(Type.Integer({ description: 'MTU of the network.', minimum: 1280, maximum: 9216 })),
+  },
+  {
+    description: 'Switch configuration of one provider network.',
+    'x-kubernetes-validations': [
+      {
+        rule: "(has(self.mode) && self.mode != 'access') || !has(self.allowedVLANs) || size(self.allowedVLANs) == 0",
+        message: 'allowedVLANs cannot be set in access mode',
+      },
+      {
+        rule: "!has(self.mode) || self.mode == 'access' || (has(self.allowedVLANs) && size(self.allowedVLANs) > 0)",
+        message: 'allowedVLANs are required in trunk and hybrid modes',
+      },
+    ],
+  },
+);
+export type ProviderNetwork = Static<typeof ProviderNetwork>;
+
+export const NetworkingService = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean({ description: 'Run the ironic-networking service that configures top-of-rack switches.', default: false })),
+    providerNetworks: Type.Optional(
+      Type.Array(ProviderNetwork, {
+        description: 'Provider networks, at most one per type.',
+        maxItems: 6,
+      }),
+    ),
+    switchConfigSecretName: Type.Optional(Type.String({ description: 'Secret with switch-configs.conf. Defaults to `<name>-switch-config`.' })),
+    switchCredentialsSecretName: Type.Optional(Type.String({ description: 'Secret with the switch credentials. Defaults to `<name>-switch-credentials`.' })),
+  },
+  { description: 'The ironic-networking service for switch automation (experimental).' },
+);
+
+export const AgentImages = Type.Object(
+  {
+    kernel: Type.String({ description: 'URL of the IPA kernel: file:///, http(s):// or oci://.', format: 'uri', minLength: 1 }),
+    initramfs: Type.String({ description: 'URL of the IPA initramfs: file:///, http(s):// or oci://.', format: 'uri', minLength: 1 }),
+    architecture: Type.Optional(StringEnum(['', 'x86_64', 'aarch64'], { description: 'CPU architecture. Empty means the default images.' })),
+  },
+  { description: 'IPA kernel and initramfs for one architecture.' },
+);
+export type AgentImages = Static<typeof AgentImages>;
+
+const Container = EmbeddedObject(
+  { name: Type.String({ description: 'Name of the container. A built-in container of the same name is replaced.', minLength: 1 }) },
+  'A Kubernetes container (core/v1 Container).',
+);
+const Volume = EmbeddedObject(
+  { name: Type.String({ description: 'Name of the volume. A built-in volume of the same name is replaced.', minLength: 1 }) },
+  'A Kubernetes volume (core/v1 Volume).',
+);
+const Probe = (description: string) => EmbeddedObject({}, `${description} (core/v1 Probe).`);
+const Toleration = EmbeddedObject({}, 'A Kubernetes toleration (core/v1 Toleration).');
+
+export const Overrides = Type.Object(
+  {
+    annotations: Type.Optional(StringMap('Annotations added to the Ironic pods. Keys set by the operator win.')),
+    agentImages: Type.Optional(
+      Type.Array(AgentImages, {
+        description: 'Custom IPA images, at most one per architecture.',
+        maxItems: 3,
+        'x-kubernetes-validations': [
+          {
+            rule: "self.all(a, self.exists_one(b, (has(b.architecture) ? b.architecture : '') == (has(a.architecture) ? a.architecture : '')))",
+            message: 'each architecture (including the default, empty one) may appear only once',
+          },
+        ],
+      }),
+    ),
+    containers: Type.Optional(Type.Array(Container, { description: 'Containers added to the Ironic pod; one with the name of a built-in container replaces it.' })),
+    httpdLivenessProbe: Type.Optional(Probe('Liveness probe of the httpd container')),
+    httpdReadinessProbe: Type.Optional(Probe('Readiness probe of the httpd container')),
+    initContainers: Type.Optional(Type.Array(Container, { description: 'Init containers added to the Ironic pod; one with the name of a built-in init container replaces it.' })),
+    labels: Type.Optional(StringMap('Labels added to the Ironic pods. Keys set by the operator win.')),
+    tolerations: Type.Optional(Type.Array(Toleration, { description: 'Tolerations of the Ironic pods, for example to run on control-plane nodes.' })),
+    volumes: Type.Optional(Type.Array(Volume, { description: 'Volumes added to the Ironic pods; one with the name of a built-in volume replaces it.' })),
+  },
+  { description: 'Low-level changes to the rendered pods. Use with care: they bypass the checks of the operator.' },
+);
+export type Overrides = Static<typeof Overrides>;
+
+export const PrometheusExporter = Type.Object(
+  {
+    enabled: Type.Boolean({ description: 'Collect sensor data and run the Prometheus exporter.' }),
+    disableServiceMonitor: Type.Optional(Type.Boolean({ description: 'Do not create a ServiceMonitor for the exporter.' })),
+    bindAddress: Type.Optional(Type.String({ description: 'Address the exporter listens on. Defaults to 0.0.0.0.', default: '0.0.0.0' })),
+    sensorCollectionInterval: Type.Optional(
+      Type.Integer({ description: 'Seconds between two sensor data collections. Defaults to 60.', minimum: 60, default: 60 }),
+    ),
+  },
+  { description: 'Hardware sensor metrics through the Ironic Prometheus exporter.' },
+);
+
+export const TLS = Type.Object(
+  {
+    bmcCA: Type.Optional(Type.Object(ResourceReference.properties, { description: 'CA bundle used to verify BMC certificates.' })),
+    bmcCAName: Type.Optional(Type.String({ description: 'Deprecated: use bmcCA. Name of a Secret with the BMC CA bundle.' })),
+    certificateName: Type.Optional(
+      Type.String({ description: 'Name of a Secret (`tls.crt`, `tls.key`, optional `ca.crt`) with the certificate of the API and of virtual media.' }),
+    ),
+    disableVirtualMediaTLS: Type.Optional(Type.Boolean({ description: 'Serve virtual media over plain HTTP even when certificateName is set.' })),
+    insecureRPC: Type.Optional(Type.Boolean({ description: 'Do not verify the JSON-RPC certificates between replicas. Only with high availability.' })),
+    trustedCA: Type.Optional(Type.Object(ResourceReferenceWithKey.properties, { description: 'CA bundle trusted when downloading images and by the ramdisk.' })),
+    trustedCAName: Type.Optional(Type.String({ description: 'Deprecated: use trustedCA. Name of a ConfigMap with the trusted CA bundle.' })),
+  },
+  {
+    description: 'TLS of the API, virtual media and JSON-RPC, and CA bundles.',
+    'x-kubernetes-validations': [
+      {
+        rule: "!has(self.bmcCA) || !has(self.bmcCAName) || (self.bmcCA.kind == 'Secret' && self.bmcCA.name == self.bmcCAName)",
+        message: 'bmcCA and bmcCAName are both set but do not match: use bmcCA only',
+      },
+      {
+        rule: "!has(self.trustedCA) || !has(self.trustedCAName) || (self.trustedCA.kind == 'ConfigMap' && self.trustedCA.name == self.trustedCAName)",
+        message: 'trustedCA and trustedCAName are both set but do not match: use trustedCA only',
+      },
+    ],
+  },
+);
+export type TLS = Static<typeof TLS>;
+
+export const IronicSpec = Type.Object(
+  {
+    apiCredentialsName: Type.Optional(
+      Type.String({
+        description:
+          'Name of a Secret with the `username` and `password` that clients use to reach the API. When empty, the operator generates `<name>-api-credentials` and reports it in status.apiCredentialsName.',
+        maxLength: 253,
+      }),
+    ),
+    database: Type.Optional(Database),
+    databaseName: Type.Optional(
+      Type.String({
+        description: 'Name of an IronicDatabase in the same namespace that Ironic uses. Cannot be used with database.',
+        minLength: 1,
+        maxLength: 253,
+      }),
+    ),
+    deployRamdisk: Type.Optional(DeployRamdisk),
+    extraConfig: Type.Optional(Type.Array(ExtraConfig, { description: 'Extra ironic.conf options, passed as OS_<GROUP>__<NAME> environment variables.', maxItems: 256 })),
+    highAvailability: Type.Optional(
+      Type.Boolean({ description: 'Run one Ironic per selected node (a DaemonSet), talking JSON-RPC to each other. Requires a database.' }),
+    ),
+    images: Type.Optional(Images),
+    inspection: Type.Optional(Inspection),
+    networking: Type.Optional(Networking),
+    networkingService: Type.Optional(NetworkingService),
+    nodeSelector: Type.Optional(StringMap('Node labels the Ironic pods must match.')),
+    overrides: Type.Optional(Overrides),
+    prometheusExporter: Type.Optional(PrometheusExporter),
+    tls: Type.Optional(TLS),
+    version: Type.Optional(
+      Type.String({
+        description: 'Ironic version to run: `latest` or MAJOR.MINOR (supported: 38.0, 37.0, 35.0). Defaults to the newest supported release.',
+        pattern: '^(latest|[0-9]+\\.[0-9]+)$',
+      }),
+    ),
+  },
+  {
+    description: 'Desired state of Ironic.',
+    'x-kubernetes-validations': [
+      { rule: '!(has(self.database) && has(self.databaseName))', message: 'database and databaseName cannot both be set: use one database' },
+      {
+        rule: '!(has(self.highAvailability) && self.highAvailability) || has(self.database) || has(self.databaseName)',
+        message: 'highAvailability requires a database: set database or databaseName',
+      },
+      {
+        rule: '!has(oldSelf.database) || !has(self.database) || oldSelf.database.host == self.database.host && oldSelf.database.name == self.database.name',
+        message: 'database cannot be changed to a different database once set',
+      },
+      {
+        rule: '!has(oldSelf.databaseName) || !has(self.databaseName) || oldSelf.databaseName == self.databaseName',
+        message: 'databaseName cannot be changed to a different IronicDatabase once set',
+      },
+      {
+        rule: '!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !has(self.networking.ipAddress)',
+        message: 'networking.ipAddress cannot be used with highAvailability',
+      },
+      {
+        rule: '!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !has(self.networking.dhcp)',
+        message: 'networking.dhcp is not available with highAvailability',
+      },
+      {
+        rule:
+          "!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !((has(self.networking.keepalived) && self.networking.keepalived.enabled) || (has(self.networking.ipAddressManager) && self.networking.ipAddressManager == 'keepalived'))",
+        message: 'keepalived is not available with highAvailability',
+      },
+      {
+        rule: '(has(self.highAvailability) && self.highAvailability) || !has(self.tls) || !has(self.tls.insecureRPC) || !self.tls.insecureRPC',
+        message: 'tls.insecureRPC only makes sense with highAvailability',
+      },
+    ],
+  },
+);
+export type IronicSpec = Static<typeof IronicSpec>;
+
+export const IronicStatus = Type.Object(
+  {
+    conditions: Type.Optional(Conditions),
+    requestedVersion: Type.Optional(Type.String({ description: 'The version the operator is installing or has installed.' })),
+    installedVersion: Type.Optional(Type.String({ description: 'The last version that became ready.' })),
+    apiCredentialsName: Type.Optional(
+      Type.String({ description: 'The Secret with the `username` and `password` of the API: spec.apiCredentialsName, or the one generated by the operator.' }),
+    ),
+    observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
+  },
+  { description: 'Observed state of Ironic.' },
+);
+export type IronicStatus = Static<typeof IronicStatus>;
+
+/** The whole object as the hooks see it. `spec` is not checked here: validateIronic reports problems in status. */
+export const Ironic = Type.Object(
+  {
+    apiVersion: Type.String(),
+    kind: Type.Literal('Ironic'),
+    metadata: ObjectMeta,
+    spec: Type.Optional(Type.Unknown()),
+    status: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: true },
+);
+export type Ironic = Static<typeof Ironic>;
