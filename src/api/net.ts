@@ -87,10 +87,16 @@ const parseAddress = (text: string, allowZone: boolean): ParsedIP | undefined =>
   return text.includes(':') ? parseIPv6(text, allowZone) : parseIPv4(text);
 };
 
-/** Parses an IPv4 or IPv6 address (IPv6 zones such as `fe80::1%eth0` are accepted). Never throws. */
-export const parseIP = (text: string): ParsedIP | undefined => {
+/** Options of parseIP. */
+export type ParseIPOptions = {
+  /** Accept an IPv6 zone such as `fe80::1%eth0`. Defaults to true. */
+  readonly allowZone?: boolean;
+};
+
+/** Parses an IPv4 or IPv6 address (IPv6 zones such as `fe80::1%eth0` are accepted by default). Never throws. */
+export const parseIP = (text: string, options: ParseIPOptions = {}): ParsedIP | undefined => {
   try {
-    return parseAddress(text, true);
+    return parseAddress(text, options.allowZone ?? true);
   } catch {
     return undefined;
   }
@@ -102,9 +108,13 @@ export const isValidIP = (text: string): boolean => parseIP(text) !== undefined;
 /** The family of a valid address, or undefined. */
 export const ipFamily = (text: string): IPFamily | undefined => parseIP(text)?.family;
 
-/** True for 127.0.0.0/8 and ::1. */
-export const isLoopback = (ip: ParsedIP): boolean =>
-  ip.family === 'ipv4' ? ip.value >> 24n === 127n : ip.value === 1n;
+const IPV4_MAPPED_PREFIX = 0xffffn;
+
+/** True for 127.0.0.0/8, ::1 and IPv4-mapped loopback addresses (::ffff:127.0.0.1). */
+export const isLoopback = (ip: ParsedIP): boolean => {
+  if (ip.family === 'ipv4') return ip.value >> 24n === 127n;
+  return ip.value === 1n || (ip.value >> 32n === IPV4_MAPPED_PREFIX && (ip.value >> 24n) % 256n === 127n);
+};
 
 const maskOf = (family: IPFamily, prefixLength: number): bigint => {
   const hostBits = BigInt(BITS[family] - prefixLength);

@@ -1,0 +1,70 @@
+/**
+ * A small, exact parser for Kubernetes resource quantities (`500m`, `1.5Gi`, `2`, `1e3`), enough to
+ * compare two of them. Values are kept as exact fractions of BigInts, so `1Gi` and `1073741824` are equal.
+ */
+
+/** An exact rational value: numerator / denominator, with denominator > 0. */
+export type Quantity = { readonly numerator: bigint; readonly denominator: bigint };
+
+/** Longer texts are not parsed (they are never sensible quantities, and BigInt work must stay small). */
+const MAX_QUANTITY_LENGTH = 64;
+/** Decimal exponents (`1e3`) outside ±MAX_EXPONENT are not parsed. */
+const MAX_EXPONENT = 64;
+
+const QUANTITY = /^([+-]?)([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$/;
+
+const BINARY_POWERS: Readonly<Record<string, bigint>> = { Ki: 10n, Mi: 20n, Gi: 30n, Ti: 40n, Pi: 50n, Ei: 60n };
+const DECIMAL_EXPONENTS: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+
+const scaleByPowerOfTen = (value: Quantity, exponent: number): Quantity =>
+  exponent >= 0
+    ? { numerator: value.numerator * 10n ** BigInt(exponent), denominator: value.denominator }
+    : { numerator: value.numerator, denominator: value.denominator * 10n ** BigInt(-exponent) };
+
+const suffixExponent = (suffix: string): number | undefined => {
+  const decimal = DECIMAL_EXPONENTS[suffix];
+  if (decimal !== undefined) return decimal;
+  const exponent = /^[eE]/.test(suffix) ? Number(suffix.slice(1)) : undefined;
+  return exponent !== undefined && Math.abs(exponent) <= MAX_EXPONENT ? exponent : undefined;
+};
+
+const applySuffix = (mantissa: Quantity, suffix: string): Quantity | undefined => {
+  if (suffix === '') return mantissa;
+  const binary = BINARY_POWERS[suffix];
+  if (binary !== undefined) return { numerator: mantissa.numerator << binary, denominator: mantissa.denominator };
+  const exponent = suffixExponent(suffix);
+  return exponent === undefined ? undefined : scaleByPowerOfTen(mantissa, exponent);
+};
+
+const parseMantissa = (sign: string, digits: string): Quantity => {
+  const [whole = '', fraction = ''] = digits.split('.');
+  const numerator = BigInt(`${whole}${fraction}` || '0');
+  return { numerator: sign === '-' ? -numerator : numerator, denominator: 10n ** BigInt(fraction.length) };
+};
+
+const parseQuantityText = (text: string): Quantity | undefined => {
+  if (text.length === 0 || text.length > MAX_QUANTITY_LENGTH) return undefined;
+  const match = QUANTITY.exec(text);
+  if (!match) return undefined;
+  return applySuffix(parseMantissa(match[1] ?? '', match[2] ?? '0'), match[3] ?? '');
+};
+
+/**
+ * Parses a quantity given as a string or as an integer (the IntOrString form). Undefined for anything
+ * else, including fractional exponents and absurdly long or large inputs. Never throws.
+ */
+export const parseQuantity = (value: string | number): Quantity | undefined => {
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) ? { numerator: BigInt(value), denominator: 1n } : undefined;
+  }
+  return parseQuantityText(value);
+};
+
+/** Orders two quantities: negative when a < b, zero when equal, positive when a > b. */
+export const compareQuantities = (a: Quantity, b: Quantity): number => {
+  const difference = a.numerator * b.denominator - b.numerator * a.denominator;
+  return difference === 0n ? 0 : difference < 0n ? -1 : 1;
+};
+
+/** True when the quantity is greater than zero. */
+export const isPositive = (quantity: Quantity): boolean => quantity.numerator > 0n;

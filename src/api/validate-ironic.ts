@@ -1,0 +1,402 @@
+/**
+ * Validation of an Ironic spec: the TypeBox schema first, then the rules of the upstream webhook
+ * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
+ * not only the first one. Differences from upstream are marked with NOTE comments.
+ */
+import { Value } from '@sinclair/typebox/value';
+import { registerFormats } from './formats.js';
+import { IronicSpec, type AgentImages, type ProviderNetwork } from './ironic.js';
+import { isLoopback, parseIP } from './net.js';
+import { describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
+import { dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
+import { DEFAULT_VERSION, imageTagFor, parseVersion, supportedVersionsText } from './version.js';
+
+/** What the rules need to know about the previous spec (on update). */
+type Previous = { readonly database?: { readonly host: string; readonly name: string }; readonly databaseName?: string };
+
+type RuleInput = { readonly spec: IronicSpec; readonly previous: Previous };
+type Rule = (input: RuleInput) => Problem[];
+
+const MAX_MESSAGE_QUOTE = 200;
+
+const isHA = (spec: IronicSpec): boolean => spec.highAvailability === true;
+
+// --- Rules 1–3: the database ----------------------------------------------------------------------
+
+// Rule 1. NOTE: a managed IronicDatabase (databaseName) is as good as an external database here.
+const haNeedsDatabase: Rule = ({ spec }) =>
+  isHA(spec) && spec.database === undefined && !nonEmpty(spec.databaseName)
+    ? [problem('spec.highAvailability', 'high availability requires a database: set spec.database (an external MariaDB) or spec.databaseName (an IronicDatabase), or set highAvailability to false')]
+    : [];
+
+// NOTE: not upstream (which has no databaseName): the two ways of naming a database exclude each other.
+const oneDatabase: Rule = ({ spec }) =>
+  spec.database !== undefined && nonEmpty(spec.databaseName)
+    ? [problem('spec.databaseName', 'database and databaseName cannot both be set: keep databaseName for a managed IronicDatabase, or database for an external MariaDB')]
+    : [];
+
+// Rule 2. NOTE: compares host and name only (upstream compares the whole object), so credentials and the
+// TLS secret may change; also covers databaseName.
+const databaseUnchanged: Rule = ({ spec, previous }) => {
+  const before = previous.database;
+  const now = spec.database;
+  const changed = before !== undefined && now !== undefined && (before.host !== now.host || before.name !== now.name);
+  const renamed = nonEmpty(previous.databaseName) && nonEmpty(spec.databaseName) && previous.databaseName !== spec.databaseName;
+  return [
+    ...(changed
+      ? [problem('spec.database', `cannot change to a different database (it was host ${describeValue(before.host)}, name ${describeValue(before.name)}): the data does not move with it; restore the previous host and name, or create a new Ironic`)]
+      : []),
+    ...(renamed
+      ? [problem('spec.databaseName', `cannot change to a different IronicDatabase (it was ${describeValue(previous.databaseName)}): the data does not move with it; restore the previous name, or create a new Ironic`)]
+      : []),
+  ];
+};
+
+const DATABASE_FIELDS = [
+  ['credentialsName', 'the name of the Secret with the username and password'],
+  ['host', 'the host name or IP address of the MariaDB server'],
+  ['name', 'the name of the database'],
+] as const;
+
+// Rule 3 (the schema already refuses empty strings; this catches blank ones).
+const databaseFieldsSet: Rule = ({ spec }) => {
+  const database = spec.database;
+  if (database === undefined) return [];
+  return DATABASE_FIELDS.filter(([field]) => isBlank(database[field])).map(([field, what]) =>
+    problem(`spec.database.${field}`, `credentialsName, host and name are required on database, but ${field} is blank: set it to ${what}`),
+  );
+};
+
+// --- Rules 4–9: host network and addresses ----------------------------------------------------------
+
+// Rule 4: a keepalived object conflicts even when it is disabled, as upstream.
+const hostNetworkConflicts = (spec: IronicSpec): string[] => {
+  const n = spec.networking ?? {};
+  const conflicts: ReadonlyArray<readonly [string, boolean]> = [
+    ['bindInterface', n.bindInterface === true],
+    ['dhcp', n.dhcp !== undefined],
+    ['interface', nonEmpty(n.interface)],
+    ['ipAddress', nonEmpty(n.ipAddress)],
+    ['macAddresses', (n.macAddresses ?? []).length > 0],
+    ['keepalived', n.keepalived !== undefined],
+  ];
+  return conflicts.filter(([, set]) => set).map(([name]) => `networking.${name}`);
+};
+
+const hostNetworkRule: Rule = ({ spec }) => {
+  const conflicts = spec.networking?.disableHostNetwork === true ? hostNetworkConflicts(spec) : [];
+  return conflicts.length === 0
+    ? []
+    : [problem('spec.networking.disableHostNetwork', `disableHostNetwork cannot be used together with ${conflicts.join(', ')}: remove them, or set disableHostNetwork to false`)];
+};
+
+// Rules 5 and 6.
+const addressesValid: Rule = ({ spec }) => [
+  ...ipProblems('spec.networking.ipAddress', spec.networking?.ipAddress),
+  ...ipProblems('spec.networking.externalIP', spec.networking?.externalIP),
+];
+
+// Rule 7.
+const externalIPAlone: Rule = ({ spec }) => {
+  const n = spec.networking ?? {};
+  const others = n.ingress !== undefined || nonEmpty(n.externalCallbackURL) || nonEmpty(n.imageServerExternalURL);
+  return nonEmpty(n.externalIP) && others
+    ? [problem('spec.networking.externalIP', 'externalIP cannot be set together with networking.ingress, networking.externalCallbackURL or networking.imageServerExternalURL: remove externalIP, or remove the others')]
+    : [];
+};
+
+// Rule 8.
+const externalURLsTogether: Rule = ({ spec }) => {
+  const n = spec.networking ?? {};
+  const callback = nonEmpty(n.externalCallbackURL);
+  if (n.ingress !== undefined || callback === nonEmpty(n.imageServerExternalURL)) return [];
+  const [missing, present] = callback ? ['imageServerExternalURL', 'externalCallbackURL'] : ['externalCallbackURL', 'imageServerExternalURL'];
+  return [problem(`spec.networking.${missing}`, `without networking.ingress, externalCallbackURL and imageServerExternalURL must be set together: set ${missing} too, or remove ${present}`)];
+};
+
+// Rule 9.
+const haWithoutIPAddress: Rule = ({ spec }) =>
+  isHA(spec) && nonEmpty(spec.networking?.ipAddress)
+    ? [problem('spec.networking.ipAddress', 'networking.ipAddress cannot be used with high availability, where every replica uses its own node address: remove it')]
+    : [];
+
+// Rule 10 (DHCP) lives in validate-network.ts.
+const dhcpRule: Rule = ({ spec }) => dhcpRules(spec);
+
+// --- Rules 11–12: keepalived ------------------------------------------------------------------------
+
+const keepalivedAddresses = (spec: IronicSpec): Problem[] => {
+  const n = spec.networking ?? {};
+  const missing = [
+    ['ipAddress', 'the virtual IP to hold'],
+    ['interface', 'the interface that carries it'],
+  ] as const;
+  return missing
+    .filter(([field]) => !nonEmpty(n[field]))
+    .map(([field, what]) => problem(`spec.networking.${field}`, `keepalived requires both networking.ipAddress and networking.interface: set ${field} to ${what}`));
+};
+
+// Rule 11 (the deprecated ipAddressManager). NOTE: refused in HA, as upstream.
+const legacyKeepalivedRules: Rule = ({ spec }) => {
+  if (spec.networking?.ipAddressManager !== 'keepalived') return [];
+  return [
+    ...(isHA(spec)
+      ? [problem('spec.networking.ipAddressManager', 'keepalived is not available with high availability: remove ipAddressManager, or set highAvailability to false')]
+      : []),
+    ...keepalivedAddresses(spec),
+  ];
+};
+
+const vipProblems = (vip: { readonly ipAddress: string; readonly interface: string }, index: number): Problem[] => {
+  const path = fieldPath('spec.networking.keepalived.additionalVIPs', index);
+  const ip = isBlank(vip.ipAddress)
+    ? [problem(`${path}.ipAddress`, 'ipAddress is required: set the virtual IP address to hold')]
+    : parseIP(vip.ipAddress) === undefined
+      ? [problem(`${path}.ipAddress`, invalidIPMessage(vip.ipAddress))]
+      : [];
+  const iface = isBlank(vip.interface) ? [problem(`${path}.interface`, 'interface is required: set the interface that carries this virtual IP')] : [];
+  return [...ip, ...iface];
+};
+
+// Rule 12. NOTE: keepalived is refused in HA in this form too (upstream only checks the legacy form).
+const keepalivedRules: Rule = ({ spec }) => {
+  const keepalived = spec.networking?.keepalived;
+  if (keepalived?.enabled !== true) return [];
+  return [
+    ...(spec.networking?.ipAddressManager === 'keepalived'
+      ? [problem('spec.networking.ipAddressManager', 'keepalived and the deprecated ipAddressManager cannot be used together: remove ipAddressManager and keep keepalived')]
+      : []),
+    ...(isHA(spec) ? [problem('spec.networking.keepalived', 'keepalived is not available with high availability: set keepalived.enabled to false, or set highAvailability to false')] : []),
+    ...keepalivedAddresses(spec),
+    ...(keepalived.additionalVIPs ?? []).flatMap(vipProblems),
+  ];
+};
+
+// --- Rules 13–15: the Prometheus exporter -----------------------------------------------------------
+
+// Rule 13: any exporter object counts, even a disabled one, as upstream.
+const haWithoutServiceMonitor: Rule = ({ spec }) =>
+  isHA(spec) && spec.prometheusExporter !== undefined && spec.prometheusExporter.disableServiceMonitor !== true
+    ? [problem('spec.prometheusExporter.disableServiceMonitor', 'a ServiceMonitor is not supported with high availability: set prometheusExporter.disableServiceMonitor to true, or remove prometheusExporter')]
+    : [];
+
+// Rules 14 and 15. Zones are refused here: upstream parses bindAddress with net.ParseIP.
+const bindAddressRules: Rule = ({ spec }) => {
+  const exporter = spec.prometheusExporter;
+  const bind = exporter?.bindAddress;
+  if (exporter === undefined || !nonEmpty(bind)) return [];
+  const ip = parseIP(bind, { allowZone: false });
+  if (ip === undefined) return [problem('spec.prometheusExporter.bindAddress', invalidIPMessage(bind))];
+  const scraped = exporter.enabled && exporter.disableServiceMonitor !== true;
+  return scraped && isLoopback(ip)
+    ? [problem('spec.prometheusExporter.bindAddress', `the ServiceMonitor cannot scrape the loopback bindAddress ${bind}: use 0.0.0.0 (the default) or a routable address, or set disableServiceMonitor to true`)]
+    : [];
+};
+
+// --- Rules 17–19: TLS and version (rule 16, the HighAvailability feature gate, is dropped: HA is supported) ---
+
+// Rule 17. NOTE: upstream refuses any insecureRPC value without HA, false included; an explicit false is
+// harmless, so only true is refused here.
+const insecureRPCNeedsHA: Rule = ({ spec }) =>
+  spec.tls?.insecureRPC === true && !isHA(spec)
+    ? [problem('spec.tls.insecureRPC', 'insecureRPC only makes sense with highAvailability (there is no JSON-RPC between replicas otherwise): remove it')]
+    : [];
+
+type CAField = { readonly ref: 'bmcCA' | 'trustedCA'; readonly legacy: 'bmcCAName' | 'trustedCAName'; readonly legacyKind: 'Secret' | 'ConfigMap' };
+
+const CA_FIELDS: readonly CAField[] = [
+  { ref: 'bmcCA', legacy: 'bmcCAName', legacyKind: 'Secret' },
+  { ref: 'trustedCA', legacy: 'trustedCAName', legacyKind: 'ConfigMap' },
+];
+
+const caProblems = (spec: IronicSpec, { ref, legacy, legacyKind }: CAField): Problem[] => {
+  const reference = spec.tls?.[ref];
+  if (reference === undefined) return [];
+  if (isBlank(reference.name)) return [problem(`spec.tls.${ref}.name`, `tls.${ref}.name is required when tls.${ref} is set: set the name of the ${reference.kind} with the CA bundle`)];
+  const legacyName = spec.tls?.[legacy];
+  const consistent = !nonEmpty(legacyName) || (reference.kind === legacyKind && reference.name === legacyName);
+  return consistent ? [] : [problem(`spec.tls.${legacy}`, `tls.${ref} and tls.${legacy} are both set but inconsistent: remove the deprecated ${legacy} and use tls.${ref} only`)];
+};
+
+// Rule 18.
+const caRules: Rule = ({ spec }) => CA_FIELDS.flatMap((field) => caProblems(spec, field));
+
+/** Shortens a message that quotes user input. */
+const clip = (text: string): string => (text.length > MAX_MESSAGE_QUOTE ? `${text.slice(0, MAX_MESSAGE_QUOTE)}…` : text);
+
+const versionHint = (): string => `use one of ${supportedVersionsText()}, or remove version to get the default ${DEFAULT_VERSION}`;
+
+// Rule 19. An absent or empty version is fine: it defaults.
+const versionRule: Rule = ({ spec }) => {
+  const version = spec.version;
+  if (!nonEmpty(version)) return [];
+  const parsed = parseVersion(version);
+  if (!parsed.ok) return [problem('spec.version', `${clip(parsed.message)}: ${versionHint()}`)];
+  return imageTagFor(version) === undefined ? [problem('spec.version', `version ${describeValue(version)} is not supported: ${versionHint()}`)] : [];
+};
+
+// --- Rule 20: agent images ----------------------------------------------------------------------------
+
+const AGENT_URL_HINT = 'use file:///path, http(s)://host/path or oci://registry/repository:tag';
+
+const parseURL = (text: string): URL | undefined => {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Why a kernel/initramfs URL is refused, or undefined. `rest` is the text after `scheme:`. */
+const schemeProblem = (url: URL, rest: string): string | undefined => {
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme === 'file') {
+    const absolute = rest.startsWith('/') && url.host === '' && !/^\/\/[^/]/.test(rest);
+    return absolute ? undefined : 'file URL must use an absolute path without a host: write it as file:///path/to/file';
+  }
+  if (scheme === 'http' || scheme === 'https') return rest.startsWith('//') && url.host !== '' ? undefined : `${scheme} URL must include a host: write it as ${scheme}://host/path`;
+  if (scheme === 'oci') return url.host !== '' ? undefined : 'oci URL must include a registry host: write it as oci://registry/repository:tag';
+  return `unsupported protocol ${describeValue(scheme)}: ${AGENT_URL_HINT}`;
+};
+
+const agentURLProblems = (path: string, field: 'kernel' | 'initramfs', value: string): Problem[] => {
+  if (isBlank(value)) return [problem(path, `${field} is required: set the URL of the IPA ${field} (${AGENT_URL_HINT})`)];
+  const text = value.trim();
+  const url = parseURL(text);
+  if (url === undefined) return [problem(path, `invalid URL format ${describeValue(text)}: ${AGENT_URL_HINT}`)];
+  const message = schemeProblem(url, text.slice(text.indexOf(':') + 1));
+  return message === undefined ? [] : [problem(path, message)];
+};
+
+const agentImageProblems = (images: AgentImages, index: number): Problem[] => {
+  const path = fieldPath('spec.overrides.agentImages', index);
+  return [...agentURLProblems(`${path}.kernel`, 'kernel', images.kernel), ...agentURLProblems(`${path}.initramfs`, 'initramfs', images.initramfs)];
+};
+
+const duplicateArchitectures = (list: readonly AgentImages[]): Problem[] =>
+  list.flatMap((images, index) => {
+    const architecture = images.architecture ?? '';
+    if (list.findIndex((other) => (other.architecture ?? '') === architecture) === index) return [];
+    const path = `${fieldPath('spec.overrides.agentImages', index)}.architecture`;
+    return architecture === ''
+      ? [problem(path, 'duplicate default (empty architecture) entry: keep a single entry without an architecture')]
+      : [problem(path, `duplicate architecture ${JSON.stringify(architecture)}: keep a single entry per architecture`)];
+  });
+
+// Rule 20.
+const agentImageRules: Rule = ({ spec }) => {
+  const list = spec.overrides?.agentImages ?? [];
+  return [...list.flatMap(agentImageProblems), ...duplicateArchitectures(list)];
+};
+
+// --- Rule 21: the networking service ----------------------------------------------------------------
+
+const VLAN_ENTRY = /^([0-9]+)(?:-([0-9]+))?$/;
+const MIN_VLAN = 1;
+const MAX_VLAN = 4094;
+
+const vlanEntryMessage = (entry: string): string | undefined => {
+  const match = VLAN_ENTRY.exec(entry);
+  if (!match) return `${describeValue(entry)} is not a valid VLAN ID: use a number from ${MIN_VLAN} to ${MAX_VLAN} or a range such as 100-200`;
+  const texts = [match[1], match[2]].filter((id) => id !== undefined);
+  const outOfRange = texts.find((id) => Number(id) < MIN_VLAN || Number(id) > MAX_VLAN);
+  if (outOfRange !== undefined) return `VLAN ID ${clip(outOfRange)} is out of range (${MIN_VLAN}-${MAX_VLAN}): use a VLAN ID from ${MIN_VLAN} to ${MAX_VLAN}`;
+  const [start, end] = texts.map(Number);
+  return end !== undefined && start !== undefined && start >= end ? `invalid range ${describeValue(entry)}: start (${start}) must be less than end (${end}); write it as low-high` : undefined;
+};
+
+const allowedVLANsProblems = (network: ProviderNetwork, path: string): Problem[] => {
+  const mode = network.mode ?? 'access';
+  const vlans = network.allowedVLANs ?? [];
+  const prefix = `${path.replace(/^spec\./, '')} (${network.type})`;
+  const modeProblems =
+    mode === 'access' && vlans.length > 0
+      ? [problem(`${path}.allowedVLANs`, `${prefix}: allowedVLANs cannot be set in access mode: remove allowedVLANs, or use mode trunk or hybrid`)]
+      : mode !== 'access' && vlans.length === 0
+        ? [problem(`${path}.allowedVLANs`, `${prefix}: allowedVLANs required for ${mode} mode: list the tagged VLAN IDs or ranges, for example 100 or 200-210`)]
+        : [];
+  const entryProblems = vlans.flatMap((entry, j) => {
+    const message = vlanEntryMessage(entry);
+    return message === undefined ? [] : [problem(fieldPath(`${path}.allowedVLANs`, j), `${prefix}: ${message}`)];
+  });
+  return [...modeProblems, ...entryProblems];
+};
+
+const providerNetworkProblems = (network: ProviderNetwork, index: number, all: readonly ProviderNetwork[]): Problem[] => {
+  const path = fieldPath('spec.networkingService.providerNetworks', index);
+  const duplicate = all.findIndex((other) => other.type === network.type) !== index;
+  return [
+    ...(duplicate ? [problem(`${path}.type`, `duplicate provider network type ${JSON.stringify(network.type)}: keep a single entry per type`)] : []),
+    ...allowedVLANsProblems(network, path),
+  ];
+};
+
+// Rule 21: only when the networking service is enabled.
+const networkingServiceRules: Rule = ({ spec }) => {
+  const service = spec.networkingService;
+  if (service?.enabled !== true) return [];
+  return (service.providerNetworks ?? []).flatMap(providerNetworkProblems);
+};
+
+/** The semantic rules, in the order of upstream's ValidateIronic. */
+const RULES: readonly Rule[] = [
+  haNeedsDatabase,
+  oneDatabase,
+  databaseUnchanged,
+  databaseFieldsSet,
+  hostNetworkRule,
+  addressesValid,
+  externalIPAlone,
+  externalURLsTogether,
+  haWithoutIPAddress,
+  dhcpRule,
+  legacyKeepalivedRules,
+  keepalivedRules,
+  haWithoutServiceMonitor,
+  bindAddressRules,
+  insecureRPCNeedsHA,
+  caRules,
+  versionRule,
+  agentImageRules,
+  networkingServiceRules,
+];
+
+const previousOf = (old: unknown): Previous => {
+  if (!isRecord(old)) return {};
+  const database = old['database'];
+  const databaseName = old['databaseName'];
+  const host = isRecord(database) ? database['host'] : undefined;
+  const name = isRecord(database) ? database['name'] : undefined;
+  return {
+    ...(typeof host === 'string' && typeof name === 'string' && { database: { host, name } }),
+    ...(typeof databaseName === 'string' && { databaseName }),
+  };
+};
+
+const dedupe = (problems: readonly Problem[]): Problem[] => {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path}\n${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
+const isIronicSpec = (value: unknown): value is IronicSpec => Value.Check(IronicSpec, value);
+
+const validateIronicUnsafe = (spec: unknown, old: unknown): Problem[] => {
+  registerFormats();
+  const shapeProblems = schemaProblems(IronicSpec, spec, 'spec');
+  if (shapeProblems.length > 0) return shapeProblems;
+  if (!isIronicSpec(spec)) return [problem('spec', 'the spec does not match the Ironic API: compare it with `kubectl explain ironic.spec`')];
+  const input = { spec, previous: previousOf(old) };
+  return dedupe(RULES.flatMap((rule) => rule(input)));
+};
+
+/**
+ * Validates an Ironic spec. `old` is the previous spec on update (only its database fields are read).
+ * Returns every problem, schema problems alone when the shape is wrong, otherwise the rule problems in rule
+ * order. Pure and total: it never throws, whatever the input.
+ */
+export const validateIronic = (spec: unknown, old?: unknown): Problem[] => withoutThrowing(() => validateIronicUnsafe(spec, old));

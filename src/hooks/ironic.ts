@@ -1,0 +1,165 @@
+/**
+ * The Ironic hooks: thin adapters from the Metacontroller wire format to the pure renderers.
+ */
+import type { CustomizeRequest, CustomizeResponse, ObjectMap, RelatedResourceRule, SyncRequest, SyncResponse } from '../api/hook.js';
+import { GROUP_KEYS } from '../api/hook.js';
+import { GROUP_VERSION } from '../api/common.js';
+import { withDefaults } from '../api/defaults.js';
+import type { IronicSpec } from '../api/ironic.js';
+import { validateIronic } from '../api/validate.js';
+import { validateOverrides } from '../api/validate-overrides.js';
+import { keepObservedChildren } from '../render/child.js';
+import { findObject, pathOf } from '../render/observed.js';
+import { ironicNames } from '../render/names.js';
+import { combineReadiness, deploymentReadiness, serviceReadiness } from '../render/status.js';
+import { renderIronicChildren } from '../render/ironic/index.js';
+import type { RenderConfig } from '../render/ironic/input.js';
+import { resolveIronicReferences, type ReferenceProblem } from '../render/ironic/references.js';
+import { resolveDatabase } from '../render/ironic/database.js';
+import { computeIronicStatus, type IronicOutcome } from '../render/ironic/status.js';
+import { materializeCredentials, type Secrets } from './materialize.js';
+import { describeProblems } from './problems.js';
+
+/** What the hooks need besides the request: configuration, randomness and the clock. */
+export type HookContext = {
+  readonly config: RenderConfig;
+  readonly secrets: Secrets;
+  /** The current time as RFC 3339 (seconds). Only used for a condition whose status changes. */
+  readonly now: () => string;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+const rule = (apiVersion: string, resource: string, namespace: string, names: readonly (string | undefined)[]): RelatedResourceRule[] => {
+  const unique = [...new Set(names.filter((n): n is string => n !== undefined))].sort();
+  // NOTE: never send a rule without names: Metacontroller would select every object of the type.
+  return unique.length === 0 ? [] : [{ apiVersion, resource, namespace, names: unique }];
+};
+
+/** A CA reference by kind: `{name, kind}` objects, or the deprecated name fields with their fixed kinds. */
+const caNames = (tls: Record<string, unknown>, kind: 'Secret' | 'ConfigMap'): (string | undefined)[] => {
+  const ref = (field: string, legacy: string, legacyKind: 'Secret' | 'ConfigMap'): string | undefined => {
+    const object = tls[field];
+    if (isRecord(object)) return object['kind'] === kind ? text(object['name']) : undefined;
+    return legacyKind === kind ? text(tls[legacy]) : undefined;
+  };
+  return [ref('bmcCA', 'bmcCAName', 'Secret'), ref('trustedCA', 'trustedCAName', 'ConfigMap')];
+};
+
+/**
+ * customize: the objects the spec names, asked for by name only. Depends on the parent's spec (and
+ * namespace) only, as Metacontroller caches the answer per generation.
+ */
+export const customizeIronic = (request: CustomizeRequest): CustomizeResponse => {
+  const namespace = request.parent.metadata.namespace ?? '';
+  const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
+  const tls = isRecord(spec['tls']) ? spec['tls'] : {};
+  return {
+    relatedResources: [
+      ...rule('v1', 'secrets', namespace, [text(spec['apiCredentialsName']), text(tls['certificateName']), ...caNames(tls, 'Secret')]),
+      ...rule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
+      ...rule(GROUP_VERSION, 'ironicdatabases', namespace, [text(spec['databaseName'])]),
+    ],
+  };
+};
+
+const referenceOutcome = (problems: readonly ReferenceProblem[]): IronicOutcome => ({
+  kind: problems.some((p) => p.kind === 'missing') ? 'missingReference' : 'invalidReference',
+  message: problems.map((p) => p.message).join('; '),
+});
+
+type Parent = { name: string; namespace: string; generation: number | undefined; spec: unknown; status: unknown };
+
+const parentOf = (request: SyncRequest): Parent => ({
+  name: request.parent.metadata.name,
+  namespace: request.parent.metadata.namespace ?? '',
+  generation: request.parent.metadata.generation,
+  spec: request.parent['spec'] ?? {},
+  status: request.parent['status'],
+});
+
+/** A response that keeps every observed child as it is and explains why in the status. */
+const keep = (request: SyncRequest, parent: Parent, ctx: HookContext, outcome: IronicOutcome, targetVersion?: string): SyncResponse => ({
+  status: computeIronicStatus({ outcome, targetVersion, previousStatus: parent.status, generation: parent.generation, credentialsName: undefined, now: ctx.now() }),
+  children: keepObservedChildren(request.children),
+});
+
+const observedReadiness = (children: ObjectMap | null | undefined, parent: Parent, version: string) => {
+  const names = ironicNames(parent.name);
+  return combineReadiness(
+    [
+      deploymentReadiness(findObject(children, GROUP_KEYS.deployment, parent.namespace, names.workload), version),
+      serviceReadiness(findObject(children, GROUP_KEYS.service, parent.namespace, names.service)),
+    ],
+    'all resources are available',
+  );
+};
+
+/** sync: the complete desired children and the status, as pure functions of the request (plus reused secrets). */
+export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promise<SyncResponse> => {
+  const parent = parentOf(request);
+  const problems = [...validateIronic(parent.spec), ...validateOverrides(parent.spec)];
+  if (problems.length > 0) return keep(request, parent, ctx, { kind: 'invalidSpec', message: describeProblems(problems) });
+  const spec = withDefaults(parent.spec as IronicSpec);
+  const references = resolveIronicReferences(spec, request.related, parent.namespace);
+  if (!references.ok) return keep(request, parent, ctx, referenceOutcome(references.problems), spec.version);
+  const database = resolveDatabase(spec, request.related, parent.namespace);
+  if (!database.ok) return keep(request, parent, ctx, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, spec.version);
+  const credentials = await materializeCredentials({
+    name: parent.name,
+    namespace: parent.namespace,
+    apiCredentialsName: spec.apiCredentialsName,
+    related: request.related,
+    children: request.children,
+    secrets: ctx.secrets,
+  });
+  if (!credentials.ok) return keep(request, parent, ctx, referenceOutcome([credentials.problem]), spec.version);
+  const input = {
+    name: parent.name,
+    namespace: parent.namespace,
+    spec,
+    references: { ...references.references, ...(database.database && { database: database.database }) },
+    credentials: credentials.credentials,
+    config: ctx.config,
+  };
+  const readiness = observedReadiness(request.children, parent, spec.version);
+  return {
+    status: computeIronicStatus({
+      outcome: { kind: 'rendered', readiness },
+      targetVersion: spec.version,
+      previousStatus: parent.status,
+      generation: parent.generation,
+      credentialsName: credentials.credentials.secretName,
+      now: ctx.now(),
+    }),
+    children: renderIronicChildren(input),
+  };
+};
+
+const countChildren = (children: ObjectMap | null | undefined): number =>
+  Object.values(children ?? {}).reduce((n, group) => n + Object.keys(group ?? {}).length, 0);
+
+/**
+ * finalize: nothing outside the cluster to clean up. Children are deleted (an empty list) and the
+ * finalizer is released once none is observed any more.
+ */
+export const finalizeIronic = (request: SyncRequest, ctx: HookContext): SyncResponse => {
+  const parent = parentOf(request);
+  const remaining = countChildren(request.children);
+  const message = remaining === 0 ? 'Ironic has been removed' : `Ironic is being deleted: ${remaining} resources remain`;
+  const previous = pathOf(parent.status, 'apiCredentialsName');
+  return {
+    status: computeIronicStatus({
+      outcome: { kind: 'waiting', message },
+      targetVersion: text(pathOf(parent.status, 'requestedVersion')),
+      previousStatus: parent.status,
+      generation: parent.generation,
+      credentialsName: text(previous),
+      now: ctx.now(),
+    }),
+    children: [],
+    ...(remaining > 0 && { resyncAfterSeconds: 5 }),
+    finalized: remaining === 0,
+  };
+};

@@ -1,0 +1,126 @@
+/**
+ * The only impure step of a sync: API credentials and their bcrypt htpasswd. Everything here follows
+ * reuse-if-valid: an observed child that still matches is returned as it is, so a steady-state sync
+ * generates nothing and hashes nothing.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import type { KubeObject, ObjectMap } from '../api/hook.js';
+import { GROUP_KEYS } from '../api/hook.js';
+import { dataOf, findObject } from '../render/observed.js';
+import { ironicNames } from '../render/names.js';
+import type { ApiCredentials } from '../render/ironic/input.js';
+import type { ReferenceProblem } from '../render/ironic/references.js';
+
+/** Random passwords and bcrypt, injectable so tests can make golden files without randomness. */
+export type Secrets = {
+  /** A new random password. */
+  readonly password: () => string;
+  /** A new bcrypt hash (async: it must not block the event loop). */
+  readonly hash: (password: string) => Promise<string>;
+  /** Whether a password matches a bcrypt hash. */
+  readonly verify: (password: string, hash: string) => Promise<boolean>;
+};
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * 32 characters of [A-Za-z0-9-_] (as upstream: safe in URLs, SQL and ini files). 64 symbols divide 256,
+ * so masking a random byte is unbiased.
+ */
+export const randomPassword = (length = 32): string =>
+  [...randomBytes(length)].map((b) => ALPHABET[b & 63] ?? 'x').join('');
+
+const BCRYPT_COST = 10;
+
+/**
+ * bcrypt with the `$2y$` prefix that Apache httpd reads (bcryptjs writes `$2b$`, the same algorithm).
+ * Verified matches are remembered (keyed by a digest, never the password), so a replica pays for bcrypt
+ * once per credential and not on every sync.
+ */
+export const bcryptSecrets = (cacheSize = 4096): Secrets => {
+  const verified = new Set<string>();
+  const remember = (key: string): void => {
+    if (verified.size >= cacheSize) verified.delete(verified.values().next().value ?? '');
+    verified.add(key);
+  };
+  return {
+    password: () => randomPassword(),
+    hash: async (password) => (await bcrypt.hash(password, BCRYPT_COST)).replace(/^\$2[ab]\$/, '$2y$'),
+    verify: async (password, hash) => {
+      const key = createHash('sha256').update(hash).update('\0').update(password).digest('hex');
+      if (verified.has(key)) return true;
+      const ok = await bcrypt.compare(password, hash.replace(/^\$2y\$/, '$2b$'));
+      if (ok) remember(key);
+      return ok;
+    },
+  };
+};
+
+const USERNAME = /^[A-Za-z0-9_-]+$/;
+
+export type CredentialsResult = { readonly ok: true; readonly credentials: ApiCredentials } | { readonly ok: false; readonly problem: ReferenceProblem };
+
+type Plain = { readonly secretName: string; readonly username: string; readonly password: string; readonly generated: boolean };
+
+const userCredentials = (secretName: string, related: ObjectMap | null | undefined, namespace: string): Plain | ReferenceProblem => {
+  const path = 'spec.apiCredentialsName';
+  const secret = findObject(related, GROUP_KEYS.secret, namespace, secretName);
+  if (secret === undefined) {
+    return { kind: 'missing', path, message: `Secret ${namespace}/${secretName} named in ${path} was not found: create it with username and password, or clear ${path} to have one generated` };
+  }
+  const data = dataOf(secret);
+  const username = (data['username'] ?? '').trim();
+  const password = (data['password'] ?? '').trim();
+  if (username === '' || password === '') {
+    return { kind: 'invalid', path, message: `Secret ${namespace}/${secretName} needs non-empty username and password keys` };
+  }
+  if (!USERNAME.test(username)) {
+    return { kind: 'invalid', path, message: `the username in Secret ${namespace}/${secretName} may only contain letters, digits, '-' and '_'` };
+  }
+  return { secretName, username, password, generated: false };
+};
+
+/** The generated credentials: those of the observed child when it is complete, else new ones. */
+const generatedCredentials = (name: string, observed: KubeObject | undefined, secrets: Secrets): Plain => {
+  const secretName = ironicNames(name).apiCredentials;
+  const data = dataOf(observed);
+  const username = data['username'] ?? '';
+  const password = data['password'] ?? '';
+  if (username !== '' && password !== '') return { secretName, username, password, generated: true };
+  return { secretName, username: name.replace(/[^A-Za-z0-9_-]/g, '-'), password: secrets.password(), generated: true };
+};
+
+/** The htpasswd line of the observed child when it still matches the credentials, else a new one. */
+const htpasswdFor = async (plain: Plain, observed: KubeObject | undefined, secrets: Secrets): Promise<string> => {
+  const line = (dataOf(observed)['htpasswd'] ?? '').trim();
+  const separator = line.indexOf(':');
+  if (separator > 0 && line.slice(0, separator) === plain.username && (await secrets.verify(plain.password, line.slice(separator + 1)))) {
+    return line;
+  }
+  return `${plain.username}:${await secrets.hash(plain.password)}`;
+};
+
+/**
+ * Resolves the API credentials of an Ironic: the user's Secret (spec.apiCredentialsName) or the generated
+ * child, and the htpasswd derived from them.
+ */
+export const materializeCredentials = async (params: {
+  readonly name: string;
+  readonly namespace: string;
+  readonly apiCredentialsName: string | undefined;
+  readonly related: ObjectMap | null | undefined;
+  readonly children: ObjectMap | null | undefined;
+  readonly secrets: Secrets;
+}): Promise<CredentialsResult> => {
+  const { name, namespace, children } = params;
+  const names = ironicNames(name);
+  const given = params.apiCredentialsName;
+  const plain =
+    given !== undefined && given !== ''
+      ? userCredentials(given, params.related, namespace)
+      : generatedCredentials(name, findObject(children, GROUP_KEYS.secret, namespace, names.apiCredentials), params.secrets);
+  if ('kind' in plain) return { ok: false, problem: plain };
+  const htpasswd = await htpasswdFor(plain, findObject(children, GROUP_KEYS.secret, namespace, names.htpasswd), params.secrets);
+  return { ok: true, credentials: { ...plain, htpasswd, hash: createHash('sha256').update(htpasswd).digest('hex') } };
+};

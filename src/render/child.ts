@@ -1,0 +1,65 @@
+/**
+ * The shape of a desired child in a sync response, and how observed children are kept unchanged.
+ */
+import type { KubeObject, ObjectMap } from '../api/hook.js';
+
+/** A desired child: apiVersion, kind and metadata.name are always set. */
+export type KubeChild = {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly [key: string]: unknown };
+  readonly [key: string]: unknown;
+};
+
+/** Where Metacontroller's dynamic apply records what we returned last time. */
+export const LAST_APPLIED_ANNOTATION = 'metacontroller.k8s.io/last-applied-configuration';
+
+/** Metadata the API server owns: never part of a desired object. */
+const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields', 'ownerReferences'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const lastApplied = (object: KubeObject): KubeChild | undefined => {
+  const text = object.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
+  if (text === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) && typeof parsed['apiVersion'] === 'string' && typeof parsed['kind'] === 'string' && isRecord(parsed['metadata'])
+      ? (parsed as KubeChild)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const withoutServerFields = (object: KubeObject): KubeChild => {
+  const { status: _status, ...rest } = object;
+  const metadata: Record<string, unknown> = { ...object.metadata };
+  for (const key of SERVER_METADATA) delete metadata[key];
+  const annotations = isRecord(metadata['annotations']) ? { ...metadata['annotations'] } : undefined;
+  if (annotations !== undefined) {
+    delete annotations[LAST_APPLIED_ANNOTATION];
+    if (Object.keys(annotations).length === 0) delete metadata['annotations'];
+    else metadata['annotations'] = annotations;
+  }
+  return { ...rest, metadata: metadata as KubeChild['metadata'] };
+};
+
+/**
+ * The observed children as desired children, unchanged: what Metacontroller last applied when it
+ * recorded it, otherwise the live object without server-owned fields. Used when a spec is invalid or a
+ * reference is missing, because any child left out of a response is deleted.
+ */
+export const keepObservedChildren = (children: ObjectMap | null | undefined): KubeChild[] => {
+  if (children === null || children === undefined) return [];
+  const out: KubeChild[] = [];
+  for (const group of Object.keys(children).sort()) {
+    const objects = children[group];
+    if (objects === null || objects === undefined) continue;
+    for (const key of Object.keys(objects).sort()) {
+      const object = objects[key];
+      if (object !== undefined) out.push(lastApplied(object) ?? withoutServerFields(object));
+    }
+  }
+  return out;
+};

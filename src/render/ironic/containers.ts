@@ -1,0 +1,164 @@
+/**
+ * The containers of the Ironic pod. Each builder returns one complete container.
+ */
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IContainerPort } from 'kubernetes-models/v1/ContainerPort';
+import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
+import type { DHCP } from '../../api/ironic.js';
+import type { IronicRenderInput } from './input.js';
+import {
+  buildDnsmasqEnv,
+  buildDownloaderEnv,
+  buildExporterEnv,
+  buildHttpdEnv,
+  buildIronicEnv,
+  buildKeepalivedEnv,
+  hasTLS,
+  hasVirtualMediaTLS,
+  hostNetwork,
+} from './env.js';
+import { dnsmasqProbe, exporterProbe, httpdProbe, ironicProbe, startupProbe } from './probes.js';
+import { buildIronicMounts, scratchMounts, sharedMount } from './volumes.js';
+
+/** The ironic user and group of ironic-image. */
+const IRONIC_UID = 997;
+const IRONIC_GID = 994;
+/** The user of the keepalived image. */
+const KEEPALIVED_UID = 65532;
+
+export const PORT_NAMES = {
+  api: 'ironic-api',
+  imageServer: 'image-svc',
+  imageServerTLS: 'image-svc-tls',
+  metrics: 'metrics',
+} as const;
+
+/** The restricted profile: non-root, no privilege escalation, no capabilities, read-only root. */
+const restricted = (uid: number, gid: number): ISecurityContext => ({
+  runAsUser: uid,
+  runAsGroup: gid,
+  runAsNonRoot: true,
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  capabilities: { drop: ['ALL'] },
+  seccompProfile: { type: 'RuntimeDefault' },
+});
+
+/**
+ * Network containers need file capabilities (dnsmasq's binary carries them), hence privilege escalation.
+ * NOTE: their root filesystem stays writable: dnsmasq and keepalived write pid and lease files in places
+ * the image does not move to /conf or /data.
+ */
+const withCapabilities = (uid: number, gid: number, add: string[]): ISecurityContext => ({
+  runAsUser: uid,
+  runAsGroup: gid,
+  runAsNonRoot: true,
+  privileged: false,
+  allowPrivilegeEscalation: true,
+  capabilities: { drop: ['ALL'], add },
+  seccompProfile: { type: 'RuntimeDefault' },
+});
+
+/** A container port; host networking exposes it on the node, so hostPort equals the container port. */
+const port = (input: IronicRenderInput, name: string, containerPort: number): IContainerPort => ({
+  name,
+  containerPort,
+  protocol: 'TCP',
+  // NOTE: upstream sets hostPort even off the host network, which needlessly reserves node ports.
+  ...(hostNetwork(input) && { hostPort: containerPort }),
+});
+
+export const buildIronicContainer = (input: IronicRenderInput, image: string, htpasswdSecret: string): IContainer => {
+  const probe = ironicProbe(input);
+  return {
+    name: 'ironic',
+    image,
+    command: ['/bin/runironic'],
+    env: buildIronicEnv(input, htpasswdSecret),
+    // Without TLS Ironic serves the API itself; with TLS httpd does, in front of a unix socket.
+    ...(!hasTLS(input) && { ports: [port(input, PORT_NAMES.api, input.spec.networking.apiPort)] }),
+    volumeMounts: [...buildIronicMounts(input), ...rpcMounts(input), ...scratchMounts('ironic')],
+    startupProbe: startupProbe(probe),
+    livenessProbe: probe,
+    readinessProbe: probe,
+    securityContext: restricted(IRONIC_UID, IRONIC_GID),
+  };
+};
+
+/** Mounts that only exist in HA (the JSON-RPC credentials and CA); filled by the HA renderer. */
+const rpcMounts = (input: IronicRenderInput): ReturnType<typeof buildIronicMounts> =>
+  input.spec.highAvailability === true ? [{ name: 'ironic-auth', mountPath: '/auth/ironic-rpc', readOnly: true }] : [];
+
+export const buildHttpdContainer = (input: IronicRenderInput, image: string, htpasswdSecret: string): IContainer => {
+  const n = input.spec.networking;
+  const overrides = input.spec.overrides;
+  const probe = httpdProbe(input);
+  return {
+    name: 'httpd',
+    image,
+    command: ['/bin/runhttpd'],
+    env: buildHttpdEnv(input, htpasswdSecret),
+    ports: [
+      port(input, PORT_NAMES.imageServer, n.imageServerPort),
+      ...(hasTLS(input) ? [port(input, PORT_NAMES.api, n.apiPort)] : []),
+      ...(hasVirtualMediaTLS(input) ? [port(input, PORT_NAMES.imageServerTLS, n.imageServerTLSPort)] : []),
+    ],
+    volumeMounts: [...buildIronicMounts(input), ...scratchMounts('httpd')],
+    livenessProbe: (overrides?.httpdLivenessProbe as IContainer['livenessProbe']) ?? probe,
+    readinessProbe: (overrides?.httpdReadinessProbe as IContainer['readinessProbe']) ?? probe,
+    securityContext: restricted(IRONIC_UID, IRONIC_GID),
+  };
+};
+
+export const buildRamdiskLogsContainer = (image: string): IContainer => ({
+  name: 'ramdisk-logs',
+  image,
+  command: ['/bin/runlogwatch.sh'],
+  volumeMounts: [sharedMount, ...scratchMounts('ramdisk-logs')],
+  securityContext: restricted(IRONIC_UID, IRONIC_GID),
+});
+
+export const buildDnsmasqContainer = (input: IronicRenderInput, image: string, dhcp: DHCP): IContainer => {
+  const probe = dnsmasqProbe(input);
+  return {
+    name: 'dnsmasq',
+    image,
+    command: ['/bin/rundnsmasq'],
+    env: buildDnsmasqEnv(input, dhcp),
+    livenessProbe: probe,
+    readinessProbe: probe,
+    securityContext: withCapabilities(IRONIC_UID, IRONIC_GID, ['NET_ADMIN', 'NET_BIND_SERVICE', 'NET_RAW']),
+  };
+};
+
+export const buildKeepalivedContainer = (input: IronicRenderInput, image: string): IContainer => ({
+  name: 'keepalived',
+  image,
+  env: buildKeepalivedEnv(input),
+  securityContext: withCapabilities(KEEPALIVED_UID, KEEPALIVED_UID, ['NET_ADMIN', 'NET_BROADCAST', 'NET_RAW']),
+});
+
+export const buildExporterContainer = (input: IronicRenderInput, image: string): IContainer => {
+  const probe = exporterProbe(input);
+  return {
+    name: 'ironic-prometheus-exporter',
+    image,
+    command: ['/bin/runironic-exporter'],
+    env: buildExporterEnv(input),
+    ports: [{ name: PORT_NAMES.metrics, containerPort: input.spec.networking.prometheusExporterPort, protocol: 'TCP' }],
+    volumeMounts: [sharedMount, ...scratchMounts('ironic-prometheus-exporter')],
+    ...(probe && { readinessProbe: probe }),
+    securityContext: restricted(IRONIC_UID, IRONIC_GID),
+  };
+};
+
+export const buildDownloaderContainer = (input: IronicRenderInput, image: string): IContainer => {
+  const env = buildDownloaderEnv(input);
+  return {
+    name: 'ramdisk-downloader',
+    image,
+    ...(env.length > 0 && { env }),
+    volumeMounts: [sharedMount, ...scratchMounts('ramdisk-downloader')],
+    securityContext: restricted(IRONIC_UID, IRONIC_GID),
+  };
+};

@@ -1,0 +1,63 @@
+/**
+ * The database an Ironic uses: an external MariaDB (spec.database) or a managed IronicDatabase
+ * (spec.databaseName), resolved from the related objects.
+ */
+import type { ObjectMap } from '../../api/hook.js';
+import { GROUP_KEYS } from '../../api/hook.js';
+import type { DefaultedIronicSpec } from '../../api/defaults.js';
+import { findObject, pathOf } from '../observed.js';
+import { previousReady } from '../status.js';
+import type { DatabaseConnection } from './input.js';
+
+export type DatabaseResult =
+  | { readonly ok: true; readonly database?: DatabaseConnection }
+  | { readonly ok: false; readonly kind: 'missing' | 'waiting'; readonly message: string };
+
+const MARIADB_PORT = 3306;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** Connection facts an IronicDatabase publishes in its status once it is ready. */
+const managedConnection = (status: unknown): DatabaseConnection | undefined => {
+  const host = text(pathOf(status, 'host'));
+  const name = text(pathOf(status, 'databaseName'));
+  const credentialsName = text(pathOf(status, 'credentialsName'));
+  if (host === undefined || name === undefined || credentialsName === undefined) return undefined;
+  const port = pathOf(status, 'port');
+  const tlsSecret = text(pathOf(status, 'tlsCertificateName'));
+  return {
+    host: typeof port === 'number' && port !== MARIADB_PORT ? `${host}:${port}` : host,
+    name,
+    credentialsName,
+    ...(tlsSecret !== undefined && { tlsCertificateName: tlsSecret }),
+  };
+};
+
+export const resolveDatabase = (spec: DefaultedIronicSpec, related: ObjectMap | null | undefined, namespace: string): DatabaseResult => {
+  const external = spec.database;
+  if (external !== undefined) {
+    return {
+      ok: true,
+      database: {
+        host: external.host,
+        name: external.name,
+        credentialsName: external.credentialsName,
+        ...(external.tlsCertificateName !== undefined && external.tlsCertificateName !== '' && { tlsCertificateName: external.tlsCertificateName }),
+      },
+    };
+  }
+  const dbName = spec.databaseName;
+  if (dbName === undefined || dbName === '') return { ok: true };
+  const db = findObject(related, GROUP_KEYS.ironicDatabase, namespace, dbName);
+  if (db === undefined) {
+    return { ok: false, kind: 'missing', message: `IronicDatabase ${namespace}/${dbName} named in spec.databaseName was not found: create it, or fix the name` };
+  }
+  const status = db['status'];
+  const condition = previousReady(status);
+  const connection = managedConnection(status);
+  if (condition?.status !== 'True' || connection === undefined || db.metadata.deletionTimestamp !== undefined) {
+    const why = text(pathOf((Array.isArray(pathOf(status, 'conditions')) ? (pathOf(status, 'conditions') as unknown[]) : []).find((c) => pathOf(c, 'type') === 'Ready'), 'message'));
+    return { ok: false, kind: 'waiting', message: `waiting for IronicDatabase ${namespace}/${dbName} to become ready${why !== undefined ? `: ${why}` : ''}` };
+  }
+  return { ok: true, database: connection };
+};

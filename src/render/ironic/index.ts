@@ -1,0 +1,20 @@
+/**
+ * All children of an Ironic, in a fixed order. Pure: same input, same output.
+ */
+import type { KubeChild } from '../child.js';
+import { compact } from '../meta.js';
+import type { IronicRenderInput } from './input.js';
+import { renderApiCredentialsSecret, renderHtpasswdSecret } from './secrets.js';
+import { renderIronicIngress, renderIronicService } from './service.js';
+import { renderIronicDeployment } from './workload.js';
+
+export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
+  [
+    renderApiCredentialsSecret(input),
+    renderHtpasswdSecret(input),
+    renderIronicDeployment(input),
+    renderIronicService(input),
+    renderIronicIngress(input),
+  ]
+    .filter((c) => c !== undefined)
+    .map((c) => compact(c) as KubeChild);

@@ -1,0 +1,75 @@
+/**
+ * Everything an Ironic renderer may read. Assembled by the sync hook; nothing else reaches a renderer.
+ */
+import type { DefaultedIronicSpec } from '../../api/defaults.js';
+
+/** Images the hook server uses when a spec does not name one. Read once from the environment. */
+export type ImageDefaults = {
+  readonly ironicRepository: string;
+  readonly downloader: string;
+  readonly keepalived: string;
+  readonly mariadb: string;
+};
+
+/** Operator-wide settings passed to renderers (never read from the environment inside src/render). */
+export type RenderConfig = {
+  readonly images: ImageDefaults;
+  /** Extra environment of the IPA downloader: IPA_BASEURI, IPA_FLAVOR, IPA_ARCH, HTTP(S)_PROXY, NO_PROXY. */
+  readonly downloaderEnv: Readonly<Record<string, string>>;
+  /** Cluster DNS domain, for fully qualified service names. */
+  readonly clusterDomain: string;
+};
+
+/** A referenced Secret or ConfigMap, resolved: how to mount it and a hash of its content. */
+export type MountedReference = {
+  readonly kind: 'Secret' | 'ConfigMap';
+  readonly name: string;
+  readonly hash: string;
+};
+
+/** The trusted CA bundle, with the key that holds it. */
+export type TrustedCAReference = MountedReference & { readonly key: string };
+
+/** The TLS Secret of the API and virtual media. */
+export type TLSReference = MountedReference & { readonly hasCA: boolean };
+
+/** Connection facts of the database Ironic uses (external or managed). */
+export type DatabaseConnection = {
+  readonly host: string;
+  readonly name: string;
+  readonly credentialsName: string;
+  readonly tlsCertificateName?: string;
+  /** Hash of the credentials Secret when it was read, so a rotation rolls the pods. */
+  readonly credentialsHash?: string;
+};
+
+/** Resolved references of an Ironic spec. */
+export type IronicReferences = {
+  readonly tls?: TLSReference;
+  readonly bmcCA?: MountedReference;
+  readonly trustedCA?: TrustedCAReference;
+  readonly database?: DatabaseConnection;
+};
+
+/** The API credentials and the bcrypt htpasswd derived from them. */
+export type ApiCredentials = {
+  /** The Secret clients read: the user's, or the generated one. */
+  readonly secretName: string;
+  readonly username: string;
+  readonly password: string;
+  /** True when the Secret is generated (and so rendered) by us. */
+  readonly generated: boolean;
+  /** `username:bcrypt-hash`, re-used while it still matches. */
+  readonly htpasswd: string;
+  /** Hash of the credentials, for the restart annotation. */
+  readonly hash: string;
+};
+
+export type IronicRenderInput = {
+  readonly name: string;
+  readonly namespace: string;
+  readonly spec: DefaultedIronicSpec;
+  readonly references: IronicReferences;
+  readonly credentials: ApiCredentials;
+  readonly config: RenderConfig;
+};

@@ -1,0 +1,88 @@
+/**
+ * Probes of the Ironic containers. NOTE: we do not use /bin/ironic-readiness: it fails outside the
+ * reverse-proxy mode (ironic-image quirk Q3). Like upstream, we curl the endpoints ourselves.
+ */
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import ipaddr from 'ipaddr.js';
+import type { IronicRenderInput } from './input.js';
+import { hasTLS } from './env.js';
+
+const CURL = ['curl', '--head', '--insecure', '--location', '--silent', '--show-error', '--output', '/dev/null'];
+
+/** Timing of every exec probe (upstream: 1s delay, 5s timeout, 12 failures). */
+const timing = { initialDelaySeconds: 1, periodSeconds: 10, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 12 } as const;
+
+/** A curl exec probe on a URL; `mustSucceed` adds --fail (HTTP errors then count as failures). */
+export const curlProbe = (url: string, mustSucceed: boolean): IProbe => ({
+  exec: { command: [...CURL, ...(mustSucceed ? ['--fail'] : []), url] },
+  ...timing,
+});
+
+/**
+ * A startup probe: the image waits up to 20 minutes (IRONIC_IP_WAIT_TIMEOUT) for the provisioning IP, so
+ * liveness only starts counting once the service answered once.
+ */
+export const startupProbe = (probe: IProbe): IProbe => ({ ...probe, initialDelaySeconds: 1, periodSeconds: 10, failureThreshold: 120 });
+
+/** The host probes talk to: the provisioning IP when Ironic binds only that interface, else loopback. */
+export const probeHost = (input: IronicRenderInput): string => {
+  const n = input.spec.networking;
+  const ip = n.bindInterface === true ? n.ipAddress : undefined;
+  if (ip === undefined || !ipaddr.isValid(ip)) return '127.0.0.1';
+  return ipaddr.parse(ip).kind() === 'ipv6' ? `[${ip}]` : ip;
+};
+
+/** The Ironic API probe: https when httpd terminates TLS in front of it. */
+export const ironicProbe = (input: IronicRenderInput): IProbe =>
+  curlProbe(`${hasTLS(input) ? 'https' : 'http'}://${probeHost(input)}:${input.spec.networking.apiPort}/v1`, true);
+
+/**
+ * The httpd probe on the IPA kernel. It must succeed only when the downloader provides the kernel and no
+ * custom agent images replace it; otherwise any HTTP answer proves httpd is up.
+ */
+export const httpdProbe = (input: IronicRenderInput): IProbe => {
+  const downloads = input.spec.deployRamdisk?.disableDownloader !== true && (input.spec.overrides?.agentImages ?? []).length === 0;
+  return curlProbe(`http://${probeHost(input)}:${input.spec.networking.imageServerPort}/images/ironic-python-agent.kernel`, downloads);
+};
+
+const cidrFamilies = (input: IronicRenderInput): Set<'ipv4' | 'ipv6'> => {
+  const dhcp = input.spec.networking.dhcp;
+  const cidrs = [dhcp?.networkCIDR, ...(dhcp?.extraRanges ?? []).map((r) => r.networkCIDR)];
+  const families = new Set<'ipv4' | 'ipv6'>();
+  for (const cidr of cidrs) {
+    if (cidr === undefined) continue;
+    try {
+      families.add(ipaddr.parseCIDR(cidr)[0].kind());
+    } catch {
+      // validation reports unparsable CIDRs
+    }
+  }
+  return families;
+};
+
+/** dnsmasq: DHCPv4 (:67) and/or DHCPv6 (:547) listeners, and TFTP (:69). */
+export const dnsmasqProbe = (input: IronicRenderInput): IProbe => {
+  const families = cidrFamilies(input);
+  const ports = [
+    ...(families.has('ipv4') || families.size === 0 ? [':67'] : []),
+    ...(families.has('ipv6') ? [':547'] : []),
+    ':69',
+  ];
+  return { exec: { command: ['sh', '-c', ports.map((p) => `ss -lun | grep ${p}`).join(' && ')] }, ...timing };
+};
+
+/** The exporter's readiness: GET /metrics, on the bind address unless it is a wildcard. */
+export const exporterProbe = (input: IronicRenderInput): IProbe | undefined => {
+  const bind = input.spec.prometheusExporter?.bindAddress ?? '0.0.0.0';
+  const port = input.spec.networking.prometheusExporterPort;
+  const parsed = ipaddr.isValid(bind) ? ipaddr.parse(bind) : undefined;
+  const range = parsed?.range();
+  const httpGet = { path: '/metrics', port, scheme: 'HTTP' as const };
+  const probeTiming = { initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 3 };
+  if (range === 'unspecified' || parsed === undefined) return { httpGet, ...probeTiming };
+  if (range === 'loopback') {
+    // The kubelet reaches the pod's loopback only when the pod shares the host network.
+    return input.spec.networking.disableHostNetwork ? undefined : { httpGet: { ...httpGet, host: '127.0.0.1' }, ...probeTiming };
+  }
+  return { httpGet: { ...httpGet, host: bind }, ...probeTiming };
+};

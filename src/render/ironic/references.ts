@@ -1,0 +1,141 @@
+/**
+ * Resolves the Secrets, ConfigMaps and IronicDatabase an Ironic spec names, from the `related` objects
+ * the customize hook asked for. Pure: returns the references, or problems that say what to fix.
+ */
+import type { KubeObject, ObjectMap } from '../../api/hook.js';
+import { GROUP_KEYS } from '../../api/hook.js';
+import type { DefaultedIronicSpec } from '../../api/defaults.js';
+import type { ResourceKind } from '../../api/common.js';
+import { findObject } from '../observed.js';
+import { contentHash } from '../meta.js';
+import type { IronicReferences, MountedReference, TLSReference, TrustedCAReference } from './input.js';
+
+/** Why a reference cannot be used: `missing` objects may appear later; `invalid` ones need a change. */
+export type ReferenceProblem = { readonly kind: 'missing' | 'invalid'; readonly path: string; readonly message: string };
+
+export type ReferenceResult =
+  | { readonly ok: true; readonly references: IronicReferences }
+  | { readonly ok: false; readonly problems: readonly ReferenceProblem[] };
+
+type Lookup = { readonly related: ObjectMap | null | undefined; readonly namespace: string };
+
+const groupOf = (kind: ResourceKind): string => (kind === 'Secret' ? GROUP_KEYS.secret : GROUP_KEYS.configMap);
+
+/** The keys of the `data` (and ConfigMap `binaryData`) of an object, sorted. */
+export const dataKeys = (object: KubeObject): string[] => {
+  const keys = new Set<string>();
+  for (const field of ['data', 'binaryData']) {
+    const data = object[field];
+    if (typeof data === 'object' && data !== null && !Array.isArray(data)) Object.keys(data).forEach((k) => keys.add(k));
+  }
+  return [...keys].sort();
+};
+
+/** A hash of the content of a Secret or ConfigMap (its data maps), stable across key order. */
+export const objectContentHash = (object: KubeObject): string =>
+  contentHash({ data: object['data'] ?? {}, binaryData: object['binaryData'] ?? {} });
+
+const missing = (path: string, kind: string, lookup: Lookup, name: string): ReferenceProblem => ({
+  kind: 'missing',
+  path,
+  message: `${kind} ${lookup.namespace}/${name} named in ${path} was not found: create it, or fix the name`,
+});
+
+const find = (lookup: Lookup, kind: ResourceKind, name: string): KubeObject | undefined =>
+  findObject(lookup.related, groupOf(kind), lookup.namespace, name);
+
+const resolveTLS = (spec: DefaultedIronicSpec, lookup: Lookup, problems: ReferenceProblem[]): TLSReference | undefined => {
+  const name = spec.tls?.certificateName;
+  if (name === undefined || name === '') return undefined;
+  const secret = find(lookup, 'Secret', name);
+  if (secret === undefined) {
+    problems.push(missing('spec.tls.certificateName', 'Secret', lookup, name));
+    return undefined;
+  }
+  const keys = dataKeys(secret);
+  const absent = ['tls.crt', 'tls.key'].filter((k) => !keys.includes(k));
+  if (absent.length > 0) {
+    problems.push({
+      kind: 'invalid',
+      path: 'spec.tls.certificateName',
+      message: `Secret ${lookup.namespace}/${name} has no ${absent.join(' and ')}: use a kubernetes.io/tls Secret with tls.crt and tls.key`,
+    });
+    return undefined;
+  }
+  return { kind: 'Secret', name, hash: objectContentHash(secret), hasCA: keys.includes('ca.crt') };
+};
+
+/** `bmcCA`, or the deprecated `bmcCAName` (a Secret). */
+const bmcCARef = (spec: DefaultedIronicSpec): { name: string; kind: ResourceKind; path: string } | undefined => {
+  const tls = spec.tls;
+  if (tls?.bmcCA !== undefined) return { name: tls.bmcCA.name, kind: tls.bmcCA.kind, path: 'spec.tls.bmcCA' };
+  if (tls?.bmcCAName !== undefined && tls.bmcCAName !== '') return { name: tls.bmcCAName, kind: 'Secret', path: 'spec.tls.bmcCAName' };
+  return undefined;
+};
+
+/** `trustedCA`, or the deprecated `trustedCAName` (a ConfigMap). */
+const trustedCARef = (spec: DefaultedIronicSpec): { name: string; kind: ResourceKind; key?: string; path: string } | undefined => {
+  const tls = spec.tls;
+  if (tls?.trustedCA !== undefined) {
+    return { name: tls.trustedCA.name, kind: tls.trustedCA.kind, path: 'spec.tls.trustedCA', ...(tls.trustedCA.key !== undefined && tls.trustedCA.key !== '' && { key: tls.trustedCA.key }) };
+  }
+  if (tls?.trustedCAName !== undefined && tls.trustedCAName !== '') return { name: tls.trustedCAName, kind: 'ConfigMap', path: 'spec.tls.trustedCAName' };
+  return undefined;
+};
+
+const resolveCA = (
+  ref: { name: string; kind: ResourceKind; path: string } | undefined,
+  lookup: Lookup,
+  problems: ReferenceProblem[],
+): { object: KubeObject; reference: MountedReference; keys: string[] } | undefined => {
+  if (ref === undefined) return undefined;
+  const object = find(lookup, ref.kind, ref.name);
+  if (object === undefined) {
+    problems.push(missing(ref.path, ref.kind, lookup, ref.name));
+    return undefined;
+  }
+  const keys = dataKeys(object);
+  if (keys.length === 0) {
+    problems.push({ kind: 'invalid', path: ref.path, message: `${ref.kind} ${lookup.namespace}/${ref.name} named in ${ref.path} holds no CA bundle: add one` });
+    return undefined;
+  }
+  return { object, keys, reference: { kind: ref.kind, name: ref.name, hash: objectContentHash(object) } };
+};
+
+const resolveTrustedCA = (spec: DefaultedIronicSpec, lookup: Lookup, problems: ReferenceProblem[]): TrustedCAReference | undefined => {
+  const ref = trustedCARef(spec);
+  const resolved = resolveCA(ref, lookup, problems);
+  if (ref === undefined || resolved === undefined) return undefined;
+  // NOTE: as upstream, the alphabetically first key is used when none is named.
+  const key = ref.key ?? resolved.keys[0] ?? '';
+  if (!resolved.keys.includes(key)) {
+    problems.push({
+      kind: 'invalid',
+      path: `${ref.path}.key`,
+      message: `${ref.kind} ${lookup.namespace}/${ref.name} has no key "${key}": name one of ${resolved.keys.join(', ')}`,
+    });
+    return undefined;
+  }
+  return { ...resolved.reference, key };
+};
+
+/**
+ * Resolves the TLS Secret, BMC CA and trusted CA. The API credentials and the database are resolved by
+ * their own steps (credentials need randomness, the database has its own readiness).
+ */
+export const resolveIronicReferences = (
+  spec: DefaultedIronicSpec,
+  related: ObjectMap | null | undefined,
+  namespace: string,
+): ReferenceResult => {
+  const lookup: Lookup = { related, namespace };
+  const problems: ReferenceProblem[] = [];
+  const tls = resolveTLS(spec, lookup, problems);
+  const bmcCA = resolveCA(bmcCARef(spec), lookup, problems)?.reference;
+  const trustedCA = resolveTrustedCA(spec, lookup, problems);
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    references: { ...(tls && { tls }), ...(bmcCA && { bmcCA }), ...(trustedCA && { trustedCA }) },
+  };
+};

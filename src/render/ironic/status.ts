@@ -1,0 +1,73 @@
+/**
+ * The status of an Ironic: one Ready condition, the version fields and the credentials Secret.
+ */
+import type { IronicStatus } from '../../api/ironic.js';
+import { pathOf } from '../observed.js';
+import { readyCondition, type Readiness } from '../status.js';
+
+export const IRONIC_REASONS = {
+  available: 'DeploymentAvailable',
+  inProgress: 'DeploymentInProgress',
+  failed: 'DeploymentFailed',
+  invalidSpec: 'InvalidSpec',
+  missingReference: 'MissingReference',
+  invalidReference: 'InvalidReference',
+} as const;
+
+/** How a sync ended, before it becomes a status. */
+export type IronicOutcome =
+  | { readonly kind: 'rendered'; readonly readiness: Readiness }
+  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'waiting' | 'refused'; readonly message: string };
+
+const reasonOf = (outcome: IronicOutcome): { status: 'True' | 'False'; reason: string; message: string } => {
+  switch (outcome.kind) {
+    case 'rendered':
+      if (outcome.readiness.state === 'ready') return { status: 'True', reason: IRONIC_REASONS.available, message: `Ironic is available: ${outcome.readiness.message}` };
+      if (outcome.readiness.state === 'failed') return { status: 'False', reason: IRONIC_REASONS.failed, message: outcome.readiness.message };
+      return { status: 'False', reason: IRONIC_REASONS.inProgress, message: outcome.readiness.message };
+    case 'invalidSpec':
+      return { status: 'False', reason: IRONIC_REASONS.invalidSpec, message: outcome.message };
+    case 'missingReference':
+      return { status: 'False', reason: IRONIC_REASONS.missingReference, message: outcome.message };
+    case 'invalidReference':
+      return { status: 'False', reason: IRONIC_REASONS.invalidReference, message: outcome.message };
+    case 'refused':
+      return { status: 'False', reason: IRONIC_REASONS.failed, message: outcome.message };
+    case 'waiting':
+      return { status: 'False', reason: IRONIC_REASONS.inProgress, message: outcome.message };
+  }
+};
+
+const stringAt = (status: unknown, key: string): string | undefined => {
+  const value = pathOf(status, key);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+/**
+ * The whole status. Invariants (upstream's functional tests): requestedVersion is set before
+ * installedVersion; installedVersion changes only together with Ready=True; after an upgrade,
+ * Ready=True means installedVersion == requestedVersion. An invalid or refused spec leaves both as they were.
+ */
+export const computeIronicStatus = (params: {
+  readonly outcome: IronicOutcome;
+  readonly targetVersion: string | undefined;
+  readonly previousStatus: unknown;
+  readonly generation: number | undefined;
+  readonly credentialsName: string | undefined;
+  readonly now: string;
+}): IronicStatus => {
+  const { outcome, previousStatus } = params;
+  const condition = readyCondition({ ...reasonOf(outcome), generation: params.generation, previousStatus, now: params.now });
+  const keepsVersions = outcome.kind === 'invalidSpec' || outcome.kind === 'refused';
+  const requested = keepsVersions ? stringAt(previousStatus, 'requestedVersion') : params.targetVersion;
+  const isReady = outcome.kind === 'rendered' && outcome.readiness.state === 'ready';
+  const installed = isReady ? params.targetVersion : stringAt(previousStatus, 'installedVersion');
+  const credentials = params.credentialsName ?? stringAt(previousStatus, 'apiCredentialsName');
+  return {
+    conditions: [condition],
+    ...(requested !== undefined && { requestedVersion: requested }),
+    ...(installed !== undefined && { installedVersion: installed }),
+    ...(credentials !== undefined && { apiCredentialsName: credentials }),
+    ...(params.generation !== undefined && { observedGeneration: params.generation }),
+  };
+};

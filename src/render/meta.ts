@@ -1,0 +1,58 @@
+/**
+ * Small helpers shared by renderers: labels, content hashes, base64, and dropping undefined values.
+ */
+import { createHash } from 'node:crypto';
+import { LABELS, MANAGED_BY, labelValue } from './names.js';
+
+/** JSON with object keys sorted at every level, so equal content always hashes the same. */
+export const canonicalJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+};
+
+/** sha256 (hex) of the canonical JSON of a value: used for restart annotations. */
+export const contentHash = (value: unknown): string => createHash('sha256').update(canonicalJson(value)).digest('hex');
+
+/** Base64 of a UTF-8 string, for Secret `data`. */
+export const base64 = (value: string): string => Buffer.from(value, 'utf8').toString('base64');
+
+/** Labels put on every child of an Ironic. */
+export const ironicLabels = (name: string, version: string): Record<string, string> => ({
+  [LABELS.ironic]: labelValue(name),
+  [LABELS.version]: labelValue(version),
+  [LABELS.managedBy]: MANAGED_BY,
+});
+
+/** Labels put on every child of an IronicDatabase. */
+export const databaseLabels = (name: string): Record<string, string> => ({
+  [LABELS.database]: labelValue(name),
+  [LABELS.managedBy]: MANAGED_BY,
+});
+
+/** Sorted copy of a string map (user maps are sorted before they reach an object). */
+export const sortedMap = (map: Readonly<Record<string, string>> | undefined): Record<string, string> =>
+  map === undefined ? {} : Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] ?? '']));
+
+/**
+ * Recursively drops undefined values and empty objects/arrays created by optional parts, so a rendered
+ * object never carries `null` or `undefined` (Metacontroller would see them as changes).
+ */
+export const compact = <T>(value: T): T => {
+  if (Array.isArray(value)) return value.filter((v) => v !== undefined && v !== null).map(compact) as T;
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v === undefined || v === null) continue;
+      out[k] = compact(v);
+    }
+    return out as T;
+  }
+  return value;
+};

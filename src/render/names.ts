@@ -1,0 +1,65 @@
+/**
+ * Every child name and label key in one place. Names that could overflow Kubernetes limits are
+ * truncated and suffixed with a short hash of the full value, so distinct inputs stay distinct.
+ */
+import { createHash } from 'node:crypto';
+import { LABEL_PREFIX } from '../api/common.js';
+
+export const LABELS = {
+  app: `${LABEL_PREFIX}/app`,
+  ironic: `${LABEL_PREFIX}/ironic`,
+  version: `${LABEL_PREFIX}/version`,
+  database: `${LABEL_PREFIX}/database`,
+  component: `${LABEL_PREFIX}/component`,
+  managedBy: 'app.kubernetes.io/managed-by',
+} as const;
+
+/** Value of app.kubernetes.io/managed-by on every child. */
+export const MANAGED_BY = 'ironic-metacontroller-hooks';
+
+/** Label that upstream's operator requires on user Secrets; we put it on generated ones for compatibility. */
+export const ENVIRONMENT_LABEL = 'environment.metal3.io/ironic-standalone-operator';
+
+const shortHash = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 8);
+
+const fit = (value: string, max: number): string =>
+  value.length <= max ? value : `${value.slice(0, max - 9).replace(/[-.]+$/, '')}-${shortHash(value)}`;
+
+/** A DNS-1123 subdomain (most object names): at most 253 characters. */
+export const objectName = (base: string, suffix = ''): string => fit(`${base}${suffix}`, 253);
+
+/** A DNS-1035 label (Service names): lower case letters, digits and '-', starting with a letter, at most 63. */
+export const dnsLabel = (base: string, suffix = ''): string => {
+  const cleaned = `${base}${suffix}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  const lettered = /^[a-z]/.test(cleaned) ? cleaned : `x-${cleaned}`;
+  const fitted = fit(lettered, 63);
+  return fitted === lettered || fitted.length <= 63 ? fitted.replace(/-+$/, '') || 'x' : fitted;
+};
+
+/** A label value: at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */
+export const labelValue = (value: string): string => {
+  const cleaned = value.replace(/[^A-Za-z0-9._-]/g, '-');
+  return fit(cleaned, 63).replace(/^[^A-Za-z0-9]+/, '').replace(/[^A-Za-z0-9]+$/, '');
+};
+
+/** Names of the children of an Ironic. */
+export const ironicNames = (name: string) => ({
+  workload: objectName(name, '-service'),
+  service: dnsLabel(name),
+  apiCredentials: objectName(name, '-api-credentials'),
+  htpasswd: objectName(name, '-htpasswd'),
+  ingress: objectName(name),
+  ingressTLS: objectName(name, '-ingress-tls'),
+  rpcCA: objectName(name, '-rpc-ca'),
+  serviceMonitor: objectName(name, '-metrics'),
+  upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string =>
+    dnsLabel(name, `-${phase}-${from.replace(/\./g, '-')}-to-${to.replace(/\./g, '-')}`),
+});
+
+/** Names of the children of an IronicDatabase. */
+export const databaseNames = (name: string) => ({
+  statefulSet: objectName(name, '-database'),
+  service: dnsLabel(name, '-database'),
+  credentials: objectName(name, '-database-credentials'),
+  config: objectName(name, '-database-config'),
+});

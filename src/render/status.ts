@@ -1,0 +1,145 @@
+/**
+ * Readiness of observed children and the Ready condition, computed only from what Metacontroller sent.
+ * Rules mirror upstream pkg/ironic/utils.go (getDeploymentStatus, getDaemonSetStatus, job status).
+ */
+import type { KubeObject } from '../api/hook.js';
+import { READY_CONDITION, type Condition } from '../api/common.js';
+import { LABELS } from './names.js';
+import { pathOf } from './observed.js';
+
+/** What one child, or the whole parent, amounts to. */
+export type Readiness = { readonly state: 'ready' | 'progressing' | 'failed'; readonly message: string };
+
+export const ready = (message: string): Readiness => ({ state: 'ready', message });
+export const progressing = (message: string): Readiness => ({ state: 'progressing', message });
+export const failed = (message: string): Readiness => ({ state: 'failed', message });
+
+type ObservedCondition = { type?: unknown; status?: unknown; reason?: unknown; message?: unknown };
+
+const conditionsOf = (object: KubeObject): ObservedCondition[] => {
+  const list = pathOf(object, 'status', 'conditions');
+  return Array.isArray(list) ? (list.filter((c) => typeof c === 'object' && c !== null) as ObservedCondition[]) : [];
+};
+
+const condition = (object: KubeObject, type: string): ObservedCondition | undefined => conditionsOf(object).find((c) => c.type === type);
+
+const numberAt = (object: KubeObject, ...path: string[]): number => {
+  const value = pathOf(object, ...path);
+  return typeof value === 'number' ? value : 0;
+};
+
+/** True when the workload controller has seen the latest spec. */
+const generationObserved = (object: KubeObject): boolean =>
+  object.metadata.generation === undefined || numberAt(object, 'status', 'observedGeneration') >= object.metadata.generation;
+
+/** True when the observed object already carries the version we render (else Metacontroller has not applied it yet). */
+const atVersion = (object: KubeObject, version: string | undefined): boolean =>
+  version === undefined || object.metadata.labels?.[LABELS.version] === undefined || object.metadata.labels[LABELS.version] === version;
+
+/** Readiness of a Deployment. */
+export const deploymentReadiness = (deployment: KubeObject | undefined, version?: string): Readiness => {
+  if (deployment === undefined) return progressing('the Ironic deployment is being created');
+  const name = deployment.metadata.name;
+  if (!generationObserved(deployment) || !atVersion(deployment, version)) return progressing(`deployment ${name} is being updated`);
+  const progress = condition(deployment, 'Progressing');
+  if (progress?.status === 'False' && progress.reason === 'ProgressDeadlineExceeded') {
+    return failed(`deployment ${name} stopped progressing: ${String(progress.message ?? 'progress deadline exceeded')}`);
+  }
+  const replicaFailure = condition(deployment, 'ReplicaFailure');
+  if (replicaFailure?.status === 'True') return failed(`deployment ${name} cannot create its pod: ${String(replicaFailure.message ?? '')}`);
+  const updated = progress?.reason === 'NewReplicaSetAvailable' && numberAt(deployment, 'status', 'updatedReplicas') >= numberAt(deployment, 'spec', 'replicas');
+  if (condition(deployment, 'Available')?.status !== 'True') return progressing(`deployment ${name} is not available yet`);
+  if (!updated) return progressing(`deployment ${name} is rolling out`);
+  return ready(`deployment ${name} is available`);
+};
+
+/**
+ * Readiness of a DaemonSet. NOTE: unlike upstream, a DaemonSet that runs on no node is not ready.
+ */
+export const daemonSetReadiness = (daemonSet: KubeObject | undefined, version?: string): Readiness => {
+  if (daemonSet === undefined) return progressing('the Ironic daemon set is being created');
+  const name = daemonSet.metadata.name;
+  if (!generationObserved(daemonSet) || !atVersion(daemonSet, version)) return progressing(`daemon set ${name} is being updated`);
+  const desired = numberAt(daemonSet, 'status', 'desiredNumberScheduled');
+  if (desired === 0) return failed(`daemon set ${name} runs on no node: the node selector matches no schedulable node`);
+  const unavailable = numberAt(daemonSet, 'status', 'numberUnavailable');
+  const outdated = desired - numberAt(daemonSet, 'status', 'updatedNumberScheduled');
+  if (outdated > 0) return progressing(`daemon set ${name} is rolling out: ${outdated} of ${desired} pods need updating`);
+  if (unavailable > 0) return progressing(`daemon set ${name}: ${unavailable} of ${desired} pods are unavailable`);
+  return ready(`daemon set ${name} is available on ${desired} nodes`);
+};
+
+/** Readiness of a StatefulSet (the managed database). */
+export const statefulSetReadiness = (set: KubeObject | undefined): Readiness => {
+  if (set === undefined) return progressing('the database stateful set is being created');
+  const name = set.metadata.name;
+  if (!generationObserved(set)) return progressing(`stateful set ${name} is being updated`);
+  const replicas = numberAt(set, 'spec', 'replicas');
+  const updateRevision = pathOf(set, 'status', 'updateRevision');
+  const currentRevision = pathOf(set, 'status', 'currentRevision');
+  if (updateRevision !== undefined && currentRevision !== undefined && updateRevision !== currentRevision) {
+    return progressing(`stateful set ${name} is rolling out`);
+  }
+  if (numberAt(set, 'status', 'readyReplicas') < replicas) return progressing(`stateful set ${name} is not ready yet`);
+  return ready(`stateful set ${name} is ready`);
+};
+
+/** A Service is usable once it has a cluster IP. */
+export const serviceReadiness = (service: KubeObject | undefined): Readiness => {
+  if (service === undefined) return progressing('the service is being created');
+  const ip = pathOf(service, 'spec', 'clusterIP');
+  return typeof ip === 'string' && ip !== '' ? ready(`service ${service.metadata.name} has a cluster IP`) : progressing(`service ${service.metadata.name} has no cluster IP yet`);
+};
+
+/** Readiness of a Job: Complete is ready, Failed is failed. */
+export const jobReadiness = (job: KubeObject | undefined, what: string): Readiness => {
+  if (job === undefined) return progressing(`the ${what} job is being created`);
+  const failure = condition(job, 'Failed');
+  if (failure?.status === 'True') return failed(`${what} job ${job.metadata.name} failed: ${String(failure.message ?? failure.reason ?? 'see its pods')}`);
+  if (condition(job, 'Complete')?.status === 'True') return ready(`${what} job ${job.metadata.name} completed`);
+  return progressing(`${what} job ${job.metadata.name} is not complete yet`);
+};
+
+/** The first failure, else the first progress, else ready with the given message. */
+export const combineReadiness = (parts: readonly Readiness[], readyMessage: string): Readiness =>
+  parts.find((p) => p.state === 'failed') ?? parts.find((p) => p.state === 'progressing') ?? ready(readyMessage);
+
+/** The previous Ready condition of a parent, if any. */
+export const previousReady = (previousStatus: unknown): Condition | undefined => {
+  const list = pathOf(previousStatus, 'conditions');
+  if (!Array.isArray(list)) return undefined;
+  const found = list.find((c) => typeof c === 'object' && c !== null && (c as { type?: unknown }).type === READY_CONDITION) as
+    | Record<string, unknown>
+    | undefined;
+  if (found === undefined) return undefined;
+  const time = found['lastTransitionTime'];
+  return {
+    type: READY_CONDITION,
+    status: found['status'] === 'True' ? 'True' : found['status'] === 'False' ? 'False' : 'Unknown',
+    ...(typeof time === 'string' && { lastTransitionTime: time }),
+  };
+};
+
+/**
+ * The Ready condition. `lastTransitionTime` is carried over while the status (True/False) does not
+ * change, so a steady state returns the same condition on every sync.
+ */
+export const readyCondition = (params: {
+  readonly status: 'True' | 'False';
+  readonly reason: string;
+  readonly message: string;
+  readonly generation: number | undefined;
+  readonly previousStatus: unknown;
+  readonly now: string;
+}): Condition => {
+  const previous = previousReady(params.previousStatus);
+  const time = previous?.status === params.status && previous.lastTransitionTime !== undefined ? previous.lastTransitionTime : params.now;
+  return {
+    type: READY_CONDITION,
+    status: params.status,
+    reason: params.reason,
+    message: params.message,
+    lastTransitionTime: time,
+    ...(params.generation !== undefined && { observedGeneration: params.generation }),
+  };
+};

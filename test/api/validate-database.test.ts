@@ -1,0 +1,238 @@
+import t from 'tap';
+import fc from 'fast-check';
+import { validateIronicDatabase, type Problem } from '../../src/api/validate.js';
+import { compareQuantities, isPositive, parseQuantity, type Quantity } from '../../src/api/quantity.js';
+
+type Accepted = { readonly name: string; readonly spec: unknown };
+type Refused = Accepted & { readonly path: string; readonly words: readonly string[]; readonly paths?: readonly string[] };
+type RuleTable = { readonly rule: string; readonly accepted: readonly Accepted[]; readonly refused: readonly Refused[] };
+
+const resources = (requests: Record<string, unknown>, limits: Record<string, unknown>) => ({ resources: { requests, limits } });
+
+const TABLES: readonly RuleTable[] = [
+  {
+    rule: 'schema: the shape is checked first, with spec paths',
+    accepted: [
+      { name: 'empty spec', spec: {} },
+      { name: 'everything set', spec: { credentialsName: 'c', image: 'quay.io/metal3-io/mariadb:latest', tlsCertificateName: 't', storage: { size: '20Gi', storageClassName: 'fast', whenDeleted: 'Delete' }, nodeSelector: { 'kubernetes.io/os': 'linux' } } },
+    ],
+    refused: [
+      { name: 'null', spec: null, path: 'spec', words: ['must be an object'] },
+      { name: 'string', spec: 'db', path: 'spec', words: ['must be an object'] },
+      { name: 'size with a space', spec: { storage: { size: '10 Gi' } }, path: 'spec.storage.size', words: ['wrong format'] },
+      { name: 'size as a number', spec: { storage: { size: 10 } }, path: 'spec.storage.size', words: ['must be a string'] },
+      { name: 'whenDeleted', spec: { storage: { whenDeleted: 'Keep' } }, path: 'spec.storage.whenDeleted', words: ['one of', '"Retain"', '"Delete"'] },
+      { name: 'quantity that is not one', spec: resources({ cpu: 'one core' }, {}), path: 'spec.resources.requests.cpu', words: ['whole number or a quantity'] },
+      { name: 'fractional integer quantity', spec: resources({}, { cpu: 1.5 }), path: 'spec.resources.limits.cpu', words: ['quantity'] },
+      { name: 'resource key with a slash', spec: resources({ 'nvidia.com/gpu': true }, {}), path: 'spec.resources.requests["nvidia.com/gpu"]', words: ['quantity'] },
+      { name: 'too long credentials name', spec: { credentialsName: 'x'.repeat(254) }, path: 'spec.credentialsName', words: ['too long', '253'] },
+      { name: 'semantic rules do not run on a malformed spec', spec: { storage: { ephemeral: 'yes', storageClassName: 'x', size: '0' } }, path: 'spec.storage.ephemeral', words: ['true or false'] },
+    ],
+  },
+  {
+    rule: 'storageClassName is not used with ephemeral storage',
+    accepted: [
+      { name: 'persistent with a class', spec: { storage: { storageClassName: 'fast' } } },
+      { name: 'ephemeral without a class', spec: { storage: { ephemeral: true } } },
+      { name: 'ephemeral with an empty class', spec: { storage: { ephemeral: true, storageClassName: '' } } },
+      { name: 'explicitly persistent with a class', spec: { storage: { ephemeral: false, storageClassName: 'fast' } } },
+    ],
+    refused: [{ name: 'ephemeral with a class', spec: { storage: { ephemeral: true, storageClassName: 'fast' } }, path: 'spec.storage.storageClassName', words: ['ephemeral', 'remove storageClassName'] }],
+  },
+  {
+    rule: 'storage.size is a positive quantity',
+    accepted: [
+      { name: '10Gi', spec: { storage: { size: '10Gi' } } },
+      { name: 'decimal suffix', spec: { storage: { size: '500M' } } },
+      { name: 'fraction', spec: { storage: { size: '0.5Gi' } } },
+      { name: 'plain bytes', spec: { storage: { size: '1048576' } } },
+    ],
+    refused: [
+      { name: '0', spec: { storage: { size: '0' } }, path: 'spec.storage.size', words: ['greater than zero', '10Gi'] },
+      { name: '0Gi', spec: { storage: { size: '0Gi' } }, path: 'spec.storage.size', words: ['greater than zero'] },
+      { name: '0.0Mi', spec: { storage: { size: '0.0Mi' } }, path: 'spec.storage.size', words: ['greater than zero'] },
+    ],
+  },
+  {
+    rule: 'requests do not exceed limits',
+    accepted: [
+      { name: 'below', spec: resources({ memory: '512Mi', cpu: '100m' }, { memory: '1Gi', cpu: '1' }) },
+      { name: 'binary and plain bytes equal', spec: resources({ memory: '1Gi' }, { memory: 1073741824 }) },
+      { name: 'Mi and Gi equal', spec: resources({ memory: '1024Mi' }, { memory: '1Gi' }) },
+      { name: 'millis and decimal equal', spec: resources({ cpu: '500m' }, { cpu: '0.5' }) },
+      { name: 'exponent and suffix equal', spec: resources({ memory: '1e3' }, { memory: '1k' }) },
+      { name: 'fraction of Gi', spec: resources({ memory: '1.5Gi' }, { memory: '1536Mi' }) },
+      { name: 'request without a limit', spec: resources({ memory: '100Gi' }, { cpu: '1' }) },
+      { name: 'limit without a request', spec: resources({}, { memory: '1Mi' }) },
+      { name: 'not comparable (fractional exponent) is skipped', spec: resources({ cpu: '1e1.5' }, { cpu: '1' }) },
+    ],
+    refused: [
+      { name: 'memory', spec: resources({ memory: '2Gi' }, { memory: '1Gi' }), path: 'spec.resources.requests.memory', words: ['memory', 'request', '"2Gi"', 'more than its limit', '"1Gi"', 'lower the request'] },
+      { name: 'cpu millis', spec: resources({ cpu: '1500m' }, { cpu: 1 }), path: 'spec.resources.requests.cpu', words: ['more than its limit'] },
+      { name: 'decimal versus binary', spec: resources({ memory: '1.1G' }, { memory: '1Gi' }), path: 'spec.resources.requests.memory', words: ['more than its limit'] },
+      { name: 'extended resource', spec: resources({ 'nvidia.com/gpu': 2 }, { 'nvidia.com/gpu': 1 }), path: 'spec.resources.requests["nvidia.com/gpu"]', words: ['more than its limit'] },
+      {
+        name: 'every resource, sorted',
+        spec: resources({ memory: '2Gi', cpu: '2' }, { memory: '1Gi', cpu: '1' }),
+        path: 'spec.resources.requests.cpu',
+        paths: ['spec.resources.requests.cpu', 'spec.resources.requests.memory'],
+        words: ['more than its limit'],
+      },
+    ],
+  },
+  {
+    rule: 'nodeSelector keys are not empty',
+    accepted: [{ name: 'a label', spec: { nodeSelector: { 'node-role.kubernetes.io/control-plane': '' } } }],
+    refused: [
+      { name: 'empty key', spec: { nodeSelector: { '': 'x' } }, path: 'spec.nodeSelector[""]', words: ['must not be empty'] },
+      { name: 'blank key', spec: { nodeSelector: { ' ': 'x' } }, path: 'spec.nodeSelector[" "]', words: ['must not be empty'] },
+    ],
+  },
+];
+
+const hasWords = (message: string, words: readonly string[]): boolean => words.every((w) => message.toLowerCase().includes(w.toLowerCase()));
+
+for (const table of TABLES) {
+  t.test(table.rule, async (t) => {
+    for (const c of table.accepted) {
+      t.same(validateIronicDatabase(c.spec), [], `accepts: ${c.name}`);
+    }
+    for (const c of table.refused) {
+      const problems = validateIronicDatabase(c.spec);
+      t.same(
+        problems.map((p) => p.path),
+        c.paths ?? [c.path],
+        `refuses at the expected paths: ${c.name}`,
+      );
+      t.ok(
+        problems.find((p) => p.path === c.path && hasWords(p.message, c.words)),
+        `refuses with the key words ${JSON.stringify(c.words)}: ${c.name}`,
+        { problems },
+      );
+    }
+  });
+}
+
+t.test('all semantic problems are reported, in rule order', async (t) => {
+  const spec = { storage: { ephemeral: true, storageClassName: 'x', size: '0' }, ...resources({ memory: '2Gi' }, { memory: '1Gi' }), nodeSelector: { '': 'a' } };
+  t.same(
+    validateIronicDatabase(spec).map((p) => p.path),
+    ['spec.storage.storageClassName', 'spec.storage.size', 'spec.resources.requests.memory', 'spec.nodeSelector[""]'],
+  );
+});
+
+const q = (text: string | number): Quantity => {
+  const parsed = parseQuantity(text);
+  if (parsed === undefined) throw new Error(`${String(text)} should parse`);
+  return parsed;
+};
+
+t.test('parseQuantity and compareQuantities', async (t) => {
+  const equal: ReadonlyArray<readonly [string | number, string | number]> = [
+    ['1Ki', 1024],
+    ['1Mi', '1024Ki'],
+    ['1Gi', '1073741824'],
+    ['1Ei', '1024Pi'],
+    ['1k', 1000],
+    ['1M', '1000k'],
+    ['1E', '1000P'],
+    ['1e3', '1k'],
+    ['1E3', 1000],
+    ['1e-3', '1m'],
+    ['100m', '0.1'],
+    ['1u', '1000n'],
+    ['.5', '500m'],
+    ['5.', 5],
+    ['+2', 2],
+    ['-1', '-1000m'],
+    ['0', '0Gi'],
+  ];
+  for (const [a, b] of equal) t.equal(compareQuantities(q(a), q(b)), 0, `${String(a)} = ${String(b)}`);
+  const less: ReadonlyArray<readonly [string | number, string | number]> = [
+    ['999', '1k'],
+    ['1000M', '1Gi'],
+    ['1G', '1Gi'],
+    ['999m', 1],
+    ['-2', '-1'],
+    ['1n', '1u'],
+  ];
+  for (const [a, b] of less) {
+    t.equal(compareQuantities(q(a), q(b)), -1, `${String(a)} < ${String(b)}`);
+    t.equal(compareQuantities(q(b), q(a)), 1, `${String(b)} > ${String(a)}`);
+  }
+  for (const bad of ['', 'Gi', '1 Gi', '1gi', '1e', '1e1.5', '1KiB', '--1', '1e65', `${'9'.repeat(65)}`, 1.5, Number.MAX_SAFE_INTEGER + 2]) {
+    t.equal(parseQuantity(bad), undefined, `${String(bad).slice(0, 20)} does not parse`);
+  }
+  t.ok(isPositive(q('1m')));
+  t.notOk(isPositive(q('0')));
+  t.notOk(isPositive(q('-1')));
+});
+
+t.test('parseQuantity agrees with plain arithmetic on integers', async (t) => {
+  const suffixes = [
+    ['', 1n],
+    ['k', 1000n],
+    ['Ki', 1024n],
+    ['M', 1000n ** 2n],
+    ['Mi', 1024n ** 2n],
+    ['G', 1000n ** 3n],
+    ['Gi', 1024n ** 3n],
+  ] as const;
+  const quantity = fc.tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom(...suffixes));
+  t.doesNotThrow(() =>
+    fc.assert(
+      fc.property(quantity, quantity, ([a, [sa, ma]], [b, [sb, mb]]) => {
+        const expected = BigInt(a) * ma - BigInt(b) * mb;
+        const sign = expected === 0n ? 0 : expected < 0n ? -1 : 1;
+        return compareQuantities(q(`${a}${sa}`), q(`${b}${sb}`)) === sign;
+      }),
+    ),
+  );
+});
+
+// --- Property tests -----------------------------------------------------------------------------------
+
+const isProblem = (p: unknown): p is Problem =>
+  typeof p === 'object' && p !== null && 'path' in p && typeof p.path === 'string' && 'message' in p && typeof p.message === 'string';
+
+const checkTotal = (spec: unknown): boolean => {
+  const first = validateIronicDatabase(spec);
+  const second = validateIronicDatabase(spec);
+  return (
+    Array.isArray(first) &&
+    first.every(isProblem) &&
+    first.every((p) => p.path.startsWith('spec') && !p.message.includes('bug of the operator')) &&
+    JSON.stringify(first) === JSON.stringify(second)
+  );
+};
+
+const quantityLike = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom('1Gi', '0', '500m', '1e3', '1e1.5', '1E', '-1', '.5', '1e999999999'),
+  fc.tuple(fc.nat(), fc.constantFrom('', 'm', 'k', 'Ki', 'Gi', 'E', 'e3')).map(([n, s]) => `${n}${s}`),
+);
+const anyValue = fc.anything({ maxDepth: 2 });
+const maybe = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | unknown> => fc.oneof(arb, arb, anyValue);
+const specs = fc
+  .tuple(
+    fc.object(),
+    fc.record(
+      {
+        storage: maybe(fc.record({ size: maybe(quantityLike), storageClassName: maybe(fc.string()), ephemeral: maybe(fc.boolean()), whenDeleted: maybe(fc.constantFrom('Retain', 'Delete')) }, { requiredKeys: [] })),
+        resources: maybe(fc.record({ requests: fc.dictionary(fc.constantFrom('cpu', 'memory', 'x/y'), quantityLike), limits: fc.dictionary(fc.constantFrom('cpu', 'memory', 'x/y'), quantityLike) }, { requiredKeys: [] })),
+        nodeSelector: maybe(fc.dictionary(fc.string(), fc.string())),
+      },
+      { requiredKeys: [] },
+    ),
+  )
+  .map(([noise, spec]) => ({ ...noise, ...spec }));
+
+t.test('validateIronicDatabase never throws and is deterministic on anything', async (t) => {
+  t.doesNotThrow(() => fc.assert(fc.property(fc.anything(), checkTotal), { numRuns: 500 }));
+});
+
+t.test('validateIronicDatabase never throws and is deterministic on random storage and resources', async (t) => {
+  t.doesNotThrow(() => fc.assert(fc.property(specs, checkTotal), { numRuns: 1000 }));
+});

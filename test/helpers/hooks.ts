@@ -1,0 +1,55 @@
+/**
+ * Shared test support: a server with deterministic secrets and clock, parents, and sync requests.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.js';
+import { buildServer } from '../../src/server.js';
+import type { Secrets } from '../../src/hooks/materialize.js';
+import type { HookContext } from '../../src/hooks/ironic.js';
+
+export const FIXED_NOW = '2026-01-01T00:00:00Z';
+
+/**
+ * Deterministic stand-ins for the random password and bcrypt, so golden files are stable. The
+ * production implementations are tested on their own (materialize.test.ts).
+ */
+export const fakeSecrets = (): Secrets & { readonly hashes: () => number; readonly passwords: () => number } => {
+  let hashes = 0;
+  let passwords = 0;
+  const fake = (password: string): string => `$2y$10$${createHash('sha256').update(password).digest('base64').slice(0, 53)}`;
+  return {
+    password: () => {
+      passwords += 1;
+      return `generated-password-${String(passwords).padStart(13, '0')}`;
+    },
+    hash: async (password) => {
+      hashes += 1;
+      return fake(password);
+    },
+    verify: async (password, hash) => hash === fake(password),
+    hashes: () => hashes,
+    passwords: () => passwords,
+  };
+};
+
+export const testConfig = (): Config => loadConfig({ LOG_LEVEL: 'silent' });
+
+export const testContext = (secrets: Secrets = fakeSecrets(), now = FIXED_NOW): HookContext => ({
+  config: testConfig().render,
+  secrets,
+  now: () => now,
+});
+
+export const testServer = (secrets: Secrets = fakeSecrets(), now = FIXED_NOW): FastifyInstance =>
+  buildServer(testConfig(), { secrets, now: () => now, logger: false });
+
+export type Obj = Record<string, unknown>;
+
+export const ironic = (spec: Obj, extra: Obj = {}): Obj => ({
+  apiVersion: 'ironic.metal3.io/v1alpha1',
+  kind: 'Ironic',
+  metadata: { name: 'ironic', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000001', generation: 1 },
+  spec,
+  ...extra,
+});
