@@ -1,0 +1,80 @@
+/**
+ * Convergence: each sync's children are applied the way Metacontroller applies them and fed back as the
+ * observed children, its status written back to the parent. After the workload is available, the next
+ * response must be byte-for-byte the same: children and status, no new password, hash or timestamp.
+ */
+import t from 'tap';
+import type { FastifyInstance } from 'fastify';
+import { ironicScenarios } from '../fixtures/ironic-scenarios.js';
+import { fakeSecrets, testServer, type Obj } from '../helpers/hooks.js';
+import { availableDeployment, observeAll } from '../helpers/k8s.js';
+import { bcryptSecrets } from '../../src/hooks/materialize.js';
+
+type Response = { status: Obj; children: Obj[] };
+
+const sync = async (app: FastifyInstance, request: Obj): Promise<Response> => {
+  const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: request });
+  if (response.statusCode !== 200) throw new Error(`sync answered ${response.statusCode}: ${response.body}`);
+  return response.json() as Response;
+};
+
+/** Runs rounds until the response repeats; returns the number of rounds and the last response. */
+const converge = async (app: FastifyInstance, first: Obj, maxRounds = 6): Promise<{ rounds: number; last: Response; stable: boolean }> => {
+  let request = first;
+  let previous: string | undefined;
+  let last: Response | undefined;
+  for (let round = 1; round <= maxRounds; round += 1) {
+    last = await sync(app, request);
+    const text = JSON.stringify(last);
+    if (text === previous) return { rounds: round, last, stable: true };
+    previous = text;
+    const children = observeAll(last.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, (o) =>
+      o['kind'] === 'Deployment' ? availableDeployment(o) : undefined,
+    );
+    request = { ...request, parent: { ...(request['parent'] as Obj), status: last.status }, children };
+  }
+  return { rounds: maxRounds, last: last as Response, stable: false };
+};
+
+for (const scenario of ironicScenarios) {
+  t.test(`ironic/${scenario.name} converges`, async (t) => {
+    const secrets = fakeSecrets();
+    const app = testServer(secrets, '2026-01-01T00:00:00Z');
+    t.teardown(() => app.close());
+    const request = await scenario.request(app);
+    const hashesBefore = secrets.hashes();
+    const passwordsBefore = secrets.passwords();
+    const result = await converge(app, request);
+    t.ok(result.stable, `stable after ${result.rounds} rounds`);
+    t.ok(result.rounds <= 4, 'within four rounds');
+    t.ok(secrets.hashes() - hashesBefore <= 1, 'the htpasswd is hashed at most once');
+    t.ok(secrets.passwords() - passwordsBefore <= 1, 'a password is generated at most once');
+  });
+}
+
+t.test('a later clock does not move a settled status', async (t) => {
+  const secrets = fakeSecrets();
+  const early = testServer(secrets, '2026-01-01T00:00:00Z');
+  const late = testServer(secrets, '2027-06-01T00:00:00Z');
+  t.teardown(async () => {
+    await early.close();
+    await late.close();
+  });
+  const request = await ironicScenarios[0]!.request(early);
+  const settled = await converge(early, request);
+  const parent = { ...(request['parent'] as Obj), status: settled.last.status };
+  const children = observeAll(settled.last.children, {}, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : undefined));
+  const again = await sync(late, { ...request, parent, children });
+  t.same(again, settled.last);
+});
+
+t.test('with real bcrypt, the htpasswd is reused once it matches', async (t) => {
+  const app = testServer(bcryptSecrets(), '2026-01-01T00:00:00Z');
+  t.teardown(() => app.close());
+  const request = await ironicScenarios[0]!.request(app);
+  const result = await converge(app, request);
+  t.ok(result.stable, `stable after ${result.rounds} rounds`);
+  const htpasswd = result.last.children.find((c) => (c['metadata'] as Obj)['name'] === 'ironic-htpasswd');
+  const line = Buffer.from(String((htpasswd?.['data'] as Obj)['htpasswd']), 'base64').toString();
+  t.match(line, /^ironic:\$2y\$10\$/, 'httpd-compatible bcrypt');
+});
