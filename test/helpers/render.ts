@@ -1,0 +1,25 @@
+/** Runs the Ironic sync pipeline in process and picks containers out of the result. */
+import { syncIronic } from '../../src/hooks/ironic.js';
+import type { SyncRequest } from '../../src/api/hook.js';
+import { ironic, testContext, type Obj } from './hooks.js';
+import { related } from '../fixtures/ironic-scenarios.js';
+
+export type Container = { name: string; env?: Array<{ name: string; value?: string; valueFrom?: Obj }>; volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>; ports?: Array<{ name: string; containerPort: number; hostPort?: number }>; securityContext?: Obj; [k: string]: unknown };
+export type PodSpec = { containers: Container[]; initContainers?: Container[]; volumes: Array<{ name: string; [k: string]: unknown }>; [k: string]: unknown };
+
+export const syncFor = async (spec: Obj, relatedObjects: Obj[] = [], extra: Partial<SyncRequest> = {}) =>
+  syncIronic({ parent: ironic(spec), children: {}, related: related(...relatedObjects), ...extra } as SyncRequest, testContext());
+
+export const childOf = (children: readonly unknown[], kind: string): Obj | undefined =>
+  children.find((c) => (c as Obj)['kind'] === kind) as Obj | undefined;
+
+export const podOf = (children: readonly unknown[]): PodSpec => {
+  const workload = childOf(children, 'Deployment') ?? childOf(children, 'DaemonSet');
+  return ((workload?.['spec'] as Obj)['template'] as Obj)['spec'] as PodSpec;
+};
+
+export const containerOf = (pod: PodSpec, name: string): Container | undefined =>
+  [...pod.containers, ...(pod.initContainers ?? [])].find((c) => c.name === name);
+
+export const envOf = (container: Container | undefined): Record<string, string> =>
+  Object.fromEntries((container?.env ?? []).map((e) => [e.name, e.value ?? `<${Object.keys(e.valueFrom ?? {})[0] ?? 'unset'}>`]));

@@ -1,0 +1,136 @@
+import t from 'tap';
+import { customizeIronic } from '../../src/hooks/ironic.js';
+import { keepObservedChildren } from '../../src/render/child.js';
+import { ironic, testServer, type Obj } from '../helpers/hooks.js';
+import { syncedChildren, related, secret } from '../fixtures/ironic-scenarios.js';
+import { LAST_APPLIED } from '../helpers/k8s.js';
+import type { CustomizeRequest } from '../../src/api/hook.js';
+
+const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
+const byKindName = (list: Obj[]): Obj[] =>
+  [...list].sort((a, b) => `${String(a['kind'])}/${String((a['metadata'] as Obj)['name'])}`.localeCompare(`${String(b['kind'])}/${String((b['metadata'] as Obj)['name'])}`));
+const customize = (spec: unknown) => customizeIronic({ parent: { ...ironic({}), spec } } as unknown as CustomizeRequest).relatedResources;
+
+t.test('customize asks for exactly the referenced objects, by name', async (t) => {
+  t.same(customize({}), [], 'nothing referenced, nothing asked (a rule without names would select everything)');
+  t.same(
+    customize({
+      apiCredentialsName: 'creds',
+      databaseName: 'db',
+      tls: { certificateName: 'tls', bmcCA: { kind: 'ConfigMap', name: 'bmc' }, trustedCA: { kind: 'Secret', name: 'trusted', key: 'ca.pem' } },
+    }),
+    [
+      { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['creds', 'tls', 'trusted'] },
+      { apiVersion: 'v1', resource: 'configmaps', namespace: 'metal3', names: ['bmc'] },
+      { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironicdatabases', namespace: 'metal3', names: ['db'] },
+    ],
+  );
+  t.same(customize({ tls: { bmcCAName: 'legacy-bmc', trustedCAName: 'legacy-trusted' } }), [
+    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['legacy-bmc'] },
+    { apiVersion: 'v1', resource: 'configmaps', namespace: 'metal3', names: ['legacy-trusted'] },
+  ]);
+  t.same(customize({ tls: { certificateName: 'same', bmcCAName: 'same' } }), [{ apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['same'] }], 'no duplicates');
+  for (const bad of [null, 'x', 3, [], { tls: 'x' }, { apiCredentialsName: 7 }, { tls: { bmcCA: 'x' } }]) {
+    t.doesNotThrow(() => customize(bad), `malformed spec ${JSON.stringify(bad)}`);
+  }
+});
+
+t.test('an invalid spec keeps every observed child exactly as last applied', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
+  const applied = Object.values(children).flatMap((group) => Object.values(group)).map((o) => JSON.parse(String(((o['metadata'] as Obj)['annotations'] as Obj)[LAST_APPLIED])) as Obj);
+  t.equal(applied.length, 4);
+  for (const spec of [{ networking: { ...provisioning, ipAddress: 'nope' } }, { highAvailability: true }, { version: '1.0' }]) {
+    const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children, related: {} } });
+    const body = response.json() as { status: { conditions: Obj[] }; children: Obj[] };
+    t.same(byKindName(body.children), byKindName(applied), `children unchanged for ${JSON.stringify(spec)}`);
+    t.equal(body.status.conditions[0]?.['reason'], 'InvalidSpec');
+    t.equal(body.status.conditions[0]?.['status'], 'False');
+  }
+});
+
+t.test('a missing or unusable Secret keeps the children and names the object', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
+  const cases = [
+    { spec: { networking: provisioning, apiCredentialsName: 'gone' }, rel: [], reason: 'MissingReference', message: /metal3\/gone/ },
+    { spec: { networking: provisioning, apiCredentialsName: 'half' }, rel: [secret('half', { username: 'u' })], reason: 'InvalidReference', message: /non-empty username and password/ },
+    { spec: { networking: provisioning, apiCredentialsName: 'bad' }, rel: [secret('bad', { username: 'a b', password: 'p' })], reason: 'InvalidReference', message: /may only contain/ },
+    { spec: { networking: provisioning, tls: { certificateName: 'notls' } }, rel: [secret('notls', { 'tls.crt': 'x' })], reason: 'InvalidReference', message: /no tls.key/ },
+    { spec: { networking: provisioning, tls: { trustedCA: { kind: 'Secret', name: 'ca', key: 'x.pem' } } }, rel: [secret('ca', { 'y.pem': 'Y' })], reason: 'InvalidReference', message: /no key "x.pem"/ },
+    { spec: { networking: provisioning, databaseName: 'db' }, rel: [], reason: 'MissingReference', message: /IronicDatabase metal3\/db/ },
+  ];
+  for (const c of cases) {
+    const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(c.spec), children, related: related(...c.rel) } });
+    const body = response.json() as { status: { conditions: Obj[] }; children: Obj[] };
+    t.same(body.children, keepObservedChildren(children as never), `children kept: ${c.reason}`);
+    t.equal(body.status.conditions[0]?.['reason'], c.reason);
+    t.match(String(body.status.conditions[0]?.['message']), c.message);
+  }
+});
+
+t.test('keeping observed children without a recorded last-applied drops server fields', async (t) => {
+  const kept = keepObservedChildren({
+    'ConfigMap.v1': {
+      'ns/a': {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'a', namespace: 'ns', uid: 'u', resourceVersion: '3', managedFields: [], ownerReferences: [], annotations: { keep: 'me' } },
+        data: { k: 'v' },
+        status: { x: 1 },
+      },
+      'ns/b': { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'ns', annotations: { [LAST_APPLIED]: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"},"data":{"z":"1"}}' } } },
+    },
+    'Secret.v1': null,
+  });
+  t.same(kept, [
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', annotations: { keep: 'me' } }, data: { k: 'v' } },
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, data: { z: '1' } },
+  ]);
+});
+
+t.test('finalize deletes the children and releases the finalizer once none is left; sync never finalizes', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
+  const parent = ironic({ networking: provisioning }, { metadata: { name: 'ironic', namespace: 'metal3', deletionTimestamp: '2026-01-01T00:00:00Z' } });
+  const busy = (await app.inject({ method: 'POST', url: '/ironic/finalize', payload: { parent, children, related: {}, finalizing: true } })).json() as Obj;
+  t.same(busy['children'], []);
+  t.equal(busy['finalized'], false);
+  t.ok((busy['resyncAfterSeconds'] as number) > 0, 'polls while children remain');
+  const done = (await app.inject({ method: 'POST', url: '/ironic/finalize', payload: { parent, children: { 'Deployment.apps/v1': {} }, related: {}, finalizing: true } })).json() as Obj;
+  t.equal(done['finalized'], true);
+  t.same(Object.keys(done).sort(), ['children', 'finalized', 'status']);
+  const synced = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children, related: {} } })).json() as Obj;
+  t.notOk('finalized' in synced, 'a plain sync never carries finalized');
+});
+
+t.test('bad requests get a 400 that says what is wrong', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const cases = [
+    { payload: '{not json', type: 'application/json', message: /JSON/i },
+    { payload: { children: {} }, message: /parent/ },
+    { payload: { parent: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } }, message: /serves Ironic/ },
+    { payload: { parent: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: {} } }, message: /name/ },
+    { payload: { parent: ironic({}), children: { 'Secret.v1': { x: 3 } } }, message: /children/ },
+  ];
+  for (const c of cases) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/ironic/sync',
+      headers: { 'content-type': c.type ?? 'application/json' },
+      payload: typeof c.payload === 'string' ? c.payload : JSON.stringify(c.payload),
+    });
+    t.equal(response.statusCode, 400, JSON.stringify(c.payload).slice(0, 60));
+    t.match((response.json() as Obj)['message'], c.message);
+  }
+});
+
+t.test('health', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  t.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+});
