@@ -4,7 +4,7 @@ import { keepObservedChildren } from '../../src/render/child.js';
 import { ironic, testServer, type Obj } from '../helpers/hooks.js';
 import { syncedChildren, related, secret } from '../fixtures/ironic-scenarios.js';
 import { LAST_APPLIED } from '../helpers/k8s.js';
-import type { CustomizeRequest } from '../../src/api/hook.js';
+import type { CustomizeRequest, ObjectMap } from '../../src/api/hook.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const byKindName = (list: Obj[]): Obj[] =>
@@ -84,7 +84,7 @@ t.test('keeping observed children without a recorded last-applied drops server f
       'ns/b': { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'ns', annotations: { [LAST_APPLIED]: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"},"data":{"z":"1"}}' } } },
     },
     'Secret.v1': null,
-  });
+  } as unknown as ObjectMap);
   t.same(kept, [
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', annotations: { keep: 'me' } }, data: { k: 'v' } },
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, data: { z: '1' } },
