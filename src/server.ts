@@ -11,6 +11,7 @@ import { registerFormats } from './api/formats.js';
 import type { Config } from './config.js';
 import { customizeIronic, finalizeIronic, syncIronic, type HookContext } from './hooks/ironic.js';
 import { bcryptSecrets, type Secrets } from './hooks/materialize.js';
+import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from './hooks/ironic-database.js';
 
 /** Things a test may replace. */
 export type ServerDeps = {
@@ -86,6 +87,7 @@ export const buildServer = (config: Config, deps: ServerDeps = {}): FastifyInsta
   app.setErrorHandler(errorHandler);
   const ctx: HookContext = { config: config.render, secrets: deps.secrets ?? bcryptSecrets(), now: deps.now ?? rfc3339Now };
   registerHooks(app, 'ironic', 'Ironic', { customize: customizeIronic, sync: syncIronic, finalize: finalizeIronic }, ctx);
+  registerHooks(app, 'ironicdatabase', 'IronicDatabase', { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase }, ctx);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async () => ({ status: 'ready' }));
   return app;

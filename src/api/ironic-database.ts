@@ -84,6 +84,8 @@ export const IronicDatabaseStatus = Type.Object(
     port: Type.Optional(Type.Integer({ description: 'Port of the database service.' })),
     databaseName: Type.Optional(Type.String({ description: 'Name of the database (schema) inside MariaDB.' })),
     credentialsName: Type.Optional(Type.String({ description: 'Secret with the `username` and `password` of the database user.' })),
+    tlsCertificateName: Type.Optional(Type.String({ description: 'Secret with the server certificate, when TLS is on. Clients must use TLS.' })),
+    tlsCAKey: Type.Optional(Type.String({ description: 'Key of tlsCertificateName that clients trust: ca.crt when present, else tls.crt.' })),
     usedBy: Type.Optional(Type.Array(Type.String(), { description: 'Ironic objects that use this database. Deletion waits until this list is empty.' })),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
   },

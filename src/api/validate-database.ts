@@ -25,6 +25,23 @@ const sizePositive: Rule = (spec) => {
   return isPositive(quantity) ? [] : [problem('spec.storage.size', `size must be greater than zero, but it is ${describeValue(size)}: use a size such as 10Gi`)];
 };
 
+type QuantityMap = Readonly<Record<string, string | number>>;
+
+const quantityProblems = (kind: 'requests' | 'limits', quantities: QuantityMap): Problem[] =>
+  Object.keys(quantities)
+    .sort()
+    .flatMap((resource) => {
+      const value = quantities[resource];
+      const parsed = value === undefined ? undefined : parseQuantity(value);
+      const path = fieldPath(`spec.resources.${kind}`, resource);
+      if (parsed === undefined) return [problem(path, `${describeValue(value)} is not a Kubernetes quantity: use a number with an optional suffix, for example 500m, 2 or 1Gi`)];
+      return parsed.numerator < 0n ? [problem(path, `${describeValue(value)} is negative: use a quantity of zero or more, for example 500m or 1Gi`)] : [];
+    });
+
+// NOTE: the int-or-string pattern of common.ts sits on the union, where TypeBox does not apply it, so the
+// syntax of quantity strings is checked here.
+const quantitiesValid: Rule = (spec) => [...quantityProblems('requests', spec.resources?.requests ?? {}), ...quantityProblems('limits', spec.resources?.limits ?? {})];
+
 const requestWithinLimit = (resource: string, request: string | number, limit: string | number): Problem[] => {
   const [requested, limited] = [parseQuantity(request), parseQuantity(limit)];
   if (requested === undefined || limited === undefined || compareQuantities(requested, limited) <= 0) return [];
@@ -36,7 +53,7 @@ const requestWithinLimit = (resource: string, request: string | number, limit: s
   ];
 };
 
-// Only pairs whose quantities both parse are compared; the schema already checks their syntax.
+// Only pairs whose quantities both parse are compared; quantitiesValid reports the others.
 const requestsWithinLimits: Rule = (spec) => {
   const { requests = {}, limits = {} } = spec.resources ?? {};
   return Object.keys(requests)
@@ -53,7 +70,7 @@ const nodeSelectorKeys: Rule = (spec) =>
     .map((key) => problem(fieldPath('spec.nodeSelector', key), 'node selector keys must not be empty: remove this entry, or use a node label key such as kubernetes.io/os'));
 
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, requestsWithinLimits, nodeSelectorKeys];
+const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => Value.Check(IronicDatabaseSpec, value);
 

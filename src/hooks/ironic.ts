@@ -8,15 +8,18 @@ import { withDefaults } from '../api/defaults.js';
 import type { IronicSpec } from '../api/ironic.js';
 import { validateIronic } from '../api/validate.js';
 import { validateOverrides } from '../api/validate-overrides.js';
-import { keepObservedChildren } from '../render/child.js';
+import { keepObserved, keepObservedChildren, type KubeChild } from '../render/child.js';
 import { findObject, pathOf } from '../render/observed.js';
 import { ironicNames } from '../render/names.js';
-import { combineReadiness, deploymentReadiness, serviceReadiness } from '../render/status.js';
+import { combineReadiness, deploymentReadiness, jobReadiness, serviceReadiness, type Readiness } from '../render/status.js';
 import { renderIronicChildren } from '../render/ironic/index.js';
 import type { RenderConfig } from '../render/ironic/input.js';
 import { resolveIronicReferences, type ReferenceProblem } from '../render/ironic/references.js';
 import { resolveDatabase } from '../render/ironic/database.js';
 import { computeIronicStatus, type IronicOutcome } from '../render/ironic/status.js';
+import { downgradeRefusal, renderUpgradeJob, transitionFrom } from '../render/ironic/upgrade.js';
+import type { IronicRenderInput } from '../render/ironic/input.js';
+import { compact } from '../render/meta.js';
 import { materializeCredentials, type Secrets } from './materialize.js';
 import { describeProblems } from './problems.js';
 
@@ -115,7 +118,7 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
     secrets: ctx.secrets,
   });
   if (!credentials.ok) return keep(request, parent, ctx, referenceOutcome([credentials.problem]), spec.version);
-  const input = {
+  const input: IronicRenderInput = {
     name: parent.name,
     namespace: parent.namespace,
     spec,
@@ -123,18 +126,54 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
     credentials: credentials.credentials,
     config: ctx.config,
   };
-  const readiness = observedReadiness(request.children, parent, spec.version);
+  const installed = text(pathOf(parent.status, 'installedVersion'));
+  const refusal = input.references.database !== undefined ? downgradeRefusal(installed, spec.version) : undefined;
+  if (refusal !== undefined) return keep(request, parent, ctx, { kind: 'refused', message: refusal });
+  const planned = planChildren(request, parent, input, installed);
   return {
     status: computeIronicStatus({
-      outcome: { kind: 'rendered', readiness },
+      outcome: { kind: 'rendered', readiness: planned.readiness },
       targetVersion: spec.version,
       previousStatus: parent.status,
       generation: parent.generation,
       credentialsName: credentials.credentials.secretName,
       now: ctx.now(),
     }),
-    children: renderIronicChildren(input),
+    children: planned.children,
   };
+};
+
+const isWorkload = (child: KubeChild, name: string): boolean =>
+  (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === ironicNames(name).workload;
+
+/** The observed workload, unchanged: it must not move to the new version before the schema upgrade. */
+const keptWorkload = (request: SyncRequest, parent: Parent): KubeChild[] => {
+  const name = ironicNames(parent.name).workload;
+  return [GROUP_KEYS.deployment, GROUP_KEYS.daemonSet]
+    .map((group) => findObject(request.children, group, parent.namespace, name))
+    .filter((o) => o !== undefined)
+    .map(keepObserved);
+};
+
+/**
+ * The children and readiness of a sync: everything rendered when no upgrade is due; otherwise the steps
+ * of the version transition, driven by the observed Jobs and workload.
+ */
+const planChildren = (request: SyncRequest, parent: Parent, input: IronicRenderInput, installed: string | undefined): { children: KubeChild[]; readiness: Readiness } => {
+  const children = renderIronicChildren(input);
+  const workload = observedReadiness(request.children, parent, input.spec.version);
+  if (input.references.database === undefined || installed === input.spec.version) return { children, readiness: workload };
+  const from = transitionFrom(installed);
+  const job = (phase: 'pre' | 'post'): KubeChild => compact(renderUpgradeJob(input, phase, from)) as KubeChild;
+  const observedJob = (phase: 'pre' | 'post') =>
+    findObject(request.children, GROUP_KEYS.job, parent.namespace, ironicNames(parent.name).upgradeJob(phase, from, input.spec.version));
+  const pre = jobReadiness(observedJob('pre'), 'pre-upgrade');
+  if (pre.state !== 'ready') {
+    return { children: [...children.filter((c) => !isWorkload(c, parent.name)), ...keptWorkload(request, parent), job('pre')], readiness: pre };
+  }
+  if (workload.state !== 'ready') return { children: [...children, job('pre')], readiness: workload };
+  const post = jobReadiness(observedJob('post'), 'post-upgrade');
+  return { children: [...children, job('pre'), job('post')], readiness: post.state === 'ready' ? workload : post };
 };
 
 const countChildren = (children: ObjectMap | null | undefined): number =>

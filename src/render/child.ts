@@ -50,6 +50,8 @@ const withoutServerFields = (object: KubeObject): KubeChild => {
  * recorded it, otherwise the live object without server-owned fields. Used when a spec is invalid or a
  * reference is missing, because any child left out of a response is deleted.
  */
+export const keepObserved = (object: KubeObject): KubeChild => lastApplied(object) ?? withoutServerFields(object);
+
 export const keepObservedChildren = (children: ObjectMap | null | undefined): KubeChild[] => {
   if (children === null || children === undefined) return [];
   const out: KubeChild[] = [];
@@ -58,7 +60,7 @@ export const keepObservedChildren = (children: ObjectMap | null | undefined): Ku
     if (objects === null || objects === undefined) continue;
     for (const key of Object.keys(objects).sort()) {
       const object = objects[key];
-      if (object !== undefined) out.push(lastApplied(object) ?? withoutServerFields(object));
+      if (object !== undefined) out.push(keepObserved(object));
     }
   }
   return out;

@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import { LABEL_PREFIX } from '../api/common.js';
 
+export { LABEL_PREFIX as LABEL_PREFIX_KEY } from '../api/common.js';
+
 export const LABELS = {
   app: `${LABEL_PREFIX}/app`,
   ironic: `${LABEL_PREFIX}/ironic`,
@@ -52,8 +54,8 @@ export const ironicNames = (name: string) => ({
   ingressTLS: objectName(name, '-ingress-tls'),
   rpcCA: objectName(name, '-rpc-ca'),
   serviceMonitor: objectName(name, '-metrics'),
-  upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string =>
-    dnsLabel(name, `-${phase}-${from.replace(/\./g, '-')}-to-${to.replace(/\./g, '-')}`),
+  /** Upgrade Jobs are named by the transition, as upstream: `<name>-pre-37.0-to-38.0`, `<name>-post-none-to-38.0`. */
+  upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string => fit(`${name}-${phase}-${from}-to-${to}`, 63),
 });
 
 /** Names of the children of an IronicDatabase. */

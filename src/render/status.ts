@@ -95,7 +95,7 @@ export const serviceReadiness = (service: KubeObject | undefined): Readiness => 
 export const jobReadiness = (job: KubeObject | undefined, what: string): Readiness => {
   if (job === undefined) return progressing(`the ${what} job is being created`);
   const failure = condition(job, 'Failed');
-  if (failure?.status === 'True') return failed(`${what} job ${job.metadata.name} failed: ${String(failure.message ?? failure.reason ?? 'see its pods')}`);
+  if (failure?.status === 'True') return failed(`${what} job ${job.metadata.name} failed: ${String(failure.message ?? failure.reason ?? 'see its pods')}; fix the cause, then delete the job to run it again`);
   if (condition(job, 'Complete')?.status === 'True') return ready(`${what} job ${job.metadata.name} completed`);
   return progressing(`${what} job ${job.metadata.name} is not complete yet`);
 };

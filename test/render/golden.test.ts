@@ -6,35 +6,44 @@ import t from 'tap';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { ironicScenarios } from '../fixtures/ironic-scenarios.js';
+import { databaseScenarios } from '../fixtures/database-scenarios.js';
 import { testServer, type Obj } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
-import { ironicCrd } from '../../src/crd/crds.js';
+import { ironicCrd, ironicDatabaseCrd } from '../../src/crd/crds.js';
 import { checkAgainstCrd } from '../helpers/crd-check.js';
 
 const update = process.env['UPDATE_GOLDEN'] === '1';
 
 const toYaml = (value: unknown): string => stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
 
-for (const scenario of ironicScenarios) {
-  t.test(`ironic/${scenario.name}`, async (t) => {
-    const app = testServer();
-    t.teardown(() => app.close());
-    const request = await scenario.request(app);
-    const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: request });
-    t.equal(response.statusCode, 200, 'HTTP 200');
-    const body = response.json() as { status: Obj; children: Obj[] };
-    t.same(Object.keys(body).sort(), ['children', 'status'], 'only the keys Metacontroller v2 accepts');
-    for (const child of body.children) {
-      t.doesNotThrow(() => validateK8s(child), `${String(child['kind'])} ${String((child['metadata'] as Obj)['name'])} is a valid Kubernetes object`);
-    }
-    const parent = request['parent'] as Obj;
-    t.same(checkAgainstCrd(ironicCrd(), { ...parent, status: body.status }).filter((p) => p.startsWith('/status')), [], 'status fits the CRD schema (nothing pruned)');
-    const file = `test/golden/ironic/${scenario.name}.yaml`;
-    const text = toYaml(body);
-    if (update || !existsSync(file)) {
-      mkdirSync('test/golden/ironic', { recursive: true });
-      writeFileSync(file, text);
-    }
-    t.equal(text, readFileSync(file, 'utf8'), `matches ${file}`);
-  });
+const suites = [
+  { kind: 'ironic', path: '/ironic/sync', crd: ironicCrd, scenarios: ironicScenarios },
+  { kind: 'ironicdatabase', path: '/ironicdatabase/sync', crd: ironicDatabaseCrd, scenarios: databaseScenarios },
+] as const;
+
+for (const suite of suites) {
+  for (const scenario of suite.scenarios) {
+    t.test(`${suite.kind}/${scenario.name}`, async (t) => {
+      const app = testServer();
+      t.teardown(() => app.close());
+      const request = await scenario.request(app);
+      const response = await app.inject({ method: 'POST', url: suite.path, payload: request });
+      t.equal(response.statusCode, 200, 'HTTP 200');
+      const body = response.json() as { status: Obj; children: Obj[] };
+      t.same(Object.keys(body).sort(), ['children', 'status'], 'only the keys Metacontroller v2 accepts');
+      for (const child of body.children) {
+        t.doesNotThrow(() => validateK8s(child), `${String(child['kind'])} ${String((child['metadata'] as Obj)['name'])} is a valid Kubernetes object`);
+      }
+      const parent = request['parent'] as Obj;
+      t.same(checkAgainstCrd(suite.crd(), { ...parent, status: body.status }).filter((p) => p.startsWith('/status')), [], 'status fits the CRD schema (nothing pruned)');
+      const dir = `test/golden/${suite.kind}`;
+      const file = `${dir}/${scenario.name}.yaml`;
+      const text = toYaml(body);
+      if (update || !existsSync(file)) {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(file, text);
+      }
+      t.equal(text, readFileSync(file, 'utf8'), `matches ${file}`);
+    });
+  }
 }

@@ -25,11 +25,13 @@ const managedConnection = (status: unknown): DatabaseConnection | undefined => {
   if (host === undefined || name === undefined || credentialsName === undefined) return undefined;
   const port = pathOf(status, 'port');
   const tlsSecret = text(pathOf(status, 'tlsCertificateName'));
+  const caKey = text(pathOf(status, 'tlsCAKey'));
   return {
     host: typeof port === 'number' && port !== MARIADB_PORT ? `${host}:${port}` : host,
     name,
     credentialsName,
     ...(tlsSecret !== undefined && { tlsCertificateName: tlsSecret }),
+    ...(tlsSecret !== undefined && caKey !== undefined && { tlsCAKey: caKey }),
   };
 };
 

@@ -39,6 +39,8 @@ export type DatabaseConnection = {
   readonly name: string;
   readonly credentialsName: string;
   readonly tlsCertificateName?: string;
+  /** The key of tlsCertificateName that holds the CA (the image reads tls.crt). */
+  readonly tlsCAKey?: string;
   /** Hash of the credentials Secret when it was read, so a rotation rolls the pods. */
   readonly credentialsHash?: string;
 };

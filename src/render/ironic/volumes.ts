@@ -52,7 +52,22 @@ export const buildReferenceVolumes = (input: IronicRenderInput): IVolume[] => {
     ...(bmcCA ? [referenceVolume(VOLUMES.bmcCA, bmcCA)] : []),
     ...(trustedCA ? [referenceVolume(VOLUMES.trustedCA, trustedCA)] : []),
     ...(database ? [{ name: VOLUMES.mariadbAuth, secret: { secretName: database.credentialsName } }] : []),
-    ...(database?.tlsCertificateName !== undefined ? [{ name: VOLUMES.mariadbCA, secret: { secretName: database.tlsCertificateName } }] : []),
+    ...(database !== undefined ? databaseCAVolume(database) : []),
+  ];
+};
+
+/**
+ * The CA of the database, where the image looks for it (/certs/ca/mariadb/tls.crt). A managed database
+ * with a CA-issued certificate publishes ca.crt as its CA key; it is projected to tls.crt.
+ */
+export const databaseCAVolume = (database: NonNullable<IronicRenderInput['references']['database']>): IVolume[] => {
+  if (database.tlsCertificateName === undefined) return [];
+  const key = database.tlsCAKey;
+  return [
+    {
+      name: VOLUMES.mariadbCA,
+      secret: { secretName: database.tlsCertificateName, ...(key !== undefined && key !== 'tls.crt' && { items: [{ key, path: 'tls.crt' }] }) },
+    },
   ];
 };
 

@@ -1,0 +1,170 @@
+/**
+ * Children of an IronicDatabase: credentials, a MariaDB configuration file, the StatefulSet and its
+ * Service. Facts about the mariadb image: ironic-image.md §5.1.
+ */
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IService } from 'kubernetes-models/v1/Service';
+import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { KubeChild } from '../child.js';
+import { LABELS, LABEL_PREFIX_KEY, databaseNames, labelValue } from '../names.js';
+import { base64, compact, contentHash, databaseLabels, sortedMap } from '../meta.js';
+import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
+
+/** The mysql user of the mariadb image. */
+const MYSQL_UID = 27;
+const CONFIG_FILE = 'ironic-database.cnf';
+const DATA_VOLUME = 'data';
+
+const selector = (input: DatabaseRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(databaseNames(input.name).statefulSet) });
+
+/**
+ * The server configuration, mounted as its own file. NOTE: the image writes its metal3.cnf only on the
+ * first start, so with persistent data TLS and the connection limit would silently disappear on the
+ * second start (ironic-image quirk Q12). Our file is there on every start.
+ */
+export const mariadbConfig = (input: DatabaseRenderInput): string =>
+  [
+    '[mysqld]',
+    'max_connections = 64',
+    ...(input.tls !== undefined
+      ? ['ssl_cert = /certs/mariadb/tls.crt', 'ssl_key = /certs/mariadb/tls.key', 'require_secure_transport = ON']
+      : []),
+    '',
+  ].join('\n');
+
+export const renderDatabaseCredentials = (input: DatabaseRenderInput): ISecret | undefined =>
+  input.credentials.generated
+    ? {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: input.credentials.secretName, namespace: input.namespace, labels: databaseLabels(input.name) },
+        type: 'kubernetes.io/basic-auth',
+        data: { username: base64(input.credentials.username), password: base64(input.credentials.password) },
+      }
+    : undefined;
+
+export const renderDatabaseConfig = (input: DatabaseRenderInput): IConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: databaseNames(input.name).config, namespace: input.namespace, labels: databaseLabels(input.name) },
+  data: { [CONFIG_FILE]: mariadbConfig(input) },
+});
+
+const probe = (failureThreshold: number): IProbe => ({
+  // `mysqladmin ping` succeeds whenever the server answers, without credentials.
+  exec: { command: ['mysqladmin', 'ping', '--silent'] },
+  initialDelaySeconds: 5,
+  periodSeconds: 10,
+  timeoutSeconds: 5,
+  successThreshold: 1,
+  failureThreshold,
+});
+
+const mariadbContainer = (input: DatabaseRenderInput): IContainer => ({
+  name: 'mariadb',
+  image: input.spec.image !== undefined && input.spec.image !== '' ? input.spec.image : input.config.images.mariadb,
+  env: [
+    { name: 'MARIADB_DATABASE', value: DATABASE_SCHEMA },
+    // The host part of the SQL account: Ironic connects from other pods.
+    { name: 'MARIADB_HOST', value: '%' },
+    { name: 'MARIADB_MAX_CONNECTIONS', value: '64' },
+    ...(input.tls !== undefined ? [{ name: 'RESTART_CONTAINER_CERTIFICATE_UPDATED', value: 'true' }] : []),
+  ],
+  ports: [{ name: 'mariadb', containerPort: MARIADB_PORT, protocol: 'TCP' }],
+  volumeMounts: [
+    { name: DATA_VOLUME, mountPath: '/var/lib/mysql' },
+    // Credentials are read from files, never from the environment.
+    { name: 'credentials', mountPath: '/auth/mariadb', readOnly: true },
+    { name: 'config', mountPath: `/etc/my.cnf.d/${CONFIG_FILE}`, subPath: CONFIG_FILE, readOnly: true },
+    { name: 'tmp', mountPath: '/tmp' },
+    ...(input.tls !== undefined ? [{ name: 'tls', mountPath: '/certs/mariadb', readOnly: true }] : []),
+  ],
+  ...(input.spec.resources !== undefined && { resources: input.spec.resources as NonNullable<IContainer['resources']> }),
+  startupProbe: { ...probe(60), periodSeconds: 5 },
+  livenessProbe: probe(6),
+  readinessProbe: probe(3),
+  securityContext: {
+    runAsUser: MYSQL_UID,
+    runAsGroup: MYSQL_UID,
+    runAsNonRoot: true,
+    allowPrivilegeEscalation: false,
+    capabilities: { drop: ['ALL'] },
+    seccompProfile: { type: 'RuntimeDefault' },
+  },
+});
+
+const volumes = (input: DatabaseRenderInput): IVolume[] => [
+  ...(input.spec.storage.ephemeral ? [{ name: DATA_VOLUME, emptyDir: {} }] : []),
+  { name: 'credentials', secret: { secretName: input.credentials.secretName, defaultMode: 0o440 } },
+  { name: 'config', configMap: { name: databaseNames(input.name).config } },
+  { name: 'tmp', emptyDir: { medium: 'Memory' } },
+  ...(input.tls !== undefined ? [{ name: 'tls', secret: { secretName: input.tls.secretName, defaultMode: 0o440 } }] : []),
+];
+
+/**
+ * The claim template, written as the API server stores it (volumeMode and status defaulted), because
+ * Metacontroller replaces this list wholesale and would otherwise see a difference on every sync.
+ */
+const claimTemplate = (input: DatabaseRenderInput) => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: DATA_VOLUME, labels: databaseLabels(input.name) },
+  spec: {
+    accessModes: ['ReadWriteOnce'],
+    ...(input.spec.storage.storageClassName !== undefined && { storageClassName: input.spec.storage.storageClassName }),
+    resources: { requests: { storage: input.spec.storage.size } },
+    volumeMode: 'Filesystem',
+  },
+  status: { phase: 'Pending' },
+});
+
+export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStatefulSet => {
+  const names = databaseNames(input.name);
+  const annotations = {
+    [`${LABEL_PREFIX_KEY}/config-version`]: contentHash(mariadbConfig(input)),
+    ...(input.tls !== undefined && { [`${LABEL_PREFIX_KEY}/tls-secret-version`]: input.tls.hash }),
+  };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: names.statefulSet, namespace: input.namespace, labels: databaseLabels(input.name) },
+    spec: {
+      replicas: 1,
+      serviceName: names.service,
+      selector: { matchLabels: selector(input) },
+      // NOTE: the data volume outlives the IronicDatabase unless the spec asks otherwise.
+      ...(!input.spec.storage.ephemeral && {
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: input.spec.storage.whenDeleted, whenScaled: 'Retain' },
+        volumeClaimTemplates: [claimTemplate(input)] as NonNullable<NonNullable<IStatefulSet['spec']>['volumeClaimTemplates']>,
+      }),
+      template: {
+        metadata: { labels: { ...selector(input), ...databaseLabels(input.name) }, annotations },
+        spec: {
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          securityContext: { fsGroup: MYSQL_UID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
+          ...(input.spec.nodeSelector !== undefined && Object.keys(input.spec.nodeSelector).length > 0 && { nodeSelector: sortedMap(input.spec.nodeSelector) }),
+          containers: [mariadbContainer(input)],
+          volumes: volumes(input),
+        },
+      },
+    },
+  };
+};
+
+export const renderDatabaseService = (input: DatabaseRenderInput): IService => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: databaseNames(input.name).service, namespace: input.namespace, labels: databaseLabels(input.name) },
+  spec: { type: 'ClusterIP', selector: selector(input), ports: [{ name: 'mariadb', port: MARIADB_PORT, targetPort: 'mariadb', protocol: 'TCP' }] },
+});
+
+/** Every child of an IronicDatabase, in a fixed order. */
+export const renderDatabaseChildren = (input: DatabaseRenderInput): KubeChild[] =>
+  [renderDatabaseCredentials(input), renderDatabaseConfig(input), renderDatabaseStatefulSet(input), renderDatabaseService(input)]
+    .filter((c) => c !== undefined)
+    .map((c) => compact(c) as KubeChild);

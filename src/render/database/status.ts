@@ -1,0 +1,62 @@
+/** The status of an IronicDatabase. */
+import type { Condition } from '../../api/common.js';
+import type { IronicDatabaseStatus } from '../../api/ironic-database.js';
+import { databaseNames } from '../names.js';
+import { readyCondition, type Readiness } from '../status.js';
+import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
+
+export const DATABASE_REASONS = {
+  available: 'DatabaseAvailable',
+  inProgress: 'DatabaseInProgress',
+  failed: 'DatabaseFailed',
+  invalidSpec: 'InvalidSpec',
+  missingReference: 'MissingReference',
+  invalidReference: 'InvalidReference',
+  deleting: 'Deleting',
+} as const;
+
+export type DatabaseOutcome =
+  | { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: DatabaseRenderInput }
+  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'deleting'; readonly message: string };
+
+const reasonOf = (outcome: DatabaseOutcome): { status: 'True' | 'False'; reason: string; message: string } => {
+  if (outcome.kind !== 'rendered') return { status: 'False', reason: DATABASE_REASONS[outcome.kind], message: outcome.message };
+  const { state, message } = outcome.readiness;
+  if (state === 'ready') return { status: 'True', reason: DATABASE_REASONS.available, message: `the database is available: ${message}` };
+  return { status: 'False', reason: state === 'failed' ? DATABASE_REASONS.failed : DATABASE_REASONS.inProgress, message };
+};
+
+/** Connection facts, published once rendered so that an Ironic can use them as soon as the database is ready. */
+const connection = (input: DatabaseRenderInput): Partial<IronicDatabaseStatus> => ({
+  host: `${databaseNames(input.name).service}.${input.namespace}.svc`,
+  port: MARIADB_PORT,
+  databaseName: DATABASE_SCHEMA,
+  credentialsName: input.credentials.secretName,
+  ...(input.tls !== undefined && { tlsCertificateName: input.tls.secretName, tlsCAKey: input.tls.caKey }),
+});
+
+export const computeDatabaseStatus = (params: {
+  readonly outcome: DatabaseOutcome;
+  readonly usedBy: readonly string[];
+  readonly deletionBlocked: boolean;
+  readonly previousStatus: unknown;
+  readonly generation: number | undefined;
+  readonly now: string;
+}): IronicDatabaseStatus => {
+  const conditions: Condition[] = [readyCondition({ ...reasonOf(params.outcome), generation: params.generation, previousStatus: params.previousStatus, now: params.now })];
+  if (params.deletionBlocked) {
+    conditions.push({
+      type: 'DeletionBlocked',
+      status: 'True',
+      reason: 'InUse',
+      message: `deletion waits until no Ironic uses this database; still used by: ${params.usedBy.join(', ')}`,
+      lastTransitionTime: params.now,
+    });
+  }
+  return {
+    conditions,
+    ...(params.outcome.kind === 'rendered' && connection(params.outcome.input)),
+    ...(params.usedBy.length > 0 && { usedBy: [...params.usedBy] }),
+    ...(params.generation !== undefined && { observedGeneration: params.generation }),
+  };
+};

@@ -1,0 +1,117 @@
+/**
+ * Database schema upgrades across Ironic versions (upstream pkg/ironic/upgrades.go). With a database,
+ * every version transition (the first install included) runs:
+ *  1. a pre-upgrade Job (`ironic-dbsync upgrade`) that must complete before the workload moves;
+ *  2. the new workload;
+ *  3. a post-upgrade Job (online data migrations) while the new version serves.
+ * Ironic is Ready, and installedVersion moves, only once the post-upgrade Job completed. Jobs are kept in
+ * the response until the transition is over (a Job left out would be deleted, and recreated).
+ */
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IToleration } from 'kubernetes-models/v1/Toleration';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import { compareVersions, parseVersion } from '../../api/version.js';
+import { ironicNames } from '../names.js';
+import { ironicLabels, sortedMap } from '../meta.js';
+import type { IronicRenderInput } from './input.js';
+import { resolveImages, mergeByName } from './pod.js';
+import { MOUNTS, VOLUMES, databaseCAVolume, scratchMounts, scratchVolume, sharedMount } from './volumes.js';
+
+export type Phase = 'pre' | 'post';
+
+const PHASES = {
+  pre: { container: 'database-upgrade', command: '/bin/rundatabase-upgrade' },
+  post: { container: 'online-data-migrations', command: '/bin/runonline-data-migrations' },
+} as const;
+
+/** The from-part of a transition: the installed version, or `none` on the first install. */
+export const transitionFrom = (installed: string | undefined): string => installed ?? 'none';
+
+/**
+ * A refusal message when going from `installed` to `target` is a downgrade, which the database schema
+ * does not support. Moving from `latest` to a release is allowed, as upstream.
+ */
+export const downgradeRefusal = (installed: string | undefined, target: string): string | undefined => {
+  if (installed === undefined) return undefined;
+  const from = parseVersion(installed);
+  const to = parseVersion(target);
+  if (!from.ok || !to.ok || from.version.kind === 'latest') return undefined;
+  return compareVersions(to.version, from.version) < 0
+    ? `Ironic ${installed} is installed and cannot be downgraded to ${target} with a database (the schema only moves forward): set spec.version to ${installed} or newer`
+    : undefined;
+};
+
+const jobContainer = (input: IronicRenderInput, phase: Phase): IContainer => {
+  const db = input.references.database;
+  return {
+    name: PHASES[phase].container,
+    image: resolveImages(input).ironic,
+    command: [PHASES[phase].command],
+    env: [
+      { name: 'IRONIC_USE_MARIADB', value: 'true' },
+      { name: 'MARIADB_HOST', value: db?.host ?? '' },
+      { name: 'MARIADB_DATABASE', value: db?.name ?? '' },
+      // Every ironic-image entry point waits for a provisioning IP.
+      { name: 'PROVISIONING_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
+    ],
+    volumeMounts: [
+      sharedMount,
+      { name: VOLUMES.mariadbAuth, mountPath: MOUNTS.mariadbAuth, readOnly: true },
+      ...(db?.tlsCertificateName !== undefined ? [{ name: VOLUMES.mariadbCA, mountPath: MOUNTS.mariadbCA, readOnly: true }] : []),
+      ...scratchMounts(PHASES[phase].container),
+    ],
+    securityContext: {
+      runAsUser: 997,
+      runAsGroup: 994,
+      runAsNonRoot: true,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
+    },
+  };
+};
+
+const jobVolumes = (input: IronicRenderInput, phase: Phase): IVolume[] => {
+  const db = input.references.database;
+  return [
+    { name: VOLUMES.shared, emptyDir: {} },
+    ...(db !== undefined ? [{ name: VOLUMES.mariadbAuth, secret: { secretName: db.credentialsName } }, ...databaseCAVolume(db)] : []),
+    scratchVolume(PHASES[phase].container),
+  ];
+};
+
+/**
+ * One upgrade Job. User labels, annotations, volumes, node selector and tolerations apply to its pod.
+ * NOTE: user override containers do not (upstream adds them): a long-running sidecar would keep the Job
+ * from ever completing.
+ */
+export const renderUpgradeJob = (input: IronicRenderInput, phase: Phase, from: string): IJob => {
+  const overrides = input.spec.overrides;
+  const labels = ironicLabels(input.name, input.spec.version);
+  const tolerations = overrides?.tolerations as IToleration[] | undefined;
+  const annotations = sortedMap(overrides?.annotations);
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: ironicNames(input.name).upgradeJob(phase, from, input.spec.version), namespace: input.namespace, labels },
+    spec: {
+      backoffLimit: 3,
+      podReplacementPolicy: 'Failed',
+      template: {
+        // No app label: the Service must never select a Job pod.
+        metadata: { labels: { ...sortedMap(overrides?.labels), ...labels }, ...(Object.keys(annotations).length > 0 && { annotations }) },
+        spec: {
+          restartPolicy: 'Never',
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          ...(input.spec.nodeSelector !== undefined && Object.keys(input.spec.nodeSelector).length > 0 && { nodeSelector: sortedMap(input.spec.nodeSelector) }),
+          ...(tolerations !== undefined && tolerations.length > 0 && { tolerations }),
+          containers: [jobContainer(input, phase)],
+          volumes: mergeByName(jobVolumes(input, phase), overrides?.volumes as IVolume[] | undefined),
+        },
+      },
+    },
+  };
+};
