@@ -22,7 +22,7 @@ const TABLES: readonly RuleTable[] = [
       { name: 'size with a space', spec: { storage: { size: '10 Gi' } }, path: 'spec.storage.size', words: ['wrong format'] },
       { name: 'size as a number', spec: { storage: { size: 10 } }, path: 'spec.storage.size', words: ['must be a string'] },
       { name: 'whenDeleted', spec: { storage: { whenDeleted: 'Keep' } }, path: 'spec.storage.whenDeleted', words: ['one of', '"Retain"', '"Delete"'] },
-      { name: 'quantity that is not one', spec: resources({ cpu: 'one core' }, {}), path: 'spec.resources.requests.cpu', words: ['whole number or a quantity'] },
+      { name: 'quantity of the wrong type', spec: resources({ cpu: [] }, {}), path: 'spec.resources.requests.cpu', words: ['whole number or a quantity'] },
       { name: 'fractional integer quantity', spec: resources({}, { cpu: 1.5 }), path: 'spec.resources.limits.cpu', words: ['quantity'] },
       { name: 'resource key with a slash', spec: resources({ 'nvidia.com/gpu': true }, {}), path: 'spec.resources.requests["nvidia.com/gpu"]', words: ['quantity'] },
       { name: 'too long credentials name', spec: { credentialsName: 'x'.repeat(254) }, path: 'spec.credentialsName', words: ['too long', '253'] },
@@ -64,7 +64,6 @@ const TABLES: readonly RuleTable[] = [
       { name: 'fraction of Gi', spec: resources({ memory: '1.5Gi' }, { memory: '1536Mi' }) },
       { name: 'request without a limit', spec: resources({ memory: '100Gi' }, { cpu: '1' }) },
       { name: 'limit without a request', spec: resources({}, { memory: '1Mi' }) },
-      { name: 'not comparable (fractional exponent) is skipped', spec: resources({ cpu: '1e1.5' }, { cpu: '1' }) },
     ],
     refused: [
       { name: 'memory', spec: resources({ memory: '2Gi' }, { memory: '1Gi' }), path: 'spec.resources.requests.memory', words: ['memory', 'request', '"2Gi"', 'more than its limit', '"1Gi"', 'lower the request'] },
@@ -78,6 +77,20 @@ const TABLES: readonly RuleTable[] = [
         paths: ['spec.resources.requests.cpu', 'spec.resources.requests.memory'],
         words: ['more than its limit'],
       },
+    ],
+  },
+  {
+    rule: 'requests and limits are valid, non-negative quantities',
+    accepted: [
+      { name: 'strings and integers', spec: resources({ cpu: '100m', memory: 268435456 }, { cpu: 2, memory: '1Gi' }) },
+      { name: 'zero', spec: resources({ cpu: 0 }, {}) },
+    ],
+    refused: [
+      { name: 'words', spec: resources({ cpu: 'one core' }, {}), path: 'spec.resources.requests.cpu', words: ['"one core"', 'not a Kubernetes quantity', '500m'] },
+      { name: 'lower-case binary suffix', spec: resources({}, { memory: '1gi' }), path: 'spec.resources.limits.memory', words: ['not a Kubernetes quantity'] },
+      { name: 'fractional exponent', spec: resources({ cpu: '1e1.5' }, { cpu: '1' }), path: 'spec.resources.requests.cpu', words: ['not a Kubernetes quantity'] },
+      { name: 'negative', spec: resources({ memory: '-1Gi' }, {}), path: 'spec.resources.requests.memory', words: ['negative'] },
+      { name: 'negative integer limit', spec: resources({}, { cpu: -1 }), path: 'spec.resources.limits.cpu', words: ['negative'] },
     ],
   },
   {

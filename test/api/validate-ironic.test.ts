@@ -71,6 +71,7 @@ const TABLES: readonly RuleTable[] = [
       { name: 'empty version', spec: { version: '' }, path: 'spec.version', words: ['wrong format'] },
       { name: 'map key with a slash', spec: { nodeSelector: { 'kubernetes.io/os': 1 } }, path: 'spec.nodeSelector["kubernetes.io/os"]', words: ['must be a string'] },
       { name: 'numeric map key stays a key', spec: { nodeSelector: { '0': true } }, path: 'spec.nodeSelector["0"]', words: ['must be a string'] },
+      { name: 'JSON pointer escapes are decoded', spec: { nodeSelector: { 'a~b/c': null } }, path: 'spec.nodeSelector["a~b/c"]', words: ['must be a string', 'null'] },
       { name: 'too many items', spec: { networking: { macAddresses: Array.from({ length: 65 }, () => 'aa:bb:cc:dd:ee:ff') } }, path: 'spec.networking.macAddresses', words: ['at most 64'] },
       {
         name: 'semantic rules do not run on a malformed spec',
@@ -581,6 +582,14 @@ t.test('problems are not repeated when both keepalived forms miss the same field
     validateIronic(spec).map((p) => p.path),
     ['spec.networking.ipAddress', 'spec.networking.ipAddressManager'],
   );
+});
+
+t.test('schema problems are capped, with a summary', async (t) => {
+  const problems = validateIronic({ networking: { macAddresses: Array.from({ length: 60 }, (_, i) => i) } });
+  t.equal(problems.length, 51);
+  t.equal(problems[0]?.path, 'spec.networking.macAddresses[0]');
+  t.equal(problems[49]?.path, 'spec.networking.macAddresses[49]');
+  t.same(problems[50], { path: 'spec', message: '10 more fields are invalid and were not listed: fix the ones above and check again' });
 });
 
 t.test('huge strings are refused quickly with short messages', async (t) => {
