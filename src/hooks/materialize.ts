@@ -7,8 +7,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { KubeObject, ObjectMap } from '../api/hook.js';
 import { GROUP_KEYS } from '../api/hook.js';
-import { dataOf, findObject } from '../render/observed.js';
-import { ironicNames } from '../render/names.js';
+import { dataOf, findObject, objectsOf } from '../render/observed.js';
+import { LABELS, ironicNames } from '../render/names.js';
+import { HTPASSWD_COMPONENT } from '../render/ironic/secrets.js';
 import type { ApiCredentials } from '../render/ironic/input.js';
 import type { ReferenceProblem } from '../render/ironic/references.js';
 
@@ -91,12 +92,20 @@ const generatedCredentials = (name: string, observed: KubeObject | undefined, se
   return { secretName, username: name.replace(/[^A-Za-z0-9_-]/g, '-'), password: secrets.password(), generated: true };
 };
 
-/** The htpasswd line of the observed child when it still matches the credentials, else a new one. */
-const htpasswdFor = async (plain: Plain, observed: KubeObject | undefined, secrets: Secrets): Promise<string> => {
-  const line = (dataOf(observed)['htpasswd'] ?? '').trim();
-  const separator = line.indexOf(':');
-  if (separator > 0 && line.slice(0, separator) === plain.username && (await secrets.verify(plain.password, line.slice(separator + 1)))) {
-    return line;
+/** Observed htpasswd Secrets of this Ironic (normally one; two while a new one replaces the old). */
+const observedHtpasswd = (children: ObjectMap | null | undefined, name: string): KubeObject[] =>
+  objectsOf(children, GROUP_KEYS.secret).filter(
+    (o) => o.metadata.labels?.[LABELS.component] === HTPASSWD_COMPONENT && o.metadata.name.startsWith(`${ironicNames(name).htpasswd('')}`),
+  );
+
+/** The htpasswd line of an observed child when it still matches the credentials, else a new one. */
+const htpasswdFor = async (plain: Plain, observed: readonly KubeObject[], secrets: Secrets): Promise<string> => {
+  for (const secret of observed) {
+    const line = (dataOf(secret)['htpasswd'] ?? '').trim();
+    const separator = line.indexOf(':');
+    if (separator > 0 && line.slice(0, separator) === plain.username && (await secrets.verify(plain.password, line.slice(separator + 1)))) {
+      return line;
+    }
   }
   return `${plain.username}:${await secrets.hash(plain.password)}`;
 };
@@ -121,6 +130,6 @@ export const materializeCredentials = async (params: {
       ? userCredentials(given, params.related, namespace)
       : generatedCredentials(name, findObject(children, GROUP_KEYS.secret, namespace, names.apiCredentials), params.secrets);
   if ('kind' in plain) return { ok: false, problem: plain };
-  const htpasswd = await htpasswdFor(plain, findObject(children, GROUP_KEYS.secret, namespace, names.htpasswd), params.secrets);
+  const htpasswd = await htpasswdFor(plain, observedHtpasswd(children, name), params.secrets);
   return { ok: true, credentials: { ...plain, htpasswd, hash: createHash('sha256').update(htpasswd).digest('hex') } };
 };

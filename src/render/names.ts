@@ -49,7 +49,11 @@ export const ironicNames = (name: string) => ({
   workload: objectName(name, '-service'),
   service: dnsLabel(name),
   apiCredentials: objectName(name, '-api-credentials'),
-  htpasswd: objectName(name, '-htpasswd'),
+  /**
+   * The htpasswd Secret is named by its content: a changed password gets a new Secret (and the pods
+   * roll), so Secrets never need updating in place and can use the OnDelete strategy.
+   */
+  htpasswd: (contentHash: string): string => objectName(name, `-htpasswd-${contentHash.slice(0, 10)}`),
   ingress: objectName(name),
   ingressTLS: objectName(name, '-ingress-tls'),
   rpcCA: objectName(name, '-rpc-ca'),

@@ -56,7 +56,7 @@ const usesKeepalived = (input: IronicRenderInput): boolean =>
 
 /** The containers we build, in upstream's order, before overrides. */
 export const buildContainers = (input: IronicRenderInput, images: IronicImages): IContainer[] => {
-  const htpasswd = ironicNames(input.name).htpasswd;
+  const htpasswd = ironicNames(input.name).htpasswd(input.credentials.hash);
   const dhcp = input.spec.networking.dhcp;
   return [
     buildIronicContainer(input, images.ironic, htpasswd),

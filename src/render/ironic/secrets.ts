@@ -2,7 +2,7 @@
  * Secrets we own: the generated API credentials (only when the user gives none) and the htpasswd.
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import { ENVIRONMENT_LABEL, ironicNames } from '../names.js';
+import { ENVIRONMENT_LABEL, LABELS, ironicNames } from '../names.js';
 import { base64, ironicLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 
@@ -26,11 +26,22 @@ export const renderApiCredentialsSecret = (input: IronicRenderInput): ISecret | 
   };
 };
 
-/** `<name>-htpasswd`: the bcrypt line Ironic and httpd read. Re-hashed only when the credentials change. */
+/** Value of the component label of the htpasswd Secret, by which an observed one is found again. */
+export const HTPASSWD_COMPONENT = 'htpasswd';
+
+/**
+ * `<name>-htpasswd-<hash>`: the bcrypt line Ironic and httpd read, immutable and named by its content.
+ * Re-hashed only when the credentials change.
+ */
 export const renderHtpasswdSecret = (input: IronicRenderInput): ISecret => ({
   apiVersion: 'v1',
   kind: 'Secret',
-  metadata: { name: ironicNames(input.name).htpasswd, namespace: input.namespace, labels: ironicLabels(input.name, input.spec.version) },
+  metadata: {
+    name: ironicNames(input.name).htpasswd(input.credentials.hash),
+    namespace: input.namespace,
+    labels: { ...ironicLabels(input.name, input.spec.version), [LABELS.component]: HTPASSWD_COMPONENT },
+  },
   type: 'Opaque',
+  immutable: true,
   data: { htpasswd: base64(input.credentials.htpasswd) },
 });
