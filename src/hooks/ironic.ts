@@ -11,7 +11,7 @@ import { validateOverrides } from '../api/validate-overrides.js';
 import { keepObserved, keepObservedChildren, type KubeChild } from '../render/child.js';
 import { findObject, pathOf } from '../render/observed.js';
 import { ironicNames } from '../render/names.js';
-import { combineReadiness, deploymentReadiness, jobReadiness, serviceReadiness, type Readiness } from '../render/status.js';
+import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, serviceReadiness, type Readiness } from '../render/status.js';
 import { renderIronicChildren } from '../render/ironic/index.js';
 import type { RenderConfig } from '../render/ironic/input.js';
 import { resolveIronicReferences, type ReferenceProblem } from '../render/ironic/references.js';
@@ -20,7 +20,7 @@ import { computeIronicStatus, type IronicOutcome } from '../render/ironic/status
 import { downgradeRefusal, renderUpgradeJob, transitionFrom } from '../render/ironic/upgrade.js';
 import type { IronicRenderInput } from '../render/ironic/input.js';
 import { compact } from '../render/meta.js';
-import { materializeCredentials, type Secrets } from './materialize.js';
+import { materializeCredentials, materializeRpcCA, type Secrets } from './materialize.js';
 import { describeProblems } from './problems.js';
 
 /** What the hooks need besides the request: configuration, randomness and the clock. */
@@ -88,11 +88,13 @@ const keep = (request: SyncRequest, parent: Parent, ctx: HookContext, outcome: I
   children: keepObservedChildren(request.children),
 });
 
-const observedReadiness = (children: ObjectMap | null | undefined, parent: Parent, version: string) => {
+const observedReadiness = (children: ObjectMap | null | undefined, parent: Parent, version: string, highAvailability: boolean) => {
   const names = ironicNames(parent.name);
   return combineReadiness(
     [
-      deploymentReadiness(findObject(children, GROUP_KEYS.deployment, parent.namespace, names.workload), version),
+      highAvailability
+        ? daemonSetReadiness(findObject(children, GROUP_KEYS.daemonSet, parent.namespace, names.workload), version)
+        : deploymentReadiness(findObject(children, GROUP_KEYS.deployment, parent.namespace, names.workload), version),
       serviceReadiness(findObject(children, GROUP_KEYS.service, parent.namespace, names.service)),
     ],
     'all resources are available',
@@ -118,12 +120,17 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
     secrets: ctx.secrets,
   });
   if (!credentials.ok) return keep(request, parent, ctx, referenceOutcome([credentials.problem]), spec.version);
+  const rpcCA =
+    spec.highAvailability === true
+      ? await materializeRpcCA({ name: parent.name, namespace: parent.namespace, children: request.children, now: new Date(ctx.now()), secrets: ctx.secrets })
+      : undefined;
   const input: IronicRenderInput = {
     name: parent.name,
     namespace: parent.namespace,
     spec,
     references: { ...references.references, ...(database.database && { database: database.database }) },
     credentials: credentials.credentials,
+    ...(rpcCA && { rpcCA }),
     config: ctx.config,
   };
   const installed = text(pathOf(parent.status, 'installedVersion'));
@@ -161,7 +168,7 @@ const keptWorkload = (request: SyncRequest, parent: Parent): KubeChild[] => {
  */
 const planChildren = (request: SyncRequest, parent: Parent, input: IronicRenderInput, installed: string | undefined): { children: KubeChild[]; readiness: Readiness } => {
   const children = renderIronicChildren(input);
-  const workload = observedReadiness(request.children, parent, input.spec.version);
+  const workload = observedReadiness(request.children, parent, input.spec.version, input.spec.highAvailability === true);
   if (input.references.database === undefined || installed === input.spec.version) return { children, readiness: workload };
   const from = transitionFrom(installed);
   const job = (phase: 'pre' | 'post'): KubeChild => compact(renderUpgradeJob(input, phase, from)) as KubeChild;

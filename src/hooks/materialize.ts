@@ -12,6 +12,9 @@ import { LABELS, ironicNames } from '../render/names.js';
 import { HTPASSWD_COMPONENT } from '../render/ironic/secrets.js';
 import type { ApiCredentials } from '../render/ironic/input.js';
 import type { ReferenceProblem } from '../render/ironic/references.js';
+import type { RpcCAReference } from '../render/ironic/input.js';
+import { RPC_CA_COMPONENT } from '../render/ironic/ha.js';
+import { caIsUsable, generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
 
 /** Random passwords and bcrypt, injectable so tests can make golden files without randomness. */
 export type Secrets = {
@@ -21,6 +24,8 @@ export type Secrets = {
   readonly hash: (password: string) => Promise<string>;
   /** Whether a password matches a bcrypt hash. */
   readonly verify: (password: string, hash: string) => Promise<boolean>;
+  /** A new JSON-RPC CA (async key generation: once per Ironic, never on the request path otherwise). */
+  readonly rpcCA: (commonName: string, now: Date) => Promise<KeyPairPem>;
 };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -46,6 +51,7 @@ export const bcryptSecrets = (cacheSize = 4096): Secrets => {
     verified.add(key);
   };
   return {
+    rpcCA: generateRpcCA,
     password: () => randomPassword(),
     hash: async (password) => (await bcrypt.hash(password, BCRYPT_COST)).replace(/^\$2[ab]\$/, '$2y$'),
     verify: async (password, hash) => {
@@ -132,4 +138,28 @@ export const materializeCredentials = async (params: {
   if ('kind' in plain) return { ok: false, problem: plain };
   const htpasswd = await htpasswdFor(plain, observedHtpasswd(children, name), params.secrets);
   return { ok: true, credentials: { ...plain, htpasswd, hash: createHash('sha256').update(htpasswd).digest('hex') } };
+};
+
+const usableCAs = (children: ObjectMap | null | undefined, name: string, now: Date): KeyPairPem[] =>
+  objectsOf(children, GROUP_KEYS.secret)
+    .filter((o) => o.metadata.labels?.[LABELS.component] === RPC_CA_COMPONENT && o.metadata.name.startsWith(ironicNames(name).rpcCA))
+    .map((o) => dataOf(o))
+    .map((d) => ({ certPem: d['tls.crt'] ?? '', keyPem: d['tls.key'] ?? '' }))
+    .filter((ca) => caIsUsable(ca, now));
+
+/**
+ * The JSON-RPC CA of an HA Ironic: the observed one while it is valid and not within the renewal
+ * window, else a new one (and so a new, content-named Secret and a rolling restart).
+ */
+export const materializeRpcCA = async (params: {
+  readonly name: string;
+  readonly namespace: string;
+  readonly children: ObjectMap | null | undefined;
+  readonly now: Date;
+  readonly secrets: Secrets;
+}): Promise<RpcCAReference> => {
+  const kept = usableCAs(params.children, params.name, params.now)[0];
+  const ca = kept ?? (await params.secrets.rpcCA(`${params.namespace}/${params.name} JSON-RPC CA`, params.now));
+  const hash = createHash('sha256').update(ca.certPem).digest('hex');
+  return { ...ca, hash, secretName: `${ironicNames(params.name).rpcCA}-${hash.slice(0, 10)}` };
 };

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { buildServer } from '../../src/server.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
 import type { HookContext } from '../../src/hooks/ironic.js';
+import { FIXED_RPC_CA } from '../fixtures/rpc-ca.js';
 
 export const FIXED_NOW = '2026-01-01T00:00:00Z';
 
@@ -14,9 +15,10 @@ export const FIXED_NOW = '2026-01-01T00:00:00Z';
  * Deterministic stand-ins for the random password and bcrypt, so golden files are stable. The
  * production implementations are tested on their own (materialize.test.ts).
  */
-export const fakeSecrets = (): Secrets & { readonly hashes: () => number; readonly passwords: () => number } => {
+export const fakeSecrets = (): Secrets & { readonly hashes: () => number; readonly passwords: () => number; readonly cas: () => number } => {
   let hashes = 0;
   let passwords = 0;
+  let cas = 0;
   const fake = (password: string): string => `$2y$10$${createHash('sha256').update(password).digest('base64').slice(0, 53)}`;
   return {
     password: () => {
@@ -28,8 +30,13 @@ export const fakeSecrets = (): Secrets & { readonly hashes: () => number; readon
       return fake(password);
     },
     verify: async (password, hash) => hash === fake(password),
+    rpcCA: async () => {
+      cas += 1;
+      return FIXED_RPC_CA;
+    },
     hashes: () => hashes,
     passwords: () => passwords,
+    cas: () => cas,
   };
 };
 

@@ -49,6 +49,7 @@ for (const scenario of ironicScenarios) {
     t.ok(result.rounds <= 4, 'within four rounds');
     t.ok(secrets.hashes() - hashesBefore <= 1, 'the htpasswd is hashed at most once');
     t.ok(secrets.passwords() - passwordsBefore <= 1, 'a password is generated at most once');
+    t.ok(secrets.cas() <= 1, 'a JSON-RPC CA is generated at most once');
   });
 }
 
@@ -77,4 +78,18 @@ t.test('with real bcrypt, the htpasswd is reused once it matches', async (t) => 
   const htpasswd = result.last.children.find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-htpasswd-'));
   const line = Buffer.from(String((htpasswd?.['data'] as Obj)['htpasswd']), 'base64').toString();
   t.match(line, /^ironic:\$2y\$10\$/, 'httpd-compatible bcrypt');
+});
+
+t.test('HA with a real CA: two syncs in a row return the same CA and certificates', async (t) => {
+  const app = testServer(bcryptSecrets(), '2026-01-01T00:00:00Z');
+  t.teardown(() => app.close());
+  const scenario = ironicScenarios.find((s) => s.name === 'ha-minimal');
+  const request = await scenario!.request(app);
+  const first = await sync(app, request);
+  const children = observeAll(first.children, {}, () => undefined);
+  const second = await sync(app, { ...request, parent: { ...(request['parent'] as Obj), status: first.status }, children });
+  const ca = (r: Response) => r.children.filter((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-rpc-ca-'));
+  t.equal(ca(first).length, 1);
+  t.same(ca(second), ca(first), 'the CA Secret is identical');
+  t.same(second.children, first.children, 'and so is everything else');
 });

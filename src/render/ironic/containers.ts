@@ -16,7 +16,9 @@ import {
   hasTLS,
   hasVirtualMediaTLS,
   hostNetwork,
+  isHighAvailability,
 } from './env.js';
+import { rpcMounts } from './ha.js';
 import { dnsmasqProbe, exporterProbe, httpdProbe, ironicProbe, startupProbe } from './probes.js';
 import { buildIronicMounts, scratchMounts, sharedMount } from './volumes.js';
 
@@ -31,6 +33,7 @@ export const PORT_NAMES = {
   imageServer: 'image-svc',
   imageServerTLS: 'image-svc-tls',
   metrics: 'metrics',
+  rpc: 'json-rpc',
 } as const;
 
 /** The restricted profile: non-root, no privilege escalation, no capabilities, read-only root. */
@@ -76,8 +79,8 @@ export const buildIronicContainer = (input: IronicRenderInput, image: string, ht
     command: ['/bin/runironic'],
     env: buildIronicEnv(input, htpasswdSecret),
     // Without TLS Ironic serves the API itself; with TLS httpd does, in front of a unix socket.
-    ...(!hasTLS(input) && { ports: [port(input, PORT_NAMES.api, input.spec.networking.apiPort)] }),
-    volumeMounts: [...buildIronicMounts(input), ...rpcMounts(input), ...scratchMounts('ironic')],
+    ...(ironicPorts(input).length > 0 && { ports: ironicPorts(input) }),
+    volumeMounts: [...buildIronicMounts(input), ...(isHighAvailability(input) ? rpcMounts() : []), ...scratchMounts('ironic')],
     startupProbe: startupProbe(probe),
     livenessProbe: probe,
     readinessProbe: probe,
@@ -85,9 +88,11 @@ export const buildIronicContainer = (input: IronicRenderInput, image: string, ht
   };
 };
 
-/** Mounts that only exist in HA (the JSON-RPC credentials and CA); filled by the HA renderer. */
-const rpcMounts = (input: IronicRenderInput): ReturnType<typeof buildIronicMounts> =>
-  input.spec.highAvailability === true ? [{ name: 'ironic-auth', mountPath: '/auth/ironic-rpc', readOnly: true }] : [];
+/** The API port without TLS, and the JSON-RPC port in HA. */
+const ironicPorts = (input: IronicRenderInput): IContainerPort[] => [
+  ...(!hasTLS(input) ? [port(input, PORT_NAMES.api, input.spec.networking.apiPort)] : []),
+  ...(isHighAvailability(input) ? [port(input, PORT_NAMES.rpc, input.spec.networking.rpcPort)] : []),
+];
 
 export const buildHttpdContainer = (input: IronicRenderInput, image: string, htpasswdSecret: string): IContainer => {
   const n = input.spec.networking;

@@ -7,6 +7,7 @@ import ipaddr from 'ipaddr.js';
 import type { DHCP } from '../../api/ironic.js';
 import type { IronicRenderInput } from './input.js';
 import { MOUNTS } from './volumes.js';
+import { rpcTLSEnv } from './ha.js';
 
 /** A plain `name=value` variable. */
 export const env = (name: string, value: string): IEnvVar => ({ name, value });
@@ -114,8 +115,7 @@ const rpcEnv = (input: IronicRenderInput): IEnvVar[] => {
   return [
     env('IRONIC_EXPOSE_JSON_RPC', ha ? 'true' : 'false'),
     env('IRONIC_JSON_RPC_PORT', String(input.spec.networking.rpcPort)),
-    ...(ha ? [env('IRONIC_DEPLOYMENT', 'Conductor')] : []),
-    ...(ha && input.spec.tls?.insecureRPC === true ? [env('OS_JSON_RPC__INSECURE', 'true')] : []),
+    ...(ha ? [env('IRONIC_DEPLOYMENT', 'Conductor'), ...rpcTLSEnv(input)] : []),
   ];
 };
 

@@ -6,13 +6,15 @@ import { compact } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import { renderApiCredentialsSecret, renderHtpasswdSecret } from './secrets.js';
 import { renderIronicIngress, renderIronicService } from './service.js';
-import { renderIronicDeployment } from './workload.js';
+import { renderIronicWorkload } from './workload.js';
+import { renderRpcCASecret } from './ha.js';
 
 export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
   [
     renderApiCredentialsSecret(input),
     renderHtpasswdSecret(input),
-    renderIronicDeployment(input),
+    renderRpcCASecret(input),
+    renderIronicWorkload(input),
     renderIronicService(input),
     renderIronicIngress(input),
   ]

@@ -18,7 +18,14 @@ export type RenderConfig = {
   readonly downloaderEnv: Readonly<Record<string, string>>;
   /** Cluster DNS domain, for fully qualified service names. */
   readonly clusterDomain: string;
+  /** The hook server's own image: HA pods run its certificate issuer as an init container. */
+  readonly hookImage?: string;
+  /** Whether the cluster has the Prometheus Operator CRDs (and the CompositeController declares ServiceMonitors). */
+  readonly serviceMonitors?: boolean;
 };
+
+/** The JSON-RPC CA of an HA Ironic: the Secret that holds it and a hash of its certificate. */
+export type RpcCAReference = { readonly secretName: string; readonly hash: string; readonly certPem: string; readonly keyPem: string };
 
 /** A referenced Secret or ConfigMap, resolved: how to mount it and a hash of its content. */
 export type MountedReference = {
@@ -73,5 +80,7 @@ export type IronicRenderInput = {
   readonly spec: DefaultedIronicSpec;
   readonly references: IronicReferences;
   readonly credentials: ApiCredentials;
+  /** Only with highAvailability. */
+  readonly rpcCA?: RpcCAReference;
   readonly config: RenderConfig;
 };

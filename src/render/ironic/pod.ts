@@ -21,6 +21,7 @@ import {
 } from './containers.js';
 import { hostNetwork, isHighAvailability } from './env.js';
 import { VOLUMES, buildReferenceVolumes, scratchVolume } from './volumes.js';
+import { buildRpcCertificateContainer, rpcVolumes } from './ha.js';
 
 /** The images of one Ironic. */
 export type IronicImages = { readonly ironic: string; readonly downloader: string; readonly keepalived: string };
@@ -69,8 +70,10 @@ export const buildContainers = (input: IronicRenderInput, images: IronicImages):
 };
 
 /** The init containers we build, before overrides. */
-export const buildInitContainers = (input: IronicRenderInput, images: IronicImages): IContainer[] =>
-  input.spec.deployRamdisk?.disableDownloader === true ? [] : [buildDownloaderContainer(input, images.downloader)];
+export const buildInitContainers = (input: IronicRenderInput, images: IronicImages): IContainer[] => [
+  ...(isHighAvailability(input) ? [buildRpcCertificateContainer(input)] : []),
+  ...(input.spec.deployRamdisk?.disableDownloader === true ? [] : [buildDownloaderContainer(input, images.downloader)]),
+];
 
 /** Our volumes: the shared emptyDir, one scratch emptyDir per read-only container, then the references. */
 export const buildVolumes = (input: IronicRenderInput, containers: readonly IContainer[]): IVolume[] => [
@@ -79,6 +82,7 @@ export const buildVolumes = (input: IronicRenderInput, containers: readonly ICon
     .filter((c) => c.securityContext?.readOnlyRootFilesystem === true)
     .map((c) => scratchVolume(c.name)),
   ...buildReferenceVolumes(input),
+  ...(isHighAvailability(input) ? rpcVolumes(input) : []),
 ];
 
 /** Pod annotations: a hash per referenced content, so a rotated password or certificate rolls the pods. */
@@ -91,6 +95,7 @@ export const restartAnnotations = (input: IronicRenderInput): Record<string, str
     ...(bmcCA && { [key('bmc-ca')]: bmcCA.hash }),
     ...(trustedCA && { [key('trusted-ca')]: trustedCA.hash }),
     ...(database?.credentialsHash !== undefined && { [key('database-secret')]: database.credentialsHash }),
+    ...(input.rpcCA !== undefined && { [key('rpc-ca')]: input.rpcCA.hash }),
   };
 };
 

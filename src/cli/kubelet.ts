@@ -1,0 +1,113 @@
+/**
+ * Stand-ins for the workload controllers and the kubelet: the status a Deployment, StatefulSet or
+ * DaemonSet reports once its pods are ready at the current generation, and the status of a finished Job.
+ */
+import { isRecord, type Json, type KubeResource } from './objects.js';
+
+const generationOf = (object: KubeResource): number => object.metadata.generation ?? 1;
+
+const replicasOf = (object: KubeResource): number => {
+  const spec = object['spec'];
+  const replicas = isRecord(spec) ? spec['replicas'] : undefined;
+  return typeof replicas === 'number' ? replicas : 1;
+};
+
+/** A Deployment whose latest ReplicaSet is rolled out and available. */
+export const availableDeploymentStatus = (deployment: KubeResource): Json => {
+  const replicas = replicasOf(deployment);
+  return {
+    observedGeneration: generationOf(deployment),
+    replicas,
+    updatedReplicas: replicas,
+    readyReplicas: replicas,
+    availableReplicas: replicas,
+    conditions: [
+      { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' },
+      { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: 'ReplicaSet has successfully progressed.' },
+    ],
+  };
+};
+
+/** A StatefulSet whose pods are ready and on the update revision. */
+export const readyStatefulSetStatus = (set: KubeResource): Json => {
+  const replicas = replicasOf(set);
+  const revision = `${set.metadata.name}-${generationOf(set)}`;
+  return {
+    observedGeneration: generationOf(set),
+    replicas,
+    readyReplicas: replicas,
+    availableReplicas: replicas,
+    currentReplicas: replicas,
+    updatedReplicas: replicas,
+    currentRevision: revision,
+    updateRevision: revision,
+  };
+};
+
+/** A DaemonSet running, up to date and available on `nodes` nodes. */
+export const readyDaemonSetStatus = (daemonSet: KubeResource, nodes = 1): Json => ({
+  observedGeneration: generationOf(daemonSet),
+  desiredNumberScheduled: nodes,
+  currentNumberScheduled: nodes,
+  updatedNumberScheduled: nodes,
+  numberReady: nodes,
+  numberAvailable: nodes,
+  numberUnavailable: 0,
+  numberMisscheduled: 0,
+});
+
+/** A Job that succeeded. */
+export const completeJobStatus = (time: string): Json => ({
+  succeeded: 1,
+  startTime: time,
+  completionTime: time,
+  conditions: [
+    { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' },
+    { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' },
+  ],
+});
+
+/** A Job that gave up. */
+export const failedJobStatus = (time: string, message = 'Job has reached the specified backoff limit'): Json => ({
+  failed: 1,
+  startTime: time,
+  conditions: [
+    { type: 'FailureTarget', status: 'True', reason: 'BackoffLimitExceeded', message },
+    { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message },
+  ],
+});
+
+const conditionTrue = (object: KubeResource, type: string): boolean => {
+  const status = object['status'];
+  const conditions = isRecord(status) && Array.isArray(status['conditions']) ? status['conditions'] : [];
+  return conditions.some((c) => isRecord(c) && c['type'] === type && c['status'] === 'True');
+};
+
+/** Whether a Job has finished (Complete or Failed). */
+export const jobFinished = (job: KubeResource): boolean => conditionTrue(job, 'Complete') || conditionTrue(job, 'Failed');
+
+/**
+ * The status that makes a child ready, or undefined when it is already ready at its generation, is a
+ * finished Job, or has no workload status at all.
+ */
+export const settledStatus = (child: KubeResource, time: string): Json | undefined => {
+  const current = child['status'];
+  const observed = isRecord(current) ? current['observedGeneration'] : undefined;
+  const wanted = ((): Json | undefined => {
+    switch (child.kind) {
+      case 'Deployment':
+        return availableDeploymentStatus(child);
+      case 'StatefulSet':
+        return readyStatefulSetStatus(child);
+      case 'DaemonSet':
+        return readyDaemonSetStatus(child);
+      case 'Job':
+        return jobFinished(child) ? undefined : completeJobStatus(time);
+      default:
+        return undefined;
+    }
+  })();
+  if (wanted === undefined) return undefined;
+  const upToDate = child.kind !== 'Job' && observed === generationOf(child) && JSON.stringify(current) === JSON.stringify(wanted);
+  return upToDate ? undefined : wanted;
+};

@@ -1,0 +1,166 @@
+/**
+ * The API server and garbage collector of the in-memory cluster: objects by group and key, with the
+ * metadata the server owns (uid, resourceVersion, generation, creationTimestamp), a few server defaults,
+ * graceful deletion with finalizers, and background deletion of dependents.
+ */
+import { base64 } from '../render/meta.js';
+import { deepCopy, deepEqual, groupKeyOf, isRecord, objectKeyOf, withoutNulls, type Json, type KubeResource, type Metadata } from './objects.js';
+
+/** Core (`v1`) kinds have no metadata.generation; apps, batch, networking and custom resources do. */
+const hasGeneration = (object: KubeResource): boolean => object.apiVersion !== 'v1';
+
+/** Everything but metadata and status: a change here bumps metadata.generation. */
+const specOf = (object: KubeResource): Json => {
+  const { metadata: _metadata, status: _status, ...rest } = object;
+  return rest;
+};
+
+const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'finalizers', 'ownerReferences'] as const;
+
+/** Secret stringData is write-only: the server folds it into data. */
+const foldStringData = (object: KubeResource): KubeResource => {
+  const stringData = object['stringData'];
+  if (object.kind !== 'Secret' || !isRecord(stringData)) return object;
+  const { stringData: _stringData, ...rest } = object;
+  const data = { ...(isRecord(object['data']) ? object['data'] : {}) };
+  for (const [key, value] of Object.entries(stringData)) data[key] = base64(String(value));
+  return { ...rest, data } as KubeResource;
+};
+
+export class ObjectStore {
+  readonly #objects = new Map<string, KubeResource>();
+  readonly #clock: () => string;
+  #resourceVersion = 0;
+  #uids = 0;
+  #clusterIPs = 0;
+
+  constructor(clock: () => string) {
+    this.#clock = clock;
+  }
+
+  /** Increases with every write: a caller can tell whether anything changed since it last looked. */
+  get resourceVersion(): number {
+    return this.#resourceVersion;
+  }
+
+  get(group: string, key: string): KubeResource | undefined {
+    const found = this.#objects.get(`${group} ${key}`);
+    return found === undefined ? undefined : deepCopy(found);
+  }
+
+  /** Every object, or those of one group, in creation order. */
+  list(group?: string): KubeResource[] {
+    return [...this.#objects.values()].filter((o) => group === undefined || groupKeyOf(o) === group).map(deepCopy);
+  }
+
+  /** Objects whose controller ownerReference points at the given uid. */
+  ownedBy(uid: string): KubeResource[] {
+    return this.list().filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true));
+  }
+
+  #nextVersion(): string {
+    this.#resourceVersion += 1;
+    return String(this.#resourceVersion);
+  }
+
+  #nextUid(): string {
+    this.#uids += 1;
+    return `00000000-0000-4000-8000-${this.#uids.toString(16).padStart(12, '0')}`;
+  }
+
+  #defaults(object: KubeResource): KubeResource {
+    const clean = foldStringData(withoutNulls(object));
+    const spec = clean['spec'];
+    if (clean.kind !== 'Service' || !isRecord(spec) || spec['type'] === 'ExternalName' || spec['clusterIP'] !== undefined) return clean;
+    this.#clusterIPs += 1;
+    const ip = `10.96.${Math.floor(this.#clusterIPs / 250)}.${(this.#clusterIPs % 250) + 1}`;
+    return { ...clean, spec: { ...spec, clusterIP: ip, clusterIPs: [ip] } };
+  }
+
+  #save(object: KubeResource): KubeResource {
+    this.#objects.set(`${groupKeyOf(object)} ${objectKeyOf(object)}`, deepCopy(object));
+    return deepCopy(object);
+  }
+
+  /** Creates an object; throws when it exists. */
+  create(object: KubeResource): KubeResource {
+    if (this.get(groupKeyOf(object), objectKeyOf(object)) !== undefined) throw new Error(`${object.kind} ${objectKeyOf(object)} already exists`);
+    const defaulted = this.#defaults(object);
+    const metadata: Metadata = {
+      ...defaulted.metadata,
+      uid: this.#nextUid(),
+      resourceVersion: this.#nextVersion(),
+      creationTimestamp: this.#clock(),
+      ...(hasGeneration(defaulted) && { generation: 1 }),
+    };
+    const { status: _status, ...rest } = defaulted;
+    return this.#save({ ...rest, metadata });
+  }
+
+  /**
+   * Replaces an object (an update through the main resource): server metadata and status are kept from
+   * the stored object, generation moves when anything but metadata changed. Returns undefined when
+   * nothing changed (no write).
+   */
+  update(object: KubeResource): KubeResource | undefined {
+    const stored = this.get(groupKeyOf(object), objectKeyOf(object));
+    if (stored === undefined) throw new Error(`${object.kind} ${objectKeyOf(object)} does not exist`);
+    const defaulted = this.#defaults(object);
+    const metadata: Json = { ...defaulted.metadata };
+    for (const field of SERVER_METADATA) {
+      if (field === 'finalizers' || field === 'ownerReferences') {
+        if (metadata[field] === undefined && stored.metadata[field] !== undefined) metadata[field] = stored.metadata[field];
+      } else if (stored.metadata[field] === undefined) delete metadata[field];
+      else metadata[field] = stored.metadata[field];
+    }
+    const { status: _status, ...rest } = defaulted;
+    const candidate = { ...rest, metadata: metadata as Metadata, ...(stored['status'] !== undefined && { status: stored['status'] }) } as KubeResource;
+    if (deepEqual(candidate, stored)) return undefined;
+    const generation = stored.metadata.generation;
+    const bumped = generation !== undefined && !deepEqual(specOf(candidate), specOf(stored)) ? generation + 1 : generation;
+    return this.#save({ ...candidate, metadata: { ...candidate.metadata, resourceVersion: this.#nextVersion(), ...(bumped !== undefined && { generation: bumped }) } });
+  }
+
+  /** Writes the status subresource. */
+  updateStatus(object: KubeResource, status: unknown): KubeResource {
+    const stored = this.get(groupKeyOf(object), objectKeyOf(object));
+    if (stored === undefined) throw new Error(`${object.kind} ${objectKeyOf(object)} does not exist`);
+    return this.#save({ ...stored, metadata: { ...stored.metadata, resourceVersion: this.#nextVersion() }, status: withoutNulls(status) });
+  }
+
+  /** Sets or removes metadata.finalizers; an object being deleted goes away with its last finalizer. */
+  setFinalizers(object: KubeResource, finalizers: readonly string[]): KubeResource[] {
+    const stored = this.get(groupKeyOf(object), objectKeyOf(object));
+    if (stored === undefined) return [];
+    const { finalizers: _old, ...metadata } = stored.metadata;
+    const updated = { ...stored, metadata: { ...metadata, ...(finalizers.length > 0 && { finalizers: [...finalizers] }), resourceVersion: this.#nextVersion() } };
+    this.#save(updated);
+    return updated.metadata.deletionTimestamp !== undefined && finalizers.length === 0 ? this.#remove(updated) : [];
+  }
+
+  /**
+   * Deletes an object: with finalizers it only gets a deletionTimestamp (and, as the API server does, a
+   * new generation); otherwise it is removed with everything it owns. Returns the removed objects.
+   */
+  delete(group: string, key: string): KubeResource[] {
+    const stored = this.get(group, key);
+    if (stored === undefined) return [];
+    if ((stored.metadata.finalizers ?? []).length === 0) return this.#remove(stored);
+    if (stored.metadata.deletionTimestamp !== undefined) return [];
+    const generation = stored.metadata.generation;
+    this.#save({
+      ...stored,
+      metadata: { ...stored.metadata, deletionTimestamp: this.#clock(), resourceVersion: this.#nextVersion(), ...(generation !== undefined && { generation: generation + 1 }) },
+    });
+    return [];
+  }
+
+  /** Removes an object, then (background propagation) its dependents. */
+  #remove(object: KubeResource): KubeResource[] {
+    this.#objects.delete(`${groupKeyOf(object)} ${objectKeyOf(object)}`);
+    this.#nextVersion();
+    const uid = object.metadata.uid;
+    const dependents = uid === undefined ? [] : this.ownedBy(uid);
+    return [object, ...dependents.flatMap((d) => this.delete(groupKeyOf(d), objectKeyOf(d)))];
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The private JSON-RPC certificate authority of an HA Ironic, and the leaf certificates it signs.
+ *
+ * NOTE (design): each replica's leaf certificate is issued in its pod at start, by an init container
+ * that runs this module, and not by the hook. Only the pod knows the address it registers for RPC (the
+ * node IP on the host network, else the pod IP); the hook never sees pods. The CA key is mounted into
+ * that init container only; the Ironic containers get the CA certificate (to verify peers) and their own
+ * leaf. The CA is trusted for RPC only: it is given to Ironic as the JSON-RPC CA file, nowhere else.
+ */
+import { X509Certificate, createPrivateKey, generateKeyPair, randomBytes } from 'node:crypto';
+import forge from 'node-forge';
+
+export type KeyPairPem = { readonly certPem: string; readonly keyPem: string };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** CA lifetime, and how long before expiry it is renewed. */
+export const CA_VALIDITY_DAYS = 3650;
+export const CA_RENEW_BEFORE_DAYS = 365;
+/** Certificates start an hour early to tolerate clock skew between nodes. */
+const BACKDATE_MS = 60 * 60 * 1000;
+
+/** A positive random serial number (RFC 5280: unique per CA, at most 20 octets). */
+const serialNumber = (): string => {
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0] ?? 0) & 0x7f;
+  return bytes.toString('hex');
+};
+
+const rsaKeyPair = (): Promise<{ publicKey: string; privateKey: string }> =>
+  new Promise((resolve, reject) => {
+    // Native and off the event loop (the hook must not block other syncs).
+    generateKeyPair(
+      'rsa',
+      { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } },
+      (error, publicKey, privateKey) => (error ? reject(error) : resolve({ publicKey, privateKey })),
+    );
+  });
+
+/** Generates a new CA for `commonName`, valid from `now` for CA_VALIDITY_DAYS. */
+export const generateRpcCA = async (commonName: string, now: Date): Promise<KeyPairPem> => {
+  const keys = await rsaKeyPair();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicKey);
+  cert.serialNumber = serialNumber();
+  cert.validity.notBefore = new Date(now.getTime() - BACKDATE_MS);
+  cert.validity.notAfter = new Date(now.getTime() + CA_VALIDITY_DAYS * DAY_MS);
+  const subject = [{ name: 'commonName', value: commonName.slice(0, 64) }];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(forge.pki.privateKeyFromPem(keys.privateKey), forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privateKey };
+};
+
+/**
+ * Whether an existing CA can be kept at `now`: it parses, is a CA, its key matches, it is already valid,
+ * and it stays valid for longer than the renewal window.
+ */
+export const caIsUsable = (ca: KeyPairPem, now: Date): boolean => {
+  try {
+    const cert = new X509Certificate(ca.certPem);
+    const matches = cert.checkPrivateKey(createPrivateKey(ca.keyPem));
+    const renewAt = new Date(cert.validTo).getTime() - CA_RENEW_BEFORE_DAYS * DAY_MS;
+    return cert.ca && matches && new Date(cert.validFrom).getTime() <= now.getTime() && now.getTime() < renewAt;
+  } catch {
+    return false;
+  }
+};
+
+const ipAltName = (ip: string): { type: number; ip: string } => ({ type: 7, ip });
+
+/**
+ * Issues a leaf certificate for the given IP addresses, signed by the CA, valid until the CA expires.
+ * Used by the init container of every HA replica (synchronous: it runs once per pod start).
+ */
+export const issueRpcCertificate = (params: { readonly ca: KeyPairPem; readonly ips: readonly string[]; readonly now: Date }): KeyPairPem => {
+  const caCert = forge.pki.certificateFromPem(params.ca.certPem);
+  const caKey = forge.pki.privateKeyFromPem(params.ca.keyPem);
+  const keys = forge.pki.rsa.generateKeyPair({ bits: 2048 });
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = serialNumber();
+  cert.validity.notBefore = new Date(params.now.getTime() - BACKDATE_MS);
+  cert.validity.notAfter = caCert.validity.notAfter;
+  const ips = [...new Set(params.ips.filter((ip) => ip !== ''))];
+  cert.setSubject([{ name: 'commonName', value: ips[0] ?? 'ironic-json-rpc' }]);
+  cert.setIssuer(caCert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false, critical: true },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
+    { name: 'subjectAltName', altNames: ips.map(ipAltName) },
+  ]);
+  cert.sign(caKey, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) };
+};

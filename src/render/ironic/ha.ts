@@ -1,0 +1,129 @@
+/**
+ * High availability: one Ironic per selected node (a DaemonSet), talking JSON-RPC over TLS with
+ * certificates from a private CA, authenticated with the API credentials.
+ */
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import { LABELS, ironicNames } from '../names.js';
+import { base64, ironicLabels } from '../meta.js';
+import type { IronicRenderInput } from './input.js';
+
+/** The default image of the hook server, which also issues RPC certificates in HA pods. */
+export const DEFAULT_HOOK_IMAGE = 'ironic-metacontroller-hooks:0.1.0';
+/** Where the compiled issuer lives inside the hook server image. */
+export const ISSUER_SCRIPT = '/app/dist/cli/issue-rpc-cert.js';
+export const RPC_CA_COMPONENT = 'rpc-ca';
+
+export const RPC_PATHS = {
+  auth: '/auth/ironic-rpc',
+  cert: '/certs/rpc',
+  ca: '/certs/rpc-ca',
+  caKey: '/ca',
+} as const;
+
+const RPC_VOLUMES = { auth: 'ironic-auth', cert: 'rpc-cert', ca: 'rpc-ca', caKey: 'rpc-ca-key' } as const;
+
+const caSecretName = (input: IronicRenderInput): string => input.rpcCA?.secretName ?? '';
+
+/**
+ * `<name>-rpc-ca-<hash>`: the CA certificate and key, immutable and named by content, so a renewal is a
+ * new Secret and a rolling restart, never an in-place change.
+ */
+export const renderRpcCASecret = (input: IronicRenderInput): ISecret | undefined => {
+  const ca = input.rpcCA;
+  if (ca === undefined) return undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: ca.secretName,
+      namespace: input.namespace,
+      labels: { ...ironicLabels(input.name, input.spec.version), [LABELS.component]: RPC_CA_COMPONENT },
+    },
+    type: 'kubernetes.io/tls',
+    immutable: true,
+    data: { 'tls.crt': base64(ca.certPem), 'tls.key': base64(ca.keyPem) },
+  };
+};
+
+/**
+ * JSON-RPC TLS through oslo.config environment overrides, independent of the API's TLS: the server
+ * certificate ([ssl]) is the replica's own leaf, peers are verified with the private CA only.
+ */
+export const rpcTLSEnv = (input: IronicRenderInput): IEnvVar[] => [
+  { name: 'OS_JSON_RPC__USE_SSL', value: 'true' },
+  { name: 'OS_SSL__CERT_FILE', value: `${RPC_PATHS.cert}/tls.crt` },
+  { name: 'OS_SSL__KEY_FILE', value: `${RPC_PATHS.cert}/tls.key` },
+  { name: 'OS_JSON_RPC__CAFILE', value: `${RPC_PATHS.ca}/ca.crt` },
+  ...(input.spec.tls?.insecureRPC === true ? [{ name: 'OS_JSON_RPC__INSECURE', value: 'true' }] : []),
+];
+
+/** Mounts of the ironic container in HA: the RPC credentials, its leaf certificate and the CA certificate. */
+export const rpcMounts = (): IVolumeMount[] => [
+  { name: RPC_VOLUMES.auth, mountPath: RPC_PATHS.auth, readOnly: true },
+  { name: RPC_VOLUMES.cert, mountPath: RPC_PATHS.cert, readOnly: true },
+  { name: RPC_VOLUMES.ca, mountPath: RPC_PATHS.ca, readOnly: true },
+];
+
+/**
+ * HA volumes: the RPC credentials (username and password of the API credentials, and our htpasswd) as
+ * one projected volume, the CA certificate alone, the CA with its key (init container only), and the
+ * emptyDir the leaf is written to.
+ */
+export const rpcVolumes = (input: IronicRenderInput): IVolume[] => [
+  {
+    name: RPC_VOLUMES.auth,
+    projected: {
+      sources: [
+        { secret: { name: input.credentials.secretName, items: [{ key: 'username', path: 'username' }, { key: 'password', path: 'password' }] } },
+        { secret: { name: ironicNames(input.name).htpasswd(input.credentials.hash), items: [{ key: 'htpasswd', path: 'htpasswd' }] } },
+      ],
+    },
+  },
+  { name: RPC_VOLUMES.ca, secret: { secretName: caSecretName(input), items: [{ key: 'tls.crt', path: 'ca.crt' }] } },
+  { name: RPC_VOLUMES.caKey, secret: { secretName: caSecretName(input), defaultMode: 0o400 } },
+  { name: RPC_VOLUMES.cert, emptyDir: { medium: 'Memory' } },
+];
+
+/** The init container that issues this replica's leaf certificate for the node (and pod) IP. */
+export const buildRpcCertificateContainer = (input: IronicRenderInput): IContainer => ({
+  name: 'rpc-certificate',
+  image: input.config.hookImage ?? DEFAULT_HOOK_IMAGE,
+  command: ['node', ISSUER_SCRIPT],
+  env: [
+    { name: 'RPC_CA_DIR', value: RPC_PATHS.caKey },
+    { name: 'RPC_CERT_DIR', value: RPC_PATHS.cert },
+    { name: 'HOST_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.hostIP' } } },
+    { name: 'POD_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
+  ],
+  volumeMounts: [
+    { name: RPC_VOLUMES.caKey, mountPath: RPC_PATHS.caKey, readOnly: true },
+    { name: RPC_VOLUMES.cert, mountPath: RPC_PATHS.cert },
+  ],
+  securityContext: {
+    // The ironic user, so that the ironic container can read the key it writes.
+    runAsUser: 997,
+    runAsGroup: 994,
+    runAsNonRoot: true,
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+    seccompProfile: { type: 'RuntimeDefault' },
+  },
+});
+
+/** `<name>-service` as a DaemonSet, one node at a time (no surge: the pods use host ports). */
+export const renderIronicDaemonSet = (input: IronicRenderInput, template: NonNullable<IDaemonSet['spec']>['template'], selector: Record<string, string>): IDaemonSet => ({
+  apiVersion: 'apps/v1',
+  kind: 'DaemonSet',
+  metadata: { name: ironicNames(input.name).workload, namespace: input.namespace, labels: ironicLabels(input.name, input.spec.version) },
+  spec: {
+    selector: { matchLabels: selector },
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+    template,
+  },
+});

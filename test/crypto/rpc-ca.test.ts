@@ -1,0 +1,89 @@
+import t from 'tap';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CA_RENEW_BEFORE_DAYS, CA_VALIDITY_DAYS, caIsUsable, generateRpcCA, issueRpcCertificate } from '../../src/crypto/rpc-ca.js';
+import { materializeRpcCA, bcryptSecrets } from '../../src/hooks/materialize.js';
+import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
+import { FIXED_RPC_CA } from '../fixtures/rpc-ca.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const now = new Date('2026-03-01T12:00:00Z');
+
+t.test('the generated CA is a CA, valid for the documented window, with a matching key', async (t) => {
+  const ca = await generateRpcCA('metal3/ironic JSON-RPC CA', now);
+  const cert = new X509Certificate(ca.certPem);
+  t.ok(cert.ca, 'basicConstraints CA');
+  t.ok(cert.checkPrivateKey(createPrivateKey(ca.keyPem)), 'key matches');
+  t.ok(cert.verify(cert.publicKey), 'self-signed');
+  t.equal(new Date(cert.validTo).getTime(), Math.floor((now.getTime() + CA_VALIDITY_DAYS * DAY) / 1000) * 1000);
+  t.ok(new Date(cert.validFrom).getTime() <= now.getTime(), 'valid from now (back-dated for clock skew)');
+  t.ok(now.getTime() - new Date(cert.validFrom).getTime() <= 60 * 60 * 1000, 'back-dated by at most an hour');
+  t.match(cert.subject, /CN=metal3\/ironic JSON-RPC CA/);
+  t.match(cert.keyUsage ?? [], [], 'has key usage');
+});
+
+t.test('a leaf certificate chains to the CA and carries the node and pod IPs', async (t) => {
+  const ca = await generateRpcCA('ca', now);
+  const leaf = issueRpcCertificate({ ca, ips: ['192.0.2.10', '10.244.0.5', '192.0.2.10'], now });
+  const cert = new X509Certificate(leaf.certPem);
+  const caCert = new X509Certificate(ca.certPem);
+  t.ok(cert.verify(caCert.publicKey), 'signed by the CA');
+  t.ok(cert.checkIssued(caCert), 'issued by the CA');
+  t.notOk(cert.ca, 'not a CA');
+  t.equal(cert.checkIP('192.0.2.10'), '192.0.2.10');
+  t.equal(cert.checkIP('10.244.0.5'), '10.244.0.5');
+  t.equal(cert.checkIP('192.0.2.11'), undefined);
+  t.equal(cert.validTo, caCert.validTo, 'valid until the CA expires');
+  t.ok(cert.checkPrivateKey(createPrivateKey(leaf.keyPem)));
+  const v6 = new X509Certificate(issueRpcCertificate({ ca, ips: ['fd00::10'], now }).certPem);
+  t.equal(v6.checkIP('fd00::10'), 'fd00::10', 'IPv6 too');
+});
+
+t.test('a CA near expiry is renewed, a fresh one is kept', async (t) => {
+  const ca = await generateRpcCA('ca', now);
+  t.ok(caIsUsable(ca, now), 'fresh');
+  const renewAt = now.getTime() + (CA_VALIDITY_DAYS - CA_RENEW_BEFORE_DAYS) * DAY;
+  t.ok(caIsUsable(ca, new Date(renewAt - DAY)), 'kept until the renewal window');
+  t.notOk(caIsUsable(ca, new Date(renewAt + DAY)), 'renewed inside the window');
+  t.notOk(caIsUsable(ca, new Date(now.getTime() - 2 * 60 * 60 * 1000)), 'not yet valid');
+  t.notOk(caIsUsable({ certPem: ca.certPem, keyPem: FIXED_RPC_CA.keyPem }, now), 'a key that does not match');
+  t.notOk(caIsUsable({ certPem: 'garbage', keyPem: 'garbage' }, now));
+  const leaf = issueRpcCertificate({ ca, ips: ['192.0.2.1'], now });
+  t.notOk(caIsUsable(leaf, now), 'a leaf is not a CA');
+
+  const secret = (pem: { certPem: string; keyPem: string }, name: string) => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: 'metal3', labels: { 'ironic.metal3.io/component': 'rpc-ca' } },
+    data: { 'tls.crt': Buffer.from(pem.certPem).toString('base64'), 'tls.key': Buffer.from(pem.keyPem).toString('base64') },
+  });
+  const children = { 'Secret.v1': { 'metal3/ironic-rpc-ca-x': secret(ca, 'ironic-rpc-ca-x') } };
+  let generated = 0;
+  const secrets = { ...bcryptSecrets(), rpcCA: async (cn: string, at: Date) => { generated += 1; return generateRpcCA(cn, at); } };
+  const kept = await materializeRpcCA({ name: 'ironic', namespace: 'metal3', children, now, secrets });
+  t.equal(kept.certPem, ca.certPem, 'the observed CA is reused');
+  t.equal(generated, 0);
+  const renewed = await materializeRpcCA({ name: 'ironic', namespace: 'metal3', children, now: new Date(renewAt + DAY), secrets });
+  t.not(renewed.certPem, ca.certPem, 'renewed ahead of expiry');
+  t.equal(generated, 1);
+  t.not(renewed.secretName, kept.secretName, 'a renewal is a new Secret (and a rolling restart)');
+  t.match(kept.secretName, /^ironic-rpc-ca-[0-9a-f]{10}$/);
+});
+
+t.test('the init container issues the certificate from its environment', async (t) => {
+  const ca = await generateRpcCA('ca', now);
+  const caDir = mkdtempSync(join(tmpdir(), 'rpc-ca-'));
+  const outDir = mkdtempSync(join(tmpdir(), 'rpc-cert-'));
+  writeFileSync(join(caDir, 'tls.crt'), ca.certPem);
+  writeFileSync(join(caDir, 'tls.key'), ca.keyPem);
+  const message = issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, HOST_IP: '192.0.2.7', POD_IP: '192.0.2.7' }, now);
+  t.match(message, /192\.0\.2\.7/);
+  const cert = new X509Certificate(readFileSync(join(outDir, 'tls.crt')));
+  t.ok(cert.verify(new X509Certificate(ca.certPem).publicKey));
+  t.equal(cert.checkIP('192.0.2.7'), '192.0.2.7');
+  t.equal(readFileSync(join(outDir, 'ca.crt'), 'utf8'), ca.certPem);
+  t.throws(() => issueFromEnvironment({ RPC_CA_DIR: caDir }, now), /RPC_CERT_DIR/);
+  t.throws(() => issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir }, now), /HOST_IP or POD_IP/);
+});

@@ -1,0 +1,61 @@
+/**
+ * Validation of every object deploy/ produces: built-in kinds through kubernetes-models (the shared
+ * `validateK8s`, plus the kinds it does not know), CompositeControllers through our schema of
+ * Metacontroller's API, and the Prometheus Operator ServiceMonitor through a small closed schema of the
+ * fields we use. CRDs are left to test/crd.
+ */
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { validateK8s } from '../helpers/k8s.js';
+import { compositeControllerErrors } from './composite-controller.js';
+import type { Obj } from './kustomize.js';
+
+const closed = Type.Object;
+
+/** The part of monitoring.coreos.com/v1 ServiceMonitor that deploy/ uses; closed, so typos fail. */
+const ServiceMonitor = closed(
+  {
+    apiVersion: Type.Literal('monitoring.coreos.com/v1'),
+    kind: Type.Literal('ServiceMonitor'),
+    metadata: closed(
+      { name: Type.String(), namespace: Type.String(), labels: Type.Optional(Type.Record(Type.String(), Type.String())) },
+      { additionalProperties: false },
+    ),
+    spec: closed(
+      {
+        selector: closed({ matchLabels: Type.Record(Type.String(), Type.String()) }, { additionalProperties: false }),
+        endpoints: Type.Array(
+          closed(
+            { port: Type.String(), path: Type.String({ pattern: '^/' }), interval: Type.Optional(Type.String({ pattern: '^[0-9]+(ms|s|m|h)$' })) },
+            { additionalProperties: false },
+          ),
+          { minItems: 1 },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const fail = (errors: string[]): void => {
+  if (errors.length > 0) throw new Error(errors.join('\n'));
+};
+
+const extraModels: Record<string, (object: Obj) => void> = {
+  'v1/Namespace': (o) => new Namespace(o as never).validate(),
+  'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o as never).validate(),
+  'metacontroller.k8s.io/v1alpha1/CompositeController': (o) => fail(compositeControllerErrors(o)),
+  'monitoring.coreos.com/v1/ServiceMonitor': (o) => fail([...Value.Errors(ServiceMonitor, o)].map((e) => `${e.path}: ${e.message}`)),
+  // Validated (and regenerated) by test/crd/crd.test.ts.
+  'apiextensions.k8s.io/v1/CustomResourceDefinition': () => undefined,
+};
+
+/** Throws when `object` is not a valid instance of its kind, or of a kind nobody validates. */
+export const validateDeployObject = (object: Obj): void => {
+  const model = extraModels[`${String(object['apiVersion'])}/${String(object['kind'])}`];
+  if (model !== undefined) model(object);
+  else validateK8s(object);
+};
