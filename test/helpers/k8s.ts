@@ -13,6 +13,7 @@ import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClai
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 
 type Obj = Record<string, unknown>;
 
@@ -28,6 +29,7 @@ const models: Record<string, (data: Obj) => { validate: () => void }> = {
   'v1/ServiceAccount': (d) => new ServiceAccount(d as never),
   'networking.k8s.io/v1/Ingress': (d) => new Ingress(d as never),
   'networking.k8s.io/v1/NetworkPolicy': (d) => new NetworkPolicy(d as never),
+  'monitoring.coreos.com/v1/ServiceMonitor': (d) => new ServiceMonitor(d as never),
 };
 
 /** Throws when `object` is not a valid instance of its kind (or of a kind we do not know). */

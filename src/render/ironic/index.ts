@@ -8,6 +8,7 @@ import { renderApiCredentialsSecret, renderHtpasswdSecret } from './secrets.js';
 import { renderIronicIngress, renderIronicService } from './service.js';
 import { renderIronicWorkload } from './workload.js';
 import { renderRpcCASecret } from './ha.js';
+import { renderServiceMonitor } from './service-monitor.js';
 
 export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
   [
@@ -17,6 +18,7 @@ export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
     renderIronicWorkload(input),
     renderIronicService(input),
     renderIronicIngress(input),
+    renderServiceMonitor(input),
   ]
     .filter((c) => c !== undefined)
     .map((c) => compact(c) as KubeChild);
