@@ -144,3 +144,17 @@ t.test('wrong IronicDatabase objects are refused', async (t) => {
   t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storage: { whenDeleted: 'Maybe' } })).join(), /allowed values/);
   t.same(checkAgainstCrd(ironicDatabaseCrd(), db({ resources: { requests: { cpu: '100m', memory: 256 } } })), []);
 });
+
+t.test('every Ironic and IronicDatabase shown in README.md is accepted by the generated schemas', async (t) => {
+  const blocks = [...readFileSync('README.md', 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+  let checked = 0;
+  for (const block of blocks) {
+    for (const doc of block.split(/^---$/m).map((d) => parse(d) as Record<string, unknown> | null)) {
+      if (doc === null || (doc['kind'] !== 'Ironic' && doc['kind'] !== 'IronicDatabase')) continue;
+      const crd = doc['kind'] === 'Ironic' ? ironicCrd() : ironicDatabaseCrd();
+      t.same(checkAgainstCrd(crd, doc), [], `README ${String(doc['kind'])} ${String((doc['metadata'] as Record<string, unknown>)['name'])}`);
+      checked += 1;
+    }
+  }
+  t.ok(checked >= 2, `${checked} objects checked`);
+});
