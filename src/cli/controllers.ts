@@ -1,6 +1,7 @@
 /**
- * The two CompositeControllers as this project declares them: parent type, hook paths, child types with
- * their update strategies, generateSelector and the finalize hook.
+ * The two CompositeControllers as deploy/metacontroller declares them (a test keeps the two in step):
+ * parent type, hook paths, child types with their update strategies, and the finalize hook. Both use
+ * generateSelector.
  */
 import { GROUP_KEYS } from '../api/hook.js';
 
@@ -33,7 +34,8 @@ export const IRONIC_CONTROLLER: ControllerSpec = {
   name: 'ironic',
   parentGroup: GROUP_KEYS.ironic,
   hookPath: '/ironic',
-  childTypes: children(GROUP_KEYS.secret, GROUP_KEYS.configMap, GROUP_KEYS.service, GROUP_KEYS.deployment, GROUP_KEYS.daemonSet, GROUP_KEYS.job, GROUP_KEYS.ingress),
+  // ServiceMonitor: declared by the deploy/overlays/servicemonitor overlay; an empty group otherwise.
+  childTypes: children(GROUP_KEYS.secret, GROUP_KEYS.service, GROUP_KEYS.deployment, GROUP_KEYS.daemonSet, GROUP_KEYS.job, GROUP_KEYS.ingress, GROUP_KEYS.serviceMonitor),
   finalize: true,
 };
 
@@ -41,7 +43,7 @@ export const IRONIC_DATABASE_CONTROLLER: ControllerSpec = {
   name: 'ironicdatabase',
   parentGroup: GROUP_KEYS.ironicDatabase,
   hookPath: '/ironicdatabase',
-  childTypes: children(GROUP_KEYS.secret, GROUP_KEYS.configMap, GROUP_KEYS.service, GROUP_KEYS.statefulSet),
+  childTypes: children(GROUP_KEYS.secret, GROUP_KEYS.configMap, GROUP_KEYS.statefulSet, GROUP_KEYS.service),
   finalize: true,
 };
 

@@ -30,6 +30,15 @@ export const ironicLabels = (name: string, version: string): Record<string, stri
   [LABELS.managedBy]: MANAGED_BY,
 });
 
+/**
+ * Labels of the Ironic's Secrets: no version label, because Secrets are never updated in place (a
+ * version label would go stale after an upgrade).
+ */
+export const ironicSecretLabels = (name: string): Record<string, string> => ({
+  [LABELS.ironic]: labelValue(name),
+  [LABELS.managedBy]: MANAGED_BY,
+});
+
 /** Labels put on every child of an IronicDatabase. */
 export const databaseLabels = (name: string): Record<string, string> => ({
   [LABELS.database]: labelValue(name),

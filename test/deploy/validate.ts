@@ -1,8 +1,8 @@
 /**
  * Validation of every object deploy/ produces: built-in kinds through kubernetes-models (the shared
  * `validateK8s`, plus the kinds it does not know), CompositeControllers through our schema of
- * Metacontroller's API, and the Prometheus Operator ServiceMonitor through a small closed schema of the
- * fields we use. CRDs are left to test/crd.
+ * Metacontroller's API, and the Prometheus Operator ServiceMonitor through its upstream model and a
+ * closed schema of the fields we use (so a misspelt field fails too). CRDs are left to test/crd.
  */
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -48,7 +48,10 @@ const extraModels: Record<string, (object: Obj) => void> = {
   'v1/Namespace': (o) => new Namespace(o as never).validate(),
   'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o as never).validate(),
   'metacontroller.k8s.io/v1alpha1/CompositeController': (o) => fail(compositeControllerErrors(o)),
-  'monitoring.coreos.com/v1/ServiceMonitor': (o) => fail([...Value.Errors(ServiceMonitor, o)].map((e) => `${e.path}: ${e.message}`)),
+  'monitoring.coreos.com/v1/ServiceMonitor': (o) => {
+    validateK8s(o);
+    fail([...Value.Errors(ServiceMonitor, o)].map((e) => `${e.path}: ${e.message}`));
+  },
   // Validated (and regenerated) by test/crd/crd.test.ts.
   'apiextensions.k8s.io/v1/CustomResourceDefinition': () => undefined,
 };

@@ -3,6 +3,7 @@ import type { Condition } from '../../api/common.js';
 import type { IronicDatabaseStatus } from '../../api/ironic-database.js';
 import { databaseNames } from '../names.js';
 import { readyCondition, type Readiness } from '../status.js';
+import { pathOf } from '../observed.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
 export const DATABASE_REASONS = {
@@ -35,6 +36,14 @@ const connection = (input: DatabaseRenderInput): Partial<IronicDatabaseStatus> =
   ...(input.tls !== undefined && { tlsCertificateName: input.tls.secretName, tlsCAKey: input.tls.caKey }),
 });
 
+/** The transition time of a condition that was already True, so a repeated status is identical. */
+const previousTime = (status: unknown, type: string): string | undefined => {
+  const list = pathOf(status, 'conditions');
+  const found = Array.isArray(list) ? list.find((c) => pathOf(c, 'type') === type && pathOf(c, 'status') === 'True') : undefined;
+  const time = pathOf(found, 'lastTransitionTime');
+  return typeof time === 'string' ? time : undefined;
+};
+
 export const computeDatabaseStatus = (params: {
   readonly outcome: DatabaseOutcome;
   readonly usedBy: readonly string[];
@@ -50,7 +59,7 @@ export const computeDatabaseStatus = (params: {
       status: 'True',
       reason: 'InUse',
       message: `deletion waits until no Ironic uses this database; still used by: ${params.usedBy.join(', ')}`,
-      lastTransitionTime: params.now,
+      lastTransitionTime: previousTime(params.previousStatus, 'DeletionBlocked') ?? params.now,
     });
   }
   return {

@@ -57,7 +57,14 @@ export const resolveDatabase = (spec: DefaultedIronicSpec, related: ObjectMap | 
   const status = db['status'];
   const condition = previousReady(status);
   const connection = managedConnection(status);
-  if (condition?.status !== 'True' || connection === undefined || db.metadata.deletionTimestamp !== undefined) {
+  if (db.metadata.deletionTimestamp !== undefined) {
+    return {
+      ok: false,
+      kind: 'waiting',
+      message: `IronicDatabase ${namespace}/${dbName} is being deleted; it keeps running while this Ironic uses it: delete this Ironic, or name another database`,
+    };
+  }
+  if (condition?.status !== 'True' || connection === undefined) {
     const why = text(pathOf((Array.isArray(pathOf(status, 'conditions')) ? (pathOf(status, 'conditions') as unknown[]) : []).find((c) => pathOf(c, 'type') === 'Ready'), 'message'));
     return { ok: false, kind: 'waiting', message: `waiting for IronicDatabase ${namespace}/${dbName} to become ready${why !== undefined ? `: ${why}` : ''}` };
   }

@@ -9,7 +9,7 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { LABELS, ironicNames } from '../names.js';
-import { base64, ironicLabels } from '../meta.js';
+import { base64, ironicLabels, ironicSecretLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 
 /** The default image of the hook server, which also issues RPC certificates in HA pods. */
@@ -42,7 +42,7 @@ export const renderRpcCASecret = (input: IronicRenderInput): ISecret | undefined
     metadata: {
       name: ca.secretName,
       namespace: input.namespace,
-      labels: { ...ironicLabels(input.name, input.spec.version), [LABELS.component]: RPC_CA_COMPONENT },
+      labels: { ...ironicSecretLabels(input.name), [LABELS.component]: RPC_CA_COMPONENT },
     },
     type: 'kubernetes.io/tls',
     immutable: true,

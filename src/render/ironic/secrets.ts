@@ -3,7 +3,7 @@
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { ENVIRONMENT_LABEL, LABELS, ironicNames } from '../names.js';
-import { base64, ironicLabels } from '../meta.js';
+import { base64, ironicSecretLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 
 /**
@@ -19,7 +19,7 @@ export const renderApiCredentialsSecret = (input: IronicRenderInput): ISecret | 
     metadata: {
       name: input.credentials.secretName,
       namespace: input.namespace,
-      labels: { ...ironicLabels(input.name, input.spec.version), [ENVIRONMENT_LABEL]: 'true' },
+      labels: { ...ironicSecretLabels(input.name), [ENVIRONMENT_LABEL]: 'true' },
     },
     type: 'kubernetes.io/basic-auth',
     data: { username: base64(input.credentials.username), password: base64(input.credentials.password) },
@@ -39,7 +39,7 @@ export const renderHtpasswdSecret = (input: IronicRenderInput): ISecret => ({
   metadata: {
     name: ironicNames(input.name).htpasswd(input.credentials.hash),
     namespace: input.namespace,
-    labels: { ...ironicLabels(input.name, input.spec.version), [LABELS.component]: HTPASSWD_COMPONENT },
+    labels: { ...ironicSecretLabels(input.name), [LABELS.component]: HTPASSWD_COMPONENT },
   },
   type: 'Opaque',
   immutable: true,

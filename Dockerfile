@@ -1,0 +1,36 @@
+# syntax=docker/dockerfile:1
+# The hook server image:
+#   docker build -t registry.example.com/ironic-metacontroller-hooks:0.1.0 .
+# Node.js 26 (the current LTS), as package.json's engines require.
+
+# 1. Compile TypeScript (dev dependencies only live here).
+FROM node:26-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json ./
+COPY src ./src
+RUN npm run build
+
+# 2. Production dependencies only: --omit=dev keeps typescript, tap and the `node` binary package (a dev
+# dependency) out of the image. No production dependency has an install script.
+FROM node:26-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+
+# 3. Runtime: the base image's node, the production node_modules and dist/. package.json stays for
+# "type": "module". npm, npx, corepack and yarn are removed: nothing runs them.
+FROM node:26-bookworm-slim
+RUN rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+      /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-*
+ENV NODE_ENV=production PORT=8080
+WORKDIR /app
+COPY package.json ./
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The image's `node` user, numeric so that Kubernetes can check runAsNonRoot. The files stay root-owned
+# and read-only for it; the server writes nothing (readOnlyRootFilesystem in deploy/).
+USER 1000:1000
+EXPOSE 8080
+CMD ["node", "dist/main.js"]

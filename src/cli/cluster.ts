@@ -1,0 +1,345 @@
+/**
+ * An in-memory cluster with Metacontroller's part played for the two CompositeControllers: for each
+ * parent, the finalizer, customize (cached per uid and generation), the related objects, sync or
+ * finalize in the v2 wire format, then the children applied as Metacontroller's dynamic apply does
+ * (generateSelector label, selector check, create with ownerReference and last-applied annotation,
+ * update per the child type's strategy, deletion of children left out) and the status written with
+ * observedGeneration. Section 2 and 3 of docs on Metacontroller; differences are marked NOTE.
+ */
+import type { RelatedResourceRule } from '../api/hook.js';
+import { applyUpdate, withLastApplied } from './apply.js';
+import { CONTROLLERS, finalizerOf, type ControllerSpec, type UpdateStrategy } from './controllers.js';
+import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type Json, type KubeResource, type OwnerReference } from './objects.js';
+import { RelatedRuleError, resolveRelated } from './related.js';
+import { ObjectStore } from './store.js';
+
+/** How a hook is reached: POST a JSON body to a path, get the status code and the parsed body. */
+export type HookTransport = (path: string, body: unknown) => Promise<{ readonly statusCode: number; readonly body: unknown }>;
+
+export type WriteVerb = 'create' | 'update' | 'delete' | 'status' | 'finalizer';
+
+/** One write to the cluster made for a parent, by Metacontroller or by the garbage collector. */
+export type Write = {
+  readonly round: number;
+  readonly verb: WriteVerb;
+  readonly object: string;
+  readonly parent: string;
+  readonly by: 'metacontroller' | 'garbage-collector';
+};
+
+export type SyncOutcome = {
+  readonly parent: string;
+  readonly hook: 'sync' | 'finalize';
+  /** Why the sync failed (nothing was applied and no status was written), if it did. */
+  readonly error?: string;
+  /** The status the hook returned, with observedGeneration. */
+  readonly status?: Json;
+  /** The children the hook returned, with namespace and controller-uid label, in response order. */
+  readonly desired: readonly KubeResource[];
+  readonly resyncAfterSeconds?: number;
+  readonly finalized?: boolean;
+  readonly writes: readonly Write[];
+  /** Children that differ from the desired form but are not updated (OnDelete), as `Kind ns/name`. */
+  readonly pending: readonly string[];
+  /** Writes the API server refused, and creates that collided with objects of someone else. */
+  readonly warnings: readonly string[];
+};
+
+export type RoundResult = { readonly round: number; readonly syncs: readonly SyncOutcome[]; readonly writes: readonly Write[] };
+
+export type ClusterOptions = {
+  readonly transport: HookTransport;
+  readonly controllers?: readonly ControllerSpec[];
+  /** RFC 3339 time for creationTimestamp and deletionTimestamp. */
+  readonly clock?: () => string;
+  /** What the API server stores for a status (e.g. with fields the CRD does not know pruned). */
+  readonly storedStatus?: (parent: KubeResource, status: Json) => Json;
+  /** Problems that make the API server refuse a child write (reported as warnings). */
+  readonly admitChild?: (child: KubeResource) => readonly string[];
+};
+
+/** A failed sync: like Metacontroller, nothing is applied and the status is not written. */
+export class SyncError extends Error {}
+
+const CONTROLLER_UID = 'controller-uid';
+const RESPONSE_FIELDS = new Set(['status', 'children', 'resyncAfterSeconds', 'finalized']);
+const RULE_FIELDS = new Set(['apiVersion', 'resource', 'labelSelector', 'namespaceSelector', 'namespace', 'names']);
+
+type ObservedChildren = Record<string, Record<string, KubeResource>>;
+type SyncResponse = { status: Json; children: KubeResource[]; resyncAfterSeconds?: number; finalized?: boolean };
+
+const controllerRef = (parent: KubeResource): OwnerReference => ({
+  apiVersion: parent.apiVersion,
+  kind: parent.kind,
+  name: parent.metadata.name,
+  uid: parent.metadata.uid ?? '',
+  controller: true,
+  blockOwnerDeletion: true,
+});
+
+/** v2 strict parsing of a sync or finalize response. */
+const parseSyncResponse = (body: unknown): SyncResponse => {
+  if (!isRecord(body)) throw new SyncError('the response is not a JSON object');
+  const unknown = Object.keys(body).filter((k) => !RESPONSE_FIELDS.has(k));
+  if (unknown.length > 0) throw new SyncError(`strict validation failed for v2 webhookResponse: unknown field(s) ${unknown.join(', ')}`);
+  const { status, children, resyncAfterSeconds, finalized } = body;
+  if (status !== undefined && status !== null && !isRecord(status)) throw new SyncError('status must be an object');
+  if (children !== undefined && children !== null && !Array.isArray(children)) throw new SyncError('children must be a list');
+  const list = (children ?? []) as unknown[];
+  const bad = list.findIndex((c) => !isResource(c));
+  if (bad >= 0) throw new SyncError(`children[${bad}] needs apiVersion, kind and metadata.name`);
+  if (resyncAfterSeconds !== undefined && typeof resyncAfterSeconds !== 'number') throw new SyncError('resyncAfterSeconds must be a number');
+  if (finalized !== undefined && typeof finalized !== 'boolean') throw new SyncError('finalized must be a boolean');
+  return {
+    status: isRecord(status) ? status : {},
+    children: list as KubeResource[],
+    ...(resyncAfterSeconds !== undefined && { resyncAfterSeconds }),
+    ...(finalized !== undefined && { finalized }),
+  };
+};
+
+const parseCustomizeResponse = (body: unknown): RelatedResourceRule[] => {
+  if (!isRecord(body) || Object.keys(body).some((k) => k !== 'relatedResources')) throw new SyncError('a customize response has only relatedResources');
+  const rules = body['relatedResources'] ?? [];
+  if (!Array.isArray(rules) || !rules.every((r) => isRecord(r) && typeof r['apiVersion'] === 'string' && typeof r['resource'] === 'string')) {
+    throw new SyncError('relatedResources must be a list of rules with apiVersion and resource');
+  }
+  const extra = rules.flatMap((r: Json) => Object.keys(r).filter((k) => !RULE_FIELDS.has(k)));
+  if (extra.length > 0) throw new SyncError(`unknown field(s) in relatedResources: ${extra.join(', ')}`);
+  return rules as RelatedResourceRule[];
+};
+
+class WriteLog {
+  readonly writes: Write[] = [];
+  readonly pending: string[] = [];
+  readonly warnings: string[] = [];
+  constructor(
+    private readonly round: number,
+    private readonly parent: string,
+  ) {}
+  record(verb: WriteVerb, object: KubeResource, by: Write['by'] = 'metacontroller'): void {
+    this.writes.push({ round: this.round, verb, object: describe(object), parent: this.parent, by });
+  }
+  removed(objects: readonly KubeResource[]): void {
+    objects.forEach((o, i) => this.record('delete', o, i === 0 ? 'metacontroller' : 'garbage-collector'));
+  }
+}
+
+export class Cluster {
+  readonly store: ObjectStore;
+  readonly #options: ClusterOptions;
+  readonly #controllers: readonly ControllerSpec[];
+  readonly #customized = new Map<string, RelatedResourceRule[]>();
+  #round = 0;
+
+  constructor(options: ClusterOptions) {
+    this.#options = options;
+    this.#controllers = options.controllers ?? CONTROLLERS;
+    this.store = new ObjectStore(options.clock ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')));
+  }
+
+  /** Creates or updates an object the way `kubectl apply` would (spec only; status is a subresource). */
+  put(object: KubeResource): KubeResource {
+    const existing = this.store.get(groupKeyOf(object), objectKeyOf(object));
+    return existing === undefined ? this.store.create(object) : (this.store.update(object) ?? existing);
+  }
+
+  /** `kubectl delete`: graceful when the object has finalizers. Returns the objects removed now. */
+  remove(group: string, namespace: string, name: string): KubeResource[] {
+    return this.store.delete(group, `${namespace}/${name}`);
+  }
+
+  /** One pass of every controller over every parent (databases first). */
+  async round(): Promise<RoundResult> {
+    this.#round += 1;
+    const syncs: SyncOutcome[] = [];
+    for (const controller of this.#controllers) {
+      for (const parent of this.store.list(controller.parentGroup)) {
+        const current = this.store.get(controller.parentGroup, objectKeyOf(parent));
+        if (current !== undefined) syncs.push(await this.sync(controller, current));
+      }
+    }
+    return { round: this.#round, syncs, writes: syncs.flatMap((s) => s.writes) };
+  }
+
+  /** syncParentObject for one parent. */
+  async sync(controller: ControllerSpec, given: KubeResource): Promise<SyncOutcome> {
+    const log = new WriteLog(this.#round, describe(given));
+    const parent = this.#syncFinalizer(controller, given, log);
+    const hook = this.#shouldFinalize(controller, parent) ? 'finalize' : 'sync';
+    const base = { parent: describe(parent), hook, writes: log.writes, pending: log.pending, warnings: log.warnings } as const;
+    try {
+      const observed = this.#observedChildren(controller, parent);
+      const related = resolveRelated(await this.#customize(controller, parent), this.store.list());
+      const request = { controller: { metadata: { name: controller.name }, spec: {}, status: {} }, parent, children: observed, related, finalizing: hook === 'finalize' };
+      const response = parseSyncResponse(await this.#call(`${controller.hookPath}/${hook}`, request));
+      return { ...base, ...this.#applyResponse(controller, parent, observed, response, log) };
+    } catch (error) {
+      if (!(error instanceof SyncError) && !(error instanceof RelatedRuleError)) throw error;
+      return { ...base, desired: [], error: error.message };
+    }
+  }
+
+  /**
+   * What Metacontroller does with a response, in its order: the finalizer goes when finalized, the
+   * children are checked (a bad one fails the sync), managed unless the parent is going away, and the
+   * status is written.
+   */
+  #applyResponse(controller: ControllerSpec, parent: KubeResource, observed: ObservedChildren, response: SyncResponse, log: WriteLog) {
+    const status = { ...response.status, observedGeneration: parent.metadata.generation ?? 0 };
+    const extra = {
+      ...(response.resyncAfterSeconds !== undefined && { resyncAfterSeconds: response.resyncAfterSeconds }),
+      ...(response.finalized !== undefined && { finalized: response.finalized }),
+    };
+    const current = response.finalized === true ? this.#removeFinalizer(controller, parent, log) : parent;
+    const desired = this.#desiredChildren(controller, parent, response.children);
+    if (current === undefined) return { status, desired, ...extra };
+    if (current.metadata.deletionTimestamp === undefined || this.#shouldFinalize(controller, current)) this.#manageChildren(controller, current, observed, desired, log);
+    this.#writeStatus(current, status, log);
+    return { status, desired, ...extra };
+  }
+
+  #shouldFinalize(controller: ControllerSpec, parent: KubeResource): boolean {
+    return controller.finalize && parent.metadata.deletionTimestamp !== undefined && (parent.metadata.finalizers ?? []).includes(finalizerOf(controller));
+  }
+
+  /** Adds Metacontroller's finalizer to a live parent (or removes it when no finalize hook is declared). */
+  #syncFinalizer(controller: ControllerSpec, parent: KubeResource, log: WriteLog): KubeResource {
+    const finalizers = parent.metadata.finalizers ?? [];
+    const name = finalizerOf(controller);
+    const has = finalizers.includes(name);
+    if (controller.finalize && !has && parent.metadata.deletionTimestamp === undefined) {
+      this.store.setFinalizers(parent, [...finalizers, name]);
+      log.record('finalizer', parent);
+    } else if (!controller.finalize && has) {
+      log.removed(this.store.setFinalizers(parent, finalizers.filter((f) => f !== name)));
+      log.record('finalizer', parent);
+    }
+    return this.store.get(groupKeyOf(parent), objectKeyOf(parent)) ?? parent;
+  }
+
+  /** Removes the finalizer; returns the parent, or undefined when it is gone (it was being deleted). */
+  #removeFinalizer(controller: ControllerSpec, parent: KubeResource, log: WriteLog): KubeResource | undefined {
+    const finalizers = parent.metadata.finalizers ?? [];
+    if (!finalizers.includes(finalizerOf(controller))) return parent;
+    const removed = this.store.setFinalizers(parent, finalizers.filter((f) => f !== finalizerOf(controller)));
+    log.record('finalizer', parent);
+    log.removed(removed);
+    return this.store.get(groupKeyOf(parent), objectKeyOf(parent));
+  }
+
+  /** The owned children of the declared types, every declared group present (v2 keys). */
+  #observedChildren(controller: ControllerSpec, parent: KubeResource): ObservedChildren {
+    const out: ObservedChildren = Object.fromEntries(controller.childTypes.map((t) => [t.group, {}]));
+    for (const child of this.store.ownedBy(parent.metadata.uid ?? '')) {
+      const group = out[groupKeyOf(child)];
+      if (group !== undefined) group[objectKeyOf(child)] = child;
+    }
+    return out;
+  }
+
+  /** customize, cached per (uid, generation) as Metacontroller does: it must depend on the spec only. */
+  async #customize(controller: ControllerSpec, parent: KubeResource): Promise<RelatedResourceRule[]> {
+    const key = `${parent.metadata.uid ?? ''} ${parent.metadata.generation ?? 0}`;
+    const cached = this.#customized.get(key);
+    if (cached !== undefined) return cached;
+    const rules = parseCustomizeResponse(await this.#call(`${controller.hookPath}/customize`, { controller: { metadata: { name: controller.name } }, parent }));
+    this.#customized.set(key, rules);
+    return rules;
+  }
+
+  async #call(path: string, body: unknown): Promise<unknown> {
+    const response = await this.#options.transport(path, body);
+    if (response.statusCode !== 200) throw new SyncError(`${path}: unsupported status code: ${response.statusCode} body: ${JSON.stringify(response.body)}`);
+    return response.body;
+  }
+
+  /**
+   * The desired children as Metacontroller sees them: namespace defaulted, the controller-uid label
+   * added, and the whole sync refused when a child's labels do not match the selector. NOTE: children of
+   * an undeclared type, in another namespace, or listed twice also fail the sync here; Metacontroller
+   * would create the first two without ever managing them, and keep the last duplicate.
+   */
+  #desiredChildren(controller: ControllerSpec, parent: KubeResource, children: readonly KubeResource[]): KubeResource[] {
+    const seen = new Set<string>();
+    return children.map((child) => {
+      const desired = this.#checkedChild(controller, parent, child);
+      const id = `${groupKeyOf(desired)} ${objectKeyOf(desired)}`;
+      if (seen.has(id)) throw new SyncError(`${describe(desired)} is returned twice`);
+      seen.add(id);
+      return desired;
+    });
+  }
+
+  #checkedChild(controller: ControllerSpec, parent: KubeResource, child: KubeResource): KubeResource {
+    const namespace = parent.metadata.namespace;
+    const uid = parent.metadata.uid ?? '';
+    const labels = { ...(child.metadata.labels ?? {}) };
+    labels[CONTROLLER_UID] ??= uid;
+    const desired = { ...child, metadata: { ...child.metadata, ...(namespace !== undefined && { namespace: child.metadata.namespace ?? namespace }), labels } };
+    if (labels[CONTROLLER_UID] !== uid) throw new SyncError(`labels on desired child ${describe(desired)} don't match parent selector controller-uid=${uid}`);
+    if (!controller.childTypes.some((t) => t.group === groupKeyOf(desired))) throw new SyncError(`${describe(desired)}: ${groupKeyOf(desired)} is not a child type of CompositeController ${controller.name}`);
+    if (desired.metadata.namespace !== namespace) throw new SyncError(`${describe(desired)}: a child must be in the namespace of its parent (${namespace ?? ''})`);
+    return desired;
+  }
+
+  #strategy(controller: ControllerSpec, child: KubeResource): UpdateStrategy {
+    return controller.childTypes.find((t) => t.group === groupKeyOf(child))?.strategy ?? 'OnDelete';
+  }
+
+  /** ManageChildren: delete what was left out, then create or update in response order. */
+  #manageChildren(controller: ControllerSpec, parent: KubeResource, observed: ObservedChildren, desired: readonly KubeResource[], log: WriteLog): void {
+    const wanted = new Set(desired.map((d) => `${groupKeyOf(d)} ${objectKeyOf(d)}`));
+    for (const [group, objects] of Object.entries(observed)) {
+      for (const [key, child] of Object.entries(objects)) {
+        if (child.metadata.deletionTimestamp === undefined && !wanted.has(`${group} ${key}`)) log.removed(this.store.delete(group, key));
+      }
+    }
+    for (const child of desired) {
+      const current = observed[groupKeyOf(child)]?.[objectKeyOf(child)];
+      if (current === undefined) this.#create(parent, child, log);
+      else this.#update(controller, current, child, log);
+    }
+  }
+
+  #refused(child: KubeResource, log: WriteLog): boolean {
+    const problems = this.#options.admitChild?.(child) ?? [];
+    if (problems.length > 0) log.warnings.push(`${describe(child)} refused by the API server: ${problems.join('; ')}`);
+    return problems.length > 0;
+  }
+
+  #create(parent: KubeResource, child: KubeResource, log: WriteLog): void {
+    if (this.store.get(groupKeyOf(child), objectKeyOf(child)) !== undefined) {
+      log.warnings.push(`${describe(child)} already exists and is not owned by ${describe(parent)}: left alone`);
+      return;
+    }
+    const owned = withLastApplied({ ...child, metadata: { ...child.metadata, ownerReferences: [...(child.metadata.ownerReferences ?? []), controllerRef(parent)] } }, child);
+    if (this.#refused(owned, log)) return;
+    this.store.create(owned);
+    log.record('create', owned);
+  }
+
+  #update(controller: ControllerSpec, observed: KubeResource, desired: KubeResource, log: WriteLog): void {
+    const merged = applyUpdate(observed, desired);
+    if (deepEqual(merged, observed) || observed.metadata.deletionTimestamp !== undefined) return;
+    switch (this.#strategy(controller, observed)) {
+      case 'OnDelete':
+        log.pending.push(describe(observed));
+        return;
+      case 'Recreate':
+        log.removed(this.store.delete(groupKeyOf(observed), objectKeyOf(observed)));
+        return;
+      case 'InPlace':
+        if (this.#refused(merged, log)) return;
+        if (this.store.update(merged) !== undefined) log.record('update', merged);
+    }
+  }
+
+  /** updateParentStatus: replaces the whole status when it differs from the stored one. */
+  #writeStatus(parent: KubeResource, status: Json, log: WriteLog): void {
+    const stored = this.store.get(groupKeyOf(parent), objectKeyOf(parent));
+    if (stored === undefined || deepEqual(stored['status'], status)) return;
+    this.store.updateStatus(stored, this.#options.storedStatus?.(stored, status) ?? status);
+    log.record('status', stored);
+  }
+}

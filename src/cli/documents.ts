@@ -1,0 +1,84 @@
+/**
+ * Reading Kubernetes objects from multi-document YAML as kubectl does: YAML 1.1 (so `yes`, `on` and
+ * friends are booleans, as in Go), `kind: List` flattened, empty documents skipped, a default namespace
+ * for objects without one.
+ */
+import { parseAllDocuments } from 'yaml';
+import { GROUP_VERSION } from '../api/common.js';
+import { isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';
+
+/** The kinds the render reads; everything else is ignored with a warning. */
+export const SUPPORTED_KINDS: readonly { readonly apiVersion: string; readonly kind: string }[] = [
+  { apiVersion: GROUP_VERSION, kind: 'Ironic' },
+  { apiVersion: GROUP_VERSION, kind: 'IronicDatabase' },
+  { apiVersion: 'v1', kind: 'Secret' },
+  { apiVersion: 'v1', kind: 'ConfigMap' },
+];
+
+export type ReadResult = {
+  readonly objects: readonly KubeResource[];
+  /** Problems that make the input unusable (YAML errors, documents that are not objects). */
+  readonly errors: readonly string[];
+  /** Documents ignored or replaced. */
+  readonly warnings: readonly string[];
+};
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export const isNamespaceName = (value: string): boolean => value.length <= 63 && DNS_LABEL.test(value);
+
+const isStringMap = (value: unknown): boolean => value === undefined || (isRecord(value) && Object.values(value).every((v) => typeof v === 'string'));
+
+/** Why a document is not a usable object, or undefined. */
+const shapeProblem = (value: unknown): string | undefined => {
+  if (!isResource(value)) return 'is not a Kubernetes object (apiVersion, kind and metadata.name are required)';
+  const { namespace, labels, annotations } = value.metadata;
+  if (namespace !== undefined && (typeof namespace !== 'string' || !isNamespaceName(namespace))) return `has an invalid metadata.namespace ${JSON.stringify(namespace)}`;
+  if (!isStringMap(labels) || !isStringMap(annotations)) return 'has labels or annotations that are not strings (quote them)';
+  return undefined;
+};
+
+const supported = (object: KubeResource): boolean => SUPPORTED_KINDS.some((k) => k.apiVersion === object.apiVersion && k.kind === object.kind);
+
+/** The values of the documents of one file: List items flattened, empty documents skipped. */
+const valuesOf = (text: string, source: string, errors: string[]): { value: unknown; where: string }[] => {
+  const out: { value: unknown; where: string }[] = [];
+  parseAllDocuments(text, { version: '1.1' }).forEach((document, index) => {
+    const where = `${source}, document ${index + 1}`;
+    if (document.errors.length > 0) {
+      errors.push(...document.errors.map((e) => `${where}: ${e.message.split('\n')[0] ?? e.message}`));
+      return;
+    }
+    const value: unknown = document.toJS({ maxAliasCount: 100 });
+    if (value === null || value === undefined) return;
+    if (isRecord(value) && value['kind'] === 'List' && Array.isArray(value['items'])) value['items'].forEach((item, i) => out.push({ value: item, where: `${where}, item ${i + 1}` }));
+    else out.push({ value, where });
+  });
+  return out;
+};
+
+/**
+ * Reads the objects of several YAML texts in order. Objects without a namespace get `namespace`; a
+ * later object with the same kind, namespace and name replaces an earlier one.
+ */
+export const readObjects = (inputs: readonly { readonly text: string; readonly source: string }[], namespace: string): ReadResult => {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const byKey = new Map<string, KubeResource>();
+  for (const { text, source } of inputs) {
+    for (const { value, where } of valuesOf(text, source, errors)) {
+      const problem = shapeProblem(value);
+      if (problem !== undefined) {
+        errors.push(`${where} ${problem}`);
+        continue;
+      }
+      const given = value as KubeResource;
+      const object = given.metadata.namespace === undefined ? { ...given, metadata: { ...given.metadata, namespace } } : given;
+      const key = `${object.apiVersion} ${object.kind} ${objectKeyOf(object)}`;
+      if (!supported(object)) warnings.push(`${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): only Ironic, IronicDatabase, Secret and ConfigMap objects are read`);
+      else if (byKey.has(key)) warnings.push(`${where}: ${object.kind} ${objectKeyOf(object)} appears again; the later one is used`);
+      if (supported(object)) byKey.set(key, object);
+    }
+  }
+  return { objects: [...byKey.values()], errors, warnings };
+};

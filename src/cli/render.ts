@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+/**
+ * `ironic-render`: what the hooks make of Ironic and IronicDatabase objects, without a cluster. Reads
+ * YAML files, runs customize → sync through the hook server in process (app.inject, no network) the
+ * way Metacontroller would, and prints the children as YAML for `kubectl apply -f -`, each parent's
+ * status as comments. `--rounds N` replays Metacontroller's loop with every workload becoming ready.
+ *
+ * Exit codes: 0 rendered; 1 the hooks refused an object (invalid spec, missing or invalid reference,
+ * failed hook); 2 bad usage or unreadable input.
+ */
+import { readFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { stringify } from 'yaml';
+import { ConfigError, loadConfig } from '../config.js';
+import { buildServer, rfc3339Now, type ServerDeps } from '../server.js';
+import { Cluster, type HookTransport, type SyncOutcome, type Write } from './cluster.js';
+import { CONTROLLERS } from './controllers.js';
+import { isNamespaceName, readObjects } from './documents.js';
+import { settledStatus } from './kubelet.js';
+import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
+
+/** Everything the command touches, injectable for tests. */
+export type RenderIO = {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly stdin: () => Promise<string>;
+  readonly readFile: (path: string) => Promise<string>;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Replaces the random passwords, bcrypt and the clock of the hook server (tests). */
+  readonly deps?: Pick<ServerDeps, 'secrets' | 'now'>;
+};
+
+export const USAGE = `Usage: ironic-render -f FILE [-f FILE ...] [-n NAMESPACE] [--rounds N]
+
+Runs the Ironic and IronicDatabase objects of the files through the hooks, as Metacontroller would,
+without a cluster, and prints the children they get as YAML for \`kubectl apply -f -\`, each parent's
+status as comments. Secrets and ConfigMaps in the files are what the objects refer to; other kinds are
+ignored. A status in the files (from \`kubectl get -o yaml\`) is what the hooks observe, e.g. the
+installed version.
+
+Options:
+  -f, --filename FILE    a YAML file (several documents allowed); - reads standard input
+  -n, --namespace NAME   namespace of objects that have none (default: default)
+      --rounds N         replay Metacontroller's loop N times (1-100): children are applied, workloads
+                         become ready and Jobs complete, and the status is fed back; prints what each
+                         round created, updated and deleted, then the final children
+  -h, --help             print this help
+
+Exit status: 0 rendered; 1 the hooks refused an object (invalid spec, missing or invalid reference);
+2 bad usage or unreadable input.
+`;
+
+const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
+const REFUSED = new Set(['InvalidSpec', 'MissingReference', 'InvalidReference']);
+const MAX_ROUNDS = 100;
+
+type Options = { readonly files: readonly string[]; readonly namespace: string; readonly rounds: number | undefined; readonly help: boolean };
+
+class UsageError extends Error {}
+
+const parseRounds = (raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined;
+  const rounds = Number(raw);
+  if (!/^\d+$/.test(raw) || rounds < 1 || rounds > MAX_ROUNDS) throw new UsageError(`--rounds must be a whole number from 1 to ${MAX_ROUNDS}, got "${raw}"`);
+  return rounds;
+};
+
+/** The options, or a UsageError. */
+export const parseOptions = (argv: readonly string[]): Options => {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        filename: { type: 'string', short: 'f', multiple: true },
+        namespace: { type: 'string', short: 'n' },
+        rounds: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error));
+  }
+  const files = values.filename ?? [];
+  const namespace = values.namespace ?? 'default';
+  if (values.help !== true && files.length === 0) throw new UsageError('give at least one file with -f (or -f - for standard input)');
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-f -) can be read only once');
+  if (!isNamespaceName(namespace)) throw new UsageError(`--namespace "${namespace}" is not a valid namespace name`);
+  return { files, namespace, rounds: parseRounds(values.rounds), help: values.help === true };
+};
+
+/** The objects of the files, or an Error whose message lists what is wrong. */
+const loadObjects = async (options: Options, io: RenderIO): Promise<KubeResource[]> => {
+  const inputs = [];
+  for (const file of options.files) {
+    try {
+      inputs.push({ source: file === '-' ? 'standard input' : file, text: file === '-' ? await io.stdin() : await io.readFile(file) });
+    } catch (error) {
+      throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const result = readObjects(inputs, options.namespace);
+  result.warnings.forEach((w) => io.stderr(`warning: ${w}\n`));
+  if (result.errors.length > 0) throw new Error(result.errors.join('\n'));
+  return [...result.objects];
+};
+
+const injectTransport =
+  (app: FastifyInstance): HookTransport =>
+  async (path, body) => {
+    const response = await app.inject({ method: 'POST', url: path, payload: body as Json });
+    let parsed: unknown = response.body;
+    try {
+      parsed = response.json();
+    } catch {
+      // not JSON: reported as it is
+    }
+    return { statusCode: response.statusCode, body: parsed };
+  };
+
+const isParent = (object: KubeResource): boolean => CONTROLLERS.some((c) => c.parentGroup === groupKeyOf(object));
+
+/** The Ready condition of a status: `status`, `reason` and `message`. */
+const readyOf = (status: Json | undefined): { status: string; reason: string; message: string } | undefined => {
+  const conditions = status?.['conditions'];
+  const ready = Array.isArray(conditions) ? conditions.find((c) => isRecord(c) && c['type'] === 'Ready') : undefined;
+  return isRecord(ready) ? { status: String(ready['status']), reason: String(ready['reason']), message: String(ready['message']) } : undefined;
+};
+
+/** Why a parent is refused, or undefined. */
+const refusal = (outcome: SyncOutcome): string | undefined => {
+  if (outcome.error !== undefined) return `${outcome.parent}: the ${outcome.hook} hook failed: ${outcome.error}`;
+  const ready = readyOf(outcome.status);
+  return ready !== undefined && REFUSED.has(ready.reason) ? `${outcome.parent}: ${ready.reason}: ${ready.message}` : undefined;
+};
+
+const count = (writes: readonly Write[], verb: Write['verb']): number => writes.filter((w) => w.verb === verb).length;
+
+const roundLine = (round: number, outcome: SyncOutcome): string => {
+  const ready = readyOf(outcome.status);
+  const state = outcome.error !== undefined ? `sync failed: ${outcome.error}` : ready === undefined ? 'no Ready condition' : `Ready=${ready.status} ${ready.reason}: ${ready.message}`;
+  const writes = outcome.writes;
+  const status = count(writes, 'status') > 0 ? ', status written' : '';
+  const changes = writes.length === 0 ? 'no writes' : `${count(writes, 'create')} created, ${count(writes, 'update')} updated, ${count(writes, 'delete')} deleted${status}`;
+  return `# round ${round}: ${outcome.parent}: ${changes}; ${state}\n`;
+};
+
+/** Workloads become ready and Jobs complete, as their controllers and the kubelet would make them. */
+const settle = (cluster: Cluster, now: string): void => {
+  for (const object of cluster.store.list()) {
+    const status = settledStatus(object, now);
+    if (status !== undefined) cluster.store.updateStatus(object, status);
+  }
+};
+
+/** A desired child as it would be applied without Metacontroller: without the controller-uid label it adds. */
+const withoutControllerLabel = (child: KubeResource): KubeResource => {
+  const { 'controller-uid': _uid, ...labels } = child.metadata.labels ?? {};
+  const { labels: _labels, ...metadata } = child.metadata;
+  return { ...child, metadata: { ...metadata, ...(Object.keys(labels).length > 0 && { labels }) } };
+};
+
+const commented = (text: string): string =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `#   ${line}`)
+    .join('\n');
+
+/** The parent's status as comments, then its children (as the hooks last returned them). */
+const parentSection = (outcome: SyncOutcome): string => {
+  const ready = readyOf(outcome.status);
+  const summary = ready === undefined ? 'no Ready condition' : `Ready=${ready.status} ${ready.reason}: ${ready.message}`;
+  const pending = outcome.pending.length > 0 ? `# not updated (OnDelete): ${outcome.pending.join(', ')}\n` : '';
+  const header = `# ${outcome.parent}: ${summary}\n${pending}# status:\n${commented(stringify(outcome.status ?? {}, YAML_OPTIONS))}\n`;
+  return [header, ...outcome.desired.map((c) => stringify(withoutControllerLabel(c), YAML_OPTIONS))].join('---\n');
+};
+
+/** Runs the rounds; returns the last outcome of each parent, in the order of the input. */
+const runRounds = async (cluster: Cluster, parents: readonly KubeResource[], options: Options, now: () => string, out: string[]): Promise<SyncOutcome[]> => {
+  const last = new Map<string, SyncOutcome>();
+  for (let round = 1; round <= (options.rounds ?? 1); round += 1) {
+    if (round > 1) settle(cluster, now());
+    for (const outcome of (await cluster.round()).syncs) {
+      last.set(outcome.parent, outcome);
+      if (options.rounds !== undefined) out.push(roundLine(round, outcome));
+    }
+  }
+  return parents.flatMap((parent) => last.get(describe(parent)) ?? []);
+};
+
+const hintForEmpty = (outcomes: readonly SyncOutcome[], io: RenderIO): void => {
+  for (const outcome of outcomes) {
+    if (outcome.desired.length === 0) {
+      io.stderr(`note: ${outcome.parent} has no children yet (${readyOf(outcome.status)?.message ?? 'no status'}); --rounds 8 replays the loop until its workloads are ready\n`);
+    }
+  }
+};
+
+const render = async (options: Options, objects: readonly KubeResource[], io: RenderIO, app: FastifyInstance): Promise<number> => {
+  const now = io.deps?.now ?? rfc3339Now;
+  const cluster = new Cluster({ transport: injectTransport(app), clock: now });
+  // A status in the input (from `kubectl get -o yaml`) is what the hooks observe, e.g. installedVersion.
+  objects.forEach((o) => {
+    const created = cluster.put(o);
+    if (isRecord(o['status'])) cluster.store.updateStatus(created, o['status']);
+  });
+  const parents = objects.filter(isParent).map((p) => cluster.store.get(groupKeyOf(p), objectKeyOf(p)) ?? p);
+  if (parents.length === 0) {
+    io.stderr('ironic-render: no Ironic or IronicDatabase object in the input\n');
+    return 2;
+  }
+  const rounds: string[] = [];
+  const outcomes = await runRounds(cluster, parents, options, now, rounds);
+  const refusals = outcomes.map(refusal).filter((r): r is string => r !== undefined);
+  if (refusals.length > 0) {
+    refusals.forEach((r) => io.stderr(`ironic-render: ${r}\n`));
+    return 1;
+  }
+  outcomes.flatMap((o) => o.warnings.map((w) => `${o.parent}: ${w}`)).forEach((w) => io.stderr(`warning: ${w}\n`));
+  if (options.rounds === undefined) hintForEmpty(outcomes, io);
+  const sections = outcomes.map(parentSection).join('---\n');
+  io.stdout(rounds.length > 0 ? `${rounds.join('')}#\n${sections}` : sections);
+  return 0;
+};
+
+/** The command: returns the exit status. */
+export const runRender = async (argv: readonly string[], io: RenderIO): Promise<number> => {
+  let options: Options;
+  let objects: KubeResource[];
+  let app: FastifyInstance;
+  try {
+    options = parseOptions(argv);
+    if (options.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    objects = await loadObjects(options, io);
+    // The render never serves: the listener's TLS and authentication settings do not apply to it.
+    const { tls: _tls, auth: _auth, ...config } = loadConfig({ ...(io.env ?? {}), LOG_LEVEL: 'silent' });
+    app = buildServer(config, { ...io.deps, logger: false });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`ironic-render: ${error instanceof ConfigError ? `invalid configuration: ${message}` : message}\n`);
+    if (error instanceof UsageError) io.stderr(`\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await render(options, objects, io, app);
+  } finally {
+    await app.close();
+  }
+};
+
+const readStdin = async (): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+/** True when this module is the program (also through the npm bin symlink), not an import. */
+const isMain = (): boolean => {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
+};
+
+if (isMain()) {
+  process.exitCode = await runRender(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stdin: readStdin,
+    readFile: (path) => readFile(path, 'utf8'),
+    env: process.env,
+  });
+}

@@ -1,0 +1,210 @@
+/**
+ * `ironic-render`, run in process with injected streams and files.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { runRender, USAGE, type RenderIO } from '../../src/cli/render.js';
+import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
+import { validateK8s } from '../helpers/k8s.js';
+
+type Run = { code: number; stdout: string; stderr: string };
+type Obj = Record<string, unknown>;
+
+const run = async (argv: string[], files: Record<string, string> = {}, stdin = ''): Promise<Run> => {
+  let stdout = '';
+  let stderr = '';
+  const io: RenderIO = {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    stdin: async () => stdin,
+    readFile: async (path) => {
+      const text = files[path] ?? (path.startsWith('examples/') ? readFileSync(path, 'utf8') : undefined);
+      if (text === undefined) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+      return text;
+    },
+    env: {},
+    deps: { secrets: fakeSecrets(), now: () => FIXED_NOW },
+  };
+  const code = await runRender(argv, io);
+  return { code, stdout, stderr };
+};
+
+const documents = (text: string): Obj[] =>
+  parseAllDocuments(text, { version: '1.1' })
+    .map((d) => d.toJS() as Obj | null)
+    .filter((d): d is Obj => d !== null);
+
+const names = (docs: Obj[]): string[] => docs.map((d) => `${String(d['kind'])} ${String((d['metadata'] as Obj)['name'])}`);
+
+const ironic = (spec: Obj, metadata: Obj = { name: 'ironic', namespace: 'metal3' }): string =>
+  JSON.stringify({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata, spec });
+
+const NETWORKING = { interface: 'eth1', ipAddress: '192.0.2.2' };
+
+t.test('renders the minimal example as YAML kubectl can apply, the status as comments', async (t) => {
+  const r = await run(['-f', 'examples/minimal.yaml']);
+  t.equal(r.code, 0);
+  t.equal(r.stderr, '');
+  const docs = documents(r.stdout);
+  t.same(names(docs).map((n) => n.replace(/-[0-9a-f]{10}$/, '-<hash>')), ['Secret ironic-api-credentials', 'Secret ironic-htpasswd-<hash>', 'Deployment ironic-service', 'Service ironic']);
+  for (const doc of docs) {
+    const metadata = doc['metadata'] as { namespace?: string; labels?: Record<string, string>; ownerReferences?: unknown };
+    t.equal(metadata.namespace, 'baremetal-operator-system', 'namespace set');
+    t.notOk(metadata.labels?.['controller-uid'], 'no Metacontroller label');
+    t.notOk(metadata.ownerReferences, 'no owner');
+    t.doesNotThrow(() => validateK8s(doc), `${String(doc['kind'])} is valid`);
+  }
+  t.match(r.stdout, /^# Ironic baremetal-operator-system\/ironic: Ready=False DeploymentInProgress: the Ironic deployment is being created\n# status:\n# {3}conditions:/);
+  t.match(r.stdout, /# {3}requestedVersion: "38\.0"/);
+});
+
+t.test('the output is deterministic with deterministic secrets and clock', async (t) => {
+  const a = await run(['-f', 'examples/tls-credentials.yaml']);
+  const b = await run(['-f', 'examples/tls-credentials.yaml']);
+  t.equal(a.code, 0);
+  t.equal(a.stdout, b.stdout);
+  t.match(a.stdout, /ironic\.metal3\.io\/tls-secret-version/, 'the TLS Secret (given as stringData) is used');
+});
+
+t.test('reads standard input, defaults the namespace, ignores other kinds with a warning', async (t) => {
+  const input = `${ironic({ networking: NETWORKING }, { name: 'x' })}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n---\n`;
+  const r = await run(['-f', '-'], {}, input);
+  t.equal(r.code, 0);
+  t.match(r.stderr, /warning: standard input, document 2: ignoring Pod default\/p \(v1\): only Ironic, IronicDatabase, Secret and ConfigMap objects are read/);
+  t.ok(documents(r.stdout).every((d) => (d['metadata'] as Obj)['namespace'] === 'default'));
+  const other = await run(['-f', '-', '--namespace', 'metal3'], {}, input);
+  t.ok(documents(other.stdout).every((d) => (d['metadata'] as Obj)['namespace'] === 'metal3'));
+});
+
+t.test('several files, a List, and a later duplicate', async (t) => {
+  const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [JSON.parse(ironic({ networking: NETWORKING }, { name: 'a', namespace: 'm' }))] });
+  const r = await run(['-f', 'one.yaml', '--filename=two.yaml'], { 'one.yaml': list, 'two.yaml': `${ironic({ networking: NETWORKING }, { name: 'a', namespace: 'm' })}\n---\n${ironic({ networking: NETWORKING }, { name: 'b', namespace: 'm' })}` });
+  t.equal(r.code, 0);
+  t.match(r.stderr, /Ironic m\/a appears again; the later one is used/);
+  t.match(r.stdout, /# Ironic m\/a: /);
+  t.match(r.stdout, /# Ironic m\/b: /);
+});
+
+const refusals = [
+  { scenario: 'an invalid spec', spec: { networking: { ...NETWORKING, ipAddress: '192.0.2.300' } }, reason: /InvalidSpec: the spec is invalid: spec\.networking\.ipAddress/ },
+  { scenario: 'a missing Secret', spec: { networking: NETWORKING, tls: { certificateName: 'tls' } }, reason: /MissingReference: Secret metal3\/tls named in spec\.tls\.certificateName was not found/ },
+  {
+    scenario: 'an unusable Secret',
+    spec: { networking: NETWORKING, tls: { certificateName: 'tls' } },
+    extra: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls', namespace: 'metal3' }, stringData: { 'tls.crt': 'x' } }),
+    reason: /InvalidReference: Secret metal3\/tls has no tls\.key/,
+  },
+] as const;
+
+for (const c of refusals) {
+  t.test(`${c.scenario}: the problem on stderr, nothing on stdout, exit 1`, async (t) => {
+    const text = 'extra' in c ? `${ironic(c.spec)}\n---\n${c.extra}` : ironic(c.spec);
+    const r = await run(['-f', 'in.yaml'], { 'in.yaml': text });
+    t.equal(r.code, 1);
+    t.equal(r.stdout, '');
+    t.match(r.stderr, new RegExp(`^ironic-render: Ironic metal3/ironic: ${c.reason.source}`));
+  });
+}
+
+t.test('--rounds replays the loop until the managed database and Ironic are ready', async (t) => {
+  const r = await run(['-f', 'examples/managed-database.yaml', '--rounds', '8']);
+  t.equal(r.code, 0);
+  t.match(r.stdout, /^# round 1: IronicDatabase baremetal-operator-system\/ironic-db: 4 created, 0 updated, 0 deleted, status written; Ready=False DatabaseInProgress/);
+  t.match(r.stdout, /# round 2: Ironic baremetal-operator-system\/ironic: 4 created, 0 updated, 0 deleted, status written; Ready=False DeploymentInProgress: the pre-upgrade job/);
+  t.match(r.stdout, /# round 6: Ironic baremetal-operator-system\/ironic: 0 created, 0 updated, 2 deleted; Ready=True/);
+  t.match(r.stdout, /# round 8: Ironic baremetal-operator-system\/ironic: no writes; Ready=True DeploymentAvailable/);
+  t.match(r.stdout, /# Ironic baremetal-operator-system\/ironic: Ready=True DeploymentAvailable/);
+  t.match(r.stdout, /# {3}installedVersion: "38\.0"/);
+  const docs = documents(r.stdout);
+  t.notOk(docs.some((d) => d['kind'] === 'Job'), 'the upgrade Jobs are gone at the end');
+  t.ok(docs.some((d) => d['kind'] === 'StatefulSet') && docs.some((d) => d['kind'] === 'Deployment'));
+});
+
+t.test('without --rounds, a parent that has nothing yet gets a hint', async (t) => {
+  const r = await run(['-f', 'examples/managed-database.yaml']);
+  t.equal(r.code, 0);
+  t.match(r.stderr, /note: Ironic baremetal-operator-system\/ironic has no children yet \(waiting for IronicDatabase baremetal-operator-system\/ironic-db to become ready/);
+});
+
+const usage = [
+  { argv: [], message: /give at least one file with -f/ },
+  { argv: ['-f', 'a', 'b'], message: /Unexpected argument 'b'/ },
+  { argv: ['--bogus'], message: /Unknown option '--bogus'/ },
+  { argv: ['-f', 'a', '--rounds', '0'], message: /--rounds must be a whole number from 1 to 100, got "0"/ },
+  { argv: ['-f', 'a', '--rounds', '2.5'], message: /--rounds must be a whole number/ },
+  { argv: ['-f', '-', '-f', '-'], message: /standard input \(-f -\) can be read only once/ },
+  { argv: ['-f', 'a', '-n', 'Not_A_Namespace'], message: /not a valid namespace name/ },
+] as const;
+
+for (const c of usage) {
+  t.test(`usage: ${c.argv.join(' ') || '(nothing)'}`, async (t) => {
+    const r = await run([...c.argv]);
+    t.equal(r.code, 2);
+    t.equal(r.stdout, '');
+    t.match(r.stderr, c.message);
+    t.match(r.stderr, /Usage: ironic-render -f FILE/);
+  });
+}
+
+t.test('--help prints the usage on stdout', async (t) => {
+  const r = await run(['--help']);
+  t.equal(r.code, 0);
+  t.equal(r.stdout, USAGE);
+});
+
+t.test('unreadable input exits 2', async (t) => {
+  const missing = await run(['-f', 'nope.yaml']);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /cannot read nope.yaml: ENOENT/);
+  const broken = await run(['-f', 'bad.yaml'], { 'bad.yaml': 'kind: [unclosed' });
+  t.equal(broken.code, 2);
+  t.match(broken.stderr, /bad\.yaml, document 1: /);
+  const shapeless = await run(['-f', 'x.yaml'], { 'x.yaml': 'just a string' });
+  t.equal(shapeless.code, 2);
+  t.match(shapeless.stderr, /x\.yaml, document 1 is not a Kubernetes object/);
+  const none = await run(['-f', 's.yaml'], { 's.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n' });
+  t.equal(none.code, 2);
+  t.match(none.stderr, /no Ironic or IronicDatabase object in the input/);
+});
+
+t.test('an invalid environment is reported', async (t) => {
+  let stderr = '';
+  const code = await runRender(['-f', 'examples/minimal.yaml'], {
+    stdout: () => undefined,
+    stderr: (text) => (stderr += text),
+    stdin: async () => '',
+    readFile: async (path) => readFileSync(path, 'utf8'),
+    env: { CLUSTER_DOMAIN: 'x', BODY_LIMIT_BYTES: 'lots' },
+  });
+  t.equal(code, 2);
+  t.match(stderr, /invalid configuration: BODY_LIMIT_BYTES must be an integer/);
+});
+
+t.test('a status in the input is what the hooks observe', async (t) => {
+  const database = { host: 'mariadb.db.svc', name: 'ironic', credentialsName: 'db-credentials' };
+  const spec = { networking: NETWORKING, database, version: '38.0' };
+  const render = async (status?: Obj): Promise<string[]> => {
+    const object = { ...(JSON.parse(ironic(spec)) as Obj), ...(status !== undefined && { status }) };
+    const r = await run(['-f', 'in.yaml'], { 'in.yaml': JSON.stringify(object) });
+    t.equal(r.code, 0);
+    return names(documents(r.stdout)).filter((n) => n.startsWith('Deployment') || n.startsWith('Job'));
+  };
+  t.same(await render(), ['Job ironic-pre-none-to-38.0'], 'a first install migrates the schema first');
+  t.same(await render({ requestedVersion: '37.0', installedVersion: '37.0' }), ['Job ironic-pre-37.0-to-38.0'], 'an upgrade from the installed version, the workload after the Job');
+  t.same(await render({ requestedVersion: '38.0', installedVersion: '38.0' }), ['Deployment ironic-service'], 'installed: no Job');
+});
+
+t.test("the listener's TLS and authentication settings do not apply to the render", async (t) => {
+  let stdout = '';
+  const code = await runRender(['-f', 'examples/minimal.yaml'], {
+    stdout: (text) => (stdout += text),
+    stderr: () => undefined,
+    stdin: async () => '',
+    readFile: async (path) => readFileSync(path, 'utf8'),
+    env: { AUTH_BEARER_TOKEN_FILE: '/nonexistent/token', TLS_CERT_FILE: '/nonexistent/tls.crt', TLS_KEY_FILE: '/nonexistent/tls.key' },
+    deps: { secrets: fakeSecrets(), now: () => FIXED_NOW },
+  });
+  t.equal(code, 0);
+  t.match(stdout, /kind: Deployment/);
+});

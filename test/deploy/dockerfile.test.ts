@@ -1,0 +1,71 @@
+/**
+ * The Dockerfile (no Docker engine here, so its text is checked): multi-stage on Node.js 26, dev
+ * dependencies left out, non-root, and the command and port the Deployment in deploy/ expects.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import { readYamlDocuments } from './kustomize.js';
+
+type Instruction = { readonly keyword: string; readonly args: string };
+
+/** Instructions with line continuations joined and comments dropped. */
+const instructions = (text: string): Instruction[] =>
+  text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const [keyword = '', ...rest] = line.split(/\s+/);
+      return { keyword: keyword.toUpperCase(), args: rest.join(' ') };
+    });
+
+const all = instructions(readFileSync('Dockerfile', 'utf8'));
+const stages = all.reduce<Instruction[][]>((out, i) => (i.keyword === 'FROM' ? [...out, [i]] : out.map((s, n) => (n === out.length - 1 ? [...s, i] : s))), []);
+const final = stages.at(-1) ?? [];
+const args = (keyword: string, stage: readonly Instruction[] = all): string[] => stage.filter((i) => i.keyword === keyword).map((i) => i.args);
+const deployment = readYamlDocuments('deploy/metacontroller/deployment.yaml')[0] as unknown as IDeployment;
+
+t.test('multi-stage on Node.js 26', async (t) => {
+  const from = args('FROM');
+  t.ok(from.length >= 2, `${from.length} stages`);
+  for (const image of from) t.match(image, /^(node:26[-.\w]*|gcr\.io\/distroless\/nodejs26[-\w]*)(@sha256:[0-9a-f]+)?( AS \w+)?$/i, image);
+  t.equal(args('FROM', final)[0]?.match(/ AS /i), null, 'the last stage is the image');
+});
+
+t.test('builds with dev dependencies, ships production dependencies only', async (t) => {
+  const runs = args('RUN');
+  t.ok(runs.some((r) => /^npm ci\b/.test(r) && !r.includes('--omit=dev')), 'a build stage installs everything');
+  t.ok(runs.some((r) => r.includes('npm run build')), 'and compiles');
+  t.ok(runs.some((r) => /npm ci\b.*--omit=dev/.test(r)), 'npm ci --omit=dev for the runtime dependencies');
+  t.same(args('RUN', final).filter((r) => /\bnpm (ci|install|i)\b/.test(r)), [], 'nothing is installed in the final stage');
+  const copies = args('COPY', final);
+  t.ok(copies.some((c) => /--from=\w+ \/app\/node_modules/.test(c)), 'node_modules comes from a --omit=dev stage');
+  t.ok(copies.some((c) => /--from=\w+ \/app\/dist/.test(c)), 'dist comes from the build stage');
+  t.ok(copies.some((c) => /^package\.json /.test(c)), 'package.json ("type": "module") is in the image');
+});
+
+t.test('runs node dist/main.js as a non-root user on port 8080', async (t) => {
+  const user = args('USER', final).at(-1) ?? '';
+  t.ok(user !== '' && !/^(root|0)(:|$)/.test(user), `USER ${user}`);
+  const uid = Number(user.split(':')[0]);
+  t.ok(Number.isInteger(uid) && uid > 0, 'numeric, so the kubelet can check runAsNonRoot');
+  t.equal(deployment.spec?.template.spec?.securityContext?.runAsUser, uid, 'the Deployment runs as the same uid');
+  t.same(JSON.parse(args('CMD', final).at(-1) ?? 'null'), ['node', 'dist/main.js'], 'exec form, no npm');
+  t.same(args('ENTRYPOINT', final), [], 'no ENTRYPOINT');
+  const env = args('ENV', final).join(' ');
+  t.match(env, /\bNODE_ENV=production\b/);
+  t.match(env, /\bPORT=8080\b/);
+  t.same(args('EXPOSE', final), ['8080']);
+  t.equal(deployment.spec?.template.spec?.containers[0]?.ports?.[0]?.containerPort, 8080, 'the port the Deployment declares');
+});
+
+t.test('.dockerignore keeps the build context small and free of local state', async (t) => {
+  const ignored = readFileSync('.dockerignore', 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  for (const entry of ['node_modules', 'dist', '.git', 'test', '.tap', 'coverage']) t.ok(ignored.includes(entry), entry);
+  for (const needed of ['src', 'package.json', 'package-lock.json', 'tsconfig.json']) t.notOk(ignored.includes(needed), `${needed} is sent`);
+});

@@ -1,0 +1,64 @@
+/**
+ * Every example, applied to the emulated cluster with its workloads becoming ready and its Jobs
+ * completing as they are created, converges to Ready=True and then stays put: ten more resyncs, no write.
+ */
+import t from 'tap';
+import { readFileSync, readdirSync } from 'node:fs';
+import { readObjects } from '../../src/cli/documents.js';
+import { validateK8s } from '../helpers/k8s.js';
+import { admissionProblems } from '../support/crd-schema.js';
+import { startEmulator } from '../support/emulator.js';
+
+const EXAMPLES = readdirSync('examples').filter((f) => f.endsWith('.yaml')).sort();
+
+/** Rounds within which each example must settle (the managed database adds its own rollout and two Jobs). */
+const MAX_ROUNDS = 8;
+
+t.test('the examples directory has the documented examples', async (t) => {
+  for (const name of ['minimal.yaml', 'tls-credentials.yaml', 'dhcp.yaml', 'managed-database.yaml', 'ha.yaml']) t.ok(EXAMPLES.includes(name), name);
+});
+
+for (const file of EXAMPLES) {
+  t.test(`examples/${file} converges and stays converged`, async (t) => {
+    const emulator = await startEmulator();
+    t.teardown(() => emulator.close());
+    const applied = emulator.apply(readFileSync(`examples/${file}`, 'utf8'));
+    const parents = applied.filter((o) => o.kind === 'Ironic' || o.kind === 'IronicDatabase');
+    t.ok(parents.length > 0, 'has a parent');
+    const result = await emulator.runUntilStable({ maxRounds: MAX_ROUNDS, autoReady: true });
+    t.same(result.errors, [], 'no sync failed');
+    t.ok(result.stable, `stable after ${result.rounds} rounds`);
+    for (const parent of parents) {
+      t.match(emulator.ready(parent.kind, parent.metadata.name), { status: 'True' }, `${parent.kind} ${parent.metadata.name} is Ready`);
+      t.equal(emulator.status(parent.kind, parent.metadata.name)['observedGeneration'], parent.metadata.generation, 'observedGeneration');
+    }
+    const warnings = emulator.history.flatMap((r) => r.syncs.flatMap((s) => [...s.warnings, ...s.pending]));
+    t.same(warnings, [], 'every child was accepted and nothing waits for OnDelete');
+    for (let i = 0; i < 10; i += 1) {
+      emulator.settleWorkloads();
+      const round = await emulator.round();
+      t.same(round.writes, [], `resync ${i + 1} writes nothing`);
+    }
+  });
+}
+
+t.test('every example is accepted by the API server', async (t) => {
+  for (const file of EXAMPLES) {
+    const { objects, errors, warnings } = readObjects([{ text: readFileSync(`examples/${file}`, 'utf8'), source: file }], 'default');
+    t.same([...errors, ...warnings], [], `${file} reads cleanly`);
+    for (const object of objects) {
+      const what = `${file}: ${object.kind} ${object.metadata.name}`;
+      if (object.kind === 'Ironic' || object.kind === 'IronicDatabase') t.same(admissionProblems(object), [], `${what} passes its CRD`);
+      else t.doesNotThrow(() => validateK8s(object as Record<string, unknown>), `${what} is a valid ${object.kind}`);
+    }
+  }
+});
+
+t.test('ha.yaml runs Ironic as a DaemonSet instead of the Deployment', async (t) => {
+  const emulator = await startEmulator();
+  t.teardown(() => emulator.close());
+  emulator.apply(readFileSync('examples/ha.yaml', 'utf8'));
+  t.ok((await emulator.runUntilStable({ maxRounds: MAX_ROUNDS, autoReady: true })).stable);
+  const workloads = emulator.children('Ironic', 'ironic').filter((c) => c.kind === 'Deployment' || c.kind === 'DaemonSet');
+  t.same(workloads.map((w) => `${w.kind} ${w.metadata.name}`), ['DaemonSet ironic-service']);
+});

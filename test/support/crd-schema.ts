@@ -1,0 +1,60 @@
+/**
+ * What the API server does to a custom resource with a structural schema before storing it: defaults,
+ * then pruning of unknown fields (unless x-kubernetes-preserve-unknown-fields). Also the admission
+ * check of a parent against its CRD (OpenAPI schema and CEL rules).
+ */
+import { ironicCrd, ironicDatabaseCrd } from '../../src/crd/crds.js';
+import { checkAgainstCrd, schemaOf } from '../helpers/crd-check.js';
+
+type Json = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const CRDS: Readonly<Record<string, () => Json>> = { Ironic: ironicCrd, IronicDatabase: ironicDatabaseCrd };
+
+const crdOf = (kind: string): Json | undefined => CRDS[kind]?.();
+
+/** The value as stored: defaults applied top-down (into defaulted values too), unknown fields dropped. */
+export const defaultAndPrune = (schema: Json, value: unknown): unknown => {
+  if (Array.isArray(value)) {
+    const items = schema['items'];
+    return isRecord(items) ? value.map((v) => defaultAndPrune(items, v)) : value;
+  }
+  if (!isRecord(value)) return value;
+  const properties = isRecord(schema['properties']) ? schema['properties'] : undefined;
+  const additional = isRecord(schema['additionalProperties']) ? schema['additionalProperties'] : undefined;
+  const keepUnknown = schema['x-kubernetes-preserve-unknown-fields'] === true;
+  const out: Json = {};
+  for (const [key, item] of Object.entries(value)) {
+    const child = properties !== undefined && isRecord(properties[key]) ? properties[key] : additional;
+    if (child !== undefined) out[key] = defaultAndPrune(child, item);
+    else if (keepUnknown) out[key] = item;
+  }
+  for (const [key, child] of Object.entries(properties ?? {})) {
+    if (out[key] === undefined && isRecord(child) && child['default'] !== undefined) out[key] = defaultAndPrune(child, structuredClone(child['default']));
+  }
+  return out;
+};
+
+/** The status a parent keeps after the API server pruned it. */
+export const storedStatus = (kind: string, status: Json): Json => {
+  const crd = crdOf(kind);
+  if (crd === undefined) return status;
+  const schema = (schemaOf(crd)['properties'] as Json)['status'];
+  return isRecord(schema) ? (defaultAndPrune(schema, status) as Json) : status;
+};
+
+/** The spec (and the rest but metadata and status) a parent keeps: defaulted and pruned. */
+export const storedObject = <T extends { readonly kind: string }>(object: T): T => {
+  const crd = crdOf(object.kind);
+  if (crd === undefined) return object;
+  const { metadata, status, ...rest } = object as unknown as Json;
+  const stored = defaultAndPrune(schemaOf(crd), rest) as Json;
+  return { ...stored, metadata, ...(status !== undefined && { status }) } as unknown as T;
+};
+
+/** Why the API server refuses a parent (empty when it is accepted); `old` enables transition rules. */
+export const admissionProblems = (object: { readonly kind: string }, old?: unknown): string[] => {
+  const crd = crdOf(object.kind);
+  return crd === undefined ? [] : checkAgainstCrd(crd, object, old);
+};

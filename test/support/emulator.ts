@@ -1,0 +1,249 @@
+/**
+ * A Metacontroller emulator for tests: the hook server listening on 127.0.0.1, called over real HTTP in
+ * the v2 wire format by an in-memory cluster (src/cli/cluster.ts) that runs the CompositeControllers of
+ * deploy/metacontroller. The API server part defaults and prunes parents and their status to the CRDs,
+ * refuses parents the CRDs refuse, and validates children with the upstream Kubernetes schemas. The test
+ * plays the workload controllers and the kubelet (markDeploymentAvailable, completeJob, ...).
+ */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { GROUP_KEYS } from '../../src/api/hook.js';
+import { Cluster, type RoundResult, type Write } from '../../src/cli/cluster.js';
+import { readObjects } from '../../src/cli/documents.js';
+import {
+  availableDeploymentStatus,
+  completeJobStatus,
+  failedJobStatus,
+  readyDaemonSetStatus,
+  readyStatefulSetStatus,
+  settledStatus,
+} from '../../src/cli/kubelet.js';
+import { groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from '../../src/cli/objects.js';
+import type { Secrets } from '../../src/hooks/materialize.js';
+import { buildServer } from '../../src/server.js';
+import { FIXED_NOW, fakeSecrets, testConfig } from '../helpers/hooks.js';
+import { validateK8s } from '../helpers/k8s.js';
+import { deployedControllers } from './controllers.js';
+import { admissionProblems, storedObject, storedStatus } from './crd-schema.js';
+
+export type EmulatorOptions = {
+  /** Passwords and bcrypt of the hook server (default: deterministic fakes). */
+  readonly secrets?: Secrets;
+  /** The cluster clock starts here (default FIXED_NOW) and moves by `tickSeconds` before every round. */
+  readonly start?: string;
+  /** Seconds the clock moves per round (default 1): a status that embeds the time would never settle. */
+  readonly tickSeconds?: number;
+  /** Namespace of objects given without one (default `metal3`). */
+  readonly namespace?: string;
+};
+
+export type Condition = { readonly type: string; readonly status: string; readonly reason?: string; readonly message?: string };
+
+export type StableResult = {
+  /** Rounds run, the last quiet one included. */
+  readonly rounds: number;
+  /** Whether a round made no write (and had no failed sync) before maxRounds. */
+  readonly stable: boolean;
+  readonly writes: readonly Write[];
+  /** Sync failures seen, as `Kind ns/name: message`. */
+  readonly errors: readonly string[];
+};
+
+/** Kinds the emulator knows, by kind name. */
+const GROUP_BY_KIND: Readonly<Record<string, string>> = Object.fromEntries(Object.values(GROUP_KEYS).map((group) => [group.split('.')[0] ?? '', group]));
+
+/** Kinds kubernetes-models can validate (others, like ServiceMonitor, are not checked). */
+const VALIDATED = new Set(['Deployment', 'DaemonSet', 'StatefulSet', 'Job', 'Service', 'Secret', 'ConfigMap', 'PersistentVolumeClaim', 'Ingress', 'NetworkPolicy', 'ServiceAccount']);
+
+const childProblems = (child: KubeResource): string[] => {
+  if (!VALIDATED.has(child.kind)) return [];
+  try {
+    validateK8s(child as Json);
+    return [];
+  } catch (error) {
+    return [error instanceof Error ? error.message : String(error)];
+  }
+};
+
+const groupOfKind = (kind: string): string => {
+  const group = GROUP_BY_KIND[kind];
+  if (group === undefined) throw new Error(`the emulator does not know kind ${kind}`);
+  return group;
+};
+
+const addSeconds = (time: string, seconds: number): string => new Date(Date.parse(time) + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export class Emulator {
+  readonly cluster: Cluster;
+  readonly history: RoundResult[] = [];
+  readonly #app: FastifyInstance;
+  readonly #tick: number;
+  readonly #namespace: string;
+  #now: string;
+
+  private constructor(app: FastifyInstance, url: string, options: EmulatorOptions) {
+    this.#app = app;
+    this.#now = options.start ?? FIXED_NOW;
+    this.#tick = options.tickSeconds ?? 1;
+    this.#namespace = options.namespace ?? 'metal3';
+    this.cluster = new Cluster({
+      transport: async (path, body) => {
+        const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const text = await response.text();
+        return { statusCode: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+      },
+      controllers: deployedControllers(),
+      clock: () => this.#now,
+      storedStatus: (parent, status) => storedStatus(parent.kind, status),
+      admitChild: childProblems,
+    });
+  }
+
+  /** Starts the hook server on 127.0.0.1 (a free port) and returns an empty cluster that calls it. */
+  static async start(options: EmulatorOptions = {}): Promise<Emulator> {
+    let emulator: Emulator | undefined;
+    const app = buildServer(testConfig(), { secrets: options.secrets ?? fakeSecrets(), now: () => emulator?.now ?? FIXED_NOW, logger: false });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    emulator = new Emulator(app, `http://127.0.0.1:${port}`, options);
+    return emulator;
+  }
+
+  async close(): Promise<void> {
+    await this.#app.close();
+  }
+
+  /** The cluster clock (also the hook server's). */
+  get now(): string {
+    return this.#now;
+  }
+
+  /** Every write of every round so far. */
+  get writes(): Write[] {
+    return this.history.flatMap((r) => r.writes);
+  }
+
+  /**
+   * `kubectl apply` of objects or YAML: parents are defaulted and pruned to their CRD and refused
+   * (thrown) when the CRD refuses them; Secret stringData becomes data.
+   */
+  apply(input: string | KubeResource | readonly KubeResource[]): KubeResource[] {
+    const objects = typeof input === 'string' ? this.#parse(input) : Array.isArray(input) ? [...(input as readonly KubeResource[])] : [input as KubeResource];
+    return objects.map((given) => {
+      const object = given.metadata.namespace === undefined ? { ...given, metadata: { ...given.metadata, namespace: this.#namespace } } : given;
+      const old = this.cluster.store.get(groupKeyOf(object), objectKeyOf(object));
+      const problems = admissionProblems(object, old);
+      if (problems.length > 0) throw new Error(`${object.kind} ${objectKeyOf(object)} refused: ${problems.join('; ')}`);
+      return this.cluster.put(storedObject(object));
+    });
+  }
+
+  #parse(text: string): KubeResource[] {
+    const result = readObjects([{ text, source: 'input' }], this.#namespace);
+    if (result.errors.length > 0) throw new Error(result.errors.join('\n'));
+    return [...result.objects];
+  }
+
+  /** `kubectl delete` (graceful with finalizers). */
+  delete(kind: string, name: string, namespace?: string): void {
+    const object = this.#find(kind, name, namespace);
+    this.cluster.remove(groupKeyOf(object), object.metadata.namespace ?? '', name);
+  }
+
+  get(kind: string, name: string, namespace?: string): KubeResource | undefined {
+    const group = groupOfKind(kind);
+    if (namespace !== undefined) return this.cluster.store.get(group, `${namespace}/${name}`);
+    const found = this.cluster.store.list(group).filter((o) => o.metadata.name === name);
+    if (found.length > 1) throw new Error(`${kind} ${name} exists in several namespaces: give one`);
+    return found[0];
+  }
+
+  #find(kind: string, name: string, namespace?: string): KubeResource {
+    const object = this.get(kind, name, namespace);
+    if (object === undefined) throw new Error(`${kind} ${namespace ?? '*'}/${name} not found`);
+    return object;
+  }
+
+  /** The children a parent owns, in creation order. */
+  children(kind: string, name: string, namespace?: string): KubeResource[] {
+    return this.cluster.store.ownedBy(this.#find(kind, name, namespace).metadata.uid ?? '');
+  }
+
+  status(kind: string, name: string, namespace?: string): Json {
+    const status = this.#find(kind, name, namespace)['status'];
+    return isRecord(status) ? status : {};
+  }
+
+  /** The Ready condition of a parent, if any. */
+  ready(kind: string, name: string, namespace?: string): Condition | undefined {
+    const conditions = this.status(kind, name, namespace)['conditions'];
+    return (Array.isArray(conditions) ? conditions : []).find((c): c is Condition => isRecord(c) && c['type'] === 'Ready');
+  }
+
+  #setStatus(kind: string, name: string, namespace: string | undefined, status: (object: KubeResource) => Json): void {
+    const object = this.#find(kind, name, namespace);
+    this.cluster.store.updateStatus(object, status(object));
+  }
+
+  markDeploymentAvailable(name: string, namespace?: string): void {
+    this.#setStatus('Deployment', name, namespace, availableDeploymentStatus);
+  }
+
+  markStatefulSetReady(name: string, namespace?: string): void {
+    this.#setStatus('StatefulSet', name, namespace, readyStatefulSetStatus);
+  }
+
+  markDaemonSetReady(name: string, options: { readonly namespace?: string; readonly nodes?: number } = {}): void {
+    this.#setStatus('DaemonSet', name, options.namespace, (o) => readyDaemonSetStatus(o, options.nodes ?? 1));
+  }
+
+  completeJob(name: string, namespace?: string): void {
+    this.#setStatus('Job', name, namespace, () => completeJobStatus(this.#now));
+  }
+
+  failJob(name: string, message?: string, namespace?: string): void {
+    this.#setStatus('Job', name, namespace, () => failedJobStatus(this.#now, message));
+  }
+
+  /** Every workload ready at its generation, every unfinished Job complete. Returns how many changed. */
+  settleWorkloads(): number {
+    let changed = 0;
+    for (const object of this.cluster.store.list()) {
+      const status = settledStatus(object, this.#now);
+      if (status === undefined) continue;
+      this.cluster.store.updateStatus(object, status);
+      changed += 1;
+    }
+    return changed;
+  }
+
+  /** One resync of every parent; the clock moves first. */
+  async round(): Promise<RoundResult> {
+    this.#now = addSeconds(this.#now, this.#tick);
+    const result = await this.cluster.round();
+    this.history.push(result);
+    return result;
+  }
+
+  /**
+   * Rounds until one writes nothing and no sync fails, or maxRounds. With `autoReady`, every workload
+   * becomes ready and every Job completes before each round.
+   */
+  async runUntilStable(options: { readonly maxRounds?: number; readonly autoReady?: boolean } = {}): Promise<StableResult> {
+    const maxRounds = options.maxRounds ?? 20;
+    const writes: Write[] = [];
+    const errors: string[] = [];
+    for (let round = 1; round <= maxRounds; round += 1) {
+      if (options.autoReady === true) this.settleWorkloads();
+      const result = await this.round();
+      const failed = result.syncs.filter((s) => s.error !== undefined).map((s) => `${s.parent}: ${s.error ?? ''}`);
+      writes.push(...result.writes);
+      errors.push(...failed);
+      if (result.writes.length === 0 && failed.length === 0) return { rounds: round, stable: true, writes, errors };
+    }
+    return { rounds: maxRounds, stable: false, writes, errors };
+  }
+}
+
+/** Starts an emulator (see Emulator.start). */
+export const startEmulator = (options: EmulatorOptions = {}): Promise<Emulator> => Emulator.start(options);
