@@ -4,15 +4,35 @@
 import type { RenderConfig } from './render/ironic/input.js';
 import { IRONIC_IMAGE_REPOSITORY } from './api/version.js';
 
+/** HTTPS: the PEM files of the serving certificate, reloaded when they change. */
+export type TlsConfig = { readonly certFile: string; readonly keyFile: string };
+
+/** What Metacontroller's webhook client sends (`authorization` or `basicAuth` of a hook). */
+export type AuthConfig =
+  | { readonly kind: 'bearer'; readonly tokenFile: string }
+  | { readonly kind: 'basic'; readonly username: string; readonly passwordFile: string };
+
 export type Config = {
   readonly port: number;
   readonly host: string;
   readonly bodyLimit: number;
   readonly logLevel: string;
   readonly render: RenderConfig;
+  readonly tls?: TlsConfig;
+  readonly auth?: AuthConfig;
+  /** How often the TLS and auth files are checked for changes. */
+  readonly reloadIntervalMs?: number;
+  /** How long /readyz answers 503 before the server stops accepting connections. */
+  readonly shutdownDelayMs?: number;
+  /** The longest a shutdown may take (delay and in-flight hooks) before the process exits anyway. */
+  readonly shutdownTimeoutMs?: number;
 };
 
 export class ConfigError extends Error {}
+
+export const DEFAULT_RELOAD_INTERVAL_MS = 10_000;
+export const DEFAULT_SHUTDOWN_DELAY_MS = 3_000;
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const DOWNLOADER_VARIABLES = ['IPA_BASEURI', 'IPA_FLAVOR', 'IPA_ARCH'] as const;
@@ -22,14 +42,27 @@ const PROXY_VARIABLES = [
   ['IPA_NO_PROXY', 'NO_PROXY'],
 ] as const;
 
-const integer = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number => {
+/** A variable, with an empty value read as unset. */
+const value = (env: NodeJS.ProcessEnv, name: string): string | undefined => {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
+  return raw === undefined || raw === '' ? undefined : raw;
+};
+
+const integer = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number => {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const parsed = Number(raw);
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
-  return value;
+  return parsed;
+};
+
+const boolean = (env: NodeJS.ProcessEnv, name: string): boolean => {
+  const raw = value(env, name);
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
 };
 
 const downloaderEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
@@ -39,24 +72,69 @@ const downloaderEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
   return out;
 };
 
+/** Two variables that only make sense together. */
+const pair = (env: NodeJS.ProcessEnv, first: string, second: string): [string, string] | undefined => {
+  const a = value(env, first);
+  const b = value(env, second);
+  if (a === undefined && b === undefined) return undefined;
+  if (a === undefined || b === undefined) throw new ConfigError(`${first} and ${second} must be set together (only ${a === undefined ? second : first} is set)`);
+  return [a, b];
+};
+
+const tlsConfig = (env: NodeJS.ProcessEnv): TlsConfig | undefined => {
+  const files = pair(env, 'TLS_CERT_FILE', 'TLS_KEY_FILE');
+  return files && { certFile: files[0], keyFile: files[1] };
+};
+
+const authConfig = (env: NodeJS.ProcessEnv): AuthConfig | undefined => {
+  const tokenFile = value(env, 'AUTH_BEARER_TOKEN_FILE');
+  const basic = pair(env, 'AUTH_BASIC_USERNAME', 'AUTH_BASIC_PASSWORD_FILE');
+  if (tokenFile !== undefined && basic !== undefined) {
+    throw new ConfigError('AUTH_BEARER_TOKEN_FILE and AUTH_BASIC_USERNAME/AUTH_BASIC_PASSWORD_FILE cannot be combined: a hook sends one Authorization header');
+  }
+  if (tokenFile !== undefined) return { kind: 'bearer', tokenFile };
+  if (basic === undefined) return undefined;
+  if (basic[0].includes(':')) throw new ConfigError('AUTH_BASIC_USERNAME must not contain ":" (RFC 7617)');
+  return { kind: 'basic', username: basic[0], passwordFile: basic[1] };
+};
+
+const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
+  const hookImage = value(env, 'HOOK_IMAGE');
+  return {
+    images: {
+      ironicRepository: env['IRONIC_IMAGE_REPOSITORY'] ?? IRONIC_IMAGE_REPOSITORY,
+      downloader: env['RAMDISK_DOWNLOADER_IMAGE'] ?? 'quay.io/metal3-io/ironic-ipa-downloader:latest',
+      keepalived: env['KEEPALIVED_IMAGE'] ?? 'quay.io/metal3-io/keepalived:latest',
+      mariadb: env['MARIADB_IMAGE'] ?? 'quay.io/metal3-io/mariadb:latest',
+    },
+    downloaderEnv: downloaderEnv(env),
+    clusterDomain: env['CLUSTER_DOMAIN'] ?? 'cluster.local',
+    serviceMonitors: boolean(env, 'SERVICE_MONITORS'),
+    ...(hookImage !== undefined && { hookImage }),
+  };
+};
+
 /** Reads and validates the configuration; throws ConfigError with a message that names the variable. */
 export const loadConfig = (env: NodeJS.ProcessEnv): Config => {
   const logLevel = env['LOG_LEVEL'] ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const tls = tlsConfig(env);
+  const auth = authConfig(env);
+  const shutdownDelayMs = integer(env, 'SHUTDOWN_DELAY_SECONDS', DEFAULT_SHUTDOWN_DELAY_MS / 1000, 0, 300) * 1000;
+  const shutdownTimeoutMs = integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', DEFAULT_SHUTDOWN_TIMEOUT_MS / 1000, 1, 3600) * 1000;
+  if (shutdownTimeoutMs <= shutdownDelayMs) {
+    throw new ConfigError(`SHUTDOWN_TIMEOUT_SECONDS (${shutdownTimeoutMs / 1000}) must be longer than SHUTDOWN_DELAY_SECONDS (${shutdownDelayMs / 1000})`);
+  }
   return {
     port: integer(env, 'PORT', 8080, 1, 65535),
     host: env['HOST'] ?? '0.0.0.0',
     bodyLimit: integer(env, 'BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
-    render: {
-      images: {
-        ironicRepository: env['IRONIC_IMAGE_REPOSITORY'] ?? IRONIC_IMAGE_REPOSITORY,
-        downloader: env['RAMDISK_DOWNLOADER_IMAGE'] ?? 'quay.io/metal3-io/ironic-ipa-downloader:latest',
-        keepalived: env['KEEPALIVED_IMAGE'] ?? 'quay.io/metal3-io/keepalived:latest',
-        mariadb: env['MARIADB_IMAGE'] ?? 'quay.io/metal3-io/mariadb:latest',
-      },
-      downloaderEnv: downloaderEnv(env),
-      clusterDomain: env['CLUSTER_DOMAIN'] ?? 'cluster.local',
-    },
+    render: renderConfig(env),
+    ...(tls !== undefined && { tls }),
+    ...(auth !== undefined && { auth }),
+    reloadIntervalMs: integer(env, 'RELOAD_INTERVAL_SECONDS', DEFAULT_RELOAD_INTERVAL_MS / 1000, 1, 86_400) * 1000,
+    shutdownDelayMs,
+    shutdownTimeoutMs,
   };
 };

@@ -1,94 +1,95 @@
 /**
- * The hook server: builds the Fastify app (without listening) with the six Metacontroller hook routes
- * and the health endpoints.
+ * The hook server: builds the Fastify app (without listening) with the six Metacontroller hook routes,
+ * health, readiness and metrics, and the optional TLS and authentication. The parts live in src/server/.
  */
-import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger } from 'fastify';
-import { CustomizeRequest, SyncRequest, type SyncResponse, type CustomizeResponse } from './api/hook.js';
-import { API_GROUP } from './api/common.js';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Server } from 'node:https';
+import type { DestinationStream } from 'pino';
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import { registerFormats } from './api/formats.js';
-import type { Config } from './config.js';
-import { customizeIronic, finalizeIronic, syncIronic, type HookContext } from './hooks/ironic.js';
+import { DEFAULT_RELOAD_INTERVAL_MS, type Config } from './config.js';
+import type { HookContext } from './hooks/ironic.js';
 import { bcryptSecrets, type Secrets } from './hooks/materialize.js';
-import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from './hooks/ironic-database.js';
+import { authenticator } from './server/auth.js';
+import { hookCalls } from './server/calls.js';
+import { errorHandler, notFoundHandler } from './server/errors.js';
+import { registerHookRoutes } from './server/hook-routes.js';
+import { isDraining } from './server/lifecycle.js';
+import { fastifyLogging } from './server/logging.js';
+import { hookMetrics, type HookMetrics } from './server/metrics.js';
+import { readTls, watchTls, type TlsFiles } from './server/tls.js';
+
+export { beginDrain, closeGracefully } from './server/lifecycle.js';
 
 /** Things a test may replace. */
 export type ServerDeps = {
   readonly secrets?: Secrets;
   readonly now?: () => string;
+  /** false: no logs; a logger: used as is; true or pino options: our pino (with redaction). */
   readonly logger?: FastifyBaseLogger | boolean | Record<string, unknown>;
+  /** Where our pino writes (stdout by default). */
+  readonly logStream?: DestinationStream;
 };
 
 /** RFC 3339 with whole seconds, as Kubernetes writes times. */
 export const rfc3339Now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-type Parent = 'Ironic' | 'IronicDatabase';
+const PUBLIC_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
-type Hooks = {
-  readonly customize: (request: CustomizeRequest) => CustomizeResponse;
-  readonly sync: (request: SyncRequest, ctx: HookContext) => Promise<SyncResponse> | SyncResponse;
-  readonly finalize: (request: SyncRequest, ctx: HookContext) => Promise<SyncResponse> | SyncResponse;
+const isPublic = (request: FastifyRequest): boolean => PUBLIC_ROUTES.has(request.routeOptions.url ?? '');
+
+const registerProbes = (app: FastifyInstance, metrics: HookMetrics): void => {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => (isDraining(app) ? reply.code(503).send({ status: 'shutting down' }) : { status: 'ready' }));
+  app.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await metrics.scrape();
+    return reply.type(contentType).send(body);
+  });
 };
 
-class HookInputError extends Error {
-  readonly statusCode = 400;
-}
-
-const checkParent = (kind: Parent, parent: { apiVersion: string; kind: string }): void => {
-  if (parent.kind !== kind || !parent.apiVersion.startsWith(`${API_GROUP}/`)) {
-    throw new HookInputError(`this hook serves ${kind} (${API_GROUP}); the parent is ${parent.kind} (${parent.apiVersion})`);
+/**
+ * Requires authentication (reading its file: a ConfigError when unusable, before any watch starts) and
+ * reloads the auth and TLS files when they change.
+ */
+const registerFiles = (app: FastifyInstance<Server>, config: Config, tls: TlsFiles | undefined): void => {
+  const interval = config.reloadIntervalMs ?? DEFAULT_RELOAD_INTERVAL_MS;
+  if (config.auth !== undefined) {
+    const auth = authenticator(config.auth, isPublic, interval, app.log);
+    app.addHook('onRequest', auth.onRequest);
+    app.addHook('onClose', async () => auth.close());
+  }
+  if (config.tls !== undefined && tls !== undefined) {
+    const watch = watchTls(app.server, config.tls, tls, interval, app.log);
+    app.addHook('onClose', async () => watch.close());
   }
 };
 
-const parentName = (body: unknown): string => {
-  const metadata = (body as { parent?: { metadata?: { namespace?: unknown; name?: unknown } } } | undefined)?.parent?.metadata;
-  return `${String(metadata?.namespace ?? '')}/${String(metadata?.name ?? '')}`;
-};
-
-const registerHooks = (app: FastifyInstance, path: string, kind: Parent, hooks: Hooks, ctx: HookContext): void => {
-  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  typed.post(`/${path}/customize`, { schema: { body: CustomizeRequest } }, async (request) => {
-    checkParent(kind, request.body.parent);
-    return hooks.customize(request.body as CustomizeRequest);
-  });
-  typed.post(`/${path}/sync`, { schema: { body: SyncRequest } }, async (request) => {
-    const body = request.body as SyncRequest;
-    checkParent(kind, body.parent);
-    return body.finalizing === true ? hooks.finalize(body, ctx) : hooks.sync(body, ctx);
-  });
-  typed.post(`/${path}/finalize`, { schema: { body: SyncRequest } }, async (request) => {
-    const body = request.body as SyncRequest;
-    checkParent(kind, body.parent);
-    return hooks.finalize(body, ctx);
-  });
-};
-
-const errorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-  const status = error.statusCode ?? 500;
-  if (status < 500) {
-    const message = error.validation !== undefined ? `invalid hook request: ${error.message}` : error.message;
-    void reply.code(status).send({ error: 'Bad Request', message });
-    return;
-  }
-  request.log.error({ err: error, parent: parentName(request.body), url: request.url }, 'hook failed');
-  void reply.code(500).send({ error: 'Internal Server Error', message: 'the hook failed; see the hook server logs' });
-};
-
-/** Builds the app. Nothing listens until the caller calls `listen`. */
+/** Builds the app. Nothing listens until the caller calls `listen`; throws ConfigError for unusable files. */
 export const buildServer = (config: Config, deps: ServerDeps = {}): FastifyInstance => {
   registerFormats();
-  const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+  const tls = config.tls && readTls(config.tls);
+  // Typed as HTTPS for setSecureContext; with `https: null` Fastify creates a plain HTTP server.
+  const app = Fastify<Server>({
+    ...fastifyLogging(config.logLevel, deps),
+    https: tls ?? null,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
+    // A map of the spec may have a "__proto__" key that the API server accepted: drop it rather than refuse
+    // the parent forever (Fastify's default is a 400).
+    onProtoPoisoning: 'remove',
+    logController: new LogController({ disableRequestLogging: true }),
   });
+  // Only JSON: anything else (text/plain is accepted by default) is a 415.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
-  app.setErrorHandler(errorHandler);
+  const metrics = hookMetrics();
+  const calls = hookCalls(metrics);
+  registerFiles(app, config, tls);
+  app.addHook('onResponse', calls.finished);
+  app.setErrorHandler(errorHandler(config.bodyLimit, calls.rejected));
+  app.setNotFoundHandler(notFoundHandler);
   const ctx: HookContext = { config: config.render, secrets: deps.secrets ?? bcryptSecrets(), now: deps.now ?? rfc3339Now };
-  registerHooks(app, 'ironic', 'Ironic', { customize: customizeIronic, sync: syncIronic, finalize: finalizeIronic }, ctx);
-  registerHooks(app, 'ironicdatabase', 'IronicDatabase', { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase }, ctx);
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async () => ({ status: 'ready' }));
+  registerHookRoutes(app, ctx, calls);
+  registerProbes(app, metrics);
   return app;
 };

@@ -1,0 +1,126 @@
+/**
+ * Realistic sync requests: what Metacontroller sends for an Ironic, first without children (the
+ * warm-up), then, once the response has been applied, with every child observed.
+ */
+import { applied, availableDeployment, certificate, fieldsV1, rsaKey, userObject, type Obj } from './objects.js';
+
+const NAMESPACE = 'baremetal-operator-system';
+const NAME = 'ironic';
+
+/** The CompositeController, which Metacontroller sends whole with every call. */
+const controller = (): Obj => ({
+  apiVersion: 'metacontroller.k8s.io/v1alpha1',
+  kind: 'CompositeController',
+  metadata: { name: 'ironic', uid: '11111111-2222-4333-8444-555555555555', resourceVersion: '4242', generation: 1, labels: { 'app.kubernetes.io/part-of': 'ironic-metacontroller' } },
+  spec: {
+    parentResource: { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics' },
+    generateSelector: true,
+    resyncPeriodSeconds: 300,
+    childResources: [
+      ['v1', 'secrets', 'OnDelete'],
+      ['v1', 'services', 'InPlace'],
+      ['apps/v1', 'deployments', 'InPlace'],
+      ['apps/v1', 'daemonsets', 'InPlace'],
+      ['batch/v1', 'jobs', 'OnDelete'],
+      ['networking.k8s.io/v1', 'ingresses', 'InPlace'],
+    ].map(([apiVersion, resource, method]) => ({ apiVersion, resource, updateStrategy: { method } })),
+    hooks: Object.fromEntries(
+      ['customize', 'sync', 'finalize'].map((hook) => [hook, { version: 'v2', webhook: { url: `http://ironic-hooks.ironic-system.svc:8080/ironic/${hook}`, timeout: '10s' } }]),
+    ),
+  },
+  status: {},
+});
+
+/** The Ironic as the API server returns it: kubectl's annotation and managedFields, Metacontroller's finalizer. */
+const parent = (spec: Obj, status: Obj | undefined): Obj => {
+  const desired = { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: NAME, namespace: NAMESPACE }, spec };
+  return {
+    ...desired,
+    metadata: {
+      name: NAME,
+      namespace: NAMESPACE,
+      uid: '7f1e4c7e-0000-4000-8000-000000000001',
+      resourceVersion: '987654',
+      generation: 1,
+      creationTimestamp: '2026-01-01T00:00:00Z',
+      finalizers: ['metacontroller.io/compositecontroller-ironic'],
+      annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(desired) },
+      managedFields: [
+        { manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'ironic.metal3.io/v1alpha1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: fieldsV1(desired) },
+        { manager: 'metacontroller', operation: 'Update', apiVersion: 'ironic.metal3.io/v1alpha1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: fieldsV1({ metadata: { finalizers: [] } }) },
+      ],
+    },
+    ...(status !== undefined && { status }),
+  };
+};
+
+/** The `related` map in v2 keys. */
+const relatedMap = (objects: readonly Obj[]): Obj => {
+  const out: Record<string, Obj> = {};
+  for (const object of objects) {
+    const meta = object['metadata'] as Obj;
+    (out[`${String(object['kind'])}.${String(object['apiVersion'])}`] ??= {})[`${String(meta['namespace'])}/${String(meta['name'])}`] = object;
+  }
+  return out;
+};
+
+/** Observed children (v2 keys) once `children` have been applied, the Deployment available. */
+export const observedChildren = (children: readonly Obj[]): Obj => {
+  const out: Record<string, Obj> = {};
+  children.forEach((child, index) => {
+    const meta = child['metadata'] as Obj;
+    const group = `${String(child['kind'])}.${String(child['apiVersion'])}`;
+    const status = child['kind'] === 'Deployment' ? availableDeployment() : child['kind'] === 'Service' ? { loadBalancer: {} } : undefined;
+    (out[group] ??= {})[`${String(meta['namespace'] ?? NAMESPACE)}/${String(meta['name'])}`] = applied(child, 100 + index, status);
+  });
+  return out;
+};
+
+export type Scenario = {
+  readonly name: string;
+  readonly spec: Obj;
+  readonly related: readonly Obj[];
+};
+
+/** The sync request of a scenario, without children (first sync) or with the observed ones. */
+export const syncRequest = (scenario: Scenario, children: Obj, status: Obj | undefined): Obj => ({
+  controller: controller(),
+  parent: parent(scenario.spec, status),
+  children,
+  related: relatedMap(scenario.related),
+});
+
+const networking = { interface: 'eth1', ipAddress: '192.0.2.2', macAddresses: ['52:54:00:aa:bb:01', '52:54:00:aa:bb:02'] };
+
+/** minimal; TLS with a serving certificate (~4 KiB of PEM); large: TLS, CAs, DHCP, many options. */
+export const scenarios = (): Scenario[] => {
+  const key = rsaKey();
+  const caKey = rsaKey();
+  const ca = certificate('metal3-ca', caKey, 1);
+  const tlsSecret = userObject('Secret', 'ironic-tls', NAMESPACE, { 'tls.crt': certificate('ironic.example.com', key, 2), 'tls.key': key, 'ca.crt': ca }, 1);
+  const bundle = Array.from({ length: 24 }, (_, i) => certificate(`trusted-root-${i}.example.com`, caKey, 100 + i)).join('');
+  const large: Scenario = {
+    name: 'large',
+    spec: {
+      version: '38.0',
+      networking: {
+        ...networking,
+        dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.200', gatewayAddress: '192.0.2.1', serveDNS: true, hosts: Array.from({ length: 40 }, (_, i) => `52:54:00:00:01:${i.toString(16).padStart(2, '0')},192.0.2.${50 + i}`) },
+      },
+      tls: { certificateName: 'ironic-tls', bmcCA: { kind: 'Secret', name: 'bmc-ca' }, trustedCA: { kind: 'ConfigMap', name: 'trusted-ca', key: 'bundle.pem' } },
+      extraConfig: Array.from({ length: 40 }, (_, i) => ({ group: i % 2 === 0 ? 'conductor' : 'deploy', name: `option_${i}`, value: `value-${i}-${'x'.repeat(32)}` })),
+      prometheusExporter: { enabled: true, sensorCollectionInterval: 120 },
+      nodeSelector: { 'node-role.kubernetes.io/control-plane': '' },
+    },
+    related: [
+      tlsSecret,
+      userObject('Secret', 'bmc-ca', NAMESPACE, { 'ca.crt': ca }, 2),
+      userObject('ConfigMap', 'trusted-ca', NAMESPACE, { 'bundle.pem': bundle, 'unused.pem': ca }, 3),
+    ],
+  };
+  return [
+    { name: 'minimal', spec: { networking }, related: [] },
+    { name: 'tls', spec: { networking, tls: { certificateName: 'ironic-tls' } }, related: [tlsSecret] },
+    large,
+  ];
+};

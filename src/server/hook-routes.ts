@@ -1,0 +1,78 @@
+/**
+ * The six Metacontroller hook routes: POST /{ironic,ironicdatabase}/{customize,sync,finalize}. Bodies
+ * are checked against the TypeBox envelope (no coercion), the parent's kind is checked, and the
+ * response is checked before it is sent.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { CustomizeRequest, SyncRequest, type CustomizeResponse, type SyncResponse } from '../api/hook.js';
+import { API_GROUP, READY_CONDITION } from '../api/common.js';
+import { customizeIronic, finalizeIronic, syncIronic, type HookContext } from '../hooks/ironic.js';
+import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from '../hooks/ironic-database.js';
+import type { HookCalls } from './calls.js';
+import { HookInputError } from './errors.js';
+import type { HookLabels } from './metrics.js';
+import { checkCustomizeResponse, checkSyncResponse } from './response.js';
+
+type Kind = HookLabels['kind'];
+
+type Hooks = {
+  readonly customize: (request: CustomizeRequest) => CustomizeResponse;
+  readonly sync: (request: SyncRequest, ctx: HookContext) => Promise<SyncResponse> | SyncResponse;
+  readonly finalize: (request: SyncRequest, ctx: HookContext) => Promise<SyncResponse> | SyncResponse;
+};
+
+const PARENTS: readonly { readonly path: string; readonly kind: Kind; readonly hooks: Hooks }[] = [
+  { path: 'ironic', kind: 'Ironic', hooks: { customize: customizeIronic, sync: syncIronic, finalize: finalizeIronic } },
+  { path: 'ironicdatabase', kind: 'IronicDatabase', hooks: { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase } },
+];
+
+const checkParent = (kind: Kind, parent: { apiVersion: string; kind: string }): void => {
+  if (parent.kind !== kind || !parent.apiVersion.startsWith(`${API_GROUP}/`)) {
+    throw new HookInputError(`this hook serves ${kind} (${API_GROUP}); the parent is ${parent.kind} (${parent.apiVersion})`);
+  }
+};
+
+/** The reason of the Ready condition of the returned status, for the log line. */
+const outcomeOf = (response: SyncResponse): string => {
+  const conditions = response.status['conditions'];
+  const ready = Array.isArray(conditions) ? (conditions as unknown[]).find((c) => (c as { type?: unknown } | null)?.type === READY_CONDITION) : undefined;
+  const reason = (ready as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === 'string' ? reason : 'ok';
+};
+
+const registerParent = (app: FastifyInstance, parent: (typeof PARENTS)[number], ctx: HookContext, calls: HookCalls): void => {
+  const { path, kind, hooks } = parent;
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const route = (hook: HookLabels['hook']): string => {
+    const url = `/${path}/${hook}`;
+    calls.add({ hook, kind, name: `${path}/${hook}`, url });
+    return url;
+  };
+  const respond = async (request: { body: unknown }, finalize: boolean): Promise<SyncResponse> => {
+    const body = request.body as SyncRequest;
+    checkParent(kind, body.parent);
+    const response = await (finalize || body.finalizing === true ? hooks.finalize(body, ctx) : hooks.sync(body, ctx));
+    checkSyncResponse(response);
+    return response;
+  };
+  typed.post(route('customize'), { schema: { body: CustomizeRequest } }, async (request) => {
+    const body = request.body as CustomizeRequest;
+    checkParent(kind, body.parent);
+    const response = hooks.customize(body);
+    checkCustomizeResponse(response);
+    calls.answered(request, 'ok');
+    return response;
+  });
+  for (const hook of ['sync', 'finalize'] as const) {
+    typed.post(route(hook), { schema: { body: SyncRequest } }, async (request) => {
+      const response = await respond(request, hook === 'finalize');
+      calls.answered(request, outcomeOf(response));
+      return response;
+    });
+  }
+};
+
+export const registerHookRoutes = (app: FastifyInstance, ctx: HookContext, calls: HookCalls): void => {
+  for (const parent of PARENTS) registerParent(app, parent, ctx, calls);
+};

@@ -1,0 +1,51 @@
+import t from 'tap';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { thrownBy } from './support.js';
+
+t.test('defaults', async (t) => {
+  const config = loadConfig({});
+  t.match(config, {
+    port: 8080,
+    host: '0.0.0.0',
+    bodyLimit: 32 * 1024 * 1024,
+    logLevel: 'info',
+    reloadIntervalMs: 10_000,
+    shutdownDelayMs: 3_000,
+    shutdownTimeoutMs: 20_000,
+    render: { serviceMonitors: false, clusterDomain: 'cluster.local' },
+  });
+  t.notOk('tls' in config);
+  t.notOk('auth' in config);
+  t.notOk('hookImage' in config.render);
+});
+
+t.test('TLS, auth, shutdown and render settings', async (t) => {
+  t.same(loadConfig({ TLS_CERT_FILE: '/tls/tls.crt', TLS_KEY_FILE: '/tls/tls.key' }).tls, { certFile: '/tls/tls.crt', keyFile: '/tls/tls.key' });
+  t.same(loadConfig({ AUTH_BEARER_TOKEN_FILE: '/auth/token' }).auth, { kind: 'bearer', tokenFile: '/auth/token' });
+  t.same(loadConfig({ AUTH_BASIC_USERNAME: 'mc', AUTH_BASIC_PASSWORD_FILE: '/auth/password' }).auth, { kind: 'basic', username: 'mc', passwordFile: '/auth/password' });
+  t.match(loadConfig({ RELOAD_INTERVAL_SECONDS: '2', SHUTDOWN_DELAY_SECONDS: '0', SHUTDOWN_TIMEOUT_SECONDS: '5' }), { reloadIntervalMs: 2000, shutdownDelayMs: 0, shutdownTimeoutMs: 5000 });
+  t.match(loadConfig({ SERVICE_MONITORS: 'true', HOOK_IMAGE: 'registry.example/hooks:1.0' }).render, { serviceMonitors: true, hookImage: 'registry.example/hooks:1.0' });
+  t.match(loadConfig({ TLS_CERT_FILE: '', TLS_KEY_FILE: '', AUTH_BEARER_TOKEN_FILE: '' }), { tls: undefined, auth: undefined }, 'empty means unset');
+});
+
+t.test('an invalid value is a ConfigError that names the variable', async (t) => {
+  const cases: [NodeJS.ProcessEnv, RegExp][] = [
+    [{ PORT: '0' }, /^PORT must be an integer between 1 and 65535, got "0"/],
+    [{ BODY_LIMIT_BYTES: '1mb' }, /^BODY_LIMIT_BYTES must be an integer/],
+    [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of/],
+    [{ TLS_CERT_FILE: '/tls/tls.crt' }, /^TLS_CERT_FILE and TLS_KEY_FILE must be set together \(only TLS_CERT_FILE is set\)/],
+    [{ TLS_KEY_FILE: '/tls/tls.key' }, /only TLS_KEY_FILE is set/],
+    [{ AUTH_BASIC_USERNAME: 'mc' }, /^AUTH_BASIC_USERNAME and AUTH_BASIC_PASSWORD_FILE must be set together/],
+    [{ AUTH_BASIC_USERNAME: 'm:c', AUTH_BASIC_PASSWORD_FILE: '/p' }, /^AUTH_BASIC_USERNAME must not contain ":"/],
+    [{ AUTH_BEARER_TOKEN_FILE: '/t', AUTH_BASIC_USERNAME: 'mc', AUTH_BASIC_PASSWORD_FILE: '/p' }, /^AUTH_BEARER_TOKEN_FILE and AUTH_BASIC_USERNAME\/AUTH_BASIC_PASSWORD_FILE cannot be combined/],
+    [{ RELOAD_INTERVAL_SECONDS: '0' }, /^RELOAD_INTERVAL_SECONDS must be/],
+    [{ SHUTDOWN_DELAY_SECONDS: '-1' }, /^SHUTDOWN_DELAY_SECONDS must be/],
+    [{ SHUTDOWN_DELAY_SECONDS: '30', SHUTDOWN_TIMEOUT_SECONDS: '20' }, /^SHUTDOWN_TIMEOUT_SECONDS \(20\) must be longer than SHUTDOWN_DELAY_SECONDS \(30\)/],
+    [{ SERVICE_MONITORS: 'yes' }, /^SERVICE_MONITORS must be "true" or "false"/],
+  ];
+  for (const [env, message] of cases) {
+    const error = thrownBy(() => loadConfig(env));
+    t.ok(error instanceof ConfigError, `a ConfigError: ${JSON.stringify(env)}`);
+    t.match(error, { message }, JSON.stringify(env));
+  }
+});

@@ -1,0 +1,59 @@
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Runs src/main.ts with the TypeScript loader of the test run. */
+const main = (env: NodeJS.ProcessEnv) => {
+  const loader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
+  const child = spawn(process.execPath, [...loader, 'src/main.ts'], { env: { PATH: process.env['PATH'], ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exit = once(child, 'exit') as Promise<[number | null, string | null]>;
+  return { child, exit, stdout: () => stdout, stderr: () => stderr };
+};
+
+const freePort = async (): Promise<number> => {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  return port;
+};
+
+t.test('an invalid configuration exits with code 2 and names the variable', async (t) => {
+  for (const [env, message] of [
+    [{ PORT: 'eighty' }, /invalid configuration: PORT must be an integer/],
+    [{ AUTH_BEARER_TOKEN_FILE: '/nonexistent/token' }, /invalid configuration: AUTH_BEARER_TOKEN_FILE: cannot read \/nonexistent\/token/],
+  ] as const) {
+    const run = main(env);
+    const [code] = await run.exit;
+    t.equal(code, 2, JSON.stringify(env));
+    t.match(run.stderr(), message);
+  }
+});
+
+t.test('SIGTERM: /readyz answers 503 for the drain delay, then the process exits cleanly', async (t) => {
+  const port = await freePort();
+  const run = main({ PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_DELAY_SECONDS: '1', LOG_LEVEL: 'info' });
+  t.teardown(() => run.child.kill('SIGKILL'));
+  const url = `http://127.0.0.1:${port}`;
+  let ready = 0;
+  for (let i = 0; i < 300 && ready !== 200; i += 1) {
+    await sleep(50);
+    ready = await fetch(`${url}/readyz`).then((r) => r.status).catch(() => 0);
+  }
+  t.equal(ready, 200, 'ready once listening');
+  run.child.kill('SIGTERM');
+  await sleep(300);
+  t.equal((await fetch(`${url}/readyz`, { headers: { connection: 'close' } })).status, 503, 'not ready while draining');
+  t.equal((await fetch(`${url}/healthz`, { headers: { connection: 'close' } })).status, 200, 'still alive');
+  const [code] = await run.exit;
+  t.equal(code, 0);
+  const lines = run.stdout().trim().split('\n').map((l) => JSON.parse(l) as { msg?: string });
+  t.ok(lines.some((l) => /shutting down/.test(l.msg ?? '')), 'the shutdown is logged');
+});

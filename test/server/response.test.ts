@@ -1,0 +1,68 @@
+import t from 'tap';
+import { checkCustomizeResponse, checkSyncResponse, ResponseShapeError } from '../../src/server/response.js';
+import { ironic, type Obj } from '../helpers/hooks.js';
+import { syncedChildren } from '../fixtures/ironic-scenarios.js';
+import { server } from './support.js';
+
+const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
+const database = (extra: Obj = {}): Obj => ({
+  apiVersion: 'ironic.metal3.io/v1alpha1',
+  kind: 'IronicDatabase',
+  metadata: { name: 'db', namespace: 'metal3', generation: 1 },
+  spec: {},
+  ...extra,
+});
+const SYNC_KEYS = ['children', 'finalized', 'resyncAfterSeconds', 'status'];
+
+t.test('every hook answers with exactly the keys Metacontroller v2 accepts', async (t) => {
+  const app = server();
+  t.teardown(() => app.close());
+  const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
+  const deleting = { metadata: { name: 'ironic', namespace: 'metal3', deletionTimestamp: '2026-01-01T00:00:00Z' } };
+  const calls: { url: string; payload: Obj }[] = [
+    { url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children, related: {} } },
+    { url: '/ironic/sync', payload: { parent: ironic({ networking: { interface: 'eth1', ipAddress: 'nope' } }), children, related: {} } },
+    { url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }, deleting), children, related: {}, finalizing: true } },
+    { url: '/ironic/finalize', payload: { parent: ironic({ networking: provisioning }, deleting), children: {}, related: {}, finalizing: true } },
+    { url: '/ironicdatabase/sync', payload: { parent: database(), children: {}, related: {} } },
+    { url: '/ironicdatabase/finalize', payload: { parent: database(), children: {}, related: {}, finalizing: true } },
+  ];
+  for (const call of calls) {
+    const response = await app.inject({ method: 'POST', url: call.url, payload: call.payload });
+    t.equal(response.statusCode, 200, call.url);
+    const body = response.json() as Obj;
+    t.ok(Object.keys(body).every((k) => SYNC_KEYS.includes(k)), `${call.url}: only ${SYNC_KEYS.join(', ')} (got ${Object.keys(body).join(', ')})`);
+    t.ok(Object.values(body).every((v) => v !== null), 'no top-level null');
+    t.doesNotThrow(() => checkSyncResponse(body));
+  }
+  for (const url of ['/ironic/customize', '/ironicdatabase/customize']) {
+    const parent = url.startsWith('/ironic/') ? ironic({ apiCredentialsName: 'creds' }) : database();
+    const body = (await app.inject({ method: 'POST', url, payload: { parent } })).json() as Obj;
+    t.same(Object.keys(body), ['relatedResources'], url);
+  }
+});
+
+t.test('a response Metacontroller would reject is refused before it is sent', async (t) => {
+  const child = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } };
+  const good = [{ status: {}, children: [] }, { status: { a: 1 }, children: [child], resyncAfterSeconds: 1.5, finalized: false }];
+  for (const response of good) t.doesNotThrow(() => checkSyncResponse(response), JSON.stringify(response));
+  const bad: [unknown, RegExp][] = [
+    [{ status: {}, children: [], message: 'extra' }, /message/],
+    [{ status: null, children: [] }, /response\/status/],
+    [{ children: [] }, /response\/status/],
+    [{ status: {}, children: {} }, /response\/children/],
+    [{ status: {}, children: [], resyncAfterSeconds: null }, /resyncAfterSeconds/],
+    [{ status: {}, children: [], resyncAfterSeconds: -1 }, /resyncAfterSeconds/],
+    [{ status: {}, children: [], finalized: 'yes' }, /finalized/],
+    [{ status: {}, children: [{ ...child, kind: '' }] }, /children\/0\/kind/],
+    [{ status: {}, children: [child, { apiVersion: 'v1', kind: 'Secret', metadata: {} }] }, /children\/1\/metadata\/name/],
+    [{ status: {}, children: [null] }, /children\/0/],
+  ];
+  for (const [response, where] of bad) {
+    t.throws(() => checkSyncResponse(response), { name: 'ResponseShapeError', message: where }, JSON.stringify(response));
+  }
+  t.doesNotThrow(() => checkCustomizeResponse({ relatedResources: [{ apiVersion: 'v1', resource: 'secrets', names: ['a'] }] }));
+  t.throws(() => checkCustomizeResponse({ relatedResources: [], extra: 1 }), { name: 'ResponseShapeError', message: /extra/ });
+  t.throws(() => checkCustomizeResponse({ relatedResources: [{ apiVersion: 'v1', resource: 'secrets', selector: {} }] }), { name: 'ResponseShapeError', message: /selector/ });
+  t.ok(new ResponseShapeError('x') instanceof Error);
+});
