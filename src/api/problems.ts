@@ -4,6 +4,7 @@
  * A problem names the field (`spec.networking.dhcp.rangeBegin`) and says, in plain words, what is wrong
  * and what to do about it. The hooks put problems into the `Ready` condition of the object.
  */
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 
@@ -169,7 +170,20 @@ export const schemaErrorMessage = (error: ValueError): string =>
  * Checks `value` against `schema` and returns one problem per offending field (the first error of each
  * path), under `root`. At most MAX_SCHEMA_PROBLEMS are listed. The schema formats must be registered.
  */
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+/** A compiled checker per schema: the common case (a valid spec) then costs one fast check. */
+export const compiledCheck = (schema: TSchema): TypeCheck<TSchema> => {
+  let check = compiled.get(schema);
+  if (check === undefined) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  return check;
+};
+
 export const schemaProblems = (schema: TSchema, value: unknown, root: string): Problem[] => {
+  if (compiledCheck(schema).Check(value)) return [];
   const problems: Problem[] = [];
   const seen = new Set<string>();
   let skipped = 0;

@@ -2,10 +2,9 @@
  * Validation of an IronicDatabase spec: the TypeBox schema first, then a few semantic rules on storage,
  * resources and the node selector. Every problem is reported.
  */
-import { Value } from '@sinclair/typebox/value';
 import { registerFormats } from './formats.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
-import { describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
+import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { compareQuantities, isPositive, parseQuantity } from './quantity.js';
 
 type Rule = (spec: IronicDatabaseSpec) => Problem[];
@@ -72,7 +71,7 @@ const nodeSelectorKeys: Rule = (spec) =>
 /** The semantic rules, in order. */
 const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];
 
-const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => Value.Check(IronicDatabaseSpec, value);
+const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);
 
 const validateIronicDatabaseUnsafe = (spec: unknown): Problem[] => {
   registerFormats();

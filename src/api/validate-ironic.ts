@@ -3,11 +3,10 @@
  * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
-import { Value } from '@sinclair/typebox/value';
 import { registerFormats } from './formats.js';
 import { IronicSpec, type AgentImages, type ProviderNetwork } from './ironic.js';
 import { isLoopback, parseIP } from './net.js';
-import { describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
+import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
 import { DEFAULT_VERSION, imageTagFor, parseVersion, supportedVersionsText } from './version.js';
 
@@ -383,7 +382,7 @@ const dedupe = (problems: readonly Problem[]): Problem[] => {
   });
 };
 
-const isIronicSpec = (value: unknown): value is IronicSpec => Value.Check(IronicSpec, value);
+const isIronicSpec = (value: unknown): value is IronicSpec => compiledCheck(IronicSpec).Check(value);
 
 const validateIronicUnsafe = (spec: unknown, old: unknown): Problem[] => {
   registerFormats();

@@ -186,9 +186,13 @@ export const buildIronicEnv = (input: IronicRenderInput, htpasswdSecret: string)
 export const buildHttpdEnv = (input: IronicRenderInput, htpasswdSecret: string): IEnvVar[] =>
   dedupeEnv([...buildCommonEnv(input), ...(hasTLS(input) ? [htpasswdEnv(htpasswdSecret)] : [])]);
 
+/** Parses a CIDR, trying the family its text suggests (ipaddr.parseCIDR tries IPv6 first, which is slow). */
+export const parseCIDRFast = (cidr: string): [ipaddr.IPv4 | ipaddr.IPv6, number] =>
+  cidr.includes(':') ? ipaddr.IPv6.parseCIDR(cidr) : ipaddr.IPv4.parseCIDR(cidr);
+
 const netmaskOf = (cidr: string): string | undefined => {
   try {
-    const [address, prefix] = ipaddr.parseCIDR(cidr);
+    const [address, prefix] = parseCIDRFast(cidr);
     return address.kind() === 'ipv4' ? ipaddr.IPv4.subnetMaskFromPrefixLength(prefix).toString() : String(prefix);
   } catch {
     return undefined;
@@ -237,7 +241,7 @@ export const buildDnsmasqEnv = (input: IronicRenderInput, dhcp: DHCP): IEnvVar[]
 const prefixOf = (cidr: string | undefined): number | undefined => {
   if (cidr === undefined) return undefined;
   try {
-    return ipaddr.parseCIDR(cidr)[1];
+    return parseCIDRFast(cidr)[1];
   } catch {
     return undefined;
   }

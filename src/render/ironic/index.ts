@@ -2,7 +2,6 @@
  * All children of an Ironic, in a fixed order. Pure: same input, same output.
  */
 import type { KubeChild } from '../child.js';
-import { compact } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import { renderApiCredentialsSecret, renderHtpasswdSecret } from './secrets.js';
 import { renderIronicIngress, renderIronicService } from './service.js';
@@ -20,5 +19,5 @@ export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
     renderIronicIngress(input),
     renderServiceMonitor(input),
   ]
-    .filter((c) => c !== undefined)
-    .map((c) => compact(c) as KubeChild);
+    // Renderers build objects with conditional spreads and never put undefined or null in them.
+    .filter((c) => c !== undefined) as KubeChild[];

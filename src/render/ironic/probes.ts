@@ -5,7 +5,7 @@
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import ipaddr from 'ipaddr.js';
 import type { IronicRenderInput } from './input.js';
-import { hasTLS } from './env.js';
+import { hasTLS, parseCIDRFast } from './env.js';
 
 const CURL = ['curl', '--head', '--insecure', '--location', '--silent', '--show-error', '--output', '/dev/null'];
 
@@ -52,7 +52,7 @@ const cidrFamilies = (input: IronicRenderInput): Set<'ipv4' | 'ipv6'> => {
   for (const cidr of cidrs) {
     if (cidr === undefined) continue;
     try {
-      families.add(ipaddr.parseCIDR(cidr)[0].kind());
+      families.add(parseCIDRFast(cidr)[0].kind());
     } catch {
       // validation reports unparsable CIDRs
     }

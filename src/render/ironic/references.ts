@@ -7,7 +7,7 @@ import { GROUP_KEYS } from '../../api/hook.js';
 import type { DefaultedIronicSpec } from '../../api/defaults.js';
 import type { ResourceKind } from '../../api/common.js';
 import { findObject } from '../observed.js';
-import { contentHash } from '../meta.js';
+import { createHash } from 'node:crypto';
 import type { IronicReferences, MountedReference, TLSReference, TrustedCAReference } from './input.js';
 
 /** Why a reference cannot be used: `missing` objects may appear later; `invalid` ones need a change. */
@@ -32,8 +32,16 @@ export const dataKeys = (object: KubeObject): string[] => {
 };
 
 /** A hash of the content of a Secret or ConfigMap (its data maps), stable across key order. */
-export const objectContentHash = (object: KubeObject): string =>
-  contentHash({ data: object['data'] ?? {}, binaryData: object['binaryData'] ?? {} });
+export const objectContentHash = (object: KubeObject): string => {
+  const hash = createHash('sha256');
+  for (const field of ['data', 'binaryData']) {
+    const data = object[field];
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) continue;
+    const map = data as Record<string, unknown>;
+    for (const key of Object.keys(map).sort()) hash.update(`${field}\0${key}\0${String(map[key])}\0`);
+  }
+  return hash.digest('hex');
+};
 
 const missing = (path: string, kind: string, lookup: Lookup, name: string): ReferenceProblem => ({
   kind: 'missing',
