@@ -18,6 +18,7 @@ import { computeDatabaseStatus, type DatabaseOutcome } from '../render/database/
 import { dataKeys, objectContentHash } from '../render/ironic/references.js';
 import type { HookContext } from './ironic.js';
 import { describeProblems } from './problems.js';
+import { countChildren, parentOf, type Parent } from './parent.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -85,16 +86,6 @@ const resolveTLS = (namespace: string, spec: IronicDatabaseSpec, related: Object
   return { ok: true, value: { secretName: name, caKey: keys.includes('ca.crt') ? 'ca.crt' : 'tls.crt', hash: objectContentHash(secret) } };
 };
 
-type Parent = { name: string; namespace: string; generation: number | undefined; spec: unknown; status: unknown; deleting: boolean };
-
-const parentOf = (request: SyncRequest): Parent => ({
-  name: request.parent.metadata.name,
-  namespace: request.parent.metadata.namespace ?? '',
-  generation: request.parent.metadata.generation,
-  spec: request.parent['spec'] ?? {},
-  status: request.parent['status'],
-  deleting: request.finalizing === true,
-});
 
 /** The rendered children and the outcome, or an outcome that keeps the observed children. */
 const render = (request: SyncRequest, parent: Parent, ctx: HookContext): { outcome: DatabaseOutcome; children: unknown[] } => {
@@ -127,9 +118,6 @@ export const syncIronicDatabase = (request: SyncRequest, ctx: HookContext): Sync
     children,
   };
 };
-
-const countChildren = (children: ObjectMap | null | undefined): number =>
-  Object.values(children ?? {}).reduce((n, group) => n + Object.keys(group ?? {}).length, 0);
 
 /**
  * finalize: while an Ironic still names this database, keep everything running and say who blocks.

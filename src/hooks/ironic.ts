@@ -22,6 +22,7 @@ import type { IronicRenderInput } from '../render/ironic/input.js';
 import { compact } from '../render/meta.js';
 import { materializeCredentials, materializeRpcCA, type Secrets } from './materialize.js';
 import { describeProblems } from './problems.js';
+import { countChildren, parentOf, type Parent } from './parent.js';
 
 /** What the hooks need besides the request: configuration, randomness and the clock. */
 export type HookContext = {
@@ -72,15 +73,6 @@ const referenceOutcome = (problems: readonly ReferenceProblem[]): IronicOutcome 
   message: problems.map((p) => p.message).join('; '),
 });
 
-type Parent = { name: string; namespace: string; generation: number | undefined; spec: unknown; status: unknown };
-
-const parentOf = (request: SyncRequest): Parent => ({
-  name: request.parent.metadata.name,
-  namespace: request.parent.metadata.namespace ?? '',
-  generation: request.parent.metadata.generation,
-  spec: request.parent['spec'] ?? {},
-  status: request.parent['status'],
-});
 
 /** A response that keeps every observed child as it is and explains why in the status. */
 const keep = (request: SyncRequest, parent: Parent, ctx: HookContext, outcome: IronicOutcome, targetVersion?: string): SyncResponse => ({
@@ -182,9 +174,6 @@ const planChildren = (request: SyncRequest, parent: Parent, input: IronicRenderI
   const post = jobReadiness(observedJob('post'), 'post-upgrade');
   return { children: [...children, job('pre'), job('post')], readiness: post.state === 'ready' ? workload : post };
 };
-
-const countChildren = (children: ObjectMap | null | undefined): number =>
-  Object.values(children ?? {}).reduce((n, group) => n + Object.keys(group ?? {}).length, 0);
 
 /**
  * finalize: nothing outside the cluster to clean up. Children are deleted (an empty list) and the

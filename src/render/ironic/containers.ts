@@ -5,6 +5,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IContainerPort } from 'kubernetes-models/v1/ContainerPort';
 import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
 import type { DHCP } from '../../api/ironic.js';
+import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
 import type { IronicRenderInput } from './input.js';
 import {
   buildDnsmasqEnv,
@@ -22,9 +23,6 @@ import { rpcMounts } from './ha.js';
 import { dnsmasqProbe, exporterProbe, httpdProbe, ironicProbe, startupProbe } from './probes.js';
 import { buildIronicMounts, scratchMounts, sharedMount } from './volumes.js';
 
-/** The ironic user and group of ironic-image. */
-const IRONIC_UID = 997;
-const IRONIC_GID = 994;
 /** The user of the keepalived image. */
 const KEEPALIVED_UID = 65532;
 
@@ -35,17 +33,6 @@ export const PORT_NAMES = {
   metrics: 'metrics',
   rpc: 'json-rpc',
 } as const;
-
-/** The restricted profile: non-root, no privilege escalation, no capabilities, read-only root. */
-const restricted = (uid: number, gid: number): ISecurityContext => ({
-  runAsUser: uid,
-  runAsGroup: gid,
-  runAsNonRoot: true,
-  allowPrivilegeEscalation: false,
-  readOnlyRootFilesystem: true,
-  capabilities: { drop: ['ALL'] },
-  seccompProfile: { type: 'RuntimeDefault' },
-});
 
 /**
  * Network containers need file capabilities (dnsmasq's binary carries them), hence privilege escalation.

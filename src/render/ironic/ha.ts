@@ -11,6 +11,7 @@ import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { LABELS, ironicNames } from '../names.js';
 import { base64, ironicLabels, ironicSecretLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
+import { restricted } from '../security.js';
 
 /** The default image of the hook server, which also issues RPC certificates in HA pods. */
 export const DEFAULT_HOOK_IMAGE = 'ironic-metacontroller-hooks:0.1.0';
@@ -104,16 +105,8 @@ export const buildRpcCertificateContainer = (input: IronicRenderInput): IContain
     { name: RPC_VOLUMES.caKey, mountPath: RPC_PATHS.caKey, readOnly: true },
     { name: RPC_VOLUMES.cert, mountPath: RPC_PATHS.cert },
   ],
-  securityContext: {
-    // The ironic user, so that the ironic container can read the key it writes.
-    runAsUser: 997,
-    runAsGroup: 994,
-    runAsNonRoot: true,
-    allowPrivilegeEscalation: false,
-    readOnlyRootFilesystem: true,
-    capabilities: { drop: ['ALL'] },
-    seccompProfile: { type: 'RuntimeDefault' },
-  },
+  // The ironic user, so that the ironic container can read the key it writes.
+  securityContext: restricted(),
 });
 
 /** `<name>-service` as a DaemonSet, one node at a time (no surge: the pods use host ports). */

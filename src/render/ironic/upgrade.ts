@@ -15,6 +15,7 @@ import { compareVersions, parseVersion } from '../../api/version.js';
 import { ironicNames } from '../names.js';
 import { ironicLabels, sortedMap } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
+import { restricted } from '../security.js';
 import { resolveImages, mergeByName } from './pod.js';
 import { MOUNTS, VOLUMES, databaseCAVolume, scratchMounts, scratchVolume, sharedMount } from './volumes.js';
 
@@ -61,15 +62,7 @@ const jobContainer = (input: IronicRenderInput, phase: Phase): IContainer => {
       ...(db?.tlsCertificateName !== undefined ? [{ name: VOLUMES.mariadbCA, mountPath: MOUNTS.mariadbCA, readOnly: true }] : []),
       ...scratchMounts(PHASES[phase].container),
     ],
-    securityContext: {
-      runAsUser: 997,
-      runAsGroup: 994,
-      runAsNonRoot: true,
-      allowPrivilegeEscalation: false,
-      readOnlyRootFilesystem: true,
-      capabilities: { drop: ['ALL'] },
-      seccompProfile: { type: 'RuntimeDefault' },
-    },
+    securityContext: restricted(),
   };
 };
 

@@ -1,0 +1,17 @@
+/** Security contexts shared by the containers we render. */
+import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
+
+/** The ironic user and group of ironic-image. */
+export const IRONIC_UID = 997;
+export const IRONIC_GID = 994;
+
+/** The restricted profile: non-root, no privilege escalation, no capabilities, read-only root. */
+export const restricted = (uid: number = IRONIC_UID, gid: number = IRONIC_GID): ISecurityContext => ({
+  runAsUser: uid,
+  runAsGroup: gid,
+  runAsNonRoot: true,
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  capabilities: { drop: ['ALL'] },
+  seccompProfile: { type: 'RuntimeDefault' },
+});
