@@ -35,6 +35,14 @@ export const DatabaseStorage = Type.Object(
         rule: '!(has(self.ephemeral) && self.ephemeral) || !has(self.storageClassName)',
         message: 'storageClassName cannot be used with ephemeral storage',
       },
+      {
+        rule: '(has(self.ephemeral) && self.ephemeral) == (has(oldSelf.ephemeral) && oldSelf.ephemeral)',
+        message: 'ephemeral cannot be changed once the database exists: create a new IronicDatabase instead',
+      },
+      {
+        rule: "(has(self.storageClassName) ? self.storageClassName : '') == (has(oldSelf.storageClassName) ? oldSelf.storageClassName : '')",
+        message: 'storageClassName cannot be changed once the database exists',
+      },
     ],
   },
 );

@@ -97,11 +97,21 @@ const render = (request: SyncRequest, parent: Parent, ctx: HookContext): { outco
   if (!credentials.ok) return { outcome: credentials, children: keep };
   const tls = resolveTLS(parent.namespace, spec, request.related);
   if (!tls.ok) return { outcome: tls, children: keep };
-  const input = { name: parent.name, namespace: parent.namespace, spec, credentials: credentials.value, ...(tls.value && { tls: tls.value }), config: ctx.config };
   const names = databaseNames(parent.name);
+  const observedSet = findObject(request.children, GROUP_KEYS.statefulSet, parent.namespace, names.statefulSet);
+  const templates = pathOf(observedSet, 'spec', 'volumeClaimTemplates');
+  const input = {
+    name: parent.name,
+    namespace: parent.namespace,
+    spec,
+    credentials: credentials.value,
+    ...(tls.value && { tls: tls.value }),
+    ...(Array.isArray(templates) && templates.length > 0 && { observedClaimTemplates: templates as unknown[] }),
+    config: ctx.config,
+  };
   const readiness = combineReadiness(
     [
-      statefulSetReadiness(findObject(request.children, GROUP_KEYS.statefulSet, parent.namespace, names.statefulSet)),
+      statefulSetReadiness(observedSet),
       serviceReadiness(findObject(request.children, GROUP_KEYS.service, parent.namespace, names.service)),
     ],
     'all resources are available',

@@ -158,3 +158,10 @@ t.test('every Ironic and IronicDatabase shown in README.md is accepted by the ge
   }
   t.ok(checked >= 2, `${checked} objects checked`);
 });
+
+t.test('IronicDatabase storage cannot switch between ephemeral and persistent, nor change class', async (t) => {
+  const db = (storage: Record<string, unknown>) => ({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabase', metadata: { name: 'db' }, spec: { storage } });
+  t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ ephemeral: true }), db({ size: '1Gi' })).join(), /ephemeral cannot be changed/);
+  t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storageClassName: 'b' }), db({ storageClassName: 'a' })).join(), /storageClassName cannot be changed/);
+  t.same(checkAgainstCrd(ironicDatabaseCrd(), db({ size: '20Gi', storageClassName: 'a' }), db({ size: '10Gi', storageClassName: 'a' })), [], 'growing is allowed');
+});

@@ -102,3 +102,21 @@ t.test('the data volume is retained on deletion unless the spec says otherwise',
   t.same(await policy({ storage: { whenDeleted: 'Delete' } }), { whenDeleted: 'Delete', whenScaled: 'Retain' });
   t.equal(await policy({ storage: { ephemeral: true } }), undefined, 'no claim at all with ephemeral storage');
 });
+
+t.test('the claim template of an existing StatefulSet is never changed, and a resize is explained', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const children = await syncedDatabaseChildren(app, { parent: ironicDatabase({ storage: { size: '10Gi' } }), children: {}, related: {} });
+  const sync = async (spec: Obj) =>
+    (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(spec), children, related: {} } })).json() as Response;
+  const templates = (r: Response) => ((r.children.find((c) => c['kind'] === 'StatefulSet') as Obj)['spec'] as Obj)['volumeClaimTemplates'];
+  const observedTemplates = ((Object.values(children['StatefulSet.apps/v1'] ?? {})[0] as Obj)['spec'] as Obj)['volumeClaimTemplates'];
+  const grown = await sync({ storage: { size: '20Gi' } });
+  t.same(templates(grown), observedTemplates, 'template kept (it is immutable)');
+  const resize = grown.status.conditions.find((c) => c['type'] === 'StorageResizePending');
+  t.match(String(resize?.['message']), /20Gi but the data volume was created with 10Gi.*expand the claim data-ironic-db-database-0/);
+  const same = await sync({ storage: { size: '10Gi' } });
+  t.notOk(same.status.conditions.some((c) => c['type'] === 'StorageResizePending'));
+  const ephemeral = await sync({ storage: { ephemeral: true } });
+  t.same(templates(ephemeral), observedTemplates, 'existing data is never moved to an emptyDir');
+});

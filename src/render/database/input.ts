@@ -17,6 +17,11 @@ export type DatabaseRenderInput = {
   readonly spec: DefaultedIronicDatabaseSpec;
   readonly credentials: DatabaseCredentials;
   readonly tls?: DatabaseTLS;
+  /**
+   * The claim templates of the observed StatefulSet. They are immutable, so once the StatefulSet exists
+   * they are kept as they are (a size change needs a manual expansion of the claim, reported in status).
+   */
+  readonly observedClaimTemplates?: readonly unknown[];
   readonly config: RenderConfig;
 };
 

@@ -97,8 +97,11 @@ const mariadbContainer = (input: DatabaseRenderInput): IContainer => ({
   },
 });
 
+/** Whether the data lives on a claim: asked for, or already there (never drop existing data). */
+export const persistent = (input: DatabaseRenderInput): boolean => !input.spec.storage.ephemeral || (input.observedClaimTemplates ?? []).length > 0;
+
 const volumes = (input: DatabaseRenderInput): IVolume[] => [
-  ...(input.spec.storage.ephemeral ? [{ name: DATA_VOLUME, emptyDir: {} }] : []),
+  ...(!persistent(input) ? [{ name: DATA_VOLUME, emptyDir: {} }] : []),
   { name: 'credentials', secret: { secretName: input.credentials.secretName, defaultMode: 0o440 } },
   { name: 'config', configMap: { name: databaseNames(input.name).config } },
   { name: 'tmp', emptyDir: { medium: 'Memory' } },
@@ -137,9 +140,11 @@ export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStateful
       serviceName: names.service,
       selector: { matchLabels: selector(input) },
       // NOTE: the data volume outlives the IronicDatabase unless the spec asks otherwise.
-      ...(!input.spec.storage.ephemeral && {
+      ...(persistent(input) && {
         persistentVolumeClaimRetentionPolicy: { whenDeleted: input.spec.storage.whenDeleted, whenScaled: 'Retain' },
-        volumeClaimTemplates: [claimTemplate(input)] as NonNullable<NonNullable<IStatefulSet['spec']>['volumeClaimTemplates']>,
+        volumeClaimTemplates: ((input.observedClaimTemplates ?? []).length > 0 ? input.observedClaimTemplates : [claimTemplate(input)]) as NonNullable<
+          NonNullable<IStatefulSet['spec']>['volumeClaimTemplates']
+        >,
       }),
       template: {
         metadata: { labels: { ...selector(input), ...databaseLabels(input.name) }, annotations },
@@ -168,3 +173,11 @@ export const renderDatabaseChildren = (input: DatabaseRenderInput): KubeChild[] 
   [renderDatabaseCredentials(input), renderDatabaseConfig(input), renderDatabaseStatefulSet(input), renderDatabaseService(input)]
     .filter((c) => c !== undefined)
     .map((c) => compact(c) as KubeChild);
+
+/** The size the existing claim template asks for, when it differs from spec.storage.size. */
+export const pendingResize = (input: DatabaseRenderInput): { readonly from: string; readonly to: string } | undefined => {
+  const template = (input.observedClaimTemplates ?? [])[0] as { spec?: { resources?: { requests?: { storage?: unknown } } } } | undefined;
+  const current = template?.spec?.resources?.requests?.storage;
+  const wanted = input.spec.storage.size;
+  return typeof current === 'string' && current !== wanted ? { from: current, to: wanted } : undefined;
+};

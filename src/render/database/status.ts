@@ -4,6 +4,7 @@ import type { IronicDatabaseStatus } from '../../api/ironic-database.js';
 import { databaseNames } from '../names.js';
 import { readyCondition, type Readiness } from '../status.js';
 import { pathOf } from '../observed.js';
+import { pendingResize } from './render.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
 export const DATABASE_REASONS = {
@@ -53,6 +54,17 @@ export const computeDatabaseStatus = (params: {
   readonly now: string;
 }): IronicDatabaseStatus => {
   const conditions: Condition[] = [readyCondition({ ...reasonOf(params.outcome), generation: params.generation, previousStatus: params.previousStatus, now: params.now })];
+  const rendered = params.outcome.kind === 'rendered' ? params.outcome.input : undefined;
+  const resize = rendered !== undefined ? pendingResize(rendered) : undefined;
+  if (resize !== undefined && rendered !== undefined) {
+    conditions.push({
+      type: 'StorageResizePending',
+      status: 'True',
+      reason: 'ManualExpansionRequired',
+      message: `storage.size is ${resize.to} but the data volume was created with ${resize.from}; a StatefulSet cannot change its claim template: expand the claim data-${databaseNames(rendered.name).statefulSet}-0 (kubectl edit pvc, if its storage class allows expansion)`,
+      lastTransitionTime: previousTime(params.previousStatus, 'StorageResizePending') ?? params.now,
+    });
+  }
   if (params.deletionBlocked) {
     conditions.push({
       type: 'DeletionBlocked',
