@@ -93,3 +93,27 @@ t.test('HA with a real CA: two syncs in a row return the same CA and certificate
   t.same(ca(second), ca(first), 'the CA Secret is identical');
   t.same(second.children, first.children, 'and so is everything else');
 });
+
+t.test('IronicDatabase scenarios converge too', async (t) => {
+  const { databaseScenarios, readyStatefulSet } = await import('../fixtures/database-scenarios.js');
+  for (const scenario of databaseScenarios) {
+    const secrets = fakeSecrets();
+    const app = testServer(secrets);
+    const first = await scenario.request(app);
+    let request = first;
+    let previous = '';
+    let rounds = 0;
+    for (; rounds < 6; rounds += 1) {
+      const response = await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: request });
+      const body = response.json() as Response;
+      const text = JSON.stringify(body);
+      if (text === previous) break;
+      previous = text;
+      const children = observeAll(body.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, (o) => (o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : undefined));
+      request = { ...request, parent: { ...(request['parent'] as Obj), status: body.status }, children };
+    }
+    t.ok(rounds < 6, `${scenario.name}: stable after ${rounds + 1} rounds`);
+    t.ok(secrets.passwords() <= 2, `${scenario.name}: the password is generated at most once per fresh start`);
+    await app.close();
+  }
+});
