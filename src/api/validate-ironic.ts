@@ -337,6 +337,58 @@ const networkingServiceRules: Rule = ({ spec }) => {
   return (service.providerNetworks ?? []).flatMap(providerNetworkProblems);
 };
 
+/**
+ * Beyond upstream: with bindInterface, Ironic and httpd listen on the provisioning address only, and the
+ * probes must reach them there. Without networking.ipAddress that address is only known inside the image
+ * when it comes from an interface or MAC addresses, so the probes could never pass.
+ */
+const bindInterfaceNeedsAddress: Rule = ({ spec }) => {
+  const n = spec.networking;
+  if (n?.bindInterface !== true || nonEmpty(n.ipAddress)) return [];
+  const byInterface = nonEmpty(n.interface) || (n.macAddresses ?? []).length > 0;
+  return byInterface
+    ? [problem('spec.networking.bindInterface', 'bindInterface needs networking.ipAddress (the address to listen on and to probe): set ipAddress, or remove bindInterface')]
+    : [];
+};
+
+/**
+ * Beyond upstream: ports must differ, or the API server refuses the pod (duplicate host ports) or the
+ * Service (duplicate ports), and the apply fails on every sync.
+ */
+const distinctPorts: Rule = ({ spec }) => {
+  const n = spec.networking ?? {};
+  const tls = (spec.tls?.certificateName ?? '') !== '';
+  const vmedia = tls && spec.tls?.disableVirtualMediaTLS !== true;
+  const ha = spec.highAvailability === true;
+  const exporter = spec.prometheusExporter?.enabled === true;
+  const pod: Array<[string, number | undefined, boolean]> = [
+    ['apiPort', n.apiPort ?? 6385, true],
+    ['imageServerPort', n.imageServerPort ?? 6180, true],
+    ['imageServerTLSPort', n.imageServerTLSPort ?? 6183, vmedia],
+    ['rpcPort', n.rpcPort ?? 6189, ha],
+    ['prometheusExporterPort', n.prometheusExporterPort ?? 9608, exporter],
+  ];
+  const used = pod.filter(([, port, on]) => on && port !== undefined && port > 0) as Array<[string, number, boolean]>;
+  const problems: Problem[] = [];
+  used.forEach(([name, port], i) => {
+    const earlier = used.slice(0, i).find(([, other]) => other === port);
+    if (earlier !== undefined) problems.push(problem(`spec.networking.${name}`, `port ${port} is already used by networking.${earlier[0]}: choose another port`));
+  });
+  // The Service exposes the API on 80/443 and the image server on 8080/8443 next to the exporter port.
+  const servicePorts = [tls ? 443 : 80, ...(!ha ? [vmedia ? 8443 : 8080] : [])];
+  const metrics = n.prometheusExporterPort ?? 9608;
+  if (exporter && servicePorts.includes(metrics)) {
+    problems.push(problem('spec.networking.prometheusExporterPort', `port ${metrics} is already a port of the Ironic Service (${servicePorts.join(', ')}): choose another exporter port`));
+  }
+  return problems;
+};
+
+/** Beyond upstream: the ironic-networking service is not implemented here; refuse it rather than ignore it. */
+const networkingServiceUnsupported: Rule = ({ spec }) =>
+  spec.networkingService?.enabled === true
+    ? [problem('spec.networkingService.enabled', 'the ironic-networking service (switch automation) is not supported by this operator yet: set enabled to false')]
+    : [];
+
 /** The semantic rules, in the order of upstream's ValidateIronic. */
 const RULES: readonly Rule[] = [
   haNeedsDatabase,
@@ -358,6 +410,9 @@ const RULES: readonly Rule[] = [
   versionRule,
   agentImageRules,
   networkingServiceRules,
+  bindInterfaceNeedsAddress,
+  distinctPorts,
+  networkingServiceUnsupported,
 ];
 
 const previousOf = (old: unknown): Previous => {

@@ -22,6 +22,8 @@ type CrdInput = {
   readonly spec: TSchema;
   readonly status: TSchema;
   readonly columns: readonly PrinterColumn[];
+  /** CEL rules on the whole object (e.g. name length limits that children names inherit). */
+  readonly rules?: ReadonlyArray<{ readonly rule: string; readonly message: string }>;
 };
 
 const readyColumns: readonly PrinterColumn[] = [
@@ -40,7 +42,7 @@ const rootSchema = (input: CrdInput): JsonObject =>
         spec: Type.Optional({ ...input.spec, default: {} }),
         status: Type.Optional(input.status),
       },
-      { description: input.description },
+      { description: input.description, ...(input.rules !== undefined && { 'x-kubernetes-validations': input.rules }) },
     ),
   );
 
@@ -95,6 +97,8 @@ export const ironicDatabaseCrd = (): JsonObject =>
     description: 'A MariaDB database managed for Ironic, with persistent storage. Ironic objects use it through spec.databaseName.',
     spec: IronicDatabaseSpec,
     status: IronicDatabaseStatus,
+    // The StatefulSet `<name>-database` labels its pods with `<statefulset>-<hash>`, which must fit 63 characters.
+    rules: [{ rule: 'size(self.metadata.name) <= 43', message: 'the name of an IronicDatabase is at most 43 characters (its StatefulSet name must fit pod labels)' }],
     columns: [
       ...readyColumns,
       { name: 'Host', type: 'string', jsonPath: '.status.host', description: 'Where Ironic connects to', priority: 1 },

@@ -94,6 +94,9 @@ export const issueRpcCertificate = (params: { readonly ca: KeyPairPem; readonly 
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
     { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
     { name: 'subjectAltName', altNames: ips.map(ipAltName) },
+    // Strict verifiers (OpenSSL -x509_strict, Python 3.13 defaults) require the issuer's key identifier.
+    { name: 'subjectKeyIdentifier' },
+    { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
   cert.sign(caKey, forge.md.sha256.create());
   return { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) };

@@ -9,9 +9,9 @@ import type { IronicSpec } from '../api/ironic.js';
 import { validateIronic } from '../api/validate.js';
 import { validateOverrides } from '../api/validate-overrides.js';
 import { keepObserved, keepObservedChildren, type KubeChild } from '../render/child.js';
-import { findObject, pathOf } from '../render/observed.js';
-import { ironicNames } from '../render/names.js';
-import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, serviceReadiness, type Readiness } from '../render/status.js';
+import { findObject, objectsOf, pathOf } from '../render/observed.js';
+import { LABELS, ironicNames } from '../render/names.js';
+import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, progressing, serviceReadiness, type Readiness } from '../render/status.js';
 import { renderIronicChildren } from '../render/ironic/index.js';
 import type { RenderConfig } from '../render/ironic/input.js';
 import { resolveIronicReferences, type ReferenceProblem } from '../render/ironic/references.js';
@@ -103,6 +103,13 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
   if (!references.ok) return keep(request, parent, ctx, referenceOutcome(references.problems), spec.version);
   const database = resolveDatabase(spec, request.related, parent.namespace);
   if (!database.ok) return keep(request, parent, ctx, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, spec.version);
+  const lagging = secretsNotObservedYet(request, parent, ctx);
+  if (lagging) {
+    return {
+      ...keep(request, parent, ctx, { kind: 'waiting', message: 'waiting for the Secrets of this Ironic to be observed before reusing them' }, spec.version),
+      resyncAfterSeconds: 5,
+    };
+  }
   const credentials = await materializeCredentials({
     name: parent.name,
     namespace: parent.namespace,
@@ -142,6 +149,26 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
   };
 };
 
+/** How long after the workload was created a missing Secret is taken as deleted rather than not yet seen. */
+const CACHE_GRACE_SECONDS = 120;
+
+/**
+ * True when the workload is observed but none of our Secrets is: Metacontroller's Secret cache is behind
+ * its workload cache. Generating credentials or a CA now would roll the pods to values that the next sync
+ * reverts, so the sync waits instead (for a young workload only: after that, the Secrets were deleted).
+ */
+const secretsNotObservedYet = (request: SyncRequest, parent: Parent, ctx: HookContext): boolean => {
+  const names = ironicNames(parent.name);
+  const workload = [GROUP_KEYS.deployment, GROUP_KEYS.daemonSet]
+    .map((group) => findObject(request.children, group, parent.namespace, names.workload))
+    .find((o) => o !== undefined);
+  if (workload === undefined) return false;
+  const ours = objectsOf(request.children, GROUP_KEYS.secret).filter((s) => s.metadata.labels?.[LABELS.ironic] !== undefined);
+  if (ours.length > 0) return false;
+  const created = Date.parse(String(pathOf(workload, 'metadata', 'creationTimestamp') ?? ''));
+  return !Number.isNaN(created) && Date.parse(ctx.now()) - created < CACHE_GRACE_SECONDS * 1000;
+};
+
 const isWorkload = (child: KubeChild, name: string): boolean =>
   (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === ironicNames(name).workload;
 
@@ -160,7 +187,17 @@ const keptWorkload = (request: SyncRequest, parent: Parent): KubeChild[] => {
  */
 const planChildren = (request: SyncRequest, parent: Parent, input: IronicRenderInput, installed: string | undefined): { children: KubeChild[]; readiness: Readiness } => {
   const children = renderIronicChildren(input);
-  const workload = observedReadiness(request.children, parent, input.spec.version, input.spec.highAvailability === true);
+  // Switching between a Deployment and a DaemonSet: the old one goes first, so two Ironic architectures
+  // never run side by side (the new one is created once the old one is no longer observed).
+  const ha = input.spec.highAvailability === true;
+  const previousKind = findObject(request.children, ha ? GROUP_KEYS.deployment : GROUP_KEYS.daemonSet, parent.namespace, ironicNames(parent.name).workload);
+  if (previousKind !== undefined) {
+    return {
+      children: children.filter((c) => !isWorkload(c, parent.name)),
+      readiness: progressing(`switching to ${ha ? 'high availability' : 'a single replica'}: waiting for the ${previousKind.kind} to be removed`),
+    };
+  }
+  const workload = observedReadiness(request.children, parent, input.spec.version, ha);
   if (input.references.database === undefined || installed === input.spec.version) return { children, readiness: workload };
   const from = transitionFrom(installed);
   const job = (phase: 'pre' | 'post'): KubeChild => compact(renderUpgradeJob(input, phase, from)) as KubeChild;
@@ -170,7 +207,8 @@ const planChildren = (request: SyncRequest, parent: Parent, input: IronicRenderI
   if (pre.state !== 'ready') {
     return { children: [...children.filter((c) => !isWorkload(c, parent.name)), ...keptWorkload(request, parent), job('pre')], readiness: pre };
   }
-  if (workload.state !== 'ready') return { children: [...children, job('pre')], readiness: workload };
+  // A Job once created stays in the response until the transition is over: one left out is deleted.
+  if (workload.state !== 'ready') return { children: [...children, job('pre'), ...(observedJob('post') !== undefined ? [job('post')] : [])], readiness: workload };
   const post = jobReadiness(observedJob('post'), 'post-upgrade');
   return { children: [...children, job('pre'), job('post')], readiness: post.state === 'ready' ? workload : post };
 };

@@ -32,10 +32,12 @@ export const objectName = (base: string, suffix = ''): string => fit(`${base}${s
 
 /** A DNS-1035 label (Service names): lower case letters, digits and '-', starting with a letter, at most 63. */
 export const dnsLabel = (base: string, suffix = ''): string => {
-  const cleaned = `${base}${suffix}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  const original = `${base}${suffix}`;
+  const cleaned = original.toLowerCase().replace(/[^a-z0-9-]/g, '-');
   const lettered = /^[a-z]/.test(cleaned) ? cleaned : `x-${cleaned}`;
-  const fitted = fit(lettered, 63);
-  return fitted === lettered || fitted.length <= 63 ? fitted.replace(/-+$/, '') || 'x' : fitted;
+  // A name that had to change gets a hash of the original, so `a.b` and `a-b` never share a Service.
+  if (lettered !== original) return `${lettered.slice(0, 54).replace(/-+$/, '')}-${shortHash(original)}`;
+  return fit(lettered, 63);
 };
 
 /** A label value: at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */

@@ -27,9 +27,13 @@ const PARENTS: readonly { readonly path: string; readonly kind: Kind; readonly h
   { path: 'ironicdatabase', kind: 'IronicDatabase', hooks: { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase } },
 ];
 
-const checkParent = (kind: Kind, parent: { apiVersion: string; kind: string }): void => {
+const checkParent = (kind: Kind, parent: { apiVersion: string; kind: string; metadata: { namespace?: string } }): void => {
   if (parent.kind !== kind || !parent.apiVersion.startsWith(`${API_GROUP}/`)) {
     throw new HookInputError(`this hook serves ${kind} (${API_GROUP}); the parent is ${parent.kind} (${parent.apiVersion})`);
+  }
+  // Both kinds are namespaced: without a namespace, related rules would select across the cluster.
+  if (parent.metadata.namespace === undefined || parent.metadata.namespace === '') {
+    throw new HookInputError(`the parent ${kind} has no metadata.namespace; ${kind} objects are namespaced`);
   }
 };
 
@@ -52,7 +56,10 @@ const registerParent = (app: FastifyInstance, parent: (typeof PARENTS)[number], 
   const respond = async (request: { body: unknown }, finalize: boolean): Promise<SyncResponse> => {
     const body = request.body as SyncRequest;
     checkParent(kind, body.parent);
-    const response = await (finalize || body.finalizing === true ? hooks.finalize(body, ctx) : hooks.sync(body, ctx));
+    // `finalized` may only be answered to a finalizing call: Metacontroller removes its finalizer on any
+    // response that says finalized, so a finalize route called without `finalizing` acts as sync.
+    void finalize;
+    const response = await (body.finalizing === true ? hooks.finalize(body, ctx) : hooks.sync(body, ctx));
     checkSyncResponse(response);
     return response;
   };

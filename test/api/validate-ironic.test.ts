@@ -531,17 +531,52 @@ const TABLES: readonly RuleTable[] = [
       { name: 'empty range', spec: providers({ type: 'idle', mode: 'trunk', nativeVLAN: 10, allowedVLANs: ['200-200'] }), path: 'spec.networkingService.providerNetworks[0].allowedVLANs[0]', words: ['invalid range'] },
     ],
   },
+  {
+    rule: 'beyond upstream: bindInterface needs an address the probes can reach',
+    accepted: [
+      { name: 'with ipAddress', spec: { networking: { bindInterface: true, ipAddress: '192.0.2.2', interface: 'eth1' } } },
+      { name: 'node IP from the downward API', spec: { networking: { bindInterface: true } } },
+    ],
+    refused: [
+      { name: 'interface only', spec: { networking: { bindInterface: true, interface: 'eth1' } }, path: 'spec.networking.bindInterface', words: ['needs networking.ipAddress'] },
+      { name: 'MACs only', spec: { networking: { bindInterface: true, macAddresses: ['52:54:00:00:00:01'] } }, path: 'spec.networking.bindInterface', words: ['set ipAddress'] },
+    ],
+  },
+  {
+    rule: 'beyond upstream: ports are distinct',
+    accepted: [
+      { name: 'defaults with TLS and the exporter', spec: { prometheusExporter: { enabled: true }, tls: { certificateName: 'tls' } } },
+      { name: 'defaults in HA', spec: { highAvailability: true, databaseName: 'db', tls: { certificateName: 'tls' } } },
+      { name: 'an unused port may repeat', spec: { networking: { imageServerTLSPort: 6180 } } },
+    ],
+    refused: [
+      { name: 'API on the image port', spec: { networking: { apiPort: 6180 } }, path: 'spec.networking.imageServerPort', words: ['already used by networking.apiPort'] },
+      { name: 'RPC on the API port in HA', spec: { highAvailability: true, databaseName: 'db', networking: { rpcPort: 6385 } }, path: 'spec.networking.rpcPort', words: ['port 6385'] },
+      { name: 'exporter on a Service port', spec: { prometheusExporter: { enabled: true }, networking: { prometheusExporterPort: 8080 } }, path: 'spec.networking.prometheusExporterPort', words: ['Ironic Service'] },
+    ],
+  },
+  {
+    rule: 'beyond upstream: the networking service is refused, not ignored',
+    accepted: [{ name: 'disabled', spec: { networkingService: { enabled: false } } }],
+    refused: [{ name: 'enabled', spec: { networkingService: { enabled: true } }, path: 'spec.networkingService.enabled', words: ['not supported'] }],
+  },
 ];
+
+/** Problems of the two rules beyond upstream, left out of the upstream rule tables (they have their own). */
+const BEYOND_UPSTREAM = ['spec.networkingService.enabled', 'spec.networking.bindInterface'];
+const portProblem = (path: string): boolean => /^spec\.networking\.[a-zA-Z]*Port$/.test(path);
+const relevant = (rule: string, problems: ReturnType<typeof validateIronic>) =>
+  rule.startsWith('beyond upstream') ? problems : problems.filter((p) => !BEYOND_UPSTREAM.includes(p.path) && !(portProblem(p.path) && p.message.includes('already')));
 
 const hasWords = (message: string, words: readonly string[]): boolean => words.every((w) => message.toLowerCase().includes(w.toLowerCase()));
 
 for (const table of TABLES) {
   t.test(table.rule, async (t) => {
     for (const c of table.accepted) {
-      t.same(validateIronic(c.spec, c.old), [], `accepts: ${c.name}`);
+      t.same(relevant(table.rule, validateIronic(c.spec, c.old)), [], `accepts: ${c.name}`);
     }
     for (const c of table.refused) {
-      const problems = validateIronic(c.spec, c.old);
+      const problems = relevant(table.rule, validateIronic(c.spec, c.old));
       t.same(
         problems.map((p) => p.path),
         c.paths ?? [c.path],

@@ -165,3 +165,9 @@ t.test('IronicDatabase storage cannot switch between ephemeral and persistent, n
   t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storageClassName: 'b' }), db({ storageClassName: 'a' })).join(), /storageClassName cannot be changed/);
   t.same(checkAgainstCrd(ironicDatabaseCrd(), db({ size: '20Gi', storageClassName: 'a' }), db({ size: '10Gi', storageClassName: 'a' })), [], 'growing is allowed');
 });
+
+t.test('IronicDatabase names are limited so that pod labels fit', async (t) => {
+  const db = (name: string) => ({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabase', metadata: { name }, spec: {} });
+  t.same(checkAgainstCrd(ironicDatabaseCrd(), db('a'.repeat(43))), []);
+  t.match(checkAgainstCrd(ironicDatabaseCrd(), db('a'.repeat(44))).join(), /at most 43 characters/);
+});

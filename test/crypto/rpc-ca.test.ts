@@ -37,6 +37,17 @@ t.test('a leaf certificate chains to the CA and carries the node and pod IPs', a
   t.equal(cert.checkIP('192.0.2.11'), undefined);
   t.equal(cert.validTo, caCert.validTo, 'valid until the CA expires');
   t.ok(cert.checkPrivateKey(createPrivateKey(leaf.keyPem)));
+  const { execFileSync } = await import('node:child_process');
+  const dir = mkdtempSync(join(tmpdir(), 'rpc-strict-'));
+  writeFileSync(join(dir, 'ca.pem'), ca.certPem);
+  writeFileSync(join(dir, 'leaf.pem'), leaf.certPem);
+  try {
+    const out = execFileSync('openssl', ['verify', '-x509_strict', '-CAfile', join(dir, 'ca.pem'), join(dir, 'leaf.pem')], { encoding: 'utf8' });
+    t.match(out, /OK/, 'passes strict X.509 verification');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') t.comment('openssl is not installed: strict verification not run');
+    else throw error;
+  }
   const v6 = new X509Certificate(issueRpcCertificate({ ca, ips: ['fd00::10'], now }).certPem);
   t.equal(v6.checkIP('fd00::10'), 'fd00::10', 'IPv6 too');
 });
@@ -78,12 +89,25 @@ t.test('the init container issues the certificate from its environment', async (
   const outDir = mkdtempSync(join(tmpdir(), 'rpc-cert-'));
   writeFileSync(join(caDir, 'tls.crt'), ca.certPem);
   writeFileSync(join(caDir, 'tls.key'), ca.keyPem);
-  const message = issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, HOST_IP: '192.0.2.7', POD_IP: '192.0.2.7' }, now);
-  t.match(message, /192\.0\.2\.7/);
+  const interfaces = () => ({
+    lo: [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4' as const, mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' }],
+    eth1: [
+      { address: '198.51.100.7', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '52:54:00:00:00:01', internal: false, cidr: '198.51.100.7/24' },
+      { address: 'fe80::1', netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6' as const, mac: '52:54:00:00:00:01', internal: false, cidr: 'fe80::1/64', scopeid: 2 },
+    ],
+  });
+  const message = await issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, HOST_IP: '192.0.2.7', POD_IP: '192.0.2.7', PROVISIONING_INTERFACE: 'eth1' }, now, interfaces);
+  t.match(message, /192\.0\.2\.7, 198\.51\.100\.7$/, 'the node IP and the provisioning interface address (not loopback, not link-local)');
   const cert = new X509Certificate(readFileSync(join(outDir, 'tls.crt')));
   t.ok(cert.verify(new X509Certificate(ca.certPem).publicKey));
   t.equal(cert.checkIP('192.0.2.7'), '192.0.2.7');
+  t.equal(cert.checkIP('198.51.100.7'), '198.51.100.7', 'the address the conductor registers');
   t.equal(readFileSync(join(outDir, 'ca.crt'), 'utf8'), ca.certPem);
-  t.throws(() => issueFromEnvironment({ RPC_CA_DIR: caDir }, now), /RPC_CERT_DIR/);
-  t.throws(() => issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir }, now), /HOST_IP or POD_IP/);
+  const byMac = await issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, PROVISIONING_MACS: '52:54:00:00:00:01' }, now, interfaces);
+  t.match(byMac, /198\.51\.100\.7/, 'found by MAC address');
+  let calls = 0;
+  const late = () => (++calls < 3 ? {} : interfaces());
+  t.match(await issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, PROVISIONING_INTERFACE: 'eth1' }, now, late, 1), /198\.51\.100\.7/, 'waits for the interface address');
+  await t.rejects(issueFromEnvironment({ RPC_CA_DIR: caDir }, now), /RPC_CERT_DIR/);
+  await t.rejects(issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, RPC_WAIT_SECONDS: '0', PROVISIONING_INTERFACE: 'nope' }, now, interfaces, 1), /no address to certify/);
 });

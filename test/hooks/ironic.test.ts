@@ -134,3 +134,20 @@ t.test('health', async (t) => {
   t.teardown(() => app.close());
   t.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
 });
+
+t.test('a Secret cache behind the workload cache does not mint new credentials', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
+  const withoutSecrets = { ...children, 'Secret.v1': {} };
+  const deployment = Object.values(children['Deployment.apps/v1'] ?? {})[0] as Obj;
+  const young = { ...deployment, metadata: { ...(deployment['metadata'] as Obj), creationTimestamp: '2025-12-31T23:59:30Z' } };
+  const lagging = { ...withoutSecrets, 'Deployment.apps/v1': { 'metal3/ironic-service': young } };
+  const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: lagging, related: {} } })).json() as Obj;
+  t.equal((r['children'] as Obj[]).length, 2, 'the observed children are kept (Deployment and Service)');
+  t.equal(r['resyncAfterSeconds'], 5);
+  const old = { ...deployment, metadata: { ...(deployment['metadata'] as Obj), creationTimestamp: '2025-12-01T00:00:00Z' } };
+  const deleted = { ...withoutSecrets, 'Deployment.apps/v1': { 'metal3/ironic-service': old } };
+  const regenerated = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: deleted, related: {} } })).json() as Obj;
+  t.ok((regenerated['children'] as Obj[]).some((c) => c['kind'] === 'Secret'), 'Secrets deleted long after the workload are re-created');
+});

@@ -11,7 +11,8 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { KubeChild } from '../child.js';
 import { LABELS, LABEL_PREFIX_KEY, databaseNames, labelValue } from '../names.js';
-import { base64, compact, contentHash, databaseLabels, sortedMap } from '../meta.js';
+import { base64, contentHash, databaseLabels, sortedMap } from '../meta.js';
+import { compareQuantities, parseQuantity } from '../../api/quantity.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
 /** The mysql user of the mariadb image. */
@@ -171,13 +172,16 @@ export const renderDatabaseService = (input: DatabaseRenderInput): IService => (
 /** Every child of an IronicDatabase, in a fixed order. */
 export const renderDatabaseChildren = (input: DatabaseRenderInput): KubeChild[] =>
   [renderDatabaseCredentials(input), renderDatabaseConfig(input), renderDatabaseStatefulSet(input), renderDatabaseService(input)]
-    .filter((c) => c !== undefined)
-    .map((c) => compact(c) as KubeChild);
+    // No compact(): observed claim templates are re-emitted exactly as observed (nulls included).
+    .filter((c) => c !== undefined) as KubeChild[];
 
 /** The size the existing claim template asks for, when it differs from spec.storage.size. */
 export const pendingResize = (input: DatabaseRenderInput): { readonly from: string; readonly to: string } | undefined => {
   const template = (input.observedClaimTemplates ?? [])[0] as { spec?: { resources?: { requests?: { storage?: unknown } } } } | undefined;
   const current = template?.spec?.resources?.requests?.storage;
   const wanted = input.spec.storage.size;
-  return typeof current === 'string' && current !== wanted ? { from: current, to: wanted } : undefined;
+  if (typeof current !== 'string') return undefined;
+  const [a, b] = [parseQuantity(current), parseQuantity(wanted)];
+  const same = a !== undefined && b !== undefined ? compareQuantities(a, b) === 0 : current === wanted;
+  return same ? undefined : { from: current, to: wanted };
 };

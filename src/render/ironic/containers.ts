@@ -96,6 +96,8 @@ export const buildHttpdContainer = (input: IronicRenderInput, image: string, htp
       ...(hasVirtualMediaTLS(input) ? [port(input, PORT_NAMES.imageServerTLS, n.imageServerTLSPort)] : []),
     ],
     volumeMounts: [...buildIronicMounts(input), ...scratchMounts('httpd')],
+    // httpd waits for the provisioning address like ironic does (up to 20 minutes).
+    startupProbe: startupProbe((overrides?.httpdLivenessProbe as NonNullable<IContainer['livenessProbe']> | undefined) ?? probe),
     livenessProbe: (overrides?.httpdLivenessProbe as IContainer['livenessProbe']) ?? probe,
     readinessProbe: (overrides?.httpdReadinessProbe as IContainer['readinessProbe']) ?? probe,
     securityContext: restricted(IRONIC_UID, IRONIC_GID),
@@ -117,6 +119,7 @@ export const buildDnsmasqContainer = (input: IronicRenderInput, image: string, d
     image,
     command: ['/bin/rundnsmasq'],
     env: buildDnsmasqEnv(input, dhcp),
+    startupProbe: startupProbe(probe),
     livenessProbe: probe,
     readinessProbe: probe,
     securityContext: withCapabilities(IRONIC_UID, IRONIC_GID, ['NET_ADMIN', 'NET_BIND_SERVICE', 'NET_RAW']),

@@ -41,7 +41,7 @@ export const hasVirtualMediaTLS = (input: IronicRenderInput): boolean => hasTLS(
 export const isHighAvailability = (input: IronicRenderInput): boolean => input.spec.highAvailability === true;
 export const hostNetwork = (input: IronicRenderInput): boolean => !input.spec.networking.disableHostNetwork;
 
-const provisioningEnv = (input: IronicRenderInput): IEnvVar[] => {
+export const provisioningEnv = (input: IronicRenderInput): IEnvVar[] => {
   const n = input.spec.networking;
   const explicit = [
     ...optional('PROVISIONING_IP', n.ipAddress),
@@ -92,7 +92,8 @@ export const buildCommonEnv = (input: IronicRenderInput): IEnvVar[] => {
     ...optional('IRONIC_KERNEL_PARAMS', ramdisk?.extraKernelParams),
     ...optional('IRONIC_RAMDISK_SSH_KEY', ramdisk?.sshKey),
     ...joined('IRONIC_IPA_COLLECTORS', inspection?.collectors, ','),
-    ...joined('IRONIC_ENABLE_VLAN_INTERFACES', inspection?.vlanInterfaces, ','),
+    // Default `all` as configure-ironic.sh does; httpd has no default of its own (quirk Q2).
+    env('IRONIC_ENABLE_VLAN_INTERFACES', (inspection?.vlanInterfaces ?? []).length > 0 ? (inspection?.vlanInterfaces ?? []).join(',') : 'all'),
     ...agentImageEnv(input),
     ...optional('WEBSERVER_CACERT_FILE', trustedCAFile(input)),
   ];
@@ -262,9 +263,12 @@ export const buildKeepalivedEnv = (input: IronicRenderInput): IEnvVar[] => {
   return [env('KEEPALIVED_VIRTUAL_IPS', [main, ...extra].join(' '))];
 };
 
+const bracketIPv6 = (address: string): string => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
+
 /** The Prometheus exporter (gunicorn). */
 export const buildExporterEnv = (input: IronicRenderInput): IEnvVar[] => [
-  env('FLASK_RUN_HOST', input.spec.prometheusExporter?.bindAddress ?? '0.0.0.0'),
+  // gunicorn is started with `-b $FLASK_RUN_HOST:$FLASK_RUN_PORT`: an IPv6 address needs brackets.
+  env('FLASK_RUN_HOST', bracketIPv6(input.spec.prometheusExporter?.bindAddress ?? '0.0.0.0')),
   env('FLASK_RUN_PORT', String(input.spec.networking.prometheusExporterPort)),
 ];
 

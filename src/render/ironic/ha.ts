@@ -12,6 +12,7 @@ import { LABELS, ironicNames } from '../names.js';
 import { base64, ironicLabels, ironicSecretLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import { restricted } from '../security.js';
+import { provisioningEnv } from './env.js';
 
 /** The default image of the hook server, which also issues RPC certificates in HA pods. */
 export const DEFAULT_HOOK_IMAGE = 'ironic-metacontroller-hooks:0.1.0';
@@ -57,6 +58,10 @@ export const renderRpcCASecret = (input: IronicRenderInput): ISecret | undefined
  */
 export const rpcTLSEnv = (input: IronicRenderInput): IEnvVar[] => [
   { name: 'OS_JSON_RPC__USE_SSL', value: 'true' },
+  // Recent Ironic reads [json_rpc]cert_file/key_file; older releases only the [ssl] group. An option a
+  // release does not register is never read from the environment, so both are safe.
+  { name: 'OS_JSON_RPC__CERT_FILE', value: `${RPC_PATHS.cert}/tls.crt` },
+  { name: 'OS_JSON_RPC__KEY_FILE', value: `${RPC_PATHS.cert}/tls.key` },
   { name: 'OS_SSL__CERT_FILE', value: `${RPC_PATHS.cert}/tls.crt` },
   { name: 'OS_SSL__KEY_FILE', value: `${RPC_PATHS.cert}/tls.key` },
   { name: 'OS_JSON_RPC__CAFILE', value: `${RPC_PATHS.ca}/ca.crt` },
@@ -86,7 +91,8 @@ export const rpcVolumes = (input: IronicRenderInput): IVolume[] => [
     },
   },
   { name: RPC_VOLUMES.ca, secret: { secretName: caSecretName(input), items: [{ key: 'tls.crt', path: 'ca.crt' }] } },
-  { name: RPC_VOLUMES.caKey, secret: { secretName: caSecretName(input), defaultMode: 0o400 } },
+  // Readable by the init container through the pod's fsGroup (the ironic group), by no one else.
+  { name: RPC_VOLUMES.caKey, secret: { secretName: caSecretName(input), defaultMode: 0o440 } },
   { name: RPC_VOLUMES.cert, emptyDir: { medium: 'Memory' } },
 ];
 
@@ -98,6 +104,9 @@ export const buildRpcCertificateContainer = (input: IronicRenderInput): IContain
   env: [
     { name: 'RPC_CA_DIR', value: RPC_PATHS.caKey },
     { name: 'RPC_CERT_DIR', value: RPC_PATHS.cert },
+    // The same provisioning settings as Ironic: the certificate must cover the address the conductor
+    // registers, which the image derives from them (an interface's address, not always the node IP).
+    ...provisioningEnv(input),
     { name: 'HOST_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.hostIP' } } },
     { name: 'POD_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
   ],

@@ -20,8 +20,9 @@ import {
   buildRamdiskLogsContainer,
 } from './containers.js';
 import { hostNetwork, isHighAvailability } from './env.js';
-import { VOLUMES, buildReferenceVolumes, scratchVolume } from './volumes.js';
+import { VOLUMES, buildReferenceVolumes, scratchVolume, scratchVolumeName } from './volumes.js';
 import { buildRpcCertificateContainer, rpcVolumes } from './ha.js';
+import { IRONIC_GID } from '../security.js';
 
 /** The images of one Ironic. */
 export type IronicImages = { readonly ironic: string; readonly downloader: string; readonly keepalived: string };
@@ -78,8 +79,9 @@ export const buildInitContainers = (input: IronicRenderInput, images: IronicImag
 /** Our volumes: the shared emptyDir, one scratch emptyDir per read-only container, then the references. */
 export const buildVolumes = (input: IronicRenderInput, containers: readonly IContainer[]): IVolume[] => [
   { name: VOLUMES.shared, emptyDir: {} },
+  // A scratch volume for each container that mounts its own (override containers may not).
   ...containers
-    .filter((c) => c.securityContext?.readOnlyRootFilesystem === true)
+    .filter((c) => (c.volumeMounts ?? []).some((m) => m.name === scratchVolumeName(c.name)))
     .map((c) => scratchVolume(c.name)),
   ...buildReferenceVolumes(input),
   ...(isHighAvailability(input) ? rpcVolumes(input) : []),
@@ -116,6 +118,7 @@ export const buildPodTemplate = (input: IronicRenderInput): IPodTemplateSpec => 
   const host = hostNetwork(input);
   const tolerations = overrides?.tolerations as IToleration[] | undefined;
   const mergedInit = mergeByName(initContainers, overrides?.initContainers as IContainer[] | undefined);
+  const mergedContainers = mergeByName(containers, overrides?.containers as IContainer[] | undefined);
   return {
     metadata: {
       labels: { ...sortedMap(overrides?.labels), ...selectorLabels(input), ...ironicLabels(input.name, input.spec.version) },
@@ -128,11 +131,13 @@ export const buildPodTemplate = (input: IronicRenderInput): IPodTemplateSpec => 
       automountServiceAccountToken: false,
       // Service links would add variables such as IRONIC_PORT next to the ones the image reads.
       enableServiceLinks: false,
+      // The RPC CA key is readable by the ironic group only: the certificate issuer runs in it.
+      ...(isHighAvailability(input) && { securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' } }),
       ...(input.spec.nodeSelector !== undefined && Object.keys(input.spec.nodeSelector).length > 0 && { nodeSelector: sortedMap(input.spec.nodeSelector) }),
       ...(tolerations !== undefined && tolerations.length > 0 && { tolerations }),
       ...(mergedInit.length > 0 && { initContainers: mergedInit }),
-      containers: mergeByName(containers, overrides?.containers as IContainer[] | undefined),
-      volumes: mergeByName(buildVolumes(input, [...containers, ...initContainers]), overrides?.volumes as IVolume[] | undefined),
+      containers: mergedContainers,
+      volumes: mergeByName(buildVolumes(input, [...mergedContainers, ...mergedInit]), overrides?.volumes as IVolume[] | undefined),
     },
   };
 };

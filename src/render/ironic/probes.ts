@@ -24,17 +24,31 @@ export const curlProbe = (url: string, mustSucceed: boolean): IProbe => ({
  */
 export const startupProbe = (probe: IProbe): IProbe => ({ ...probe, initialDelaySeconds: 1, periodSeconds: 10, failureThreshold: 120 });
 
-/** The host probes talk to: the provisioning IP when Ironic binds only that interface, else loopback. */
-export const probeHost = (input: IronicRenderInput): string => {
+/**
+ * The host probes talk to: loopback, unless Ironic binds only the provisioning address (bindInterface):
+ * then that address, literally, or from the PROVISIONING_IP variable of the container when it comes
+ * from the downward API (validation refuses bindInterface when the address is not known either way).
+ */
+export const probeHost = (input: IronicRenderInput): string | 'from-env' => {
   const n = input.spec.networking;
-  const ip = n.bindInterface === true ? n.ipAddress : undefined;
-  if (ip === undefined || !ipaddr.isValid(ip)) return '127.0.0.1';
+  if (n.bindInterface !== true) return '127.0.0.1';
+  const ip = n.ipAddress;
+  if (ip === undefined || ip === '' || !ipaddr.isValid(ip)) return 'from-env';
   return ipaddr.parse(ip).kind() === 'ipv6' ? `[${ip}]` : ip;
+};
+
+/** A curl probe on `scheme://host:port/path`, through a shell when the host comes from PROVISIONING_IP. */
+const endpointProbe = (input: IronicRenderInput, scheme: string, port: number, path: string, mustSucceed: boolean): IProbe => {
+  const host = probeHost(input);
+  if (host !== 'from-env') return curlProbe(`${scheme}://${host}:${port}${path}`, mustSucceed);
+  const curl = [...CURL, ...(mustSucceed ? ['--fail'] : [])].join(' ');
+  const script = `h="$PROVISIONING_IP"; case "$h" in *:*) h="[$h]";; esac; exec ${curl} "${scheme}://$h:${port}${path}"`;
+  return { exec: { command: ['sh', '-c', script] }, ...timing };
 };
 
 /** The Ironic API probe: https when httpd terminates TLS in front of it. */
 export const ironicProbe = (input: IronicRenderInput): IProbe =>
-  curlProbe(`${hasTLS(input) ? 'https' : 'http'}://${probeHost(input)}:${input.spec.networking.apiPort}/v1`, true);
+  endpointProbe(input, hasTLS(input) ? 'https' : 'http', input.spec.networking.apiPort, '/v1', true);
 
 /**
  * The httpd probe on the IPA kernel. It must succeed only when the downloader provides the kernel and no
@@ -42,7 +56,7 @@ export const ironicProbe = (input: IronicRenderInput): IProbe =>
  */
 export const httpdProbe = (input: IronicRenderInput): IProbe => {
   const downloads = input.spec.deployRamdisk?.disableDownloader !== true && (input.spec.overrides?.agentImages ?? []).length === 0;
-  return curlProbe(`http://${probeHost(input)}:${input.spec.networking.imageServerPort}/images/ironic-python-agent.kernel`, downloads);
+  return endpointProbe(input, 'http', input.spec.networking.imageServerPort, '/images/ironic-python-agent.kernel', downloads);
 };
 
 const cidrFamilies = (input: IronicRenderInput): Set<'ipv4' | 'ipv6'> => {

@@ -16,7 +16,7 @@ import { ironicNames } from '../names.js';
 import { ironicLabels, sortedMap } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import { restricted } from '../security.js';
-import { resolveImages, mergeByName } from './pod.js';
+import { resolveImages } from './pod.js';
 import { MOUNTS, VOLUMES, databaseCAVolume, scratchMounts, scratchVolume, sharedMount } from './volumes.js';
 
 export type Phase = 'pre' | 'post';
@@ -76,7 +76,7 @@ const jobVolumes = (input: IronicRenderInput, phase: Phase): IVolume[] => {
 };
 
 /**
- * One upgrade Job. User labels, annotations, volumes, node selector and tolerations apply to its pod.
+ * One upgrade Job. User labels, annotations, node selector and tolerations apply to its pod.
  * NOTE: user override containers do not (upstream adds them): a long-running sidecar would keep the Job
  * from ever completing.
  */
@@ -102,7 +102,9 @@ export const renderUpgradeJob = (input: IronicRenderInput, phase: Phase, from: s
           ...(input.spec.nodeSelector !== undefined && Object.keys(input.spec.nodeSelector).length > 0 && { nodeSelector: sortedMap(input.spec.nodeSelector) }),
           ...(tolerations !== undefined && tolerations.length > 0 && { tolerations }),
           containers: [jobContainer(input, phase)],
-          volumes: mergeByName(jobVolumes(input, phase), overrides?.volumes as IVolume[] | undefined),
+          // NOTE: no volume overrides (upstream applies them): the Job mounts none of them, and a replaced
+          // ironic-shared on a ReadWriteOnce claim held by the running Ironic would stall the upgrade.
+          volumes: jobVolumes(input, phase),
         },
       },
     },

@@ -62,13 +62,8 @@ export const buildReferenceVolumes = (input: IronicRenderInput): IVolume[] => {
  */
 export const databaseCAVolume = (database: NonNullable<IronicRenderInput['references']['database']>): IVolume[] => {
   if (database.tlsCertificateName === undefined) return [];
-  const key = database.tlsCAKey;
-  return [
-    {
-      name: VOLUMES.mariadbCA,
-      secret: { secretName: database.tlsCertificateName, ...(key !== undefined && key !== 'tls.crt' && { items: [{ key, path: 'tls.crt' }] }) },
-    },
-  ];
+  // Only the CA is projected: the server's private key, when the Secret holds one, never reaches Ironic.
+  return [{ name: VOLUMES.mariadbCA, secret: { secretName: database.tlsCertificateName, items: [{ key: database.tlsCAKey ?? 'tls.crt', path: 'tls.crt' }] } }];
 };
 
 /** Mounts shared by the ironic and httpd containers (upstream gives both the same list). */
