@@ -2,6 +2,7 @@
  * The shape of a desired child in a sync response, and how observed children are kept unchanged.
  */
 import type { KubeObject, ObjectMap } from '../api/hook.js';
+import { compact } from './meta.js';
 
 /** A desired child: apiVersion, kind and metadata.name are always set. */
 export type KubeChild = {
@@ -39,6 +40,8 @@ const withoutServerFields = (object: KubeObject): KubeChild => {
   const annotations = isRecord(metadata['annotations']) ? { ...metadata['annotations'] } : undefined;
   if (annotations !== undefined) {
     delete annotations[LAST_APPLIED_ANNOTATION];
+    // Written by the Deployment controller, not by us.
+    delete annotations['deployment.kubernetes.io/revision'];
     if (Object.keys(annotations).length === 0) delete metadata['annotations'];
     else metadata['annotations'] = annotations;
   }
@@ -50,7 +53,7 @@ const withoutServerFields = (object: KubeObject): KubeChild => {
  * recorded it, otherwise the live object without server-owned fields. Used when a spec is invalid or a
  * reference is missing, because any child left out of a response is deleted.
  */
-export const keepObserved = (object: KubeObject): KubeChild => lastApplied(object) ?? withoutServerFields(object);
+export const keepObserved = (object: KubeObject): KubeChild => lastApplied(object) ?? (compact(withoutServerFields(object)) as KubeChild);
 
 export const keepObservedChildren = (children: ObjectMap | null | undefined): KubeChild[] => {
   if (children === null || children === undefined) return [];
