@@ -383,12 +383,6 @@ const distinctPorts: Rule = ({ spec }) => {
   return problems;
 };
 
-/** Beyond upstream: the ironic-networking service is not implemented here; refuse it rather than ignore it. */
-const networkingServiceUnsupported: Rule = ({ spec }) =>
-  spec.networkingService?.enabled === true
-    ? [problem('spec.networkingService.enabled', 'the ironic-networking service (switch automation) is not supported by this operator yet: set enabled to false')]
-    : [];
-
 /** The semantic rules, in the order of upstream's ValidateIronic. */
 const RULES: readonly Rule[] = [
   haNeedsDatabase,
@@ -412,7 +406,6 @@ const RULES: readonly Rule[] = [
   networkingServiceRules,
   bindInterfaceNeedsAddress,
   distinctPorts,
-  networkingServiceUnsupported,
 ];
 
 const previousOf = (old: unknown): Previous => {

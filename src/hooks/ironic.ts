@@ -51,6 +51,12 @@ const caNames = (tls: Record<string, unknown>, kind: 'Secret' | 'ConfigMap'): (s
   return [ref('bmcCA', 'bmcCAName', 'Secret'), ref('trustedCA', 'trustedCAName', 'ConfigMap')];
 };
 
+/** The switch Secrets named by an enabled networking service (the default ones are our children). */
+const switchNames = (spec: Record<string, unknown>): (string | undefined)[] => {
+  const service = isRecord(spec['networkingService']) ? spec['networkingService'] : {};
+  return service['enabled'] === true ? [text(service['switchConfigSecretName']), text(service['switchCredentialsSecretName'])] : [];
+};
+
 /**
  * customize: the objects the spec names, asked for by name only. Depends on the parent's spec (and
  * namespace) only, as Metacontroller caches the answer per generation.
@@ -61,7 +67,7 @@ export const customizeIronic = (request: CustomizeRequest): CustomizeResponse =>
   const tls = isRecord(spec['tls']) ? spec['tls'] : {};
   return {
     relatedResources: [
-      ...rule('v1', 'secrets', namespace, [text(spec['apiCredentialsName']), text(tls['certificateName']), ...caNames(tls, 'Secret')]),
+      ...rule('v1', 'secrets', namespace, [text(spec['apiCredentialsName']), text(tls['certificateName']), ...caNames(tls, 'Secret'), ...switchNames(spec)]),
       ...rule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
       ...rule(GROUP_VERSION, 'ironicdatabases', namespace, [text(spec['databaseName'])]),
     ],
@@ -80,10 +86,11 @@ const keep = (request: SyncRequest, parent: Parent, ctx: HookContext, outcome: I
   children: keepObservedChildren(request.children),
 });
 
-const observedReadiness = (children: ObjectMap | null | undefined, parent: Parent, version: string, highAvailability: boolean) => {
+const observedReadiness = (children: ObjectMap | null | undefined, parent: Parent, version: string, highAvailability: boolean, networking = false) => {
   const names = ironicNames(parent.name);
   return combineReadiness(
     [
+      ...(networking ? [deploymentReadiness(findObject(children, GROUP_KEYS.deployment, parent.namespace, names.networking), version)] : []),
       highAvailability
         ? daemonSetReadiness(findObject(children, GROUP_KEYS.daemonSet, parent.namespace, names.workload), version)
         : deploymentReadiness(findObject(children, GROUP_KEYS.deployment, parent.namespace, names.workload), version),
@@ -99,7 +106,7 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
   const problems = [...validateIronic(parent.spec), ...validateOverrides(parent.spec)];
   if (problems.length > 0) return keep(request, parent, ctx, { kind: 'invalidSpec', message: describeProblems(problems) });
   const spec = withDefaults(parent.spec as IronicSpec);
-  const references = resolveIronicReferences(spec, request.related, parent.namespace);
+  const references = resolveIronicReferences(spec, request.related, parent.namespace, request.children, parent.name);
   if (!references.ok) return keep(request, parent, ctx, referenceOutcome(references.problems), spec.version);
   const database = resolveDatabase(spec, request.related, parent.namespace);
   if (!database.ok) return keep(request, parent, ctx, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, spec.version);
@@ -197,7 +204,7 @@ const planChildren = (request: SyncRequest, parent: Parent, input: IronicRenderI
       readiness: progressing(`switching to ${ha ? 'high availability' : 'a single replica'}: waiting for the ${previousKind.kind} to be removed`),
     };
   }
-  const workload = observedReadiness(request.children, parent, input.spec.version, ha);
+  const workload = observedReadiness(request.children, parent, input.spec.version, ha, input.spec.networkingService?.enabled === true);
   if (input.references.database === undefined || installed === input.spec.version) return { children, readiness: workload };
   const from = transitionFrom(installed);
   const job = (phase: 'pre' | 'post'): KubeChild => compact(renderUpgradeJob(input, phase, from)) as KubeChild;

@@ -60,6 +60,10 @@ export const ironicNames = (name: string) => ({
   ingressTLS: objectName(name, '-ingress-tls'),
   rpcCA: objectName(name, '-rpc-ca'),
   serviceMonitor: objectName(name, '-metrics'),
+  networking: objectName(name, '-networking'),
+  networkingService: dnsLabel(name, '-networking-service'),
+  switchConfig: objectName(name, '-switch-config'),
+  switchCredentials: objectName(name, '-switch-credentials'),
   /** Upgrade Jobs are named by the transition, as upstream: `<name>-pre-37.0-to-38.0`, `<name>-post-none-to-38.0`. */
   upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string => fit(`${name}-${phase}-${from}-to-${to}`, 63),
 });

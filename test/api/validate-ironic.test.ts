@@ -555,11 +555,6 @@ const TABLES: readonly RuleTable[] = [
       { name: 'exporter on a Service port', spec: { prometheusExporter: { enabled: true }, networking: { prometheusExporterPort: 8080 } }, path: 'spec.networking.prometheusExporterPort', words: ['Ironic Service'] },
     ],
   },
-  {
-    rule: 'beyond upstream: the networking service is refused, not ignored',
-    accepted: [{ name: 'disabled', spec: { networkingService: { enabled: false } } }],
-    refused: [{ name: 'enabled', spec: { networkingService: { enabled: true } }, path: 'spec.networkingService.enabled', words: ['not supported'] }],
-  },
 ];
 
 /** Problems of the two rules beyond upstream, left out of the upstream rule tables (they have their own). */

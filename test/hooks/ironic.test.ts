@@ -151,3 +151,20 @@ t.test('a Secret cache behind the workload cache does not mint new credentials',
   const regenerated = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: deleted, related: {} } })).json() as Obj;
   t.ok((regenerated['children'] as Obj[]).some((c) => c['kind'] === 'Secret'), 'Secrets deleted long after the workload are re-created');
 });
+
+t.test('customize asks for the switch Secrets only when they are named and the service is enabled', async (t) => {
+  t.same(customize({ networkingService: { enabled: true, switchConfigSecretName: 'sw', switchCredentialsSecretName: 'keys' } }), [
+    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['keys', 'sw'] },
+  ]);
+  t.same(customize({ networkingService: { enabled: false, switchConfigSecretName: 'sw' } }), []);
+  t.same(customize({ networkingService: { enabled: true } }), [], 'default names are our own children');
+});
+
+t.test('a named switch Secret that is missing keeps the children and says which', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networkingService: { enabled: true, switchConfigSecretName: 'sw' } }), children: {}, related: {} } })).json() as Obj;
+  const ready = ((r['status'] as Obj)['conditions'] as Obj[])[0] as Obj;
+  t.equal(ready['reason'], 'MissingReference');
+  t.match(String(ready['message']), /Secret metal3\/sw named in spec.networkingService.switchConfigSecretName/);
+});

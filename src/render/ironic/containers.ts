@@ -20,6 +20,7 @@ import {
   isHighAvailability,
 } from './env.js';
 import { rpcMounts } from './ha.js';
+import { networkingEnabled, rpcAuthMount } from './networking-service.js';
 import { dnsmasqProbe, exporterProbe, httpdProbe, ironicProbe, startupProbe } from './probes.js';
 import { buildIronicMounts, scratchMounts, sharedMount } from './volumes.js';
 
@@ -67,7 +68,11 @@ export const buildIronicContainer = (input: IronicRenderInput, image: string, ht
     env: buildIronicEnv(input, htpasswdSecret),
     // Without TLS Ironic serves the API itself; with TLS httpd does, in front of a unix socket.
     ...(ironicPorts(input).length > 0 && { ports: ironicPorts(input) }),
-    volumeMounts: [...buildIronicMounts(input), ...(isHighAvailability(input) ? rpcMounts() : []), ...scratchMounts('ironic')],
+    volumeMounts: [
+      ...buildIronicMounts(input),
+      ...(isHighAvailability(input) ? rpcMounts() : networkingEnabled(input) ? [rpcAuthMount] : []),
+      ...scratchMounts('ironic'),
+    ],
     startupProbe: startupProbe(probe),
     livenessProbe: probe,
     readinessProbe: probe,

@@ -8,6 +8,7 @@ import type { DHCP } from '../../api/ironic.js';
 import type { IronicRenderInput } from './input.js';
 import { MOUNTS } from './volumes.js';
 import { rpcTLSEnv } from './ha.js';
+import { ironicNetworkingEnv } from './networking-service.js';
 
 /** A plain `name=value` variable. */
 export const env = (name: string, value: string): IEnvVar => ({ name, value });
@@ -180,6 +181,7 @@ export const buildIronicEnv = (input: IronicRenderInput, htpasswdSecret: string)
     ...optional('IRONIC_EXTERNAL_IP', input.spec.networking.externalIP),
     ...externalURLEnv(input),
     ...exporterIronicEnv(input),
+    ...ironicNetworkingEnv(input),
     ...extraConfigEnv(input),
   ]);
 

@@ -13,6 +13,7 @@ import { base64, ironicLabels, ironicSecretLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import { restricted } from '../security.js';
 import { provisioningEnv } from './env.js';
+import { rpcAuthVolume } from './networking-service.js';
 
 /** The default image of the hook server, which also issues RPC certificates in HA pods. */
 export const DEFAULT_HOOK_IMAGE = 'ironic-metacontroller-hooks:0.1.0';
@@ -81,15 +82,7 @@ export const rpcMounts = (): IVolumeMount[] => [
  * emptyDir the leaf is written to.
  */
 export const rpcVolumes = (input: IronicRenderInput): IVolume[] => [
-  {
-    name: RPC_VOLUMES.auth,
-    projected: {
-      sources: [
-        { secret: { name: input.credentials.secretName, items: [{ key: 'username', path: 'username' }, { key: 'password', path: 'password' }] } },
-        { secret: { name: ironicNames(input.name).htpasswd(input.credentials.hash), items: [{ key: 'htpasswd', path: 'htpasswd' }] } },
-      ],
-    },
-  },
+  rpcAuthVolume(input),
   { name: RPC_VOLUMES.ca, secret: { secretName: caSecretName(input), items: [{ key: 'tls.crt', path: 'ca.crt' }] } },
   // Readable by the init container through the pod's fsGroup (the ironic group), by no one else.
   { name: RPC_VOLUMES.caKey, secret: { secretName: caSecretName(input), defaultMode: 0o440 } },

@@ -8,6 +8,7 @@ import { renderIronicIngress, renderIronicService } from './service.js';
 import { renderIronicWorkload } from './workload.js';
 import { renderRpcCASecret } from './ha.js';
 import { renderServiceMonitor } from './service-monitor.js';
+import { renderNetworkingDeployment, renderNetworkingService, renderSwitchSecrets } from './networking-service.js';
 
 export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
   [
@@ -18,6 +19,9 @@ export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
     renderIronicService(input),
     renderIronicIngress(input),
     renderServiceMonitor(input),
+    ...renderSwitchSecrets(input),
+    renderNetworkingDeployment(input),
+    renderNetworkingService(input),
   ]
     // Renderers build objects with conditional spreads and never put undefined or null in them.
     .filter((c) => c !== undefined) as KubeChild[];

@@ -52,8 +52,15 @@ export type DatabaseConnection = {
   readonly credentialsHash?: string;
 };
 
+/** The switch Secrets of the networking service: the user's (related) or our placeholders (children). */
+export type SwitchSecrets = {
+  readonly config: { readonly name: string; readonly generated: boolean; readonly hash: string };
+  readonly credentials: { readonly name: string; readonly generated: boolean; readonly hash: string };
+};
+
 /** Resolved references of an Ironic spec. */
 export type IronicReferences = {
+  readonly switches?: SwitchSecrets;
   readonly tls?: TLSReference;
   readonly bmcCA?: MountedReference;
   readonly trustedCA?: TrustedCAReference;

@@ -22,6 +22,7 @@ import {
 import { hostNetwork, isHighAvailability } from './env.js';
 import { VOLUMES, buildReferenceVolumes, scratchVolume, scratchVolumeName } from './volumes.js';
 import { buildRpcCertificateContainer, rpcVolumes } from './ha.js';
+import { networkingEnabled, rpcAuthVolume } from './networking-service.js';
 import { IRONIC_GID } from '../security.js';
 
 /** The images of one Ironic. */
@@ -84,7 +85,7 @@ export const buildVolumes = (input: IronicRenderInput, containers: readonly ICon
     .filter((c) => (c.volumeMounts ?? []).some((m) => m.name === scratchVolumeName(c.name)))
     .map((c) => scratchVolume(c.name)),
   ...buildReferenceVolumes(input),
-  ...(isHighAvailability(input) ? rpcVolumes(input) : []),
+  ...(isHighAvailability(input) ? rpcVolumes(input) : networkingEnabled(input) ? [rpcAuthVolume(input)] : []),
 ];
 
 /** Pod annotations: a hash per referenced content, so a rotated password or certificate rolls the pods. */

@@ -8,7 +8,8 @@ import type { DefaultedIronicSpec } from '../../api/defaults.js';
 import type { ResourceKind } from '../../api/common.js';
 import { findObject } from '../observed.js';
 import { createHash } from 'node:crypto';
-import type { IronicReferences, MountedReference, TLSReference, TrustedCAReference } from './input.js';
+import type { IronicReferences, MountedReference, SwitchSecrets, TLSReference, TrustedCAReference } from './input.js';
+import { ironicNames } from '../names.js';
 
 /** Why a reference cannot be used: `missing` objects may appear later; `invalid` ones need a change. */
 export type ReferenceProblem = { readonly kind: 'missing' | 'invalid'; readonly path: string; readonly message: string };
@@ -127,6 +128,42 @@ const resolveTrustedCA = (spec: DefaultedIronicSpec, lookup: Lookup, problems: R
   return { ...resolved.reference, key };
 };
 
+const SWITCH_DEFAULTS = {
+  config: { field: 'switchConfigSecretName', placeholder: { 'switch-configs.conf': '' } },
+  credentials: { field: 'switchCredentialsSecretName', placeholder: {} },
+} as const;
+
+/**
+ * The switch Secrets of the networking service: a named one must exist (related); under the default
+ * name it is ours (a placeholder child, hashed as observed so the user's edits roll the pod).
+ */
+const resolveSwitches = (
+  spec: DefaultedIronicSpec,
+  lookup: Lookup,
+  children: ObjectMap | null | undefined,
+  name: string,
+  problems: ReferenceProblem[],
+): SwitchSecrets | undefined => {
+  const service = spec.networkingService;
+  if (service?.enabled !== true) return undefined;
+  const names = ironicNames(name);
+  const one = (which: 'config' | 'credentials') => {
+    const given = service[SWITCH_DEFAULTS[which].field];
+    const path = `spec.networkingService.${SWITCH_DEFAULTS[which].field}`;
+    if (given !== undefined && given !== '') {
+      const secret = find(lookup, 'Secret', given);
+      if (secret === undefined) problems.push(missing(path, 'Secret', lookup, given));
+      return { name: given, generated: false, hash: secret !== undefined ? objectContentHash(secret) : '' };
+    }
+    const own = which === 'config' ? names.switchConfig : names.switchCredentials;
+    const observed = findObject(children, GROUP_KEYS.secret, lookup.namespace, own);
+    return { name: own, generated: true, hash: observed !== undefined ? objectContentHash(observed) : contentHashOf(SWITCH_DEFAULTS[which].placeholder) };
+  };
+  return { config: one('config'), credentials: one('credentials') };
+};
+
+const contentHashOf = (data: Record<string, string>): string => createHash('sha256').update(JSON.stringify(data)).digest('hex');
+
 /**
  * Resolves the TLS Secret, BMC CA and trusted CA. The API credentials and the database are resolved by
  * their own steps (credentials need randomness, the database has its own readiness).
@@ -135,15 +172,18 @@ export const resolveIronicReferences = (
   spec: DefaultedIronicSpec,
   related: ObjectMap | null | undefined,
   namespace: string,
+  children?: ObjectMap | null,
+  name = '',
 ): ReferenceResult => {
   const lookup: Lookup = { related, namespace };
   const problems: ReferenceProblem[] = [];
   const tls = resolveTLS(spec, lookup, problems);
   const bmcCA = resolveCA(bmcCARef(spec), lookup, problems)?.reference;
   const trustedCA = resolveTrustedCA(spec, lookup, problems);
+  const switches = resolveSwitches(spec, lookup, children, name, problems);
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
-    references: { ...(tls && { tls }), ...(bmcCA && { bmcCA }), ...(trustedCA && { trustedCA }) },
+    references: { ...(tls && { tls }), ...(bmcCA && { bmcCA }), ...(trustedCA && { trustedCA }), ...(switches && { switches }) },
   };
 };
