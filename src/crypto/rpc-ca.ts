@@ -56,6 +56,16 @@ export const generateRpcCA = async (commonName: string, now: Date): Promise<KeyP
   return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privateKey };
 };
 
+/** Whether a certificate is a CA and the key is its own. */
+export const caMatches = (ca: KeyPairPem): boolean => {
+  try {
+    const cert = new X509Certificate(ca.certPem);
+    return cert.ca && cert.checkPrivateKey(createPrivateKey(ca.keyPem));
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Whether an existing CA can be kept at `now`: it parses, is a CA, its key matches, it is already valid,
  * and it stays valid for longer than the renewal window.

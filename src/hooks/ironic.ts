@@ -128,7 +128,14 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
   if (!credentials.ok) return keep(request, parent, ctx, referenceOutcome([credentials.problem]), spec.version);
   const rpcCA =
     spec.highAvailability === true
-      ? await materializeRpcCA({ name: parent.name, namespace: parent.namespace, children: request.children, now: new Date(ctx.now()), secrets: ctx.secrets })
+      ? await materializeRpcCA({
+          name: parent.name,
+          namespace: parent.namespace,
+          children: request.children,
+          now: new Date(ctx.now()),
+          secrets: ctx.secrets,
+          settled: rolledOutWithObservedCA(request, parent, spec.version),
+        })
       : undefined;
   const input: IronicRenderInput = {
     name: parent.name,
@@ -154,6 +161,19 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
     }),
     children: planned.children,
   };
+};
+
+/**
+ * True when the DaemonSet has rolled out completely with the CA Secret that is observed now: a staged
+ * CA rotation may then move to its next step.
+ */
+const rolledOutWithObservedCA = (request: SyncRequest, parent: Parent, version: string): boolean => {
+  const names = ironicNames(parent.name);
+  const daemonSet = findObject(request.children, GROUP_KEYS.daemonSet, parent.namespace, names.workload);
+  if (daemonSet === undefined || daemonSetReadiness(daemonSet, version).state !== 'ready') return false;
+  const annotation = pathOf(daemonSet, 'spec', 'template', 'metadata', 'annotations', 'ironic.metal3.io/rpc-ca-version');
+  if (typeof annotation !== 'string') return false;
+  return objectsOf(request.children, GROUP_KEYS.secret).some((s) => s.metadata.name === `${names.rpcCA}-${annotation.slice(0, 10)}`);
 };
 
 /** How long after the workload was created a missing Secret is taken as deleted rather than not yet seen. */

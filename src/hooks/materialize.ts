@@ -3,7 +3,7 @@
  * reuse-if-valid: an observed child that still matches is returned as it is, so a steady-state sync
  * generates nothing and hashes nothing.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { KubeObject, ObjectMap } from '../api/hook.js';
 import { GROUP_KEYS } from '../api/hook.js';
@@ -14,7 +14,8 @@ import type { ApiCredentials } from '../render/ironic/input.js';
 import type { ReferenceProblem } from '../render/ironic/references.js';
 import type { RpcCAReference } from '../render/ironic/input.js';
 import { RPC_CA_COMPONENT } from '../render/ironic/ha.js';
-import { caIsUsable, generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
+import { generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
+import { nextCASet, type CASet } from '../crypto/rotation.js';
 
 /** Random passwords and bcrypt, injectable so tests can make golden files without randomness. */
 export type Secrets = {
@@ -140,16 +141,26 @@ export const materializeCredentials = async (params: {
   return { ok: true, credentials: { ...plain, htpasswd, hash: createHash('sha256').update(htpasswd).digest('hex') } };
 };
 
-const usableCAs = (children: ObjectMap | null | undefined, name: string, now: Date): KeyPairPem[] =>
+/** The CA set held by an observed CA Secret. */
+const caSetOf = (data: Record<string, string>): CASet | undefined => {
+  const signing = { certPem: data['tls.crt'] ?? '', keyPem: data['tls.key'] ?? '' };
+  if (signing.certPem === '' || signing.keyPem === '') return undefined;
+  const bundle = (data['ca.crt'] ?? signing.certPem).split(/(?<=-----END CERTIFICATE-----)\s*/).filter((p) => p.includes('BEGIN CERTIFICATE'));
+  const next = data['next.crt'] !== undefined && data['next.key'] !== undefined ? { certPem: data['next.crt'], keyPem: data['next.key'] } : undefined;
+  return { signing, bundle, ...(next && { next }) };
+};
+
+/** The observed CA set (the newest, when a replaced Secret is still observed). */
+const observedCASet = (children: ObjectMap | null | undefined, name: string): CASet | undefined =>
   objectsOf(children, GROUP_KEYS.secret)
     .filter((o) => o.metadata.labels?.[LABELS.component] === RPC_CA_COMPONENT && o.metadata.name.startsWith(ironicNames(name).rpcCA))
-    .map((o) => dataOf(o))
-    .map((d) => ({ certPem: d['tls.crt'] ?? '', keyPem: d['tls.key'] ?? '' }))
-    .filter((ca) => caIsUsable(ca, now));
+    .map((o) => caSetOf(dataOf(o)))
+    .filter((set): set is CASet => set !== undefined)
+    .sort((a, b) => Date.parse(new X509Certificate(b.signing.certPem).validFrom) - Date.parse(new X509Certificate(a.signing.certPem).validFrom))[0];
 
 /**
- * The JSON-RPC CA of an HA Ironic: the observed one while it is valid and not within the renewal
- * window, else a new one (and so a new, content-named Secret and a rolling restart).
+ * The JSON-RPC CA of an HA Ironic: the observed one while it is valid, rotated in two rolling restarts
+ * ahead of expiry (see crypto/rotation.ts), or a new one. Every change is a new, content-named Secret.
  */
 export const materializeRpcCA = async (params: {
   readonly name: string;
@@ -157,9 +168,23 @@ export const materializeRpcCA = async (params: {
   readonly children: ObjectMap | null | undefined;
   readonly now: Date;
   readonly secrets: Secrets;
+  /** Whether every replica already runs with the observed CA Secret. */
+  readonly settled?: boolean;
 }): Promise<RpcCAReference> => {
-  const kept = usableCAs(params.children, params.name, params.now)[0];
-  const ca = kept ?? (await params.secrets.rpcCA(`${params.namespace}/${params.name} JSON-RPC CA`, params.now));
-  const hash = createHash('sha256').update(ca.certPem).digest('hex');
-  return { ...ca, hash, secretName: `${ironicNames(params.name).rpcCA}-${hash.slice(0, 10)}` };
+  const set = await nextCASet({
+    observed: observedCASet(params.children, params.name),
+    now: params.now,
+    settled: params.settled ?? false,
+    generate: () => params.secrets.rpcCA(`${params.namespace}/${params.name} JSON-RPC CA`, params.now),
+  });
+  const bundlePem = set.bundle.join('');
+  const hash = createHash('sha256').update(set.signing.certPem).update(bundlePem).update(set.next?.certPem ?? '').digest('hex');
+  return {
+    certPem: set.signing.certPem,
+    keyPem: set.signing.keyPem,
+    bundlePem,
+    ...(set.next && { next: set.next }),
+    hash,
+    secretName: `${ironicNames(params.name).rpcCA}-${hash.slice(0, 10)}`,
+  };
 };

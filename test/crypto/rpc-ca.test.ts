@@ -77,7 +77,8 @@ t.test('a CA near expiry is renewed, a fresh one is kept', async (t) => {
   t.equal(kept.certPem, ca.certPem, 'the observed CA is reused');
   t.equal(generated, 0);
   const renewed = await materializeRpcCA({ name: 'ironic', namespace: 'metal3', children, now: new Date(renewAt + DAY), secrets });
-  t.not(renewed.certPem, ca.certPem, 'renewed ahead of expiry');
+  t.equal(renewed.certPem, ca.certPem, 'ahead of expiry, the old CA still signs while the next one is staged');
+  t.ok(renewed.next !== undefined && renewed.next.certPem !== ca.certPem, 'a next CA is staged (see rotation.test.ts for the promotion)');
   t.equal(generated, 1);
   t.not(renewed.secretName, kept.secretName, 'a renewal is a new Secret (and a rolling restart)');
   t.match(kept.secretName, /^ironic-rpc-ca-[0-9a-f]{10}$/);

@@ -49,7 +49,12 @@ export const renderRpcCASecret = (input: IronicRenderInput): ISecret | undefined
     },
     type: 'kubernetes.io/tls',
     immutable: true,
-    data: { 'tls.crt': base64(ca.certPem), 'tls.key': base64(ca.keyPem) },
+    data: {
+      'tls.crt': base64(ca.certPem),
+      'tls.key': base64(ca.keyPem),
+      'ca.crt': base64(ca.bundlePem),
+      ...(ca.next && { 'next.crt': base64(ca.next.certPem), 'next.key': base64(ca.next.keyPem) }),
+    },
   };
 };
 
@@ -83,7 +88,8 @@ export const rpcMounts = (): IVolumeMount[] => [
  */
 export const rpcVolumes = (input: IronicRenderInput): IVolume[] => [
   rpcAuthVolume(input),
-  { name: RPC_VOLUMES.ca, secret: { secretName: caSecretName(input), items: [{ key: 'tls.crt', path: 'ca.crt' }] } },
+  // The trust bundle only (no key): during a rotation it holds both CAs.
+  { name: RPC_VOLUMES.ca, secret: { secretName: caSecretName(input), items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
   // Readable by the init container through the pod's fsGroup (the ironic group), by no one else.
   { name: RPC_VOLUMES.caKey, secret: { secretName: caSecretName(input), defaultMode: 0o440 } },
   { name: RPC_VOLUMES.cert, emptyDir: { medium: 'Memory' } },

@@ -25,7 +25,17 @@ export type RenderConfig = {
 };
 
 /** The JSON-RPC CA of an HA Ironic: the Secret that holds it and a hash of its certificate. */
-export type RpcCAReference = { readonly secretName: string; readonly hash: string; readonly certPem: string; readonly keyPem: string };
+export type RpcCAReference = {
+  readonly secretName: string;
+  readonly hash: string;
+  /** The signing CA. */
+  readonly certPem: string;
+  readonly keyPem: string;
+  /** Every CA replicas trust (the signing one, and during a rotation the other). */
+  readonly bundlePem: string;
+  /** The staged next CA, during a rotation. */
+  readonly next?: { readonly certPem: string; readonly keyPem: string };
+};
 
 /** A referenced Secret or ConfigMap, resolved: how to mount it and a hash of its content. */
 export type MountedReference = {
