@@ -29,12 +29,13 @@ const validAt = (certPem: string, now: Date): boolean => {
 /** Whether a CA is still valid at all (even inside its renewal window). */
 const stillValid = (ca: KeyPairPem, now: Date): boolean => caMatches(ca) && validAt(ca.certPem, now);
 
-const unique = (pems: readonly string[]): string[] => [...new Set(pems.map((p) => p.trim()))].map((p) => `${p}\n`);
+/** PEM certificates, trimmed, each ending with one newline, without duplicates: a stable bundle text. */
+export const normalizeBundle = (pems: readonly string[]): string[] => [...new Set(pems.map((p) => p.trim()))].map((p) => `${p}\n`);
 
 /** The bundle without expired CAs, the signing CA first. */
 const prune = (set: CASet, now: Date): CASet => ({
   ...set,
-  bundle: unique([set.signing.certPem, ...set.bundle.filter((pem) => validAt(pem, now))]),
+  bundle: normalizeBundle([set.signing.certPem, ...set.bundle.filter((pem) => validAt(pem, now))]),
 });
 
 /**
@@ -50,13 +51,13 @@ export const nextCASet = async (params: {
   const { observed, now } = params;
   if (observed === undefined || !stillValid(observed.signing, now)) {
     const fresh = await params.generate();
-    return { signing: fresh, bundle: unique([fresh.certPem]) };
+    return { signing: fresh, bundle: normalizeBundle([fresh.certPem]) };
   }
   if (caIsUsable(observed.signing, now)) return prune(observed, now);
   // Inside the renewal window.
   if (observed.next === undefined || !caIsUsable(observed.next, now)) {
     const next = await params.generate();
-    return { signing: observed.signing, next, bundle: unique([observed.signing.certPem, next.certPem, ...observed.bundle.filter((p) => validAt(p, now))]) };
+    return { signing: observed.signing, next, bundle: normalizeBundle([observed.signing.certPem, next.certPem, ...observed.bundle.filter((p) => validAt(p, now))]) };
   }
   if (!params.settled) return observed;
   return prune({ signing: observed.next, bundle: [observed.next.certPem, ...observed.bundle] }, now);

@@ -15,7 +15,7 @@ import type { ReferenceProblem } from '../render/ironic/references.js';
 import type { RpcCAReference } from '../render/ironic/input.js';
 import { RPC_CA_COMPONENT } from '../render/ironic/ha.js';
 import { generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
-import { nextCASet, type CASet } from '../crypto/rotation.js';
+import { nextCASet, normalizeBundle, type CASet } from '../crypto/rotation.js';
 
 /** Random passwords and bcrypt, injectable so tests can make golden files without randomness. */
 export type Secrets = {
@@ -145,7 +145,7 @@ export const materializeCredentials = async (params: {
 const caSetOf = (data: Record<string, string>): CASet | undefined => {
   const signing = { certPem: data['tls.crt'] ?? '', keyPem: data['tls.key'] ?? '' };
   if (signing.certPem === '' || signing.keyPem === '') return undefined;
-  const bundle = (data['ca.crt'] ?? signing.certPem).split(/(?<=-----END CERTIFICATE-----)\s*/).filter((p) => p.includes('BEGIN CERTIFICATE'));
+  const bundle = normalizeBundle((data['ca.crt'] ?? signing.certPem).split(/(?<=-----END CERTIFICATE-----)\s*/).filter((p) => p.includes('BEGIN CERTIFICATE')));
   const next = data['next.crt'] !== undefined && data['next.key'] !== undefined ? { certPem: data['next.crt'], keyPem: data['next.key'] } : undefined;
   return { signing, bundle, ...(next && { next }) };
 };
