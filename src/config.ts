@@ -108,7 +108,7 @@ const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
       mariadb: env['MARIADB_IMAGE'] ?? 'quay.io/metal3-io/mariadb:latest',
     },
     downloaderEnv: downloaderEnv(env),
-    clusterDomain: env['CLUSTER_DOMAIN'] ?? 'cluster.local',
+    clusterDomain: env['CLUSTER_DOMAIN'] ?? '',
     serviceMonitors: boolean(env, 'SERVICE_MONITORS'),
     ...(hookImage !== undefined && { hookImage }),
   };

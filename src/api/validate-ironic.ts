@@ -370,6 +370,10 @@ const distinctPorts: Rule = ({ spec }) => {
   ];
   const used = pod.filter(([, port, on]) => on && port !== undefined && port > 0) as Array<[string, number, boolean]>;
   const problems: Problem[] = [];
+  // The containers run as an unprivileged user without capabilities: they cannot bind privileged ports.
+  for (const [name, port] of used) {
+    if (port < 1024) problems.push(problem(`spec.networking.${name}`, `port ${port} is below 1024, which Ironic's unprivileged containers cannot listen on: choose a port of 1024 or more`));
+  }
   used.forEach(([name, port], i) => {
     const earlier = used.slice(0, i).find(([, other]) => other === port);
     if (earlier !== undefined) problems.push(problem(`spec.networking.${name}`, `port ${port} is already used by networking.${earlier[0]}: choose another port`));

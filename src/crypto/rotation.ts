@@ -49,6 +49,10 @@ export const nextCASet = async (params: {
   readonly generate: () => Promise<KeyPairPem>;
 }): Promise<CASet> => {
   const { observed, now } = params;
+  // Expired before the rotation could finish: promote the staged CA if there is one (everyone trusts it).
+  if (observed !== undefined && !stillValid(observed.signing, now) && observed.next !== undefined && stillValid(observed.next, now)) {
+    return prune({ signing: observed.next, bundle: [observed.next.certPem, ...observed.bundle] }, now);
+  }
   if (observed === undefined || !stillValid(observed.signing, now)) {
     const fresh = await params.generate();
     return { signing: fresh, bundle: normalizeBundle([fresh.certPem]) };

@@ -1,7 +1,7 @@
 /**
  * The Ironic hooks: thin adapters from the Metacontroller wire format to the pure renderers.
  */
-import type { CustomizeRequest, CustomizeResponse, ObjectMap, RelatedResourceRule, SyncRequest, SyncResponse } from '../api/hook.js';
+import type { CustomizeRequest, CustomizeResponse, KubeObject, ObjectMap, RelatedResourceRule, SyncRequest, SyncResponse } from '../api/hook.js';
 import { GROUP_KEYS } from '../api/hook.js';
 import { GROUP_VERSION } from '../api/common.js';
 import { withDefaults } from '../api/defaults.js';
@@ -10,7 +10,7 @@ import { validateIronic } from '../api/validate.js';
 import { validateOverrides } from '../api/validate-overrides.js';
 import { keepObserved, keepObservedChildren, type KubeChild } from '../render/child.js';
 import { findObject, objectsOf, pathOf } from '../render/observed.js';
-import { LABELS, ironicNames } from '../render/names.js';
+import { ironicNames } from '../render/names.js';
 import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, progressing, serviceReadiness, type Readiness } from '../render/status.js';
 import { renderIronicChildren } from '../render/ironic/index.js';
 import type { RenderConfig } from '../render/ironic/input.js';
@@ -134,7 +134,7 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
           children: request.children,
           now: new Date(ctx.now()),
           secrets: ctx.secrets,
-          settled: rolledOutWithObservedCA(request, parent, spec.version),
+          rollout: caRollout(request, parent, spec.version),
         })
       : undefined;
   const input: IronicRenderInput = {
@@ -159,21 +159,31 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
       credentialsName: credentials.credentials.secretName,
       now: ctx.now(),
     }),
-    children: planned.children,
+    children: [...planned.children, ...(rpcCA !== undefined ? previousCASecrets(request, parent, spec.version, rpcCA.secretName) : [])],
   };
 };
 
-/**
- * True when the DaemonSet has rolled out completely with the CA Secret that is observed now: a staged
- * CA rotation may then move to its next step.
- */
-const rolledOutWithObservedCA = (request: SyncRequest, parent: Parent, version: string): boolean => {
+/** The CA Secret the observed DaemonSet was rolled out with (from its annotation), and whether it is ready. */
+const caRollout = (request: SyncRequest, parent: Parent, version: string): { secretName: string; ready: boolean } | undefined => {
   const names = ironicNames(parent.name);
   const daemonSet = findObject(request.children, GROUP_KEYS.daemonSet, parent.namespace, names.workload);
-  if (daemonSet === undefined || daemonSetReadiness(daemonSet, version).state !== 'ready') return false;
   const annotation = pathOf(daemonSet, 'spec', 'template', 'metadata', 'annotations', 'ironic.metal3.io/rpc-ca-version');
-  if (typeof annotation !== 'string') return false;
-  return objectsOf(request.children, GROUP_KEYS.secret).some((s) => s.metadata.name === `${names.rpcCA}-${annotation.slice(0, 10)}`);
+  if (daemonSet === undefined || typeof annotation !== 'string') return undefined;
+  return { secretName: `${names.rpcCA}-${annotation.slice(0, 10)}`, ready: daemonSetReadiness(daemonSet, version).state === 'ready' };
+};
+
+/**
+ * CA Secrets that running replicas may still use: every observed one besides the current, until the
+ * DaemonSet has rolled out completely with the current one (its template alone says nothing about the
+ * pods). They stay in the response, since a child left out is deleted.
+ */
+const previousCASecrets = (request: SyncRequest, parent: Parent, version: string, current: string): KubeChild[] => {
+  const rollout = caRollout(request, parent, version);
+  if (rollout !== undefined && rollout.ready && rollout.secretName === current) return [];
+  const names = ironicNames(parent.name);
+  return objectsOf(request.children, GROUP_KEYS.secret)
+    .filter((s) => s.metadata.name.startsWith(`${names.rpcCA}-`) && s.metadata.name !== current && s.metadata.deletionTimestamp === undefined)
+    .map(keepObserved);
 };
 
 /** How long after the workload was created a missing Secret is taken as deleted rather than not yet seen. */
@@ -190,10 +200,31 @@ const secretsNotObservedYet = (request: SyncRequest, parent: Parent, ctx: HookCo
     .map((group) => findObject(request.children, group, parent.namespace, names.workload))
     .find((o) => o !== undefined);
   if (workload === undefined) return false;
-  const ours = objectsOf(request.children, GROUP_KEYS.secret).filter((s) => s.metadata.labels?.[LABELS.ironic] !== undefined);
-  if (ours.length > 0) return false;
+  const observed = new Set(objectsOf(request.children, GROUP_KEYS.secret).map((s) => s.metadata.name));
+  // Only the Secrets we render count (a database's credentials, for one, belong to someone else).
+  const ours = (secret: string): boolean =>
+    secret === names.apiCredentials ||
+    secret.startsWith(names.htpasswd('')) ||
+    secret.startsWith(`${names.rpcCA}-`) ||
+    secret === names.switchConfig ||
+    secret === names.switchCredentials;
+  const missing = referencedSecrets(workload).filter((name) => ours(name) && !observed.has(name));
+  if (missing.length === 0) return false;
   const created = Date.parse(String(pathOf(workload, 'metadata', 'creationTimestamp') ?? ''));
   return !Number.isNaN(created) && Date.parse(ctx.now()) - created < CACHE_GRACE_SECONDS * 1000;
+};
+
+/** Names of the Secrets a workload's pod template uses (volumes, projected sources, env). */
+const referencedSecrets = (workload: KubeObject): string[] => {
+  const spec = pathOf(workload, 'spec', 'template', 'spec');
+  const volumes = (pathOf(spec, 'volumes') as unknown[] | undefined) ?? [];
+  const containers = [...((pathOf(spec, 'containers') as unknown[] | undefined) ?? []), ...((pathOf(spec, 'initContainers') as unknown[] | undefined) ?? [])];
+  const names = [
+    ...volumes.map((v) => pathOf(v, 'secret', 'secretName')),
+    ...volumes.flatMap((v) => ((pathOf(v, 'projected', 'sources') as unknown[] | undefined) ?? []).map((s) => pathOf(s, 'secret', 'name'))),
+    ...containers.flatMap((c) => ((pathOf(c, 'env') as unknown[] | undefined) ?? []).map((e) => pathOf(e, 'valueFrom', 'secretKeyRef', 'name'))),
+  ];
+  return [...new Set(names.filter((n): n is string => typeof n === 'string'))];
 };
 
 const isWorkload = (child: KubeChild, name: string): boolean =>
@@ -220,7 +251,8 @@ const planChildren = (request: SyncRequest, parent: Parent, input: IronicRenderI
   const previousKind = findObject(request.children, ha ? GROUP_KEYS.deployment : GROUP_KEYS.daemonSet, parent.namespace, ironicNames(parent.name).workload);
   if (previousKind !== undefined) {
     return {
-      children: children.filter((c) => !isWorkload(c, parent.name)),
+      // Observed Jobs (a running schema upgrade) stay: a Job left out is deleted.
+      children: [...children.filter((c) => !isWorkload(c, parent.name)), ...objectsOf(request.children, GROUP_KEYS.job).map(keepObserved)],
       readiness: progressing(`switching to ${ha ? 'high availability' : 'a single replica'}: waiting for the ${previousKind.kind} to be removed`),
     };
   }

@@ -150,13 +150,30 @@ const caSetOf = (data: Record<string, string>): CASet | undefined => {
   return { signing, bundle, ...(next && { next }) };
 };
 
-/** The observed CA set (the newest, when a replaced Secret is still observed). */
-const observedCASet = (children: ObjectMap | null | undefined, name: string): CASet | undefined =>
+type ObservedCA = { readonly secretName: string; readonly set: CASet };
+
+/**
+ * Orders CA Secrets from the newest step of a rotation to the oldest: a newer signing CA first, then one
+ * with a staged next CA, then the smaller bundle (pruned after promotion), then the name.
+ */
+const newestFirst = (a: ObservedCA, b: ObservedCA): number => {
+  const from = (s: ObservedCA): number => Date.parse(new X509Certificate(s.set.signing.certPem).validFrom);
+  return (
+    from(b) - from(a) ||
+    Number(b.set.next !== undefined) - Number(a.set.next !== undefined) ||
+    a.set.bundle.length - b.set.bundle.length ||
+    a.secretName.localeCompare(b.secretName)
+  );
+};
+
+/** The observed CA Secrets of an Ironic (terminating ones left out), newest first. */
+export const observedCAs = (children: ObjectMap | null | undefined, name: string): ObservedCA[] =>
   objectsOf(children, GROUP_KEYS.secret)
     .filter((o) => o.metadata.labels?.[LABELS.component] === RPC_CA_COMPONENT && o.metadata.name.startsWith(ironicNames(name).rpcCA))
-    .map((o) => caSetOf(dataOf(o)))
-    .filter((set): set is CASet => set !== undefined)
-    .sort((a, b) => Date.parse(new X509Certificate(b.signing.certPem).validFrom) - Date.parse(new X509Certificate(a.signing.certPem).validFrom))[0];
+    .filter((o) => o.metadata.deletionTimestamp === undefined)
+    .map((o) => ({ secretName: o.metadata.name, set: caSetOf(dataOf(o)) }))
+    .filter((o): o is ObservedCA => o.set !== undefined)
+    .sort(newestFirst);
 
 /**
  * The JSON-RPC CA of an HA Ironic: the observed one while it is valid, rotated in two rolling restarts
@@ -168,13 +185,15 @@ export const materializeRpcCA = async (params: {
   readonly children: ObjectMap | null | undefined;
   readonly now: Date;
   readonly secrets: Secrets;
-  /** Whether every replica already runs with the observed CA Secret. */
-  readonly settled?: boolean;
+  /** The CA Secret the running replicas were started with (the DaemonSet's annotation), and whether all are ready. */
+  readonly rollout?: { readonly secretName: string; readonly ready: boolean } | undefined;
 }): Promise<RpcCAReference> => {
+  const current = observedCAs(params.children, params.name)[0];
+  const settled = current !== undefined && params.rollout?.ready === true && params.rollout.secretName === current.secretName;
   const set = await nextCASet({
-    observed: observedCASet(params.children, params.name),
+    observed: current?.set,
     now: params.now,
-    settled: params.settled ?? false,
+    settled,
     generate: () => params.secrets.rpcCA(`${params.namespace}/${params.name} JSON-RPC CA`, params.now),
   });
   const bundlePem = set.bundle.join('');

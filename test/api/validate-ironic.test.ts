@@ -552,6 +552,7 @@ const TABLES: readonly RuleTable[] = [
     refused: [
       { name: 'API on the image port', spec: { networking: { apiPort: 6180 } }, path: 'spec.networking.imageServerPort', words: ['already used by networking.apiPort'] },
       { name: 'RPC on the API port in HA', spec: { highAvailability: true, databaseName: 'db', networking: { rpcPort: 6385 } }, path: 'spec.networking.rpcPort', words: ['port 6385'] },
+      { name: 'a privileged port', spec: { networking: { imageServerPort: 80 } }, path: 'spec.networking.imageServerPort', words: ['below 1024'] },
       { name: 'exporter on a Service port', spec: { prometheusExporter: { enabled: true }, networking: { prometheusExporterPort: 8080 } }, path: 'spec.networking.prometheusExporterPort', words: ['Ironic Service'] },
     ],
   },
@@ -561,7 +562,7 @@ const TABLES: readonly RuleTable[] = [
 const BEYOND_UPSTREAM = ['spec.networkingService.enabled', 'spec.networking.bindInterface'];
 const portProblem = (path: string): boolean => /^spec\.networking\.[a-zA-Z]*Port$/.test(path);
 const relevant = (rule: string, problems: ReturnType<typeof validateIronic>) =>
-  rule.startsWith('beyond upstream') ? problems : problems.filter((p) => !BEYOND_UPSTREAM.includes(p.path) && !(portProblem(p.path) && p.message.includes('already')));
+  rule.startsWith('beyond upstream') ? problems : problems.filter((p) => !BEYOND_UPSTREAM.includes(p.path) && !(portProblem(p.path) && /already|below 1024/.test(p.message)));
 
 const hasWords = (message: string, words: readonly string[]): boolean => words.every((w) => message.toLowerCase().includes(w.toLowerCase()));
 

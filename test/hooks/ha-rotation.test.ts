@@ -52,3 +52,43 @@ t.test('a CA in its renewal window is staged, then promoted once the DaemonSet r
   t.notOk('next.crt' in promoted);
   t.equal((promoted['ca.crt'] ?? '').match(/BEGIN CERTIFICATE/g)?.length, 2, 'the old CA is still trusted');
 });
+
+t.test('the CA Secret the replicas run with stays until they rolled onto its successor', async (t) => {
+  const early = testServer(fakeSecrets(), '2026-01-01T00:00:00Z');
+  const late = testServer({ ...fakeSecrets(), rpcCA: (cn: string, at: Date) => generateRpcCA(cn, at) }, '2035-06-01T00:00:00Z');
+  t.teardown(async () => {
+    await early.close();
+    await late.close();
+  });
+  const first = await sync(early, {});
+  const observed = observeAll(first.children, {}, readyDaemonSet);
+  const firstCA = first.children.find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-rpc-ca-')) as Obj;
+  const staged = await sync(late, observed);
+  const names = staged.children.map((c) => String((c['metadata'] as Obj)['name'])).filter((n) => n.startsWith('ironic-rpc-ca-'));
+  t.equal(names.length, 2, 'the old and the staged CA Secrets are both in the response');
+  t.ok(names.includes(String((firstCA['metadata'] as Obj)['name'])), 'the old one is kept while pods use it');
+
+  // Both observed, DaemonSet still on the old one: the staged one is current, nothing is promoted or re-generated.
+  const both = observeAll(staged.children, observed, (o) => (o['kind'] === 'DaemonSet' ? { observedGeneration: 0 } : undefined));
+  const again = await sync(late, both);
+  t.same(
+    again.children.filter((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-rpc-ca-')).map((c) => (c['metadata'] as Obj)['name']).sort(),
+    [...names].sort(),
+    'stable while the roll is in progress',
+  );
+});
+
+t.test('a Secret the young workload uses but the cache has not shown yet makes the sync wait', async (t) => {
+  const app = testServer(fakeSecrets(), '2026-01-01T00:01:00Z');
+  t.teardown(() => app.close());
+  const first = await sync(app, {});
+  const observed = observeAll(first.children, {}, readyDaemonSet);
+  const daemonSet = Object.values(observed['DaemonSet.apps/v1'] ?? {})[0] as Obj;
+  (daemonSet['metadata'] as Obj)['creationTimestamp'] = '2026-01-01T00:00:30Z';
+  const secrets = { ...(observed['Secret.v1'] ?? {}) };
+  const htpasswd = Object.keys(secrets).find((k) => k.includes('htpasswd'));
+  if (htpasswd !== undefined) delete secrets[htpasswd];
+  const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec, installed), children: { ...observed, 'Secret.v1': secrets }, related: {} } })).json() as Obj;
+  t.equal(r['resyncAfterSeconds'], 5, 'waits for the cache');
+  t.match(String((((r['status'] as Obj)['conditions'] as Obj[])[0] as Obj)['message']), /waiting for the Secrets/);
+});

@@ -168,3 +168,21 @@ t.test('a named switch Secret that is missing keeps the children and says which'
   t.equal(ready['reason'], 'MissingReference');
   t.match(String(ready['message']), /Secret metal3\/sw named in spec.networkingService.switchConfigSecretName/);
 });
+
+t.test('networking service: tolerations follow Ironic, and the default switch Secret name stays ours', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const spec = {
+    networking: provisioning,
+    nodeSelector: { role: 'cp' },
+    overrides: { tolerations: [{ key: 'cp', operator: 'Exists', effect: 'NoSchedule' }] },
+    networkingService: { enabled: true, switchConfigSecretName: 'ironic-switch-config' },
+  };
+  const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children: {}, related: {} } })).json() as Obj;
+  const children = r['children'] as Obj[];
+  const networking = children.find((c) => c['kind'] === 'Deployment' && (c['metadata'] as Obj)['name'] === 'ironic-networking') as Obj;
+  const podSpec = ((networking['spec'] as Obj)['template'] as Obj)['spec'] as Obj;
+  t.same(podSpec['tolerations'], spec.overrides.tolerations);
+  t.ok(children.some((c) => (c['metadata'] as Obj)['name'] === 'ironic-switch-config'), 'the placeholder is still rendered (never deleted)');
+  t.equal(((r['status'] as Obj)['conditions'] as Obj[])[0]?.['reason'], 'DeploymentInProgress');
+});

@@ -12,7 +12,7 @@ t.test('defaults', async (t) => {
     reloadIntervalMs: 10_000,
     shutdownDelayMs: 3_000,
     shutdownTimeoutMs: 20_000,
-    render: { serviceMonitors: false, clusterDomain: 'cluster.local' },
+    render: { serviceMonitors: false, clusterDomain: '' },
   });
   t.notOk('tls' in config);
   t.notOk('auth' in config);

@@ -10,6 +10,7 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { ProviderNetwork } from '../../api/ironic.js';
 import { LABELS, LABEL_PREFIX_KEY, ironicNames, labelValue } from '../names.js';
 import { base64, ironicLabels, ironicSecretLabels, sortedMap } from '../meta.js';
@@ -19,6 +20,12 @@ import { resolveImages } from './pod.js';
 import { MOUNTS, VOLUMES, scratchMounts, scratchVolume } from './volumes.js';
 
 export const NETWORKING_RPC_PORT = 6190;
+
+/** Contents of the placeholder switch Secrets, for the user to fill in. */
+export const SWITCH_PLACEHOLDERS = {
+  config: { 'switch-configs.conf': '# networking-generic-switch configuration: one [genericswitch:<name>] section per switch\n' },
+  credentials: {},
+} as const satisfies Record<string, Record<string, string>>;
 const CONFIG_DIR = '/etc/ironic/networking/configs';
 const CREDENTIALS_DIR = '/etc/ironic/networking/credentials';
 const CONTAINER = 'ironic-networking';
@@ -41,7 +48,9 @@ export const providerNetworkValue = (network: ProviderNetwork): string => {
 /** Variables of the ironic container that point Ironic at the networking service. */
 export const ironicNetworkingEnv = (input: IronicRenderInput): IEnvVar[] => {
   if (!networkingEnabled(input)) return [];
-  const host = `${ironicNames(input.name).networkingService}.${input.namespace}.svc.${input.config.clusterDomain}`;
+  // As upstream: `<service>.<namespace>.svc`, plus the cluster domain only when one is configured.
+  const domain = input.config.clusterDomain;
+  const host = `${ironicNames(input.name).networkingService}.${input.namespace}.svc${domain !== '' ? `.${domain}` : ''}`;
   return [
     { name: 'IRONIC_NETWORKING_ENABLED', value: 'true' },
     { name: 'IRONIC_FORCE_DHCP', value: 'true' },
@@ -122,6 +131,8 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
           automountServiceAccountToken: false,
           enableServiceLinks: false,
           ...(input.spec.nodeSelector !== undefined && Object.keys(input.spec.nodeSelector).length > 0 && { nodeSelector: sortedMap(input.spec.nodeSelector) }),
+          // The same nodes as Ironic: a node selector for tainted nodes needs the tolerations too.
+          ...((input.spec.overrides?.tolerations ?? []).length > 0 && { tolerations: input.spec.overrides?.tolerations as IToleration[] }),
           containers: [
             {
               name: CONTAINER,
@@ -172,7 +183,7 @@ export const renderSwitchSecrets = (input: IronicRenderInput): ISecret[] => {
     ...(Object.keys(data).length > 0 && { data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, base64(v)])) }),
   });
   return [
-    ...(switches.config.generated ? [secret(switches.config.name, { 'switch-configs.conf': '# networking-generic-switch configuration: one [genericswitch:<name>] section per switch\n' })] : []),
-    ...(switches.credentials.generated ? [secret(switches.credentials.name, {})] : []),
+    ...(switches.config.generated ? [secret(switches.config.name, SWITCH_PLACEHOLDERS.config)] : []),
+    ...(switches.credentials.generated ? [secret(switches.credentials.name, SWITCH_PLACEHOLDERS.credentials)] : []),
   ];
 };

@@ -10,6 +10,7 @@ import { findObject } from '../observed.js';
 import { createHash } from 'node:crypto';
 import type { IronicReferences, MountedReference, SwitchSecrets, TLSReference, TrustedCAReference } from './input.js';
 import { ironicNames } from '../names.js';
+import { SWITCH_PLACEHOLDERS } from './networking-service.js';
 
 /** Why a reference cannot be used: `missing` objects may appear later; `invalid` ones need a change. */
 export type ReferenceProblem = { readonly kind: 'missing' | 'invalid'; readonly path: string; readonly message: string };
@@ -129,8 +130,8 @@ const resolveTrustedCA = (spec: DefaultedIronicSpec, lookup: Lookup, problems: R
 };
 
 const SWITCH_DEFAULTS = {
-  config: { field: 'switchConfigSecretName', placeholder: { 'switch-configs.conf': '' } },
-  credentials: { field: 'switchCredentialsSecretName', placeholder: {} },
+  config: { field: 'switchConfigSecretName', placeholder: SWITCH_PLACEHOLDERS.config },
+  credentials: { field: 'switchCredentialsSecretName', placeholder: SWITCH_PLACEHOLDERS.credentials },
 } as const;
 
 /**
@@ -150,19 +151,23 @@ const resolveSwitches = (
   const one = (which: 'config' | 'credentials') => {
     const given = service[SWITCH_DEFAULTS[which].field];
     const path = `spec.networkingService.${SWITCH_DEFAULTS[which].field}`;
-    if (given !== undefined && given !== '') {
+    const own = which === 'config' ? names.switchConfig : names.switchCredentials;
+    // The default name, even written out, is our placeholder: never delete what the user filled in.
+    if (given !== undefined && given !== '' && given !== own) {
       const secret = find(lookup, 'Secret', given);
       if (secret === undefined) problems.push(missing(path, 'Secret', lookup, given));
       return { name: given, generated: false, hash: secret !== undefined ? objectContentHash(secret) : '' };
     }
-    const own = which === 'config' ? names.switchConfig : names.switchCredentials;
     const observed = findObject(children, GROUP_KEYS.secret, lookup.namespace, own);
-    return { name: own, generated: true, hash: observed !== undefined ? objectContentHash(observed) : contentHashOf(SWITCH_DEFAULTS[which].placeholder) };
+    const placeholder = { apiVersion: 'v1', kind: 'Secret', metadata: { name: own }, data: base64Map(SWITCH_DEFAULTS[which].placeholder) };
+    // Hashed the same way before and after it is observed, so its creation does not roll the pod twice.
+    return { name: own, generated: true, hash: objectContentHash(observed ?? placeholder) };
   };
   return { config: one('config'), credentials: one('credentials') };
 };
 
-const contentHashOf = (data: Record<string, string>): string => createHash('sha256').update(JSON.stringify(data)).digest('hex');
+const base64Map = (data: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]));
 
 /**
  * Resolves the TLS Secret, BMC CA and trusted CA. The API credentials and the database are resolved by
