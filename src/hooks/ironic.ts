@@ -90,7 +90,7 @@ const observedReadiness = (children: ObjectMap | null | undefined, parent: Paren
   const names = ironicNames(parent.name);
   return combineReadiness(
     [
-      ...(networking ? [deploymentReadiness(findObject(children, GROUP_KEYS.deployment, parent.namespace, names.networking), version)] : []),
+      ...(networking ? [deploymentReadiness(findObject(children, GROUP_KEYS.deployment, parent.namespace, names.networking), version, 'the ironic-networking deployment')] : []),
       highAvailability
         ? daemonSetReadiness(findObject(children, GROUP_KEYS.daemonSet, parent.namespace, names.workload), version)
         : deploymentReadiness(findObject(children, GROUP_KEYS.deployment, parent.namespace, names.workload), version),

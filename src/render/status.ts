@@ -37,8 +37,8 @@ const atVersion = (object: KubeObject, version: string | undefined): boolean =>
   version === undefined || object.metadata.labels?.[LABELS.version] === undefined || object.metadata.labels[LABELS.version] === version;
 
 /** Readiness of a Deployment. */
-export const deploymentReadiness = (deployment: KubeObject | undefined, version?: string): Readiness => {
-  if (deployment === undefined) return progressing('the Ironic deployment is being created');
+export const deploymentReadiness = (deployment: KubeObject | undefined, version?: string, what = 'the Ironic deployment'): Readiness => {
+  if (deployment === undefined) return progressing(`${what} is being created`);
   const name = deployment.metadata.name;
   if (!generationObserved(deployment) || !atVersion(deployment, version)) return progressing(`deployment ${name} is being updated`);
   const progress = condition(deployment, 'Progressing');
