@@ -10,6 +10,8 @@
  * Anything else it cannot map throws, so a schema change that would produce an invalid CRD fails loudly.
  */
 
+import { isRecord } from '../api/problems.js';
+
 /** A JSON object. */
 export type JsonObject = { [key: string]: unknown };
 
@@ -37,7 +39,7 @@ const COPIED = [
 /** Keywords handled by the rewrite itself, or dropped on purpose. */
 const HANDLED = new Set<string>(['properties', 'required', 'items', 'anyOf', 'patternProperties', 'additionalProperties', 'const']);
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject: (value: unknown) => value is JsonObject = isRecord;
 
 const fail = (path: string, message: string): never => {
   throw new Error(`cannot convert schema at ${path}: ${message}`);

@@ -9,7 +9,7 @@ import { withDatabaseDefaults } from '../api/defaults.js';
 import type { IronicDatabaseSpec } from '../api/ironic-database.js';
 import { validateIronicDatabase } from '../api/validate.js';
 import { keepObservedChildren } from '../render/child.js';
-import { dataOf, findObject, objectsOf, pathOf } from '../render/observed.js';
+import { dataOf, findObject, isRecord, objectsOf, pathOf, textOf } from '../render/observed.js';
 import { databaseNames } from '../render/names.js';
 import { combineReadiness, serviceReadiness, statefulSetReadiness } from '../render/status.js';
 import { renderDatabaseChildren } from '../render/database/render.js';
@@ -19,18 +19,16 @@ import { dataKeys, objectContentHash } from '../render/ironic/references.js';
 import type { HookContext } from './ironic.js';
 import { describeProblems } from './problems.js';
 import { countChildren, parentOf, type Parent } from './parent.js';
+import { namesRule } from './related.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** customize: the referenced Secrets by name, and the Ironic objects of the namespace (to know who uses us). */
 export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
-  const names = [...new Set([text(spec['credentialsName']), text(spec['tlsCertificateName'])].filter((n): n is string => n !== undefined))].sort();
   return {
     relatedResources: [
-      ...(names.length > 0 ? [{ apiVersion: 'v1', resource: 'secrets', namespace, names }] : []),
+      ...namesRule('v1', 'secrets', namespace, [textOf(spec['credentialsName']), textOf(spec['tlsCertificateName'])]),
       // Only this namespace: an Ironic can only name a database of its own namespace.
       { apiVersion: GROUP_VERSION, resource: 'ironics', namespace },
     ],

@@ -1,7 +1,7 @@
 /**
  * The Ironic hooks: thin adapters from the Metacontroller wire format to the pure renderers.
  */
-import type { CustomizeRequest, CustomizeResponse, KubeObject, ObjectMap, RelatedResourceRule, SyncRequest, SyncResponse } from '../api/hook.js';
+import type { CustomizeRequest, CustomizeResponse, KubeObject, ObjectMap, SyncRequest, SyncResponse } from '../api/hook.js';
 import { GROUP_KEYS } from '../api/hook.js';
 import { GROUP_VERSION } from '../api/common.js';
 import { withDefaults } from '../api/defaults.js';
@@ -9,7 +9,7 @@ import type { IronicSpec } from '../api/ironic.js';
 import { validateIronic } from '../api/validate.js';
 import { validateOverrides } from '../api/validate-overrides.js';
 import { keepObserved, keepObservedChildren, type KubeChild } from '../render/child.js';
-import { findObject, objectsOf, pathOf } from '../render/observed.js';
+import { findObject, isRecord, objectsOf, pathOf, textOf } from '../render/observed.js';
 import { ironicNames } from '../render/names.js';
 import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, progressing, serviceReadiness, type Readiness } from '../render/status.js';
 import { renderIronicChildren } from '../render/ironic/index.js';
@@ -23,6 +23,7 @@ import { compact } from '../render/meta.js';
 import { materializeCredentials, materializeRpcCA, type Secrets } from './materialize.js';
 import { describeProblems } from './problems.js';
 import { countChildren, parentOf, type Parent } from './parent.js';
+import { namesRule } from './related.js';
 
 /** What the hooks need besides the request: configuration, randomness and the clock. */
 export type HookContext = {
@@ -32,21 +33,13 @@ export type HookContext = {
   readonly now: () => string;
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-
-const rule = (apiVersion: string, resource: string, namespace: string, names: readonly (string | undefined)[]): RelatedResourceRule[] => {
-  const unique = [...new Set(names.filter((n): n is string => n !== undefined))].sort();
-  // NOTE: never send a rule without names: Metacontroller would select every object of the type.
-  return unique.length === 0 ? [] : [{ apiVersion, resource, namespace, names: unique }];
-};
 
 /** A CA reference by kind: `{name, kind}` objects, or the deprecated name fields with their fixed kinds. */
 const caNames = (tls: Record<string, unknown>, kind: 'Secret' | 'ConfigMap'): (string | undefined)[] => {
   const ref = (field: string, legacy: string, legacyKind: 'Secret' | 'ConfigMap'): string | undefined => {
     const object = tls[field];
-    if (isRecord(object)) return object['kind'] === kind ? text(object['name']) : undefined;
-    return legacyKind === kind ? text(tls[legacy]) : undefined;
+    if (isRecord(object)) return object['kind'] === kind ? textOf(object['name']) : undefined;
+    return legacyKind === kind ? textOf(tls[legacy]) : undefined;
   };
   return [ref('bmcCA', 'bmcCAName', 'Secret'), ref('trustedCA', 'trustedCAName', 'ConfigMap')];
 };
@@ -54,7 +47,7 @@ const caNames = (tls: Record<string, unknown>, kind: 'Secret' | 'ConfigMap'): (s
 /** The switch Secrets named by an enabled networking service (the default ones are our children). */
 const switchNames = (spec: Record<string, unknown>): (string | undefined)[] => {
   const service = isRecord(spec['networkingService']) ? spec['networkingService'] : {};
-  return service['enabled'] === true ? [text(service['switchConfigSecretName']), text(service['switchCredentialsSecretName'])] : [];
+  return service['enabled'] === true ? [textOf(service['switchConfigSecretName']), textOf(service['switchCredentialsSecretName'])] : [];
 };
 
 /**
@@ -67,9 +60,9 @@ export const customizeIronic = (request: CustomizeRequest): CustomizeResponse =>
   const tls = isRecord(spec['tls']) ? spec['tls'] : {};
   return {
     relatedResources: [
-      ...rule('v1', 'secrets', namespace, [text(spec['apiCredentialsName']), text(tls['certificateName']), ...caNames(tls, 'Secret'), ...switchNames(spec)]),
-      ...rule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
-      ...rule(GROUP_VERSION, 'ironicdatabases', namespace, [text(spec['databaseName'])]),
+      ...namesRule('v1', 'secrets', namespace, [textOf(spec['apiCredentialsName']), textOf(tls['certificateName']), ...caNames(tls, 'Secret'), ...switchNames(spec)]),
+      ...namesRule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
+      ...namesRule(GROUP_VERSION, 'ironicdatabases', namespace, [textOf(spec['databaseName'])]),
     ],
   };
 };
@@ -146,7 +139,7 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
     ...(rpcCA && { rpcCA }),
     config: ctx.config,
   };
-  const installed = text(pathOf(parent.status, 'installedVersion'));
+  const installed = textOf(pathOf(parent.status, 'installedVersion'));
   const refusal = input.references.database !== undefined ? downgradeRefusal(installed, spec.version) : undefined;
   if (refusal !== undefined) return keep(request, parent, ctx, { kind: 'refused', message: refusal });
   const planned = planChildren(request, parent, input, installed);
@@ -189,16 +182,23 @@ const previousCASecrets = (request: SyncRequest, parent: Parent, version: string
 /** How long after the workload was created a missing Secret is taken as deleted rather than not yet seen. */
 const CACHE_GRACE_SECONDS = 120;
 
+/** The observed Deployment and/or DaemonSet `<name>-service`. */
+const observedWorkloads = (request: SyncRequest, parent: Parent): KubeObject[] => {
+  const name = ironicNames(parent.name).workload;
+  return [GROUP_KEYS.deployment, GROUP_KEYS.daemonSet]
+    .map((group) => findObject(request.children, group, parent.namespace, name))
+    .filter((o) => o !== undefined);
+};
+
 /**
- * True when the workload is observed but none of our Secrets is: Metacontroller's Secret cache is behind
- * its workload cache. Generating credentials or a CA now would roll the pods to values that the next sync
- * reverts, so the sync waits instead (for a young workload only: after that, the Secrets were deleted).
+ * True when the workload is observed but a Secret of ours that it uses is not: Metacontroller's Secret
+ * cache is behind its workload cache. Generating credentials or a CA now would roll the pods to values
+ * that the next sync reverts, so the sync waits instead (for a young workload only: after that, the Secret
+ * was deleted).
  */
 const secretsNotObservedYet = (request: SyncRequest, parent: Parent, ctx: HookContext): boolean => {
   const names = ironicNames(parent.name);
-  const workload = [GROUP_KEYS.deployment, GROUP_KEYS.daemonSet]
-    .map((group) => findObject(request.children, group, parent.namespace, names.workload))
-    .find((o) => o !== undefined);
+  const [workload] = observedWorkloads(request, parent);
   if (workload === undefined) return false;
   const observed = new Set(objectsOf(request.children, GROUP_KEYS.secret).map((s) => s.metadata.name));
   // Only the Secrets we render count (a database's credentials, for one, belong to someone else).
@@ -231,13 +231,7 @@ const isWorkload = (child: KubeChild, name: string): boolean =>
   (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === ironicNames(name).workload;
 
 /** The observed workload, unchanged: it must not move to the new version before the schema upgrade. */
-const keptWorkload = (request: SyncRequest, parent: Parent): KubeChild[] => {
-  const name = ironicNames(parent.name).workload;
-  return [GROUP_KEYS.deployment, GROUP_KEYS.daemonSet]
-    .map((group) => findObject(request.children, group, parent.namespace, name))
-    .filter((o) => o !== undefined)
-    .map(keepObserved);
-};
+const keptWorkload = (request: SyncRequest, parent: Parent): KubeChild[] => observedWorkloads(request, parent).map(keepObserved);
 
 /**
  * The children and readiness of a sync: everything rendered when no upgrade is due; otherwise the steps
@@ -284,10 +278,10 @@ export const finalizeIronic = (request: SyncRequest, ctx: HookContext): SyncResp
   return {
     status: computeIronicStatus({
       outcome: { kind: 'waiting', message },
-      targetVersion: text(pathOf(parent.status, 'requestedVersion')),
+      targetVersion: textOf(pathOf(parent.status, 'requestedVersion')),
       previousStatus: parent.status,
       generation: parent.generation,
-      credentialsName: text(previous),
+      credentialsName: textOf(previous),
       now: ctx.now(),
     }),
     children: [],

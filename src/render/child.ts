@@ -3,6 +3,7 @@
  */
 import type { KubeObject, ObjectMap } from '../api/hook.js';
 import { compact } from './meta.js';
+import { isRecord } from './observed.js';
 
 /** A desired child: apiVersion, kind and metadata.name are always set. */
 export type KubeChild = {
@@ -18,7 +19,6 @@ export const LAST_APPLIED_ANNOTATION = 'metacontroller.k8s.io/last-applied-confi
 /** Metadata the API server owns: never part of a desired object. */
 const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields', 'ownerReferences'];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const lastApplied = (object: KubeObject): KubeChild | undefined => {
   const text = object.metadata.annotations?.[LAST_APPLIED_ANNOTATION];

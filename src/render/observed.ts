@@ -2,6 +2,12 @@
  * Typed read access to the `children` and `related` maps of a hook request.
  */
 import type { KubeObject, ObjectMap } from '../api/hook.js';
+import { isRecord } from '../api/problems.js';
+
+export { isRecord };
+
+/** A non-empty string, or undefined. */
+export const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Every object of one group (`Kind.apiVersion`), sorted by key so that order never depends on the sender. */
 export const objectsOf = (map: ObjectMap | null | undefined, group: string): KubeObject[] => {
@@ -25,9 +31,6 @@ export const findObject = (
   const found = objects[`${namespace}/${name}`] ?? objects[name];
   return found !== undefined && found.metadata.name === name ? found : undefined;
 };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The decoded `data` of a Secret (base64) or the `data` of a ConfigMap; non-string values are skipped. */
 export const dataOf = (object: KubeObject | undefined): Record<string, string> => {

@@ -5,7 +5,7 @@
 import type { ObjectMap } from '../../api/hook.js';
 import { GROUP_KEYS } from '../../api/hook.js';
 import type { DefaultedIronicSpec } from '../../api/defaults.js';
-import { findObject, pathOf } from '../observed.js';
+import { findObject, pathOf, textOf } from '../observed.js';
 import { previousReady } from '../status.js';
 import type { DatabaseConnection } from './input.js';
 
@@ -15,17 +15,16 @@ export type DatabaseResult =
 
 const MARIADB_PORT = 3306;
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Connection facts an IronicDatabase publishes in its status once it is ready. */
 const managedConnection = (status: unknown): DatabaseConnection | undefined => {
-  const host = text(pathOf(status, 'host'));
-  const name = text(pathOf(status, 'databaseName'));
-  const credentialsName = text(pathOf(status, 'credentialsName'));
+  const host = textOf(pathOf(status, 'host'));
+  const name = textOf(pathOf(status, 'databaseName'));
+  const credentialsName = textOf(pathOf(status, 'credentialsName'));
   if (host === undefined || name === undefined || credentialsName === undefined) return undefined;
   const port = pathOf(status, 'port');
-  const tlsSecret = text(pathOf(status, 'tlsCertificateName'));
-  const caKey = text(pathOf(status, 'tlsCAKey'));
+  const tlsSecret = textOf(pathOf(status, 'tlsCertificateName'));
+  const caKey = textOf(pathOf(status, 'tlsCAKey'));
   return {
     host: typeof port === 'number' && port !== MARIADB_PORT ? `${host}:${port}` : host,
     name,
@@ -65,7 +64,7 @@ export const resolveDatabase = (spec: DefaultedIronicSpec, related: ObjectMap | 
     };
   }
   if (condition?.status !== 'True' || connection === undefined) {
-    const why = text(pathOf((Array.isArray(pathOf(status, 'conditions')) ? (pathOf(status, 'conditions') as unknown[]) : []).find((c) => pathOf(c, 'type') === 'Ready'), 'message'));
+    const why = textOf(pathOf((Array.isArray(pathOf(status, 'conditions')) ? (pathOf(status, 'conditions') as unknown[]) : []).find((c) => pathOf(c, 'type') === 'Ready'), 'message'));
     return { ok: false, kind: 'waiting', message: `waiting for IronicDatabase ${namespace}/${dbName} to become ready${why !== undefined ? `: ${why}` : ''}` };
   }
   return { ok: true, database: connection };
