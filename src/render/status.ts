@@ -14,14 +14,16 @@ export const ready = (message: string): Readiness => ({ state: 'ready', message 
 export const progressing = (message: string): Readiness => ({ state: 'progressing', message });
 export const failed = (message: string): Readiness => ({ state: 'failed', message });
 
-type ObservedCondition = { type?: unknown; status?: unknown; reason?: unknown; message?: unknown };
+type ObservedCondition = { type?: unknown; status?: unknown; reason?: unknown; message?: unknown; lastTransitionTime?: unknown };
 
-const conditionsOf = (object: KubeObject): ObservedCondition[] => {
-  const list = pathOf(object, 'status', 'conditions');
-  return Array.isArray(list) ? (list.filter((c) => typeof c === 'object' && c !== null) as ObservedCondition[]) : [];
+/** The condition of a type in an observed status (of a child or of the parent), as it is. */
+export const findCondition = (status: unknown, type: string): ObservedCondition | undefined => {
+  const list = pathOf(status, 'conditions');
+  const found: unknown = Array.isArray(list) ? list.find((c) => pathOf(c, 'type') === type) : undefined;
+  return typeof found === 'object' && found !== null ? (found as ObservedCondition) : undefined;
 };
 
-const condition = (object: KubeObject, type: string): ObservedCondition | undefined => conditionsOf(object).find((c) => c.type === type);
+const condition = (object: KubeObject, type: string): ObservedCondition | undefined => findCondition(object['status'], type);
 
 const numberAt = (object: KubeObject, ...path: string[]): number => {
   const value = pathOf(object, ...path);
@@ -106,16 +108,12 @@ export const combineReadiness = (parts: readonly Readiness[], readyMessage: stri
 
 /** The previous Ready condition of a parent, if any. */
 export const previousReady = (previousStatus: unknown): Condition | undefined => {
-  const list = pathOf(previousStatus, 'conditions');
-  if (!Array.isArray(list)) return undefined;
-  const found = list.find((c) => typeof c === 'object' && c !== null && (c as { type?: unknown }).type === READY_CONDITION) as
-    | Record<string, unknown>
-    | undefined;
+  const found = findCondition(previousStatus, READY_CONDITION);
   if (found === undefined) return undefined;
-  const time = found['lastTransitionTime'];
+  const time = found.lastTransitionTime;
   return {
     type: READY_CONDITION,
-    status: found['status'] === 'True' ? 'True' : found['status'] === 'False' ? 'False' : 'Unknown',
+    status: found.status === 'True' ? 'True' : found.status === 'False' ? 'False' : 'Unknown',
     ...(typeof time === 'string' && { lastTransitionTime: time }),
   };
 };

@@ -2,8 +2,7 @@
 import type { Condition } from '../../api/common.js';
 import type { IronicDatabaseStatus } from '../../api/ironic-database.js';
 import { databaseNames } from '../names.js';
-import { readyCondition, type Readiness } from '../status.js';
-import { pathOf } from '../observed.js';
+import { findCondition, readyCondition, type Readiness } from '../status.js';
 import { pendingResize } from './render.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
@@ -39,10 +38,8 @@ const connection = (input: DatabaseRenderInput): Partial<IronicDatabaseStatus> =
 
 /** The transition time of a condition that was already True, so a repeated status is identical. */
 const previousTime = (status: unknown, type: string): string | undefined => {
-  const list = pathOf(status, 'conditions');
-  const found = Array.isArray(list) ? list.find((c) => pathOf(c, 'type') === type && pathOf(c, 'status') === 'True') : undefined;
-  const time = pathOf(found, 'lastTransitionTime');
-  return typeof time === 'string' ? time : undefined;
+  const found = findCondition(status, type);
+  return found?.status === 'True' && typeof found.lastTransitionTime === 'string' ? found.lastTransitionTime : undefined;
 };
 
 export const computeDatabaseStatus = (params: {

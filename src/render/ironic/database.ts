@@ -6,7 +6,8 @@ import type { ObjectMap } from '../../api/hook.js';
 import { GROUP_KEYS } from '../../api/hook.js';
 import type { DefaultedIronicSpec } from '../../api/defaults.js';
 import { findObject, pathOf, textOf } from '../observed.js';
-import { previousReady } from '../status.js';
+import { findCondition, previousReady } from '../status.js';
+import { READY_CONDITION } from '../../api/common.js';
 import type { DatabaseConnection } from './input.js';
 
 export type DatabaseResult =
@@ -64,7 +65,7 @@ export const resolveDatabase = (spec: DefaultedIronicSpec, related: ObjectMap | 
     };
   }
   if (condition?.status !== 'True' || connection === undefined) {
-    const why = textOf(pathOf((Array.isArray(pathOf(status, 'conditions')) ? (pathOf(status, 'conditions') as unknown[]) : []).find((c) => pathOf(c, 'type') === 'Ready'), 'message'));
+    const why = textOf(findCondition(status, READY_CONDITION)?.message);
     return { ok: false, kind: 'waiting', message: `waiting for IronicDatabase ${namespace}/${dbName} to become ready${why !== undefined ? `: ${why}` : ''}` };
   }
   return { ok: true, database: connection };
