@@ -65,3 +65,7 @@ export const compact = <T>(value: T): T => {
   }
   return value;
 };
+
+/** `nodeSelector` for a pod spec, sorted, or nothing when empty. */
+export const nodeSelection = (nodeSelector: Readonly<Record<string, string>> | undefined): { nodeSelector?: Record<string, string> } =>
+  nodeSelector !== undefined && Object.keys(nodeSelector).length > 0 ? { nodeSelector: sortedMap(nodeSelector) } : {};

@@ -16,6 +16,9 @@ export const LABELS = {
   managedBy: 'app.kubernetes.io/managed-by',
 } as const;
 
+/** The pod-template annotation that records the version (content hash) of something the pods use. */
+export const versionAnnotation = (what: string): string => `${LABEL_PREFIX}/${what}-version`;
+
 /** Value of app.kubernetes.io/managed-by on every child. */
 export const MANAGED_BY = 'ironic-metacontroller-hooks';
 

@@ -10,9 +10,10 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { KubeChild } from '../child.js';
-import { LABELS, LABEL_PREFIX_KEY, databaseNames, labelValue } from '../names.js';
-import { base64, contentHash, databaseLabels, sortedMap } from '../meta.js';
+import { LABELS, databaseNames, labelValue, versionAnnotation } from '../names.js';
+import { base64, contentHash, databaseLabels, nodeSelection } from '../meta.js';
 import { compareQuantities, parseQuantity } from '../../api/quantity.js';
+import { restricted } from '../security.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
 /** The mysql user of the mariadb image. */
@@ -88,14 +89,8 @@ const mariadbContainer = (input: DatabaseRenderInput): IContainer => ({
   startupProbe: { ...probe(60), periodSeconds: 5 },
   livenessProbe: probe(6),
   readinessProbe: probe(3),
-  securityContext: {
-    runAsUser: MYSQL_UID,
-    runAsGroup: MYSQL_UID,
-    runAsNonRoot: true,
-    allowPrivilegeEscalation: false,
-    capabilities: { drop: ['ALL'] },
-    seccompProfile: { type: 'RuntimeDefault' },
-  },
+  // The image writes its first-boot configuration into /etc/my.cnf.d: the root stays writable.
+  securityContext: restricted(MYSQL_UID, MYSQL_UID, true),
 });
 
 /** Whether the data lives on a claim: asked for, or already there (never drop existing data). */
@@ -129,8 +124,8 @@ const claimTemplate = (input: DatabaseRenderInput) => ({
 export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStatefulSet => {
   const names = databaseNames(input.name);
   const annotations = {
-    [`${LABEL_PREFIX_KEY}/config-version`]: contentHash(mariadbConfig(input)),
-    ...(input.tls !== undefined && { [`${LABEL_PREFIX_KEY}/tls-secret-version`]: input.tls.hash }),
+    [versionAnnotation('config')]: contentHash(mariadbConfig(input)),
+    ...(input.tls !== undefined && { [versionAnnotation('tls-secret')]: input.tls.hash }),
   };
   return {
     apiVersion: 'apps/v1',
@@ -153,7 +148,7 @@ export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStateful
           automountServiceAccountToken: false,
           enableServiceLinks: false,
           securityContext: { fsGroup: MYSQL_UID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
-          ...(input.spec.nodeSelector !== undefined && Object.keys(input.spec.nodeSelector).length > 0 && { nodeSelector: sortedMap(input.spec.nodeSelector) }),
+          ...nodeSelection(input.spec.nodeSelector),
           containers: [mariadbContainer(input)],
           volumes: volumes(input),
         },

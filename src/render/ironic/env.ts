@@ -3,7 +3,7 @@
  * ironic-image scripts (ironic-common.sh, tls-common.sh, auth-common.sh, configure-ironic.sh, rundnsmasq).
  */
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import ipaddr from 'ipaddr.js';
+import { parseCIDR, prefixToNetmask } from '../../api/net.js';
 import type { DHCP } from '../../api/ironic.js';
 import type { IronicRenderInput } from './input.js';
 import { MOUNTS } from './volumes.js';
@@ -189,17 +189,11 @@ export const buildIronicEnv = (input: IronicRenderInput, htpasswdSecret: string)
 export const buildHttpdEnv = (input: IronicRenderInput, htpasswdSecret: string): IEnvVar[] =>
   dedupeEnv([...buildCommonEnv(input), ...(hasTLS(input) ? [htpasswdEnv(htpasswdSecret)] : [])]);
 
-/** Parses a CIDR, trying the family its text suggests (ipaddr.parseCIDR tries IPv6 first, which is slow). */
-export const parseCIDRFast = (cidr: string): [ipaddr.IPv4 | ipaddr.IPv6, number] =>
-  cidr.includes(':') ? ipaddr.IPv6.parseCIDR(cidr) : ipaddr.IPv4.parseCIDR(cidr);
-
+/** The dnsmasq mask of a CIDR (the parser validation uses): dotted for IPv4, a prefix length for IPv6. */
 const netmaskOf = (cidr: string): string | undefined => {
-  try {
-    const [address, prefix] = parseCIDRFast(cidr);
-    return address.kind() === 'ipv4' ? ipaddr.IPv4.subnetMaskFromPrefixLength(prefix).toString() : String(prefix);
-  } catch {
-    return undefined;
-  }
+  const parsed = parseCIDR(cidr);
+  if (parsed === undefined) return undefined;
+  return parsed.family === 'ipv4' ? prefixToNetmask(parsed.prefixLength, 'ipv4') : String(parsed.prefixLength);
 };
 
 /** dnsmasq `DHCP_RANGE`: `begin,end,mask` for the main pool, `set:range_N,begin,end,mask` for each extra one. */
@@ -241,14 +235,7 @@ export const buildDnsmasqEnv = (input: IronicRenderInput, dhcp: DHCP): IEnvVar[]
     ...joined('DHCP_IGNORE', dhcp.ignore, ','),
   ]);
 
-const prefixOf = (cidr: string | undefined): number | undefined => {
-  if (cidr === undefined) return undefined;
-  try {
-    return parseCIDRFast(cidr)[1];
-  } catch {
-    return undefined;
-  }
-};
+const prefixOf = (cidr: string | undefined): number | undefined => (cidr === undefined ? undefined : parseCIDR(cidr)?.prefixLength);
 
 /** keepalived: the VIP list (new mode), or the provisioning IP and interface (legacy ipAddressManager). */
 export const buildKeepalivedEnv = (input: IronicRenderInput): IEnvVar[] => {

@@ -10,13 +10,12 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { ProviderNetwork } from '../../api/ironic.js';
-import { LABELS, LABEL_PREFIX_KEY, ironicNames, labelValue } from '../names.js';
-import { base64, ironicLabels, ironicSecretLabels, sortedMap } from '../meta.js';
+import { LABELS, LABEL_PREFIX_KEY, ironicNames, labelValue, versionAnnotation } from '../names.js';
+import { base64, ironicLabels, ironicSecretLabels } from '../meta.js';
 import { restricted } from '../security.js';
 import type { IronicRenderInput } from './input.js';
-import { resolveImages } from './pod.js';
+import { ironicScheduling, resolveImages } from './pod.js';
 import { MOUNTS, VOLUMES, scratchMounts, scratchVolume } from './volumes.js';
 
 export const NETWORKING_RPC_PORT = 6190;
@@ -108,7 +107,6 @@ const trustedCAVolume = (input: IronicRenderInput): IVolume => {
 export const renderNetworkingDeployment = (input: IronicRenderInput): IDeployment | undefined => {
   const switches = input.references.switches;
   if (!networkingEnabled(input) || switches === undefined) return undefined;
-  const key = (what: string): string => `${LABEL_PREFIX_KEY}/${what}-version`;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -121,18 +119,17 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
         metadata: {
           labels: { ...selector(input), ...ironicLabels(input.name, input.spec.version) },
           annotations: {
-            [key('api-secret')]: input.credentials.hash,
-            [key('switch-config')]: switches.config.hash,
-            [key('switch-credentials')]: switches.credentials.hash,
-            ...(input.references.tls !== undefined && { [key('tls-secret')]: input.references.tls.hash }),
+            [versionAnnotation('api-secret')]: input.credentials.hash,
+            [versionAnnotation('switch-config')]: switches.config.hash,
+            [versionAnnotation('switch-credentials')]: switches.credentials.hash,
+            ...(input.references.tls !== undefined && { [versionAnnotation('tls-secret')]: input.references.tls.hash }),
           },
         },
         spec: {
           automountServiceAccountToken: false,
           enableServiceLinks: false,
-          ...(input.spec.nodeSelector !== undefined && Object.keys(input.spec.nodeSelector).length > 0 && { nodeSelector: sortedMap(input.spec.nodeSelector) }),
           // The same nodes as Ironic: a node selector for tainted nodes needs the tolerations too.
-          ...((input.spec.overrides?.tolerations ?? []).length > 0 && { tolerations: input.spec.overrides?.tolerations as IToleration[] }),
+          ...ironicScheduling(input),
           containers: [
             {
               name: CONTAINER,

@@ -6,9 +6,8 @@ import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { imageTagFor, IRONIC_IMAGE_REPOSITORY } from '../../api/version.js';
-import { LABEL_PREFIX } from '../../api/common.js';
-import { LABELS, ironicNames, labelValue } from '../names.js';
-import { contentHash, ironicLabels, sortedMap } from '../meta.js';
+import { LABELS, ironicNames, labelValue, versionAnnotation } from '../names.js';
+import { contentHash, ironicLabels, nodeSelection, sortedMap } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import {
   buildDnsmasqContainer,
@@ -91,15 +90,20 @@ export const buildVolumes = (input: IronicRenderInput, containers: readonly ICon
 /** Pod annotations: a hash per referenced content, so a rotated password or certificate rolls the pods. */
 export const restartAnnotations = (input: IronicRenderInput): Record<string, string> => {
   const { tls, bmcCA, trustedCA, database } = input.references;
-  const key = (what: string): string => `${LABEL_PREFIX}/${what}-version`;
   return {
-    [key('api-secret')]: contentHash(input.credentials.htpasswd),
-    ...(tls && { [key('tls-secret')]: tls.hash }),
-    ...(bmcCA && { [key('bmc-ca')]: bmcCA.hash }),
-    ...(trustedCA && { [key('trusted-ca')]: trustedCA.hash }),
-    ...(database?.credentialsHash !== undefined && { [key('database-secret')]: database.credentialsHash }),
-    ...(input.rpcCA !== undefined && { [key('rpc-ca')]: input.rpcCA.hash }),
+    [versionAnnotation('api-secret')]: contentHash(input.credentials.htpasswd),
+    ...(tls && { [versionAnnotation('tls-secret')]: tls.hash }),
+    ...(bmcCA && { [versionAnnotation('bmc-ca')]: bmcCA.hash }),
+    ...(trustedCA && { [versionAnnotation('trusted-ca')]: trustedCA.hash }),
+    ...(database?.credentialsHash !== undefined && { [versionAnnotation('database-secret')]: database.credentialsHash }),
+    ...(input.rpcCA !== undefined && { [versionAnnotation('rpc-ca')]: input.rpcCA.hash }),
   };
+};
+
+/** Where Ironic pods (and the pods that go with them: networking, upgrade Jobs) may run. */
+export const ironicScheduling = (input: IronicRenderInput): { nodeSelector?: Record<string, string>; tolerations?: IToleration[] } => {
+  const tolerations = input.spec.overrides?.tolerations as IToleration[] | undefined;
+  return { ...nodeSelection(input.spec.nodeSelector), ...(tolerations !== undefined && tolerations.length > 0 && { tolerations }) };
 };
 
 /** Labels that select the Ironic pods. */
@@ -117,7 +121,6 @@ export const buildPodTemplate = (input: IronicRenderInput): IPodTemplateSpec => 
   const containers = buildContainers(input, images);
   const initContainers = buildInitContainers(input, images);
   const host = hostNetwork(input);
-  const tolerations = overrides?.tolerations as IToleration[] | undefined;
   const mergedInit = mergeByName(initContainers, overrides?.initContainers as IContainer[] | undefined);
   const mergedContainers = mergeByName(containers, overrides?.containers as IContainer[] | undefined);
   return {
@@ -134,8 +137,7 @@ export const buildPodTemplate = (input: IronicRenderInput): IPodTemplateSpec => 
       enableServiceLinks: false,
       // The RPC CA key is readable by the ironic group only: the certificate issuer runs in it.
       ...(isHighAvailability(input) && { securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' } }),
-      ...(input.spec.nodeSelector !== undefined && Object.keys(input.spec.nodeSelector).length > 0 && { nodeSelector: sortedMap(input.spec.nodeSelector) }),
-      ...(tolerations !== undefined && tolerations.length > 0 && { tolerations }),
+      ...ironicScheduling(input),
       ...(mergedInit.length > 0 && { initContainers: mergedInit }),
       containers: mergedContainers,
       volumes: mergeByName(buildVolumes(input, [...mergedContainers, ...mergedInit]), overrides?.volumes as IVolume[] | undefined),

@@ -5,7 +5,8 @@
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import ipaddr from 'ipaddr.js';
 import type { IronicRenderInput } from './input.js';
-import { hasTLS, parseCIDRFast } from './env.js';
+import { hasTLS } from './env.js';
+import { parseCIDR } from '../../api/net.js';
 
 const CURL = ['curl', '--head', '--insecure', '--location', '--silent', '--show-error', '--output', '/dev/null'];
 
@@ -64,12 +65,9 @@ const cidrFamilies = (input: IronicRenderInput): Set<'ipv4' | 'ipv6'> => {
   const cidrs = [dhcp?.networkCIDR, ...(dhcp?.extraRanges ?? []).map((r) => r.networkCIDR)];
   const families = new Set<'ipv4' | 'ipv6'>();
   for (const cidr of cidrs) {
-    if (cidr === undefined) continue;
-    try {
-      families.add(parseCIDRFast(cidr)[0].kind());
-    } catch {
-      // validation reports unparsable CIDRs
-    }
+    // Validation reports unparsable CIDRs.
+    const family = cidr !== undefined ? parseCIDR(cidr)?.family : undefined;
+    if (family !== undefined) families.add(family);
   }
   return families;
 };

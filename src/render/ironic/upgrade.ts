@@ -9,14 +9,13 @@
  */
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { compareVersions, parseVersion } from '../../api/version.js';
 import { ironicNames } from '../names.js';
 import { ironicLabels, sortedMap } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import { restricted } from '../security.js';
-import { resolveImages } from './pod.js';
+import { ironicScheduling, resolveImages } from './pod.js';
 import { MOUNTS, VOLUMES, databaseCAVolume, scratchMounts, scratchVolume, sharedMount } from './volumes.js';
 
 export type Phase = 'pre' | 'post';
@@ -83,7 +82,6 @@ const jobVolumes = (input: IronicRenderInput, phase: Phase): IVolume[] => {
 export const renderUpgradeJob = (input: IronicRenderInput, phase: Phase, from: string): IJob => {
   const overrides = input.spec.overrides;
   const labels = ironicLabels(input.name, input.spec.version);
-  const tolerations = overrides?.tolerations as IToleration[] | undefined;
   const annotations = sortedMap(overrides?.annotations);
   return {
     apiVersion: 'batch/v1',
@@ -99,8 +97,7 @@ export const renderUpgradeJob = (input: IronicRenderInput, phase: Phase, from: s
           restartPolicy: 'Never',
           automountServiceAccountToken: false,
           enableServiceLinks: false,
-          ...(input.spec.nodeSelector !== undefined && Object.keys(input.spec.nodeSelector).length > 0 && { nodeSelector: sortedMap(input.spec.nodeSelector) }),
-          ...(tolerations !== undefined && tolerations.length > 0 && { tolerations }),
+          ...ironicScheduling(input),
           containers: [jobContainer(input, phase)],
           // NOTE: no volume overrides (upstream applies them): the Job mounts none of them, and a replaced
           // ironic-shared on a ReadWriteOnce claim held by the running Ironic would stall the upgrade.
