@@ -101,9 +101,11 @@ const generatedCredentials = (name: string, observed: KubeObject | undefined, se
 
 /** Observed htpasswd Secrets of this Ironic (normally one; two while a new one replaces the old). */
 const observedHtpasswd = (children: ObjectMap | null | undefined, name: string): KubeObject[] =>
-  objectsOf(children, GROUP_KEYS.secret).filter(
-    (o) => o.metadata.labels?.[LABELS.component] === HTPASSWD_COMPONENT && o.metadata.name.startsWith(`${ironicNames(name).htpasswd('')}`),
-  );
+  contentNamedSecrets(children, HTPASSWD_COMPONENT, ironicNames(name).htpasswd(''));
+
+/** Observed Secrets of one of our content-named kinds: by their component label and name prefix. */
+const contentNamedSecrets = (children: ObjectMap | null | undefined, component: string, prefix: string): KubeObject[] =>
+  objectsOf(children, GROUP_KEYS.secret).filter((o) => o.metadata.labels?.[LABELS.component] === component && o.metadata.name.startsWith(prefix));
 
 /** The htpasswd line of an observed child when it still matches the credentials, else a new one. */
 const htpasswdFor = async (plain: Plain, observed: readonly KubeObject[], secrets: Secrets): Promise<string> => {
@@ -168,8 +170,7 @@ const newestFirst = (a: ObservedCA, b: ObservedCA): number => {
 
 /** The observed CA Secrets of an Ironic (terminating ones left out), newest first. */
 export const observedCAs = (children: ObjectMap | null | undefined, name: string): ObservedCA[] =>
-  objectsOf(children, GROUP_KEYS.secret)
-    .filter((o) => o.metadata.labels?.[LABELS.component] === RPC_CA_COMPONENT && o.metadata.name.startsWith(ironicNames(name).rpcCA))
+  contentNamedSecrets(children, RPC_CA_COMPONENT, ironicNames(name).rpcCA)
     .filter((o) => o.metadata.deletionTimestamp === undefined)
     .map((o) => ({ secretName: o.metadata.name, set: caSetOf(dataOf(o)) }))
     .filter((o): o is ObservedCA => o.set !== undefined)

@@ -7,7 +7,7 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { imageTagFor, IRONIC_IMAGE_REPOSITORY } from '../../api/version.js';
 import { LABELS, ironicNames, labelValue, versionAnnotation } from '../names.js';
-import { contentHash, ironicLabels, nodeSelection, sortedMap } from '../meta.js';
+import { ironicLabels, nodeSelection, sortedMap } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import {
   buildDnsmasqContainer,
@@ -91,7 +91,8 @@ export const buildVolumes = (input: IronicRenderInput, containers: readonly ICon
 export const restartAnnotations = (input: IronicRenderInput): Record<string, string> => {
   const { tls, bmcCA, trustedCA, database } = input.references;
   return {
-    [versionAnnotation('api-secret')]: contentHash(input.credentials.htpasswd),
+    // The same hash the credentials carry (and the networking pod uses): it changes with the htpasswd.
+    [versionAnnotation('api-secret')]: input.credentials.hash,
     ...(tls && { [versionAnnotation('tls-secret')]: tls.hash }),
     ...(bmcCA && { [versionAnnotation('bmc-ca')]: bmcCA.hash }),
     ...(trustedCA && { [versionAnnotation('trusted-ca')]: trustedCA.hash }),
