@@ -19,7 +19,6 @@ import { resolveDatabase } from '../render/ironic/database.js';
 import { computeIronicStatus, type IronicOutcome } from '../render/ironic/status.js';
 import { downgradeRefusal, renderUpgradeJob, transitionFrom } from '../render/ironic/upgrade.js';
 import type { IronicRenderInput } from '../render/ironic/input.js';
-import { compact } from '../render/meta.js';
 import { materializeCredentials, materializeRpcCA, type Secrets } from './materialize.js';
 import { describeProblems } from './problems.js';
 import { countChildren, parentOf, type Parent } from './parent.js';
@@ -253,7 +252,7 @@ const planChildren = (request: SyncRequest, parent: Parent, input: IronicRenderI
   const workload = observedReadiness(request.children, parent, input.spec.version, ha, input.spec.networkingService?.enabled === true);
   if (input.references.database === undefined || installed === input.spec.version) return { children, readiness: workload };
   const from = transitionFrom(installed);
-  const job = (phase: 'pre' | 'post'): KubeChild => compact(renderUpgradeJob(input, phase, from)) as KubeChild;
+  const job = (phase: 'pre' | 'post'): KubeChild => renderUpgradeJob(input, phase, from) as KubeChild;
   const observedJob = (phase: 'pre' | 'post') =>
     findObject(request.children, GROUP_KEYS.job, parent.namespace, ironicNames(parent.name).upgradeJob(phase, from, input.spec.version));
   const pre = jobReadiness(observedJob('pre'), 'pre-upgrade');
