@@ -13,24 +13,18 @@ import { findObject, isRecord, objectsOf, pathOf, textOf } from '../render/obser
 import { ironicNames } from '../render/names.js';
 import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, progressing, serviceReadiness, type Readiness } from '../render/status.js';
 import { renderIronicChildren } from '../render/ironic/index.js';
-import type { RenderConfig } from '../render/ironic/input.js';
 import { resolveIronicReferences, type ReferenceProblem } from '../render/ironic/references.js';
 import { resolveDatabase } from '../render/ironic/database.js';
 import { computeIronicStatus, type IronicOutcome } from '../render/ironic/status.js';
 import { downgradeRefusal, renderUpgradeJob, transitionFrom } from '../render/ironic/upgrade.js';
 import type { IronicRenderInput } from '../render/ironic/input.js';
-import { materializeCredentials, materializeRpcCA, type Secrets } from './materialize.js';
+import { materializeCredentials, materializeRpcCA } from './materialize.js';
 import { describeProblems } from './problems.js';
 import { countChildren, parentOf, type Parent } from './parent.js';
 import { namesRule } from './related.js';
+import type { HookContext } from './context.js';
 
-/** What the hooks need besides the request: configuration, randomness and the clock. */
-export type HookContext = {
-  readonly config: RenderConfig;
-  readonly secrets: Secrets;
-  /** The current time as RFC 3339 (seconds). Only used for a condition whose status changes. */
-  readonly now: () => string;
-};
+export type { HookContext } from './context.js';
 
 
 /** A CA reference by kind: `{name, kind}` objects, or the deprecated name fields with their fixed kinds. */
