@@ -6,17 +6,9 @@ import type { IronicSpec, Networking } from './ironic.js';
 import type { IronicDatabaseSpec } from './ironic-database.js';
 import { DEFAULT_VERSION } from './version.js';
 
-export const DEFAULT_PORTS = {
-  apiPort: 6385,
-  imageServerPort: 6180,
-  imageServerTLSPort: 6183,
-  rpcPort: 6189,
-  prometheusExporterPort: 9608,
-} as const;
+import { DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from './constants.js';
 
-export const DEFAULT_EXPORTER_BIND_ADDRESS = '0.0.0.0';
-export const DEFAULT_SENSOR_INTERVAL = 60;
-export const DEFAULT_DATABASE_SIZE = '10Gi';
+export { DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL };
 
 /** Networking with every port set. */
 export type DefaultedNetworking = Networking & Required<Pick<Networking, keyof typeof DEFAULT_PORTS | 'disableHostNetwork'>>;
