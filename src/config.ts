@@ -1,7 +1,7 @@
 /**
  * Configuration of the hook server, read once from the environment at start and validated.
  */
-import type { RenderConfig } from './render/ironic/input.js';
+import type { RenderConfig } from './render/config.js';
 import { IRONIC_IMAGE_REPOSITORY } from './api/version.js';
 
 /** HTTPS: the PEM files of the serving certificate, reloaded when they change. */

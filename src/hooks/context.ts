@@ -1,5 +1,5 @@
 /** What the hooks need besides the request: configuration, randomness and the clock. */
-import type { RenderConfig } from '../render/ironic/input.js';
+import type { RenderConfig } from '../render/config.js';
 import type { Secrets } from './materialize.js';
 
 export type HookContext = {

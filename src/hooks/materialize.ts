@@ -8,12 +8,9 @@ import bcrypt from 'bcryptjs';
 import type { KubeObject, ObjectMap } from '../api/hook.js';
 import { GROUP_KEYS } from '../api/hook.js';
 import { dataOf, findObject, objectsOf } from '../render/observed.js';
-import { LABELS, ironicNames } from '../render/names.js';
-import { HTPASSWD_COMPONENT } from '../render/ironic/secrets.js';
-import type { ApiCredentials } from '../render/ironic/input.js';
-import type { ReferenceProblem } from '../render/ironic/references.js';
-import type { RpcCAReference } from '../render/ironic/input.js';
-import { RPC_CA_COMPONENT } from '../render/ironic/ha.js';
+import { CONTENT_COMPONENTS, LABELS, type IronicNames } from '../render/names.js';
+import type { ApiCredentials, RpcCAReference } from '../render/ironic/input.js';
+import { resolveCredentialsSecret, type Lookup, type ReferenceProblem } from '../render/references.js';
 import { generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
 import { nextCASet, normalizeBundle, type CASet } from '../crypto/rotation.js';
 
@@ -65,43 +62,21 @@ export const bcryptSecrets = (cacheSize = 4096): Secrets => {
   };
 };
 
+/** Usernames Ironic's htpasswd and clients accept. */
 const USERNAME = /^[A-Za-z0-9_-]+$/;
 
 export type CredentialsResult = { readonly ok: true; readonly credentials: ApiCredentials } | { readonly ok: false; readonly problem: ReferenceProblem };
 
 type Plain = { readonly secretName: string; readonly username: string; readonly password: string; readonly generated: boolean };
 
-const userCredentials = (secretName: string, related: ObjectMap | null | undefined, namespace: string): Plain | ReferenceProblem => {
-  const path = 'spec.apiCredentialsName';
-  const secret = findObject(related, GROUP_KEYS.secret, namespace, secretName);
-  if (secret === undefined) {
-    return { kind: 'missing', path, message: `Secret ${namespace}/${secretName} named in ${path} was not found: create it with username and password, or clear ${path} to have one generated` };
-  }
-  const data = dataOf(secret);
-  const username = (data['username'] ?? '').trim();
-  const password = (data['password'] ?? '').trim();
-  if (username === '' || password === '') {
-    return { kind: 'invalid', path, message: `Secret ${namespace}/${secretName} needs non-empty username and password keys` };
-  }
-  if (!USERNAME.test(username)) {
-    return { kind: 'invalid', path, message: `the username in Secret ${namespace}/${secretName} may only contain letters, digits, '-' and '_'` };
-  }
-  return { secretName, username, password, generated: false };
-};
-
 /** The generated credentials: those of the observed child when it is complete, else new ones. */
-const generatedCredentials = (name: string, observed: KubeObject | undefined, secrets: Secrets): Plain => {
-  const secretName = ironicNames(name).apiCredentials;
+const generatedCredentials = (name: string, secretName: string, observed: KubeObject | undefined, secrets: Secrets): Plain => {
   const data = dataOf(observed);
   const username = data['username'] ?? '';
   const password = data['password'] ?? '';
   if (username !== '' && password !== '') return { secretName, username, password, generated: true };
   return { secretName, username: name.replace(/[^A-Za-z0-9_-]/g, '-'), password: secrets.password(), generated: true };
 };
-
-/** Observed htpasswd Secrets of this Ironic (normally one; two while a new one replaces the old). */
-const observedHtpasswd = (children: ObjectMap | null | undefined, name: string): KubeObject[] =>
-  contentNamedSecrets(children, HTPASSWD_COMPONENT, ironicNames(name).htpasswd(''));
 
 /** Observed Secrets of one of our content-named kinds: by their component label and name prefix. */
 const contentNamedSecrets = (children: ObjectMap | null | undefined, component: string, prefix: string): KubeObject[] =>
@@ -125,22 +100,25 @@ const htpasswdFor = async (plain: Plain, observed: readonly KubeObject[], secret
  */
 export const materializeCredentials = async (params: {
   readonly name: string;
-  readonly namespace: string;
+  readonly names: IronicNames;
+  readonly lookup: Lookup;
   readonly apiCredentialsName: string | undefined;
-  readonly related: ObjectMap | null | undefined;
   readonly children: ObjectMap | null | undefined;
   readonly secrets: Secrets;
 }): Promise<CredentialsResult> => {
-  const { name, namespace, children } = params;
-  const names = ironicNames(name);
+  const { names, lookup, children } = params;
   const given = params.apiCredentialsName;
-  const plain =
-    given !== undefined && given !== ''
-      ? userCredentials(given, params.related, namespace)
-      : generatedCredentials(name, findObject(children, GROUP_KEYS.secret, namespace, names.apiCredentials), params.secrets);
-  if ('kind' in plain) return { ok: false, problem: plain };
-  const htpasswd = await htpasswdFor(plain, observedHtpasswd(children, name), params.secrets);
-  return { ok: true, credentials: { ...plain, htpasswd, hash: createHash('sha256').update(htpasswd).digest('hex') } };
+  let plain: Plain;
+  if (given !== undefined) {
+    const user = resolveCredentialsSecret(lookup, given, 'spec.apiCredentialsName', { username: USERNAME, allowed: "letters, digits, '-' and '_'" });
+    if (!user.ok) return { ok: false, problem: user.problem };
+    plain = { secretName: given, ...user.value, generated: false };
+  } else {
+    plain = generatedCredentials(params.name, names.apiCredentials, findObject(children, GROUP_KEYS.secret, lookup.namespace, names.apiCredentials), params.secrets);
+  }
+  const htpasswd = await htpasswdFor(plain, contentNamedSecrets(children, CONTENT_COMPONENTS.htpasswd, names.htpasswdPrefix), params.secrets);
+  const hash = createHash('sha256').update(htpasswd).digest('hex');
+  return { ok: true, credentials: { ...plain, htpasswd, hash, htpasswdSecretName: names.htpasswd(hash) } };
 };
 
 /** The CA set held by an observed CA Secret. */
@@ -169,8 +147,8 @@ const newestFirst = (a: ObservedCA, b: ObservedCA): number => {
 };
 
 /** The observed CA Secrets of an Ironic (terminating ones left out), newest first. */
-export const observedCAs = (children: ObjectMap | null | undefined, name: string): ObservedCA[] =>
-  contentNamedSecrets(children, RPC_CA_COMPONENT, ironicNames(name).rpcCA)
+const observedCAs = (children: ObjectMap | null | undefined, names: IronicNames): ObservedCA[] =>
+  contentNamedSecrets(children, CONTENT_COMPONENTS.rpcCA, names.rpcCAPrefix)
     .filter((o) => o.metadata.deletionTimestamp === undefined)
     .map((o) => ({ secretName: o.metadata.name, set: caSetOf(dataOf(o)) }))
     .filter((o): o is ObservedCA => o.set !== undefined)
@@ -182,6 +160,7 @@ export const observedCAs = (children: ObjectMap | null | undefined, name: string
  */
 export const materializeRpcCA = async (params: {
   readonly name: string;
+  readonly names: IronicNames;
   readonly namespace: string;
   readonly children: ObjectMap | null | undefined;
   readonly now: Date;
@@ -189,7 +168,7 @@ export const materializeRpcCA = async (params: {
   /** The CA Secret the running replicas were started with (the DaemonSet's annotation), and whether all are ready. */
   readonly rollout?: { readonly secretName: string; readonly ready: boolean } | undefined;
 }): Promise<RpcCAReference> => {
-  const current = observedCAs(params.children, params.name)[0];
+  const current = observedCAs(params.children, params.names)[0];
   const settled = current !== undefined && params.rollout?.ready === true && params.rollout.secretName === current.secretName;
   const set = await nextCASet({
     observed: current?.set,
@@ -205,6 +184,6 @@ export const materializeRpcCA = async (params: {
     bundlePem,
     ...(set.next && { next: set.next }),
     hash,
-    secretName: `${ironicNames(params.name).rpcCA}-${hash.slice(0, 10)}`,
+    secretName: params.names.rpcCA(hash),
   };
 };

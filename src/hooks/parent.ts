@@ -1,22 +1,14 @@
-/** What the sync and finalize hooks read from the parent of a request. */
-import type { ObjectMap, SyncRequest } from '../api/hook.js';
+/** From a hook request to the view of its parent that the plans read. */
+import type { SyncRequest } from '../api/hook.js';
+import type { ParentView } from '../render/parent.js';
 
-export type Parent = {
-  readonly name: string;
-  readonly namespace: string;
-  readonly generation: number | undefined;
-  readonly spec: unknown;
-  readonly status: unknown;
-};
-
-export const parentOf = (request: SyncRequest): Parent => ({
+export const viewOf = (request: SyncRequest, now: string): ParentView => ({
   name: request.parent.metadata.name,
   namespace: request.parent.metadata.namespace ?? '',
   generation: request.parent.metadata.generation,
   spec: request.parent['spec'] ?? {},
   status: request.parent['status'],
+  children: request.children,
+  related: request.related,
+  now,
 });
-
-/** How many children Metacontroller still observes (terminating ones included). */
-export const countChildren = (children: ObjectMap | null | undefined): number =>
-  Object.values(children ?? {}).reduce((n, group) => n + Object.keys(group ?? {}).length, 0);

@@ -13,6 +13,19 @@ export type KubeChild = {
   readonly [key: string]: unknown;
 };
 
+/** A rendered Kubernetes object (typed with kubernetes-models, where metadata is optional). */
+type Rendered = { readonly apiVersion: string; readonly kind: string; readonly metadata?: { readonly name?: string | undefined } };
+
+/**
+ * A rendered object as a desired child. Every renderer names its object; a nameless one is a bug of
+ * ours, reported as such rather than sent to Metacontroller.
+ */
+export const toChild = (object: Rendered): KubeChild => {
+  const name = object.metadata?.name;
+  if (name === undefined) throw new Error(`internal error: a rendered ${object.kind} has no metadata.name`);
+  return { ...object, metadata: { ...object.metadata, name } };
+};
+
 /** Where Metacontroller's dynamic apply records what we returned last time. */
 export const LAST_APPLIED_ANNOTATION = 'metacontroller.k8s.io/last-applied-configuration';
 

@@ -49,6 +49,12 @@ export const labelValue = (value: string): string => {
   return fit(cleaned, 63).replace(/^[^A-Za-z0-9]+/, '').replace(/[^A-Za-z0-9]+$/, '');
 };
 
+/** A content-named object: `<base>-<first 10 hex digits of the content hash>`. */
+const CONTENT_HASH_LENGTH = 10;
+
+/** Values of the component label of our content-named Secrets, by which observed ones are found again. */
+export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca' } as const;
+
 /** Names of the children of an Ironic. */
 export const ironicNames = (name: string) => ({
   workload: objectName(name, '-service'),
@@ -58,10 +64,15 @@ export const ironicNames = (name: string) => ({
    * The htpasswd Secret is named by its content: a changed password gets a new Secret (and the pods
    * roll), so Secrets never need updating in place and can use the OnDelete strategy.
    */
-  htpasswd: (contentHash: string): string => objectName(name, `-htpasswd-${contentHash.slice(0, 10)}`),
+  htpasswd: (contentHash: string): string => objectName(name, `-htpasswd-${contentHash.slice(0, CONTENT_HASH_LENGTH)}`),
+  /** What every htpasswd Secret name of this Ironic starts with. */
+  htpasswdPrefix: objectName(name, '-htpasswd-'),
+  /** The JSON-RPC CA Secret, named by its content (a renewal is a new Secret and a rolling restart). */
+  rpcCA: (contentHash: string): string => `${objectName(name, '-rpc-ca')}-${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
+  /** What every JSON-RPC CA Secret name of this Ironic starts with. */
+  rpcCAPrefix: `${objectName(name, '-rpc-ca')}-`,
   ingress: objectName(name),
   ingressTLS: objectName(name, '-ingress-tls'),
-  rpcCA: objectName(name, '-rpc-ca'),
   serviceMonitor: objectName(name, '-metrics'),
   networking: objectName(name, '-networking'),
   networkingService: dnsLabel(name, '-networking-service'),
@@ -70,6 +81,9 @@ export const ironicNames = (name: string) => ({
   /** Upgrade Jobs are named by the transition, as upstream: `<name>-pre-37.0-to-38.0`, `<name>-post-none-to-38.0`. */
   upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string => fit(`${name}-${phase}-${from}-to-${to}`, 63),
 });
+
+/** The names of an Ironic's children. */
+export type IronicNames = ReturnType<typeof ironicNames>;
 
 /** Names of the children of an IronicDatabase. */
 export const databaseNames = (name: string) => ({

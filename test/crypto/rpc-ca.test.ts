@@ -7,6 +7,7 @@ import { CA_RENEW_BEFORE_DAYS, CA_VALIDITY_DAYS, caIsUsable, generateRpcCA, issu
 import { materializeRpcCA, bcryptSecrets } from '../../src/hooks/materialize.js';
 import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
 import { FIXED_RPC_CA } from '../fixtures/rpc-ca.js';
+import { ironicNames } from '../../src/render/names.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = new Date('2026-03-01T12:00:00Z');
@@ -73,10 +74,10 @@ t.test('a CA near expiry is renewed, a fresh one is kept', async (t) => {
   const children = { 'Secret.v1': { 'metal3/ironic-rpc-ca-x': secret(ca, 'ironic-rpc-ca-x') } };
   let generated = 0;
   const secrets = { ...bcryptSecrets(), rpcCA: async (cn: string, at: Date) => { generated += 1; return generateRpcCA(cn, at); } };
-  const kept = await materializeRpcCA({ name: 'ironic', namespace: 'metal3', children, now, secrets });
+  const kept = await materializeRpcCA({ name: 'ironic', names: ironicNames('ironic'), namespace: 'metal3', children, now, secrets });
   t.equal(kept.certPem, ca.certPem, 'the observed CA is reused');
   t.equal(generated, 0);
-  const renewed = await materializeRpcCA({ name: 'ironic', namespace: 'metal3', children, now: new Date(renewAt + DAY), secrets });
+  const renewed = await materializeRpcCA({ name: 'ironic', names: ironicNames('ironic'), namespace: 'metal3', children, now: new Date(renewAt + DAY), secrets });
   t.equal(renewed.certPem, ca.certPem, 'ahead of expiry, the old CA still signs while the next one is staged');
   t.ok(renewed.next !== undefined && renewed.next.certPem !== ca.certPem, 'a next CA is staged (see rotation.test.ts for the promotion)');
   t.equal(generated, 1);

@@ -1,6 +1,6 @@
 /** Everything an IronicDatabase renderer may read. */
-import type { DefaultedIronicDatabaseSpec } from '../../api/defaults.js';
-import type { RenderConfig } from '../ironic/input.js';
+import type { IronicDatabaseModel } from '../../api/model.js';
+import type { RenderConfig } from '../config.js';
 
 export type DatabaseCredentials = {
   readonly secretName: string;
@@ -14,7 +14,7 @@ export type DatabaseTLS = { readonly secretName: string; readonly caKey: 'ca.crt
 export type DatabaseRenderInput = {
   readonly name: string;
   readonly namespace: string;
-  readonly spec: DefaultedIronicDatabaseSpec;
+  readonly model: IronicDatabaseModel;
   readonly credentials: DatabaseCredentials;
   readonly tls?: DatabaseTLS;
   /**

@@ -9,7 +9,7 @@ import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
-import type { KubeChild } from '../child.js';
+import { toChild, type KubeChild } from '../child.js';
 import { LABELS, databaseNames, labelValue, versionAnnotation } from '../names.js';
 import { base64, contentHash, databaseLabels, nodeSelection } from '../meta.js';
 import { compareQuantities, parseQuantity } from '../../api/quantity.js';
@@ -68,7 +68,7 @@ const probe = (failureThreshold: number): IProbe => ({
 
 const mariadbContainer = (input: DatabaseRenderInput): IContainer => ({
   name: 'mariadb',
-  image: input.spec.image !== undefined && input.spec.image !== '' ? input.spec.image : input.config.images.mariadb,
+  image: input.model.image ?? input.config.images.mariadb,
   env: [
     { name: 'MARIADB_DATABASE', value: DATABASE_SCHEMA },
     // The host part of the SQL account: Ironic connects from other pods.
@@ -85,7 +85,7 @@ const mariadbContainer = (input: DatabaseRenderInput): IContainer => ({
     { name: 'tmp', mountPath: '/tmp' },
     ...(input.tls !== undefined ? [{ name: 'tls', mountPath: '/certs/mariadb', readOnly: true }] : []),
   ],
-  ...(input.spec.resources !== undefined && { resources: input.spec.resources as NonNullable<IContainer['resources']> }),
+  ...(input.model.resources !== undefined && { resources: input.model.resources }),
   startupProbe: { ...probe(60), periodSeconds: 5 },
   livenessProbe: probe(6),
   readinessProbe: probe(3),
@@ -94,7 +94,7 @@ const mariadbContainer = (input: DatabaseRenderInput): IContainer => ({
 });
 
 /** Whether the data lives on a claim: asked for, or already there (never drop existing data). */
-export const persistent = (input: DatabaseRenderInput): boolean => !input.spec.storage.ephemeral || (input.observedClaimTemplates ?? []).length > 0;
+export const persistent = (input: DatabaseRenderInput): boolean => !input.model.storage.ephemeral || (input.observedClaimTemplates ?? []).length > 0;
 
 const volumes = (input: DatabaseRenderInput): IVolume[] => [
   ...(!persistent(input) ? [{ name: DATA_VOLUME, emptyDir: {} }] : []),
@@ -114,8 +114,8 @@ const claimTemplate = (input: DatabaseRenderInput) => ({
   metadata: { name: DATA_VOLUME, labels: databaseLabels(input.name) },
   spec: {
     accessModes: ['ReadWriteOnce'],
-    ...(input.spec.storage.storageClassName !== undefined && { storageClassName: input.spec.storage.storageClassName }),
-    resources: { requests: { storage: input.spec.storage.size } },
+    ...(input.model.storage.storageClassName !== undefined && { storageClassName: input.model.storage.storageClassName }),
+    resources: { requests: { storage: input.model.storage.size } },
     volumeMode: 'Filesystem',
   },
   status: { phase: 'Pending' },
@@ -137,7 +137,7 @@ export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStateful
       selector: { matchLabels: selector(input) },
       // NOTE: the data volume outlives the IronicDatabase unless the spec asks otherwise.
       ...(persistent(input) && {
-        persistentVolumeClaimRetentionPolicy: { whenDeleted: input.spec.storage.whenDeleted, whenScaled: 'Retain' },
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: input.model.storage.whenDeleted, whenScaled: 'Retain' },
         volumeClaimTemplates: ((input.observedClaimTemplates ?? []).length > 0 ? input.observedClaimTemplates : [claimTemplate(input)]) as NonNullable<
           NonNullable<IStatefulSet['spec']>['volumeClaimTemplates']
         >,
@@ -148,7 +148,7 @@ export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStateful
           automountServiceAccountToken: false,
           enableServiceLinks: false,
           securityContext: { fsGroup: MYSQL_UID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
-          ...nodeSelection(input.spec.nodeSelector),
+          ...nodeSelection(input.model.nodeSelector),
           containers: [mariadbContainer(input)],
           volumes: volumes(input),
         },
@@ -168,13 +168,14 @@ export const renderDatabaseService = (input: DatabaseRenderInput): IService => (
 export const renderDatabaseChildren = (input: DatabaseRenderInput): KubeChild[] =>
   [renderDatabaseCredentials(input), renderDatabaseConfig(input), renderDatabaseStatefulSet(input), renderDatabaseService(input)]
     // No compact(): observed claim templates are re-emitted exactly as observed (nulls included).
-    .filter((c) => c !== undefined) as KubeChild[];
+    .filter((c) => c !== undefined)
+    .map(toChild);
 
 /** The size the existing claim template asks for, when it differs from spec.storage.size. */
 export const pendingResize = (input: DatabaseRenderInput): { readonly from: string; readonly to: string } | undefined => {
   const template = (input.observedClaimTemplates ?? [])[0] as { spec?: { resources?: { requests?: { storage?: unknown } } } } | undefined;
   const current = template?.spec?.resources?.requests?.storage;
-  const wanted = input.spec.storage.size;
+  const wanted = input.model.storage.size;
   if (typeof current !== 'string') return undefined;
   const [a, b] = [parseQuantity(current), parseQuantity(wanted)];
   const same = a !== undefined && b !== undefined ? compareQuantities(a, b) === 0 : current === wanted;

@@ -4,36 +4,18 @@
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IContainerPort } from 'kubernetes-models/v1/ContainerPort';
 import type { ISecurityContext } from 'kubernetes-models/v1/SecurityContext';
-import type { DHCP } from '../../api/ironic.js';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { DHCPModel, ExporterModel } from '../../api/model.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
 import type { IronicRenderInput } from './input.js';
-import {
-  buildDnsmasqEnv,
-  buildDownloaderEnv,
-  buildExporterEnv,
-  buildHttpdEnv,
-  buildIronicEnv,
-  buildKeepalivedEnv,
-  hasTLS,
-  hasVirtualMediaTLS,
-  hostNetwork,
-  isHighAvailability,
-} from './env.js';
+import { buildDnsmasqEnv, buildDownloaderEnv, buildExporterEnv, buildHttpdEnv, buildIronicEnv, buildKeepalivedEnv } from './env.js';
+import { PORT_NAMES } from './facts.js';
 import { rpcMounts } from './ha.js';
-import { networkingEnabled, rpcAuthMount } from './networking-service.js';
 import { dnsmasqProbe, exporterProbe, httpdProbe, ironicProbe, startupProbe } from './probes.js';
-import { buildIronicMounts, scratchMounts, sharedMount } from './volumes.js';
+import { buildIronicMounts, rpcAuthMount, scratchMounts, sharedMount } from './volumes.js';
 
 /** The user of the keepalived image. */
 const KEEPALIVED_UID = 65532;
-
-export const PORT_NAMES = {
-  api: 'ironic-api',
-  imageServer: 'image-svc',
-  imageServerTLS: 'image-svc-tls',
-  metrics: 'metrics',
-  rpc: 'json-rpc',
-} as const;
 
 /**
  * Network containers need file capabilities (dnsmasq's binary carries them), hence privilege escalation.
@@ -56,21 +38,21 @@ const port = (input: IronicRenderInput, name: string, containerPort: number): IC
   containerPort,
   protocol: 'TCP',
   // NOTE: upstream sets hostPort even off the host network, which needlessly reserves node ports.
-  ...(hostNetwork(input) && { hostPort: containerPort }),
+  ...(input.model.networking.hostNetwork && { hostPort: containerPort }),
 });
 
-export const buildIronicContainer = (input: IronicRenderInput, image: string, htpasswdSecret: string): IContainer => {
+export const buildIronicContainer = (input: IronicRenderInput, image: string): IContainer => {
   const probe = ironicProbe(input);
   return {
     name: 'ironic',
     image,
     command: ['/bin/runironic'],
-    env: buildIronicEnv(input, htpasswdSecret),
+    env: buildIronicEnv(input),
     // Without TLS Ironic serves the API itself; with TLS httpd does, in front of a unix socket.
     ...(ironicPorts(input).length > 0 && { ports: ironicPorts(input) }),
     volumeMounts: [
       ...buildIronicMounts(input),
-      ...(isHighAvailability(input) ? rpcMounts() : networkingEnabled(input) ? [rpcAuthMount] : []),
+      ...(input.model.highAvailability ? rpcMounts() : input.model.networkingService !== undefined ? [rpcAuthMount] : []),
       ...scratchMounts('ironic'),
     ],
     startupProbe: startupProbe(probe),
@@ -82,29 +64,28 @@ export const buildIronicContainer = (input: IronicRenderInput, image: string, ht
 
 /** The API port without TLS, and the JSON-RPC port in HA. */
 const ironicPorts = (input: IronicRenderInput): IContainerPort[] => [
-  ...(!hasTLS(input) ? [port(input, PORT_NAMES.api, input.spec.networking.apiPort)] : []),
-  ...(isHighAvailability(input) ? [port(input, PORT_NAMES.rpc, input.spec.networking.rpcPort)] : []),
+  ...(input.model.tls.certificateName === undefined ? [port(input, PORT_NAMES.api, input.model.networking.apiPort)] : []),
+  ...(input.model.highAvailability ? [port(input, PORT_NAMES.rpc, input.model.networking.rpcPort)] : []),
 ];
 
-export const buildHttpdContainer = (input: IronicRenderInput, image: string, htpasswdSecret: string): IContainer => {
-  const n = input.spec.networking;
-  const overrides = input.spec.overrides;
-  const probe = httpdProbe(input);
+export const buildHttpdContainer = (input: IronicRenderInput, image: string): IContainer => {
+  const { networking: n, overrides, tls } = input.model;
+  const probe: IProbe = httpdProbe(input);
   return {
     name: 'httpd',
     image,
     command: ['/bin/runhttpd'],
-    env: buildHttpdEnv(input, htpasswdSecret),
+    env: buildHttpdEnv(input),
     ports: [
       port(input, PORT_NAMES.imageServer, n.imageServerPort),
-      ...(hasTLS(input) ? [port(input, PORT_NAMES.api, n.apiPort)] : []),
-      ...(hasVirtualMediaTLS(input) ? [port(input, PORT_NAMES.imageServerTLS, n.imageServerTLSPort)] : []),
+      ...(tls.certificateName !== undefined ? [port(input, PORT_NAMES.api, n.apiPort)] : []),
+      ...(tls.virtualMedia ? [port(input, PORT_NAMES.imageServerTLS, n.imageServerTLSPort)] : []),
     ],
     volumeMounts: [...buildIronicMounts(input), ...scratchMounts('httpd')],
     // httpd waits for the provisioning address like ironic does (up to 20 minutes).
-    startupProbe: startupProbe((overrides?.httpdLivenessProbe as NonNullable<IContainer['livenessProbe']> | undefined) ?? probe),
-    livenessProbe: (overrides?.httpdLivenessProbe as IContainer['livenessProbe']) ?? probe,
-    readinessProbe: (overrides?.httpdReadinessProbe as IContainer['readinessProbe']) ?? probe,
+    startupProbe: startupProbe(overrides.httpdLivenessProbe ?? probe),
+    livenessProbe: overrides.httpdLivenessProbe ?? probe,
+    readinessProbe: overrides.httpdReadinessProbe ?? probe,
     securityContext: restricted(IRONIC_UID, IRONIC_GID),
   };
 };
@@ -117,7 +98,7 @@ export const buildRamdiskLogsContainer = (image: string): IContainer => ({
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
 
-export const buildDnsmasqContainer = (input: IronicRenderInput, image: string, dhcp: DHCP): IContainer => {
+export const buildDnsmasqContainer = (input: IronicRenderInput, image: string, dhcp: DHCPModel): IContainer => {
   const probe = dnsmasqProbe(input);
   return {
     name: 'dnsmasq',
@@ -138,14 +119,14 @@ export const buildKeepalivedContainer = (input: IronicRenderInput, image: string
   securityContext: withCapabilities(KEEPALIVED_UID, KEEPALIVED_UID, ['NET_ADMIN', 'NET_BROADCAST', 'NET_RAW']),
 });
 
-export const buildExporterContainer = (input: IronicRenderInput, image: string): IContainer => {
-  const probe = exporterProbe(input);
+export const buildExporterContainer = (input: IronicRenderInput, image: string, exporter: ExporterModel): IContainer => {
+  const probe = exporterProbe(input, exporter.bindAddress);
   return {
     name: 'ironic-prometheus-exporter',
     image,
     command: ['/bin/runironic-exporter'],
-    env: buildExporterEnv(input),
-    ports: [{ name: PORT_NAMES.metrics, containerPort: input.spec.networking.prometheusExporterPort, protocol: 'TCP' }],
+    env: buildExporterEnv(input, exporter.bindAddress),
+    ports: [{ name: PORT_NAMES.metrics, containerPort: input.model.networking.prometheusExporterPort, protocol: 'TCP' }],
     volumeMounts: [sharedMount, ...scratchMounts('ironic-prometheus-exporter')],
     ...(probe && { readinessProbe: probe }),
     securityContext: restricted(IRONIC_UID, IRONIC_GID),

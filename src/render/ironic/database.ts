@@ -4,7 +4,7 @@
  */
 import type { ObjectMap } from '../../api/hook.js';
 import { GROUP_KEYS } from '../../api/hook.js';
-import type { DefaultedIronicSpec } from '../../api/defaults.js';
+import type { DatabaseModel } from '../../api/model.js';
 import { findObject, pathOf, textOf } from '../observed.js';
 import { findCondition, previousReady } from '../status.js';
 import { READY_CONDITION } from '../../api/common.js';
@@ -15,7 +15,6 @@ export type DatabaseResult =
   | { readonly ok: false; readonly kind: 'missing' | 'waiting'; readonly message: string };
 
 const MARIADB_PORT = 3306;
-
 
 /** Connection facts an IronicDatabase publishes in its status once it is ready. */
 const managedConnection = (status: unknown): DatabaseConnection | undefined => {
@@ -35,21 +34,14 @@ const managedConnection = (status: unknown): DatabaseConnection | undefined => {
   };
 };
 
-export const resolveDatabase = (spec: DefaultedIronicSpec, related: ObjectMap | null | undefined, namespace: string): DatabaseResult => {
-  const external = spec.database;
-  if (external !== undefined) {
-    return {
-      ok: true,
-      database: {
-        host: external.host,
-        name: external.name,
-        credentialsName: external.credentialsName,
-        ...(external.tlsCertificateName !== undefined && external.tlsCertificateName !== '' && { tlsCertificateName: external.tlsCertificateName }),
-      },
-    };
+/** The connection of the model's database: external as given, managed once its IronicDatabase is ready. */
+export const resolveDatabase = (database: DatabaseModel, related: ObjectMap | null | undefined, namespace: string): DatabaseResult => {
+  if (database.kind === 'none') return { ok: true };
+  if (database.kind === 'external') {
+    const { host, name, credentialsName, tlsCertificateName } = database;
+    return { ok: true, database: { host, name, credentialsName, ...(tlsCertificateName !== undefined && { tlsCertificateName }) } };
   }
-  const dbName = spec.databaseName;
-  if (dbName === undefined || dbName === '') return { ok: true };
+  const dbName = database.name;
   const db = findObject(related, GROUP_KEYS.ironicDatabase, namespace, dbName);
   if (db === undefined) {
     return { ok: false, kind: 'missing', message: `IronicDatabase ${namespace}/${dbName} named in spec.databaseName was not found: create it, or fix the name` };

@@ -8,27 +8,21 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import { LABELS, ironicNames } from '../names.js';
-import { base64, ironicLabels, ironicSecretLabels } from '../meta.js';
+import { CONTENT_COMPONENTS, LABELS } from '../names.js';
+import { base64, ironicSecretLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import { restricted } from '../security.js';
-import { provisioningEnv } from './env.js';
-import { rpcAuthVolume } from './networking-service.js';
+import { childLabels, fieldEnv, provisioningEnv } from './facts.js';
+import { readOnlyMount, rpcAuthMount, rpcAuthVolume } from './volumes.js';
 
 /** The default image of the hook server, which also issues RPC certificates in HA pods. */
 export const DEFAULT_HOOK_IMAGE = 'ironic-metacontroller-hooks:0.1.0';
 /** Where the compiled issuer lives inside the hook server image. */
 export const ISSUER_SCRIPT = '/app/dist/cli/issue-rpc-cert.js';
-export const RPC_CA_COMPONENT = 'rpc-ca';
 
-export const RPC_PATHS = {
-  auth: '/auth/ironic-rpc',
-  cert: '/certs/rpc',
-  ca: '/certs/rpc-ca',
-  caKey: '/ca',
-} as const;
+const RPC_PATHS = { cert: '/certs/rpc', ca: '/certs/rpc-ca', caKey: '/ca' } as const;
 
-const RPC_VOLUMES = { auth: 'ironic-auth', cert: 'rpc-cert', ca: 'rpc-ca', caKey: 'rpc-ca-key' } as const;
+const RPC_VOLUMES = { cert: 'rpc-cert', ca: 'rpc-ca', caKey: 'rpc-ca-key' } as const;
 
 const caSecretName = (input: IronicRenderInput): string => input.rpcCA?.secretName ?? '';
 
@@ -45,7 +39,7 @@ export const renderRpcCASecret = (input: IronicRenderInput): ISecret | undefined
     metadata: {
       name: ca.secretName,
       namespace: input.namespace,
-      labels: { ...ironicSecretLabels(input.name), [LABELS.component]: RPC_CA_COMPONENT },
+      labels: { ...ironicSecretLabels(input.name), [LABELS.component]: CONTENT_COMPONENTS.rpcCA },
     },
     type: 'kubernetes.io/tls',
     immutable: true,
@@ -71,15 +65,11 @@ export const rpcTLSEnv = (input: IronicRenderInput): IEnvVar[] => [
   { name: 'OS_SSL__CERT_FILE', value: `${RPC_PATHS.cert}/tls.crt` },
   { name: 'OS_SSL__KEY_FILE', value: `${RPC_PATHS.cert}/tls.key` },
   { name: 'OS_JSON_RPC__CAFILE', value: `${RPC_PATHS.ca}/ca.crt` },
-  ...(input.spec.tls?.insecureRPC === true ? [{ name: 'OS_JSON_RPC__INSECURE', value: 'true' }] : []),
+  ...(input.model.tls.insecureRPC ? [{ name: 'OS_JSON_RPC__INSECURE', value: 'true' }] : []),
 ];
 
 /** Mounts of the ironic container in HA: the RPC credentials, its leaf certificate and the CA certificate. */
-export const rpcMounts = (): IVolumeMount[] => [
-  { name: RPC_VOLUMES.auth, mountPath: RPC_PATHS.auth, readOnly: true },
-  { name: RPC_VOLUMES.cert, mountPath: RPC_PATHS.cert, readOnly: true },
-  { name: RPC_VOLUMES.ca, mountPath: RPC_PATHS.ca, readOnly: true },
-];
+export const rpcMounts = (): IVolumeMount[] => [rpcAuthMount, readOnlyMount(RPC_VOLUMES.cert, RPC_PATHS.cert), readOnlyMount(RPC_VOLUMES.ca, RPC_PATHS.ca)];
 
 /**
  * HA volumes: the RPC credentials (username and password of the API credentials, and our htpasswd) as
@@ -106,11 +96,11 @@ export const buildRpcCertificateContainer = (input: IronicRenderInput): IContain
     // The same provisioning settings as Ironic: the certificate must cover the address the conductor
     // registers, which the image derives from them (an interface's address, not always the node IP).
     ...provisioningEnv(input),
-    { name: 'HOST_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.hostIP' } } },
-    { name: 'POD_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
+    fieldEnv('HOST_IP', 'status.hostIP'),
+    fieldEnv('POD_IP', 'status.podIP'),
   ],
   volumeMounts: [
-    { name: RPC_VOLUMES.caKey, mountPath: RPC_PATHS.caKey, readOnly: true },
+    readOnlyMount(RPC_VOLUMES.caKey, RPC_PATHS.caKey),
     { name: RPC_VOLUMES.cert, mountPath: RPC_PATHS.cert },
   ],
   // The ironic user, so that the ironic container can read the key it writes.
@@ -121,7 +111,7 @@ export const buildRpcCertificateContainer = (input: IronicRenderInput): IContain
 export const renderIronicDaemonSet = (input: IronicRenderInput, template: NonNullable<IDaemonSet['spec']>['template'], selector: Record<string, string>): IDaemonSet => ({
   apiVersion: 'apps/v1',
   kind: 'DaemonSet',
-  metadata: { name: ironicNames(input.name).workload, namespace: input.namespace, labels: ironicLabels(input.name, input.spec.version) },
+  metadata: { name: input.names.workload, namespace: input.namespace, labels: childLabels(input) },
   spec: {
     selector: { matchLabels: selector },
     updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },

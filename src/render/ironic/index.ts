@@ -1,7 +1,7 @@
 /**
  * All children of an Ironic, in a fixed order. Pure: same input, same output.
  */
-import type { KubeChild } from '../child.js';
+import { toChild, type KubeChild } from '../child.js';
 import type { IronicRenderInput } from './input.js';
 import { renderApiCredentialsSecret, renderHtpasswdSecret } from './secrets.js';
 import { renderIronicIngress, renderIronicService } from './service.js';
@@ -23,5 +23,5 @@ export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
     renderNetworkingDeployment(input),
     renderNetworkingService(input),
   ]
-    // Renderers build objects with conditional spreads and never put undefined or null in them.
-    .filter((c) => c !== undefined) as KubeChild[];
+    .filter((c) => c !== undefined)
+    .map(toChild);

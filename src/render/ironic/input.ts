@@ -1,28 +1,9 @@
 /**
  * Everything an Ironic renderer may read. Assembled by the sync hook; nothing else reaches a renderer.
  */
-import type { DefaultedIronicSpec } from '../../api/defaults.js';
-
-/** Images the hook server uses when a spec does not name one. Read once from the environment. */
-export type ImageDefaults = {
-  readonly ironicRepository: string;
-  readonly downloader: string;
-  readonly keepalived: string;
-  readonly mariadb: string;
-};
-
-/** Operator-wide settings passed to renderers (never read from the environment inside src/render). */
-export type RenderConfig = {
-  readonly images: ImageDefaults;
-  /** Extra environment of the IPA downloader: IPA_BASEURI, IPA_FLAVOR, IPA_ARCH, HTTP(S)_PROXY, NO_PROXY. */
-  readonly downloaderEnv: Readonly<Record<string, string>>;
-  /** Cluster DNS domain, for fully qualified service names. */
-  readonly clusterDomain: string;
-  /** The hook server's own image: HA pods run its certificate issuer as an init container. */
-  readonly hookImage?: string;
-  /** Whether the cluster has the Prometheus Operator CRDs (and the CompositeController declares ServiceMonitors). */
-  readonly serviceMonitors?: boolean;
-};
+import type { IronicModel } from '../../api/model.js';
+import type { RenderConfig } from '../config.js';
+import type { IronicNames } from '../names.js';
 
 /** The JSON-RPC CA of an HA Ironic: the Secret that holds it and a hash of its certificate. */
 export type RpcCAReference = {
@@ -89,12 +70,16 @@ export type ApiCredentials = {
   readonly htpasswd: string;
   /** Hash of the credentials, for the restart annotation. */
   readonly hash: string;
+  /** The content-named Secret that holds the htpasswd. */
+  readonly htpasswdSecretName: string;
 };
 
 export type IronicRenderInput = {
   readonly name: string;
   readonly namespace: string;
-  readonly spec: DefaultedIronicSpec;
+  /** The names of every child, computed once. */
+  readonly names: IronicNames;
+  readonly model: IronicModel;
   readonly references: IronicReferences;
   readonly credentials: ApiCredentials;
   /** Only with highAvailability. */

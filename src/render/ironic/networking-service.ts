@@ -9,115 +9,89 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import type { ProviderNetwork } from '../../api/ironic.js';
-import { LABELS, LABEL_PREFIX_KEY, ironicNames, labelValue, versionAnnotation } from '../names.js';
-import { base64, ironicLabels, ironicSecretLabels } from '../meta.js';
+import type { ProviderNetworkModel } from '../../api/model.js';
+import { LABELS, LABEL_PREFIX_KEY, labelValue, versionAnnotation } from '../names.js';
+import { base64, ironicSecretLabels } from '../meta.js';
 import { restricted } from '../security.js';
-import type { IronicRenderInput } from './input.js';
-import { ironicScheduling, resolveImages } from './pod.js';
-import { MOUNTS, VOLUMES, scratchMounts, scratchVolume } from './volumes.js';
+import type { IronicRenderInput, SwitchSecrets } from './input.js';
+import { SWITCH_PLACEHOLDERS } from './references.js';
+import { childLabels, fieldEnv, ironicImages, ironicScheduling } from './facts.js';
+import { MOUNTS, VOLUMES, readOnlyMount, referenceVolume, rpcAuthMount, rpcAuthVolume, scratchMounts, scratchVolume } from './volumes.js';
 
 export const NETWORKING_RPC_PORT = 6190;
 
-/** Contents of the placeholder switch Secrets, for the user to fill in. */
-export const SWITCH_PLACEHOLDERS = {
-  config: { 'switch-configs.conf': '# networking-generic-switch configuration: one [genericswitch:<name>] section per switch\n' },
-  credentials: {},
-} as const satisfies Record<string, Record<string, string>>;
 const CONFIG_DIR = '/etc/ironic/networking/configs';
 const CREDENTIALS_DIR = '/etc/ironic/networking/credentials';
 const CONTAINER = 'ironic-networking';
 
-export const networkingEnabled = (input: IronicRenderInput): boolean => input.spec.networkingService?.enabled === true;
-
-const selector = (input: IronicRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(ironicNames(input.name).networking) });
+const selector = (input: IronicRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(input.names.networking) });
 
 /** `mode/native_vlan=N[/allowed_vlans=a,b][/mtu=M]`, as ironic-image reads IRONIC_NETWORKING_<TYPE>_NETWORK. */
-export const providerNetworkValue = (network: ProviderNetwork): string => {
-  const mode = network.mode ?? 'access';
-  return [
-    mode,
+export const providerNetworkValue = (network: ProviderNetworkModel): string =>
+  [
+    network.mode,
     `native_vlan=${network.nativeVLAN}`,
-    ...(mode !== 'access' && (network.allowedVLANs ?? []).length > 0 ? [`allowed_vlans=${(network.allowedVLANs ?? []).join(',')}`] : []),
-    ...(network.mtu !== undefined && network.mtu > 0 ? [`mtu=${network.mtu}`] : []),
+    ...(network.mode !== 'access' && network.allowedVLANs.length > 0 ? [`allowed_vlans=${network.allowedVLANs.join(',')}`] : []),
+    ...(network.mtu !== undefined ? [`mtu=${network.mtu}`] : []),
   ].join('/');
-};
 
 /** Variables of the ironic container that point Ironic at the networking service. */
 export const ironicNetworkingEnv = (input: IronicRenderInput): IEnvVar[] => {
-  if (!networkingEnabled(input)) return [];
+  const service = input.model.networkingService;
+  if (service === undefined) return [];
   // As upstream: `<service>.<namespace>.svc`, plus the cluster domain only when one is configured.
   const domain = input.config.clusterDomain;
-  const host = `${ironicNames(input.name).networkingService}.${input.namespace}.svc${domain !== '' ? `.${domain}` : ''}`;
+  const host = `${input.names.networkingService}.${input.namespace}.svc${domain !== '' ? `.${domain}` : ''}`;
   return [
     { name: 'IRONIC_NETWORKING_ENABLED', value: 'true' },
     { name: 'IRONIC_FORCE_DHCP', value: 'true' },
     { name: 'IRONIC_NETWORKING_JSON_RPC_HOST', value: host },
     { name: 'IRONIC_NETWORKING_JSON_RPC_PORT', value: String(NETWORKING_RPC_PORT) },
-    ...(input.spec.networkingService?.providerNetworks ?? []).map((n) => ({ name: `IRONIC_NETWORKING_${n.type.toUpperCase()}_NETWORK`, value: providerNetworkValue(n) })),
+    ...service.providerNetworks.map((n) => ({ name: `IRONIC_NETWORKING_${n.type.toUpperCase()}_NETWORK`, value: providerNetworkValue(n) })),
     { name: 'IRONIC_DEFAULT_NETWORK_INTERFACE', value: 'ironic-networking' },
   ];
 };
 
-/** The RPC credentials (username, password, htpasswd) as one projected volume, shared with HA. */
-export const rpcAuthVolume = (input: IronicRenderInput): IVolume => ({
-  name: 'ironic-auth',
-  projected: {
-    sources: [
-      { secret: { name: input.credentials.secretName, items: [{ key: 'username', path: 'username' }, { key: 'password', path: 'password' }] } },
-      { secret: { name: ironicNames(input.name).htpasswd(input.credentials.hash), items: [{ key: 'htpasswd', path: 'htpasswd' }] } },
-    ],
-  },
-});
-
-export const rpcAuthMount: IVolumeMount = { name: 'ironic-auth', mountPath: '/auth/ironic-rpc', readOnly: true };
-
 const networkingEnv = (input: IronicRenderInput): IEnvVar[] => {
-  const ip = input.spec.networking.ipAddress;
+  const ip = input.model.networking.ipAddress;
   return [
     { name: 'IRONIC_NETWORKING_ENABLED', value: 'true' },
-    { name: 'IRONIC_NETWORKING_JSON_RPC_HOST', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
+    fieldEnv('IRONIC_NETWORKING_JSON_RPC_HOST', 'status.podIP'),
     { name: 'IRONIC_NETWORKING_JSON_RPC_PORT', value: String(NETWORKING_RPC_PORT) },
     { name: 'IRONIC_NETWORKING_SWITCH_CONFIGS', value: `${CONFIG_DIR}/switch-configs.conf` },
     { name: 'IRONIC_NETWORKING_ENABLED_SWITCH_DRIVERS', value: 'generic-switch' },
-    { name: 'IRONIC_HTPASSWD', valueFrom: { secretKeyRef: { name: ironicNames(input.name).htpasswd(input.credentials.hash), key: 'htpasswd' } } },
+    { name: 'IRONIC_HTPASSWD', valueFrom: { secretKeyRef: { name: input.credentials.htpasswdSecretName, key: 'htpasswd' } } },
     // The image waits for a provisioning address: the pod's own, unless one is given.
     ip !== undefined && ip !== ''
       ? { name: 'IRONIC_IP', value: ip }
-      : { name: 'PROVISIONING_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
-    ...(input.references.tls !== undefined && input.spec.tls?.insecureRPC === true ? [{ name: 'IRONIC_INSECURE', value: 'true' }] : []),
+      : fieldEnv('PROVISIONING_IP', 'status.podIP'),
+    ...(input.references.tls !== undefined && input.model.tls.insecureRPC ? [{ name: 'IRONIC_INSECURE', value: 'true' }] : []),
   ];
 };
 
-const networkingVolumes = (input: IronicRenderInput, switches: NonNullable<IronicRenderInput['references']['switches']>): IVolume[] => [
+const networkingVolumes = (input: IronicRenderInput, switches: SwitchSecrets): IVolume[] => [
   rpcAuthVolume(input),
   { name: 'switch-config', secret: { secretName: switches.config.name } },
   { name: 'switch-credentials', secret: { secretName: switches.credentials.name } },
-  ...(input.references.tls !== undefined ? [{ name: VOLUMES.tls, secret: { secretName: input.references.tls.name } }] : []),
-  ...(input.references.trustedCA !== undefined ? [trustedCAVolume(input)] : []),
+  ...(input.references.tls !== undefined ? [referenceVolume(VOLUMES.tls, input.references.tls)] : []),
+  ...(input.references.trustedCA !== undefined ? [referenceVolume(VOLUMES.trustedCA, input.references.trustedCA)] : []),
   scratchVolume(CONTAINER),
 ];
 
-const trustedCAVolume = (input: IronicRenderInput): IVolume => {
-  const ref = input.references.trustedCA;
-  return ref?.kind === 'ConfigMap' ? { name: VOLUMES.trustedCA, configMap: { name: ref.name } } : { name: VOLUMES.trustedCA, secret: { secretName: ref?.name ?? '' } };
-};
-
 export const renderNetworkingDeployment = (input: IronicRenderInput): IDeployment | undefined => {
   const switches = input.references.switches;
-  if (!networkingEnabled(input) || switches === undefined) return undefined;
+  if (input.model.networkingService === undefined || switches === undefined) return undefined;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: ironicNames(input.name).networking, namespace: input.namespace, labels: ironicLabels(input.name, input.spec.version) },
+    metadata: { name: input.names.networking, namespace: input.namespace, labels: childLabels(input) },
     spec: {
       replicas: 1,
       strategy: { type: 'Recreate' },
       selector: { matchLabels: selector(input) },
       template: {
         metadata: {
-          labels: { ...selector(input), ...ironicLabels(input.name, input.spec.version) },
+          labels: { ...selector(input), ...childLabels(input) },
           annotations: {
             [versionAnnotation('api-secret')]: input.credentials.hash,
             [versionAnnotation('switch-config')]: switches.config.hash,
@@ -133,16 +107,16 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
           containers: [
             {
               name: CONTAINER,
-              image: resolveImages(input).ironic,
+              image: ironicImages(input).ironic,
               command: ['/bin/runironic-networking'],
               env: networkingEnv(input),
               ports: [{ name: 'networking-rpc', containerPort: NETWORKING_RPC_PORT, protocol: 'TCP' }],
               volumeMounts: [
                 rpcAuthMount,
-                { name: 'switch-config', mountPath: CONFIG_DIR, readOnly: true },
-                { name: 'switch-credentials', mountPath: CREDENTIALS_DIR, readOnly: true },
-                ...(input.references.tls !== undefined ? [{ name: VOLUMES.tls, mountPath: MOUNTS.tls, readOnly: true }] : []),
-                ...(input.references.trustedCA !== undefined ? [{ name: VOLUMES.trustedCA, mountPath: MOUNTS.trustedCA, readOnly: true }] : []),
+                readOnlyMount('switch-config', CONFIG_DIR),
+                readOnlyMount('switch-credentials', CREDENTIALS_DIR),
+                ...(input.references.tls !== undefined ? [readOnlyMount(VOLUMES.tls, MOUNTS.tls)] : []),
+                ...(input.references.trustedCA !== undefined ? [readOnlyMount(VOLUMES.trustedCA, MOUNTS.trustedCA)] : []),
                 ...scratchMounts(CONTAINER),
               ],
               securityContext: restricted(),
@@ -156,11 +130,11 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
 };
 
 export const renderNetworkingService = (input: IronicRenderInput): IService | undefined =>
-  networkingEnabled(input)
+  input.model.networkingService !== undefined
     ? {
         apiVersion: 'v1',
         kind: 'Service',
-        metadata: { name: ironicNames(input.name).networkingService, namespace: input.namespace, labels: ironicLabels(input.name, input.spec.version) },
+        metadata: { name: input.names.networkingService, namespace: input.namespace, labels: childLabels(input) },
         spec: { type: 'ClusterIP', selector: selector(input), ports: [{ name: 'networking-rpc', port: NETWORKING_RPC_PORT, targetPort: 'networking-rpc', protocol: 'TCP' }] },
       }
     : undefined;
@@ -171,7 +145,7 @@ export const renderNetworkingService = (input: IronicRenderInput): IService | un
  */
 export const renderSwitchSecrets = (input: IronicRenderInput): ISecret[] => {
   const switches = input.references.switches;
-  if (!networkingEnabled(input) || switches === undefined) return [];
+  if (input.model.networkingService === undefined || switches === undefined) return [];
   const secret = (name: string, data: Record<string, string>): ISecret => ({
     apiVersion: 'v1',
     kind: 'Secret',

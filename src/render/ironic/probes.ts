@@ -5,8 +5,6 @@
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import ipaddr from 'ipaddr.js';
 import type { IronicRenderInput } from './input.js';
-import { hasTLS } from './env.js';
-import { parseCIDR } from '../../api/net.js';
 
 const CURL = ['curl', '--head', '--insecure', '--location', '--silent', '--show-error', '--output', '/dev/null'];
 
@@ -31,8 +29,8 @@ export const startupProbe = (probe: IProbe): IProbe => ({ ...probe, initialDelay
  * from the downward API (validation refuses bindInterface when the address is not known either way).
  */
 export const probeHost = (input: IronicRenderInput): string | 'from-env' => {
-  const n = input.spec.networking;
-  if (n.bindInterface !== true) return '127.0.0.1';
+  const n = input.model.networking;
+  if (!n.bindInterface) return '127.0.0.1';
   const ip = n.ipAddress;
   if (ip === undefined || ip === '' || !ipaddr.isValid(ip)) return 'from-env';
   return ipaddr.parse(ip).kind() === 'ipv6' ? `[${ip}]` : ip;
@@ -49,32 +47,20 @@ const endpointProbe = (input: IronicRenderInput, scheme: string, port: number, p
 
 /** The Ironic API probe: https when httpd terminates TLS in front of it. */
 export const ironicProbe = (input: IronicRenderInput): IProbe =>
-  endpointProbe(input, hasTLS(input) ? 'https' : 'http', input.spec.networking.apiPort, '/v1', true);
+  endpointProbe(input, input.model.tls.certificateName !== undefined ? 'https' : 'http', input.model.networking.apiPort, '/v1', true);
 
 /**
  * The httpd probe on the IPA kernel. It must succeed only when the downloader provides the kernel and no
  * custom agent images replace it; otherwise any HTTP answer proves httpd is up.
  */
 export const httpdProbe = (input: IronicRenderInput): IProbe => {
-  const downloads = input.spec.deployRamdisk?.disableDownloader !== true && (input.spec.overrides?.agentImages ?? []).length === 0;
-  return endpointProbe(input, 'http', input.spec.networking.imageServerPort, '/images/ironic-python-agent.kernel', downloads);
-};
-
-const cidrFamilies = (input: IronicRenderInput): Set<'ipv4' | 'ipv6'> => {
-  const dhcp = input.spec.networking.dhcp;
-  const cidrs = [dhcp?.networkCIDR, ...(dhcp?.extraRanges ?? []).map((r) => r.networkCIDR)];
-  const families = new Set<'ipv4' | 'ipv6'>();
-  for (const cidr of cidrs) {
-    // Validation reports unparsable CIDRs.
-    const family = cidr !== undefined ? parseCIDR(cidr)?.family : undefined;
-    if (family !== undefined) families.add(family);
-  }
-  return families;
+  const downloads = input.model.ramdisk.downloader && !input.model.ramdisk.customImages;
+  return endpointProbe(input, 'http', input.model.networking.imageServerPort, '/images/ironic-python-agent.kernel', downloads);
 };
 
 /** dnsmasq: DHCPv4 (:67) and/or DHCPv6 (:547) listeners, and TFTP (:69). */
 export const dnsmasqProbe = (input: IronicRenderInput): IProbe => {
-  const families = cidrFamilies(input);
+  const families = input.model.networking.dhcp?.families ?? new Set();
   const ports = [
     ...(families.has('ipv4') || families.size === 0 ? [':67'] : []),
     ...(families.has('ipv6') ? [':547'] : []),
@@ -84,9 +70,8 @@ export const dnsmasqProbe = (input: IronicRenderInput): IProbe => {
 };
 
 /** The exporter's readiness: GET /metrics, on the bind address unless it is a wildcard. */
-export const exporterProbe = (input: IronicRenderInput): IProbe | undefined => {
-  const bind = input.spec.prometheusExporter?.bindAddress ?? '0.0.0.0';
-  const port = input.spec.networking.prometheusExporterPort;
+export const exporterProbe = (input: IronicRenderInput, bind: string): IProbe | undefined => {
+  const port = input.model.networking.prometheusExporterPort;
   const parsed = ipaddr.isValid(bind) ? ipaddr.parse(bind) : undefined;
   const range = parsed?.range();
   const httpGet = { path: '/metrics', port, scheme: 'HTTP' as const };
@@ -94,7 +79,7 @@ export const exporterProbe = (input: IronicRenderInput): IProbe | undefined => {
   if (range === 'unspecified' || parsed === undefined) return { httpGet, ...probeTiming };
   if (range === 'loopback') {
     // The kubelet reaches the pod's loopback only when the pod shares the host network.
-    return input.spec.networking.disableHostNetwork ? undefined : { httpGet: { ...httpGet, host: '127.0.0.1' }, ...probeTiming };
+    return !input.model.networking.hostNetwork ? undefined : { httpGet: { ...httpGet, host: '127.0.0.1' }, ...probeTiming };
   }
   return { httpGet: { ...httpGet, host: bind }, ...probeTiming };
 };

@@ -2,7 +2,7 @@
  * Secrets we own: the generated API credentials (only when the user gives none) and the htpasswd.
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import { ENVIRONMENT_LABEL, LABELS, ironicNames } from '../names.js';
+import { CONTENT_COMPONENTS, ENVIRONMENT_LABEL, LABELS } from '../names.js';
 import { base64, ironicSecretLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 
@@ -26,9 +26,6 @@ export const renderApiCredentialsSecret = (input: IronicRenderInput): ISecret | 
   };
 };
 
-/** Value of the component label of the htpasswd Secret, by which an observed one is found again. */
-export const HTPASSWD_COMPONENT = 'htpasswd';
-
 /**
  * `<name>-htpasswd-<hash>`: the bcrypt line Ironic and httpd read, immutable and named by its content.
  * Re-hashed only when the credentials change.
@@ -37,9 +34,9 @@ export const renderHtpasswdSecret = (input: IronicRenderInput): ISecret => ({
   apiVersion: 'v1',
   kind: 'Secret',
   metadata: {
-    name: ironicNames(input.name).htpasswd(input.credentials.hash),
+    name: input.credentials.htpasswdSecretName,
     namespace: input.namespace,
-    labels: { ...ironicSecretLabels(input.name), [LABELS.component]: HTPASSWD_COMPONENT },
+    labels: { ...ironicSecretLabels(input.name), [LABELS.component]: CONTENT_COMPONENTS.htpasswd },
   },
   type: 'Opaque',
   immutable: true,

@@ -3,22 +3,21 @@
  * (the hook server is told so by its SERVICE_MONITORS setting, set by the deploy overlay that also
  * declares the child type), when the exporter is enabled and the ServiceMonitor not disabled.
  */
-import { LABELS, ironicNames, labelValue } from '../names.js';
-import { ironicLabels } from '../meta.js';
+import { LABELS, labelValue } from '../names.js';
 import type { KubeChild } from '../child.js';
 import type { IronicRenderInput } from './input.js';
-import { PORT_NAMES } from './containers.js';
+import { PORT_NAMES, childLabels } from './facts.js';
 
 export const renderServiceMonitor = (input: IronicRenderInput): KubeChild | undefined => {
-  const exporter = input.spec.prometheusExporter;
-  if (input.config.serviceMonitors !== true || exporter?.enabled !== true || exporter.disableServiceMonitor === true) return undefined;
+  const exporter = input.model.exporter;
+  if (input.config.serviceMonitors !== true || exporter?.serviceMonitor !== true) return undefined;
   return {
     apiVersion: 'monitoring.coreos.com/v1',
     kind: 'ServiceMonitor',
-    metadata: { name: ironicNames(input.name).serviceMonitor, namespace: input.namespace, labels: ironicLabels(input.name, input.spec.version) },
+    metadata: { name: input.names.serviceMonitor, namespace: input.namespace, labels: childLabels(input) },
     spec: {
       selector: { matchLabels: { [LABELS.ironic]: labelValue(input.name) } },
-      endpoints: [{ port: PORT_NAMES.metrics, path: '/metrics', interval: `${exporter.sensorCollectionInterval ?? 60}s` }],
+      endpoints: [{ port: PORT_NAMES.metrics, path: '/metrics', interval: `${exporter.sensorCollectionInterval}s` }],
     },
   };
 };

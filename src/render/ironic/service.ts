@@ -5,49 +5,45 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import type { IServicePort } from 'kubernetes-models/v1/ServicePort';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { IHTTPIngressPath } from 'kubernetes-models/networking.k8s.io/v1/HTTPIngressPath';
-import { ironicNames } from '../names.js';
-import { ironicLabels, sortedMap } from '../meta.js';
+import { SERVICE_PORTS } from '../../api/constants.js';
 import type { IronicRenderInput } from './input.js';
-import { PORT_NAMES } from './containers.js';
-import { hasTLS, hasVirtualMediaTLS, isHighAvailability } from './env.js';
-import { selectorLabels } from './pod.js';
+import { PORT_NAMES, childLabels, selectorLabels } from './facts.js';
 
 /** The image server port the Service and Ingress expose: TLS unless virtual media TLS is off. */
 export const imageServerPortName = (input: IronicRenderInput): string =>
-  hasVirtualMediaTLS(input) ? PORT_NAMES.imageServerTLS : PORT_NAMES.imageServer;
+  input.model.tls.virtualMedia ? PORT_NAMES.imageServerTLS : PORT_NAMES.imageServer;
 
 const servicePorts = (input: IronicRenderInput): IServicePort[] => {
-  const tls = hasTLS(input);
+  const { tls, highAvailability, exporter, networking } = input.model;
   const imagePort = imageServerPortName(input);
+  const imageServicePort = tls.virtualMedia ? SERVICE_PORTS.imageServerTLS : SERVICE_PORTS.imageServer;
   return [
-    { name: PORT_NAMES.api, port: tls ? 443 : 80, targetPort: PORT_NAMES.api, protocol: 'TCP' },
+    { name: PORT_NAMES.api, port: tls.certificateName !== undefined ? SERVICE_PORTS.apiTLS : SERVICE_PORTS.api, targetPort: PORT_NAMES.api, protocol: 'TCP' },
     // NOTE: upstream points at image-svc-tls even when virtual media TLS is disabled; no container has it then.
-    ...(!isHighAvailability(input) ? [{ name: imagePort, port: imagePort === PORT_NAMES.imageServerTLS ? 8443 : 8080, targetPort: imagePort, protocol: 'TCP' as const }] : []),
-    ...(input.spec.prometheusExporter?.enabled === true
-      ? [{ name: PORT_NAMES.metrics, port: input.spec.networking.prometheusExporterPort, targetPort: PORT_NAMES.metrics, protocol: 'TCP' as const }]
-      : []),
+    ...(!highAvailability ? [{ name: imagePort, port: imageServicePort, targetPort: imagePort, protocol: 'TCP' as const }] : []),
+    ...(exporter !== undefined ? [{ name: PORT_NAMES.metrics, port: networking.prometheusExporterPort, targetPort: PORT_NAMES.metrics, protocol: 'TCP' as const }] : []),
   ];
 };
 
 export const renderIronicService = (input: IronicRenderInput): IService => ({
   apiVersion: 'v1',
   kind: 'Service',
-  metadata: { name: ironicNames(input.name).service, namespace: input.namespace, labels: ironicLabels(input.name, input.spec.version) },
+  metadata: { name: input.names.service, namespace: input.namespace, labels: childLabels(input) },
   spec: { type: 'ClusterIP', selector: selectorLabels(input), ports: servicePorts(input) },
 });
 
 const ingressPath = (input: IronicRenderInput, path: string, port: string): IHTTPIngressPath => ({
   path,
   pathType: 'ImplementationSpecific',
-  backend: { service: { name: ironicNames(input.name).service, port: { name: port } } },
+  backend: { service: { name: input.names.service, port: { name: port } } },
 });
 
 /** The Ingress, when spec.networking.ingress is set: the API on `/`, images and Redfish media on the image server. */
 export const renderIronicIngress = (input: IronicRenderInput): IIngress | undefined => {
-  const ingress = input.spec.networking.ingress;
+  const ingress = input.model.networking.ingress;
   if (ingress === undefined) return undefined;
-  const names = ironicNames(input.name);
-  const host = ingress.host !== undefined && ingress.host !== '' ? ingress.host : undefined;
+  const { names } = input;
+  const host = ingress.host;
   const image = imageServerPortName(input);
   return {
     apiVersion: 'networking.k8s.io/v1',
@@ -55,11 +51,11 @@ export const renderIronicIngress = (input: IronicRenderInput): IIngress | undefi
     metadata: {
       name: names.ingress,
       namespace: input.namespace,
-      labels: ironicLabels(input.name, input.spec.version),
-      ...(ingress.annotations !== undefined && Object.keys(ingress.annotations).length > 0 && { annotations: sortedMap(ingress.annotations) }),
+      labels: childLabels(input),
+      ...(Object.keys(ingress.annotations).length > 0 && { annotations: { ...ingress.annotations } }),
     },
     spec: {
-      ...(ingress.ingressClassName !== undefined && ingress.ingressClassName !== '' && { ingressClassName: ingress.ingressClassName }),
+      ...(ingress.className !== undefined && { ingressClassName: ingress.className }),
       ...(host !== undefined && { tls: [{ hosts: [host], secretName: names.ingressTLS }] }),
       rules: [
         {

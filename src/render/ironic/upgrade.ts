@@ -11,12 +11,10 @@ import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { compareVersions, parseVersion } from '../../api/version.js';
-import { ironicNames } from '../names.js';
-import { ironicLabels, sortedMap } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import { restricted } from '../security.js';
-import { ironicScheduling, resolveImages } from './pod.js';
-import { MOUNTS, VOLUMES, databaseCAVolume, scratchMounts, scratchVolume, sharedMount } from './volumes.js';
+import { childLabels, fieldEnv, ironicImages, ironicScheduling } from './facts.js';
+import { databaseAuthVolume, databaseCAVolume, databaseMounts, scratchMounts, scratchVolume, sharedMount, sharedVolume } from './volumes.js';
 
 export type Phase = 'pre' | 'post';
 
@@ -46,21 +44,16 @@ const jobContainer = (input: IronicRenderInput, phase: Phase): IContainer => {
   const db = input.references.database;
   return {
     name: PHASES[phase].container,
-    image: resolveImages(input).ironic,
+    image: ironicImages(input).ironic,
     command: [PHASES[phase].command],
     env: [
       { name: 'IRONIC_USE_MARIADB', value: 'true' },
       { name: 'MARIADB_HOST', value: db?.host ?? '' },
       { name: 'MARIADB_DATABASE', value: db?.name ?? '' },
       // Every ironic-image entry point waits for a provisioning IP.
-      { name: 'PROVISIONING_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } },
+      fieldEnv('PROVISIONING_IP', 'status.podIP'),
     ],
-    volumeMounts: [
-      sharedMount,
-      { name: VOLUMES.mariadbAuth, mountPath: MOUNTS.mariadbAuth, readOnly: true },
-      ...(db?.tlsCertificateName !== undefined ? [{ name: VOLUMES.mariadbCA, mountPath: MOUNTS.mariadbCA, readOnly: true }] : []),
-      ...scratchMounts(PHASES[phase].container),
-    ],
+    volumeMounts: [sharedMount, ...databaseMounts(db), ...scratchMounts(PHASES[phase].container)],
     securityContext: restricted(),
   };
 };
@@ -68,8 +61,8 @@ const jobContainer = (input: IronicRenderInput, phase: Phase): IContainer => {
 const jobVolumes = (input: IronicRenderInput, phase: Phase): IVolume[] => {
   const db = input.references.database;
   return [
-    { name: VOLUMES.shared, emptyDir: {} },
-    ...(db !== undefined ? [{ name: VOLUMES.mariadbAuth, secret: { secretName: db.credentialsName } }, ...databaseCAVolume(db)] : []),
+    sharedVolume,
+    ...(db !== undefined ? [databaseAuthVolume(db), ...databaseCAVolume(db)] : []),
     scratchVolume(PHASES[phase].container),
   ];
 };
@@ -80,19 +73,19 @@ const jobVolumes = (input: IronicRenderInput, phase: Phase): IVolume[] => {
  * from ever completing.
  */
 export const renderUpgradeJob = (input: IronicRenderInput, phase: Phase, from: string): IJob => {
-  const overrides = input.spec.overrides;
-  const labels = ironicLabels(input.name, input.spec.version);
-  const annotations = sortedMap(overrides?.annotations);
+  const { overrides } = input.model;
+  const labels = childLabels(input);
+  const annotations = overrides.annotations;
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name: ironicNames(input.name).upgradeJob(phase, from, input.spec.version), namespace: input.namespace, labels },
+    metadata: { name: input.names.upgradeJob(phase, from, input.model.version), namespace: input.namespace, labels },
     spec: {
       backoffLimit: 3,
       podReplacementPolicy: 'Failed',
       template: {
         // No app label: the Service must never select a Job pod.
-        metadata: { labels: { ...sortedMap(overrides?.labels), ...labels }, ...(Object.keys(annotations).length > 0 && { annotations }) },
+        metadata: { labels: { ...overrides.labels, ...labels }, ...(Object.keys(annotations).length > 0 && { annotations: { ...annotations } }) },
         spec: {
           restartPolicy: 'Never',
           automountServiceAccountToken: false,

@@ -1,9 +1,9 @@
 /**
- * Volumes of the Ironic pod and where each container mounts them. Paths are fixed by ironic-image.
+ * Volumes of the Ironic pods and where each container mounts them. Paths are fixed by ironic-image.
  */
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import type { IronicRenderInput, MountedReference } from './input.js';
+import type { DatabaseConnection, IronicRenderInput, MountedReference } from './input.js';
 
 export const MOUNTS = {
   shared: '/shared',
@@ -41,8 +41,50 @@ export const scratchMounts = (container: string): IVolumeMount[] =>
 
 export const sharedMount: IVolumeMount = { name: VOLUMES.shared, mountPath: MOUNTS.shared };
 
-const referenceVolume = (name: string, ref: MountedReference): IVolume =>
+/** The emptyDir the downloader fills and httpd serves. */
+export const sharedVolume: IVolume = { name: VOLUMES.shared, emptyDir: {} };
+
+/** A read-only mount of one of our volumes. */
+export const readOnlyMount = (name: string, mountPath: string): IVolumeMount => ({ name, mountPath, readOnly: true });
+
+/** A referenced Secret or ConfigMap as a volume. */
+export const referenceVolume = (name: string, ref: Pick<MountedReference, 'kind' | 'name'>): IVolume =>
   ref.kind === 'Secret' ? { name, secret: { secretName: ref.name } } : { name, configMap: { name: ref.name } };
+
+/**
+ * The RPC credentials (username and password of the API credentials, and our htpasswd) as one projected
+ * volume: JSON-RPC between HA replicas and to the networking service authenticates with them.
+ */
+export const rpcAuthVolume = (input: IronicRenderInput): IVolume => ({
+  name: VOLUMES.rpcAuth,
+  projected: {
+    sources: [
+      { secret: { name: input.credentials.secretName, items: [{ key: 'username', path: 'username' }, { key: 'password', path: 'password' }] } },
+      { secret: { name: input.credentials.htpasswdSecretName, items: [{ key: 'htpasswd', path: 'htpasswd' }] } },
+    ],
+  },
+});
+
+export const rpcAuthMount: IVolumeMount = readOnlyMount(VOLUMES.rpcAuth, MOUNTS.rpcAuth);
+
+/** The database credentials, where the image reads them. */
+export const databaseAuthVolume = (database: DatabaseConnection): IVolume => ({ name: VOLUMES.mariadbAuth, secret: { secretName: database.credentialsName } });
+
+/**
+ * The CA of the database, where the image looks for it (/certs/ca/mariadb/tls.crt). A managed database
+ * with a CA-issued certificate publishes ca.crt as its CA key; it is projected to tls.crt.
+ */
+export const databaseCAVolume = (database: DatabaseConnection): IVolume[] => {
+  if (database.tlsCertificateName === undefined) return [];
+  // Only the CA is projected: the server's private key, when the Secret holds one, never reaches Ironic.
+  return [{ name: VOLUMES.mariadbCA, secret: { secretName: database.tlsCertificateName, items: [{ key: database.tlsCAKey ?? 'tls.crt', path: 'tls.crt' }] } }];
+};
+
+/** Mounts of the database credentials and CA. */
+export const databaseMounts = (database: DatabaseConnection | undefined): IVolumeMount[] => [
+  ...(database ? [readOnlyMount(VOLUMES.mariadbAuth, MOUNTS.mariadbAuth)] : []),
+  ...(database?.tlsCertificateName !== undefined ? [readOnlyMount(VOLUMES.mariadbCA, MOUNTS.mariadbCA)] : []),
+];
 
 /** Volumes of the referenced Secrets and ConfigMaps, and of the database credentials. */
 export const buildReferenceVolumes = (input: IronicRenderInput): IVolume[] => {
@@ -51,32 +93,19 @@ export const buildReferenceVolumes = (input: IronicRenderInput): IVolume[] => {
     ...(tls ? [referenceVolume(VOLUMES.tls, tls)] : []),
     ...(bmcCA ? [referenceVolume(VOLUMES.bmcCA, bmcCA)] : []),
     ...(trustedCA ? [referenceVolume(VOLUMES.trustedCA, trustedCA)] : []),
-    ...(database ? [{ name: VOLUMES.mariadbAuth, secret: { secretName: database.credentialsName } }] : []),
-    ...(database !== undefined ? databaseCAVolume(database) : []),
+    ...(database ? [databaseAuthVolume(database), ...databaseCAVolume(database)] : []),
   ];
-};
-
-/**
- * The CA of the database, where the image looks for it (/certs/ca/mariadb/tls.crt). A managed database
- * with a CA-issued certificate publishes ca.crt as its CA key; it is projected to tls.crt.
- */
-export const databaseCAVolume = (database: NonNullable<IronicRenderInput['references']['database']>): IVolume[] => {
-  if (database.tlsCertificateName === undefined) return [];
-  // Only the CA is projected: the server's private key, when the Secret holds one, never reaches Ironic.
-  return [{ name: VOLUMES.mariadbCA, secret: { secretName: database.tlsCertificateName, items: [{ key: database.tlsCAKey ?? 'tls.crt', path: 'tls.crt' }] } }];
 };
 
 /** Mounts shared by the ironic and httpd containers (upstream gives both the same list). */
 export const buildIronicMounts = (input: IronicRenderInput): IVolumeMount[] => {
   const { tls, bmcCA, trustedCA, database } = input.references;
-  const vmedia = tls !== undefined && input.spec.tls?.disableVirtualMediaTLS !== true;
   return [
     sharedMount,
-    ...(tls ? [{ name: VOLUMES.tls, mountPath: MOUNTS.tls, readOnly: true }] : []),
-    ...(vmedia ? [{ name: VOLUMES.tls, mountPath: MOUNTS.vmedia, readOnly: true }] : []),
-    ...(bmcCA ? [{ name: VOLUMES.bmcCA, mountPath: MOUNTS.bmcCA, readOnly: true }] : []),
-    ...(trustedCA ? [{ name: VOLUMES.trustedCA, mountPath: MOUNTS.trustedCA, readOnly: true }] : []),
-    ...(database ? [{ name: VOLUMES.mariadbAuth, mountPath: MOUNTS.mariadbAuth, readOnly: true }] : []),
-    ...(database?.tlsCertificateName !== undefined ? [{ name: VOLUMES.mariadbCA, mountPath: MOUNTS.mariadbCA, readOnly: true }] : []),
+    ...(tls ? [readOnlyMount(VOLUMES.tls, MOUNTS.tls)] : []),
+    ...(tls && input.model.tls.virtualMedia ? [readOnlyMount(VOLUMES.tls, MOUNTS.vmedia)] : []),
+    ...(bmcCA ? [readOnlyMount(VOLUMES.bmcCA, MOUNTS.bmcCA)] : []),
+    ...(trustedCA ? [readOnlyMount(VOLUMES.trustedCA, MOUNTS.trustedCA)] : []),
+    ...databaseMounts(database),
   ];
 };

@@ -4,25 +4,24 @@
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import { renderIronicDaemonSet } from './ha.js';
-import { ironicNames } from '../names.js';
-import { ironicLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
-import { buildPodTemplate, selectorLabels } from './pod.js';
+import { childLabels, selectorLabels } from './facts.js';
+import { buildPodTemplate } from './pod.js';
 
 /**
  * `<name>-service`: one replica, and `Recreate` so that two Ironic conductors never run at the same
  * time on the same database or provisioning network.
  */
 export const renderIronicWorkload = (input: IronicRenderInput): IDeployment | IDaemonSet =>
-  input.spec.highAvailability === true ? renderIronicDaemonSet(input, buildPodTemplate(input), selectorLabels(input)) : renderIronicDeployment(input);
+  input.model.highAvailability ? renderIronicDaemonSet(input, buildPodTemplate(input), selectorLabels(input)) : renderIronicDeployment(input);
 
 export const renderIronicDeployment = (input: IronicRenderInput): IDeployment => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: {
-    name: ironicNames(input.name).workload,
+    name: input.names.workload,
     namespace: input.namespace,
-    labels: ironicLabels(input.name, input.spec.version),
+    labels: childLabels(input),
   },
   spec: {
     replicas: 1,

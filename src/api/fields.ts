@@ -1,0 +1,15 @@
+/** Small readers of optional spec fields, shared by both parsers. */
+
+/** A non-empty string, or undefined: the API treats an empty string as unset. */
+export const given = (value: string | undefined): string | undefined => (value !== undefined && value !== '' ? value : undefined);
+
+/** A positive number, or the fallback: a missing or zero port gets its default. */
+export const positiveOr = (value: number | undefined, fallback: number): number => (value !== undefined && value > 0 ? value : fallback);
+
+/** A copy of a string map with its keys sorted (user maps are sorted before they reach an object). */
+export const sortedMap = (map: Readonly<Record<string, string>> | undefined): Record<string, string> =>
+  map === undefined ? {} : Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] ?? '']));
+
+/** The fields whose value is defined (optional properties must be absent, not undefined). */
+export const optionalFields = <T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };

@@ -1,0 +1,192 @@
+/**
+ * The parsed, fully defaulted models of both custom resources. `parseIronic` and `parseIronicDatabase`
+ * are the only producers; renderers read nothing else of a spec. Every default, every parsed network and
+ * every derived switch ("is TLS on?", "does the pod use the host network?") is computed once, there.
+ */
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
+import type { IToleration } from 'kubernetes-models/v1/Toleration';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IPFamily } from './net.js';
+
+/** A DHCP pool with its network parsed: the mask is in dnsmasq's form (dotted for IPv4, a prefix length for IPv6). */
+export type DHCPPool = {
+  readonly begin: string;
+  readonly end: string;
+  readonly family: IPFamily;
+  readonly prefixLength: number;
+  readonly mask: string;
+};
+
+/** An extra pool, with the router it announces (if any). */
+export type ExtraDHCPPool = DHCPPool & { readonly gatewayAddress?: string };
+
+export type DHCPModel = {
+  /** The main network (networkCIDR), parsed. */
+  readonly mainNetwork?: { readonly family: IPFamily; readonly prefixLength: number };
+  /** The main pool (networkCIDR, rangeBegin, rangeEnd), when set. */
+  readonly main?: DHCPPool;
+  readonly extraRanges: readonly ExtraDHCPPool[];
+  /** Address families of every pool. */
+  readonly families: ReadonlySet<IPFamily>;
+  readonly gatewayAddress?: string;
+  readonly dnsAddress?: string;
+  readonly serveDNS: boolean;
+  readonly hosts: readonly string[];
+  readonly ignore: readonly string[];
+};
+
+export type KeepalivedVIP = { readonly ipAddress: string; readonly interface: string; readonly prefix?: number };
+
+/**
+ * keepalived: `vips` (keepalived.enabled: the provisioning IP with the DHCP prefix, plus additional VIPs) or
+ * `legacy` (the deprecated ipAddressManager: keepalived reads PROVISIONING_IP/PROVISIONING_INTERFACE).
+ */
+export type KeepalivedModel = { readonly mode: 'vips'; readonly additionalVIPs: readonly KeepalivedVIP[] } | { readonly mode: 'legacy' };
+
+export type IngressModel = {
+  /** The host name, when set (it also turns on the Ingress TLS section and the external URLs). */
+  readonly host?: string;
+  readonly className?: string;
+  /** Sorted. */
+  readonly annotations: Readonly<Record<string, string>>;
+};
+
+export type NetworkingModel = {
+  readonly apiPort: number;
+  readonly imageServerPort: number;
+  readonly imageServerTLSPort: number;
+  readonly rpcPort: number;
+  readonly prometheusExporterPort: number;
+  /** Whether the pod shares the node's network (the default). */
+  readonly hostNetwork: boolean;
+  readonly bindInterface: boolean;
+  readonly ipAddress?: string;
+  readonly interface?: string;
+  readonly macAddresses: readonly string[];
+  readonly externalIP?: string;
+  readonly externalCallbackURL?: string;
+  readonly imageServerExternalURL?: string;
+  readonly ingress?: IngressModel;
+  readonly dhcp?: DHCPModel;
+  readonly keepalived?: KeepalivedModel;
+};
+
+/** A CA bundle reference, with the deprecated name-only fields already mapped to their kinds. */
+export type CAReference = { readonly name: string; readonly kind: 'Secret' | 'ConfigMap'; readonly path: string };
+
+export type TLSModel = {
+  /** The Secret with the API (and virtual media) certificate: TLS is on exactly when it is set. */
+  readonly certificateName?: string;
+  /** Virtual media served over TLS: a certificate, and disableVirtualMediaTLS not set. */
+  readonly virtualMedia: boolean;
+  readonly insecureRPC: boolean;
+  readonly bmcCA?: CAReference;
+  readonly trustedCA?: CAReference & { readonly key?: string };
+};
+
+/** No database (SQLite), an external MariaDB, or a managed IronicDatabase of the same namespace. */
+export type DatabaseModel =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'external'; readonly host: string; readonly name: string; readonly credentialsName: string; readonly tlsCertificateName?: string }
+  | { readonly kind: 'managed'; readonly name: string };
+
+export type AgentImage = { readonly kernel: string; readonly initramfs: string };
+
+export type RamdiskModel = {
+  /** Whether the IPA downloader init container runs. */
+  readonly downloader: boolean;
+  readonly branch?: string;
+  readonly extraKernelParams?: string;
+  readonly sshKey?: string;
+  /** Agent images without an architecture. */
+  readonly defaultImages?: AgentImage;
+  /** Agent images per architecture, in spec order. */
+  readonly imagesByArch: readonly (AgentImage & { readonly architecture: string })[];
+  /** Whether any agent image replaces the downloaded ramdisk. */
+  readonly customImages: boolean;
+};
+
+/** One ironic.conf option (entries without a name or a value are dropped; an empty group is DEFAULT). */
+export type ConfigOption = { readonly group: string; readonly name: string; readonly value: string };
+
+export type ExporterModel = {
+  readonly bindAddress: string;
+  readonly sensorCollectionInterval: number;
+  readonly serviceMonitor: boolean;
+};
+
+export type ProviderNetworkModel = {
+  readonly type: string;
+  readonly mode: 'access' | 'trunk' | 'hybrid';
+  readonly nativeVLAN: number;
+  readonly allowedVLANs: readonly string[];
+  readonly mtu?: number;
+};
+
+export type NetworkingServiceModel = {
+  readonly providerNetworks: readonly ProviderNetworkModel[];
+  readonly switchConfigSecretName?: string;
+  readonly switchCredentialsSecretName?: string;
+};
+
+/** The user's pod overrides, checked against the Kubernetes schemas and typed. */
+export type PodOverrides = {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly containers: readonly IContainer[];
+  readonly initContainers: readonly IContainer[];
+  readonly volumes: readonly IVolume[];
+  readonly httpdLivenessProbe?: IProbe;
+  readonly httpdReadinessProbe?: IProbe;
+};
+
+export type SchedulingModel = {
+  /** Sorted. */
+  readonly nodeSelector: Readonly<Record<string, string>>;
+  readonly tolerations: readonly IToleration[];
+};
+
+/** Image overrides given in the spec (non-empty only); the operator's defaults fill the rest. */
+export type ImageOverrides = { readonly ironic?: string; readonly downloader?: string; readonly keepalived?: string };
+
+export type IronicModel = {
+  readonly version: string;
+  readonly highAvailability: boolean;
+  readonly networking: NetworkingModel;
+  readonly tls: TLSModel;
+  readonly database: DatabaseModel;
+  /** The user's credentials Secret; undefined means generated. */
+  readonly apiCredentialsName?: string;
+  readonly images: ImageOverrides;
+  readonly ramdisk: RamdiskModel;
+  readonly inspection: { readonly collectors: readonly string[]; readonly vlanInterfaces: readonly string[] };
+  readonly extraConfig: readonly ConfigOption[];
+  readonly exporter?: ExporterModel;
+  readonly networkingService?: NetworkingServiceModel;
+  readonly scheduling: SchedulingModel;
+  readonly overrides: PodOverrides;
+};
+
+/** Storage of the database (the size and class only matter when it is not ephemeral). */
+export type DatabaseStorageModel = {
+  readonly size: string;
+  readonly ephemeral: boolean;
+  readonly whenDeleted: 'Retain' | 'Delete';
+  readonly storageClassName?: string;
+};
+
+export type IronicDatabaseModel = {
+  readonly image?: string;
+  /** The user's credentials Secret; undefined means generated. */
+  readonly credentialsName?: string;
+  readonly tlsCertificateName?: string;
+  readonly storage: DatabaseStorageModel;
+  readonly resources?: IResourceRequirements;
+  /** Sorted. */
+  readonly nodeSelector: Readonly<Record<string, string>>;
+};
+
+/** The result of a parse: the model, or every problem (path and message) to report. */
+export type Parsed<M> = { readonly ok: true; readonly model: M } | { readonly ok: false; readonly problems: readonly { readonly path: string; readonly message: string }[] };

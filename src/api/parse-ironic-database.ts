@@ -1,0 +1,36 @@
+/**
+ * `parseIronicDatabase`: an IronicDatabase spec in, every problem or the typed, defaulted model out.
+ */
+import { DEFAULT_DATABASE_SIZE } from './constants.js';
+import { IronicDatabaseSpec } from './ironic-database.js';
+import type { IronicDatabaseModel, Parsed } from './model.js';
+import { given, optionalFields, sortedMap } from './fields.js';
+import { compiledCheck } from './problems.js';
+import { validateIronicDatabase } from './validate-database.js';
+
+
+const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
+  const storage = spec.storage ?? {};
+  const storageClassName = given(storage.storageClassName);
+  return {
+    ...optionalFields({ image: given(spec.image), credentialsName: given(spec.credentialsName), tlsCertificateName: given(spec.tlsCertificateName) }),
+    storage: {
+      ...(storageClassName !== undefined && { storageClassName }),
+      size: given(storage.size) ?? DEFAULT_DATABASE_SIZE,
+      ephemeral: storage.ephemeral ?? false,
+      whenDeleted: storage.whenDeleted ?? 'Retain',
+    },
+    ...(spec.resources && { resources: spec.resources }),
+    nodeSelector: sortedMap(spec.nodeSelector),
+  };
+};
+
+const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);
+
+/** Parses an IronicDatabase spec: every problem, or the model. Pure and total: never throws. */
+export const parseIronicDatabase = (spec: unknown): Parsed<IronicDatabaseModel> => {
+  const problems = validateIronicDatabase(spec);
+  if (problems.length > 0) return { ok: false, problems };
+  if (!isIronicDatabaseSpec(spec)) return { ok: false, problems: [{ path: 'spec', message: 'the spec does not match the IronicDatabase API: compare it with `kubectl explain ironicdatabase.spec`' }] };
+  return { ok: true, model: databaseModel(spec) };
+};

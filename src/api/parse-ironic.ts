@@ -1,0 +1,245 @@
+/**
+ * `parseIronic`: an Ironic spec in, every problem or the typed, fully defaulted model out. Validation
+ * (validate-ironic.ts, validate-overrides.ts) decides what is refused; this module only builds the model
+ * of a spec that passed, so nothing downstream re-defaults or re-parses.
+ */
+import { Container } from 'kubernetes-models/v1/Container';
+import { Probe } from 'kubernetes-models/v1/Probe';
+import { Toleration } from 'kubernetes-models/v1/Toleration';
+import { Volume } from 'kubernetes-models/v1/Volume';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { IToleration } from 'kubernetes-models/v1/Toleration';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import { given, optionalFields, positiveOr, sortedMap } from './fields.js';
+import { CA_FIELDS, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from './constants.js';
+import { IronicSpec, type DHCP, type Networking } from './ironic.js';
+import type {
+  CAReference,
+  DHCPModel,
+  DHCPPool,
+  ExtraDHCPPool,
+  IronicModel,
+  KeepalivedModel,
+  NetworkingModel,
+  Parsed,
+  PodOverrides,
+  RamdiskModel,
+  TLSModel,
+} from './model.js';
+import { parseCIDR, prefixToNetmask, type IPFamily } from './net.js';
+import { compiledCheck } from './problems.js';
+import { validateIronic } from './validate-ironic.js';
+import { validateOverrides } from './validate-overrides.js';
+import { DEFAULT_VERSION } from './version.js';
+
+
+/** A pool's network in dnsmasq's terms; undefined when the CIDR does not parse (validation reports it). */
+const pool = (cidr: string, begin: string, end: string): DHCPPool | undefined => {
+  const parsed = parseCIDR(cidr);
+  if (parsed === undefined) return undefined;
+  const mask = parsed.family === 'ipv4' ? prefixToNetmask(parsed.prefixLength, 'ipv4') : String(parsed.prefixLength);
+  return mask === undefined ? undefined : { begin, end, family: parsed.family, prefixLength: parsed.prefixLength, mask };
+};
+
+const mainPool = (dhcp: DHCP): DHCPPool | undefined =>
+  dhcp.networkCIDR !== undefined && dhcp.rangeBegin !== undefined && dhcp.rangeEnd !== undefined ? pool(dhcp.networkCIDR, dhcp.rangeBegin, dhcp.rangeEnd) : undefined;
+
+const dhcpModel = (dhcp: DHCP): DHCPModel => {
+  const main = mainPool(dhcp);
+  const extraRanges = (dhcp.extraRanges ?? []).flatMap((r): ExtraDHCPPool[] => {
+    const parsed = pool(r.networkCIDR, r.rangeBegin, r.rangeEnd);
+    const gateway = given(r.gatewayAddress);
+    return parsed === undefined ? [] : [{ ...parsed, ...(gateway !== undefined && { gatewayAddress: gateway }) }];
+  });
+  // The main network counts even without a complete range (validation requires one).
+  const network = main ?? (dhcp.networkCIDR !== undefined ? parseCIDR(dhcp.networkCIDR) : undefined);
+  const mainNetwork = network !== undefined ? { family: network.family, prefixLength: network.prefixLength } : undefined;
+  const families = new Set<IPFamily>([...(mainNetwork !== undefined ? [mainNetwork.family] : []), ...extraRanges.map((r) => r.family)]);
+  const gatewayAddress = given(dhcp.gatewayAddress);
+  const dnsAddress = dhcp.dnsAddress;
+  return {
+    ...(mainNetwork && { mainNetwork }),
+    ...(main && { main }),
+    extraRanges,
+    families,
+    ...(gatewayAddress !== undefined && { gatewayAddress }),
+    ...(dnsAddress !== undefined && { dnsAddress }),
+    serveDNS: dhcp.serveDNS === true,
+    hosts: dhcp.hosts ?? [],
+    ignore: dhcp.ignore ?? [],
+  };
+};
+
+const keepalivedModel = (n: Networking): KeepalivedModel | undefined => {
+  if (n.keepalived?.enabled === true) return { mode: 'vips', additionalVIPs: n.keepalived.additionalVIPs ?? [] };
+  return n.ipAddressManager === 'keepalived' ? { mode: 'legacy' } : undefined;
+};
+
+
+
+const networkingModel = (spec: IronicSpec): NetworkingModel => {
+  const n = spec.networking ?? {};
+  const ingress = n.ingress;
+  const keepalived = keepalivedModel(n);
+  const host = given(ingress?.host);
+  const className = given(ingress?.ingressClassName);
+  return {
+    apiPort: positiveOr(n.apiPort, DEFAULT_PORTS.apiPort),
+    imageServerPort: positiveOr(n.imageServerPort, DEFAULT_PORTS.imageServerPort),
+    imageServerTLSPort: positiveOr(n.imageServerTLSPort, DEFAULT_PORTS.imageServerTLSPort),
+    rpcPort: positiveOr(n.rpcPort, DEFAULT_PORTS.rpcPort),
+    prometheusExporterPort: positiveOr(n.prometheusExporterPort, DEFAULT_PORTS.prometheusExporterPort),
+    hostNetwork: n.disableHostNetwork !== true,
+    bindInterface: n.bindInterface === true,
+    macAddresses: n.macAddresses ?? [],
+    ...optionalFields({
+      ipAddress: n.ipAddress,
+      interface: n.interface,
+      externalIP: n.externalIP,
+      externalCallbackURL: n.externalCallbackURL,
+      imageServerExternalURL: n.imageServerExternalURL,
+    }),
+    ...(ingress && { ingress: { ...(host !== undefined && { host }), ...(className !== undefined && { className }), annotations: sortedMap(ingress.annotations) } }),
+    ...(n.dhcp && { dhcp: dhcpModel(n.dhcp) }),
+    ...(keepalived && { keepalived }),
+  };
+};
+
+/** A CA reference: the `{name, kind}` field, or the deprecated name field with its fixed kind. */
+const caReference = (spec: IronicSpec, which: 'bmcCA' | 'trustedCA'): CAReference | undefined => {
+  const field = CA_FIELDS.find((f) => f.ref === which);
+  const tls = spec.tls;
+  const reference = tls?.[which];
+  if (reference !== undefined) return { name: reference.name, kind: reference.kind, path: `spec.tls.${which}` };
+  const legacy = field !== undefined ? given(tls?.[field.legacy]) : undefined;
+  return field !== undefined && legacy !== undefined ? { name: legacy, kind: field.legacyKind, path: `spec.tls.${field.legacy}` } : undefined;
+};
+
+const tlsModel = (spec: IronicSpec): TLSModel => {
+  const certificateName = given(spec.tls?.certificateName);
+  const bmcCA = caReference(spec, 'bmcCA');
+  const trusted = caReference(spec, 'trustedCA');
+  const key = spec.tls?.trustedCA !== undefined ? given(spec.tls.trustedCA.key) : undefined;
+  return {
+    ...(certificateName !== undefined && { certificateName }),
+    virtualMedia: certificateName !== undefined && spec.tls?.disableVirtualMediaTLS !== true,
+    insecureRPC: spec.tls?.insecureRPC === true,
+    ...(bmcCA && { bmcCA }),
+    ...(trusted && { trustedCA: { ...trusted, ...(key !== undefined && { key }) } }),
+  };
+};
+
+const databaseModel = (spec: IronicSpec): IronicModel['database'] => {
+  const external = spec.database;
+  if (external !== undefined) {
+    const tls = given(external.tlsCertificateName);
+    return { kind: 'external', host: external.host, name: external.name, credentialsName: external.credentialsName, ...(tls !== undefined && { tlsCertificateName: tls }) };
+  }
+  const managed = given(spec.databaseName);
+  return managed !== undefined ? { kind: 'managed', name: managed } : { kind: 'none' };
+};
+
+const ramdiskModel = (spec: IronicSpec): RamdiskModel => {
+  const images = spec.overrides?.agentImages ?? [];
+  const byDefault = images.find((i) => (i.architecture ?? '') === '');
+  return {
+    downloader: spec.deployRamdisk?.disableDownloader !== true,
+    ...optionalFields({ branch: spec.images?.deployRamdiskBranch, extraKernelParams: spec.deployRamdisk?.extraKernelParams, sshKey: spec.deployRamdisk?.sshKey }),
+    ...(byDefault && { defaultImages: { kernel: byDefault.kernel, initramfs: byDefault.initramfs } }),
+    imagesByArch: images.flatMap((i) => (i.architecture !== undefined && i.architecture !== '' ? [{ architecture: i.architecture, kernel: i.kernel, initramfs: i.initramfs }] : [])),
+    customImages: images.length > 0,
+  };
+};
+
+/** A type guard from a kubernetes-models validator: the object conforms to the upstream schema. */
+const conforms =
+  <T>(validate: (data: T) => void) =>
+  (value: unknown): value is T => {
+    if (typeof value !== 'object' || value === null) return false;
+    try {
+      validate(value as T);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+const isContainer = conforms<IContainer>((d) => new Container(d).validate());
+const isVolume = conforms<IVolume>((d) => new Volume(d).validate());
+const isProbe = conforms<IProbe>((d) => new Probe(d).validate());
+const isToleration = conforms<IToleration>((d) => new Toleration(d).validate());
+
+/** The overrides, typed. Validation refused any that does not conform, so nothing is dropped here. */
+const podOverrides = (spec: IronicSpec): PodOverrides => {
+  const o = spec.overrides;
+  const liveness: unknown = o?.httpdLivenessProbe;
+  const readiness: unknown = o?.httpdReadinessProbe;
+  const containers: unknown[] = o?.containers ?? [];
+  const initContainers: unknown[] = o?.initContainers ?? [];
+  const volumes: unknown[] = o?.volumes ?? [];
+  return {
+    labels: sortedMap(o?.labels),
+    annotations: sortedMap(o?.annotations),
+    containers: containers.filter(isContainer),
+    initContainers: initContainers.filter(isContainer),
+    volumes: volumes.filter(isVolume),
+    ...(isProbe(liveness) && { httpdLivenessProbe: liveness }),
+    ...(isProbe(readiness) && { httpdReadinessProbe: readiness }),
+  };
+};
+
+/** The typed model of a valid spec. */
+const ironicModel = (spec: IronicSpec): IronicModel => {
+  const exporter = spec.prometheusExporter;
+  const service = spec.networkingService;
+  const tolerations: unknown[] = spec.overrides?.tolerations ?? [];
+  return {
+    version: given(spec.version) ?? DEFAULT_VERSION,
+    highAvailability: spec.highAvailability === true,
+    networking: networkingModel(spec),
+    tls: tlsModel(spec),
+    database: databaseModel(spec),
+    ...optionalFields({ apiCredentialsName: given(spec.apiCredentialsName) }),
+    images: optionalFields({ ironic: given(spec.images?.ironic), downloader: given(spec.images?.deployRamdiskDownloader), keepalived: given(spec.images?.keepalived) }),
+    ramdisk: ramdiskModel(spec),
+    inspection: { collectors: spec.inspection?.collectors ?? [], vlanInterfaces: spec.inspection?.vlanInterfaces ?? [] },
+    extraConfig: (spec.extraConfig ?? []).flatMap((c) =>
+      given(c.name) !== undefined && given(c.value) !== undefined ? [{ group: given(c.group) ?? 'DEFAULT', name: c.name ?? '', value: c.value ?? '' }] : [],
+    ),
+    ...(exporter?.enabled === true && {
+      exporter: {
+        bindAddress: given(exporter.bindAddress) ?? DEFAULT_EXPORTER_BIND_ADDRESS,
+        sensorCollectionInterval: positiveOr(exporter.sensorCollectionInterval, DEFAULT_SENSOR_INTERVAL),
+        serviceMonitor: exporter.disableServiceMonitor !== true,
+      },
+    }),
+    ...(service?.enabled === true && {
+      networkingService: {
+        providerNetworks: (service.providerNetworks ?? []).map((p) => ({
+          type: p.type,
+          mode: p.mode ?? 'access',
+          nativeVLAN: p.nativeVLAN,
+          allowedVLANs: p.allowedVLANs ?? [],
+          ...(p.mtu !== undefined && p.mtu > 0 && { mtu: p.mtu }),
+        })),
+        ...optionalFields({ switchConfigSecretName: given(service.switchConfigSecretName), switchCredentialsSecretName: given(service.switchCredentialsSecretName) }),
+      },
+    }),
+    scheduling: { nodeSelector: sortedMap(spec.nodeSelector), tolerations: tolerations.filter(isToleration) },
+    overrides: podOverrides(spec),
+  };
+};
+
+const isIronicSpec = (value: unknown): value is IronicSpec => compiledCheck(IronicSpec).Check(value);
+
+/**
+ * Parses an Ironic spec (`old`: the previous spec on update, for the rules about changes). Returns every
+ * problem the validators find, or the model. Pure and total: never throws.
+ */
+export const parseIronic = (spec: unknown, old?: unknown): Parsed<IronicModel> => {
+  const problems = [...validateIronic(spec, old), ...validateOverrides(spec)];
+  if (problems.length > 0) return { ok: false, problems };
+  if (!isIronicSpec(spec)) return { ok: false, problems: [{ path: 'spec', message: 'the spec does not match the Ironic API: compare it with `kubectl explain ironic.spec`' }] };
+  return { ok: true, model: ironicModel(spec) };
+};

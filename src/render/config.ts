@@ -1,0 +1,21 @@
+/** Operator-wide settings passed to renderers (read once from the environment, never inside src/render). */
+
+/** Images the hook server uses when a spec does not name one. */
+export type ImageDefaults = {
+  readonly ironicRepository: string;
+  readonly downloader: string;
+  readonly keepalived: string;
+  readonly mariadb: string;
+};
+
+export type RenderConfig = {
+  readonly images: ImageDefaults;
+  /** Extra environment of the IPA downloader: IPA_BASEURI, IPA_FLAVOR, IPA_ARCH, HTTP(S)_PROXY, NO_PROXY. */
+  readonly downloaderEnv: Readonly<Record<string, string>>;
+  /** Cluster DNS domain, for fully qualified service names. */
+  readonly clusterDomain: string;
+  /** The hook server's own image: HA pods run its certificate issuer as an init container. */
+  readonly hookImage?: string;
+  /** Whether the cluster has the Prometheus Operator CRDs (and the CompositeController declares ServiceMonitors). */
+  readonly serviceMonitors?: boolean;
+};

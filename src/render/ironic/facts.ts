@@ -1,0 +1,89 @@
+/**
+ * Facts derived from the model that every piece of an Ironic reads: images, placement, labels, port
+ * names and the environment helpers. The bottom of src/render/ironic: it imports no other piece.
+ */
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { IToleration } from 'kubernetes-models/v1/Toleration';
+import { imageTagFor, IRONIC_IMAGE_REPOSITORY } from '../../api/version.js';
+import { LABELS, labelValue } from '../names.js';
+import { ironicLabels, nodeSelection } from '../meta.js';
+import type { IronicRenderInput } from './input.js';
+
+/** Names of the container (and Service) ports. */
+export const PORT_NAMES = {
+  api: 'ironic-api',
+  imageServer: 'image-svc',
+  imageServerTLS: 'image-svc-tls',
+  metrics: 'metrics',
+  rpc: 'json-rpc',
+} as const;
+
+/** The images of one Ironic. */
+export type IronicImages = { readonly ironic: string; readonly downloader: string; readonly keepalived: string };
+
+/**
+ * Images from spec.images, else from the version (the Ironic image) and the operator defaults.
+ * Explicit images always win, as upstream.
+ */
+export const ironicImages = (input: IronicRenderInput): IronicImages => {
+  const explicit = input.model.images;
+  const defaults = input.config.images;
+  const repository = defaults.ironicRepository === '' ? IRONIC_IMAGE_REPOSITORY : defaults.ironicRepository;
+  return {
+    ironic: explicit.ironic ?? `${repository}:${imageTagFor(input.model.version) ?? 'latest'}`,
+    downloader: explicit.downloader ?? defaults.downloader,
+    keepalived: explicit.keepalived ?? defaults.keepalived,
+  };
+};
+
+/** Labels of every child of this Ironic (its name, version and manager). */
+export const childLabels = (input: IronicRenderInput): Record<string, string> => ironicLabels(input.name, input.model.version);
+
+/** Where Ironic pods (and the pods that go with them: networking, upgrade Jobs) may run. */
+export const ironicScheduling = (input: IronicRenderInput): { nodeSelector?: Record<string, string>; tolerations?: IToleration[] } => {
+  const { nodeSelector, tolerations } = input.model.scheduling;
+  return { ...nodeSelection(nodeSelector), ...(tolerations.length > 0 && { tolerations: [...tolerations] }) };
+};
+
+/** Labels that select the Ironic pods. */
+export const selectorLabels = (input: IronicRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(input.names.workload) });
+
+/** A plain `name=value` variable. */
+export const env = (name: string, value: string): IEnvVar => ({ name, value });
+
+/** Only when the value is non-empty: the image treats an empty variable differently from an absent one. */
+export const optionalEnv = (name: string, value: string | undefined): IEnvVar[] =>
+  value !== undefined && value.trim() !== '' ? [env(name, value.trim())] : [];
+
+/** The values joined by a separator, when there is any. */
+export const joinedEnv = (name: string, values: readonly string[], separator: string): IEnvVar[] =>
+  values.length > 0 ? [env(name, values.join(separator))] : [];
+
+/** A variable from the pod's own status (downward API). */
+export const fieldEnv = (name: string, fieldPath: string): IEnvVar => ({ name, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath } } });
+
+/**
+ * Removes duplicate names: the last value wins, at the position of the first occurrence (so a user's
+ * extraConfig may override a variable we set without breaking the order).
+ */
+export const dedupeEnv = (vars: readonly IEnvVar[]): IEnvVar[] => {
+  const last = new Map<string, IEnvVar>();
+  for (const v of vars) last.set(v.name, v);
+  const seen = new Set<string>();
+  const out: IEnvVar[] = [];
+  for (const v of vars) {
+    if (seen.has(v.name)) continue;
+    seen.add(v.name);
+    out.push(last.get(v.name) ?? v);
+  }
+  return out;
+};
+
+/** How the image finds its provisioning address: explicit settings, or the node's (or pod's) IP. */
+export const provisioningEnv = (input: IronicRenderInput): IEnvVar[] => {
+  const n = input.model.networking;
+  const explicit = [...optionalEnv('PROVISIONING_IP', n.ipAddress), ...optionalEnv('PROVISIONING_INTERFACE', n.interface), ...joinedEnv('PROVISIONING_MACS', n.macAddresses, ',')];
+  if (explicit.length > 0) return explicit;
+  // Without any hint, wait for the IP of the node (or of the pod off the host network).
+  return [fieldEnv('PROVISIONING_IP', n.hostNetwork ? 'status.hostIP' : 'status.podIP')];
+};

@@ -1,0 +1,232 @@
+/**
+ * The decisions of an Ironic sync, as pure functions of the observed objects and the model: which
+ * children exist (upgrade Jobs, a switch between Deployment and DaemonSet, CA Secrets still in use), how
+ * ready they are, and when a sync must keep everything as it is. The hook only adds what needs randomness
+ * (credentials, a CA) between `prepareIronic` and `finishIronic`.
+ */
+import { GROUP_KEYS, type KubeObject } from '../../api/hook.js';
+import type { IronicModel } from '../../api/model.js';
+import { parseIronic } from '../../api/parse-ironic.js';
+import type { IronicStatus } from '../../api/ironic.js';
+import { keepObserved, keepObservedChildren, toChild, type KubeChild } from '../child.js';
+import type { RenderConfig } from '../config.js';
+import { ironicNames, versionAnnotation, type IronicNames } from '../names.js';
+import { findObject, objectsOf, pathOf, textOf } from '../observed.js';
+import type { ParentView } from '../parent.js';
+import type { ReferenceProblem } from '../references.js';
+import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, progressing, serviceReadiness, type Readiness } from '../status.js';
+import { describeProblems } from '../problems.js';
+import { resolveDatabase } from './database.js';
+import { renderIronicChildren } from './index.js';
+import type { ApiCredentials, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
+import { resolveIronicReferences } from './references.js';
+import { computeIronicStatus, type IronicOutcome } from './status.js';
+import { downgradeRefusal, renderUpgradeJob, transitionFrom, type Phase } from './upgrade.js';
+
+/** A sync's answer before it is put on the wire. */
+export type IronicSyncResult = { readonly status: IronicStatus; readonly children: KubeChild[]; readonly resyncAfterSeconds?: number };
+
+/** Where a sync stands before the impure step: keep everything (and why), or render with these inputs. */
+export type Prepared =
+  | { readonly kind: 'keep'; readonly result: IronicSyncResult }
+  | {
+      readonly kind: 'render';
+      readonly model: IronicModel;
+      readonly names: IronicNames;
+      readonly references: IronicReferences;
+      /** The CA Secret the running replicas were started with (HA only), which the CA rotation waits for. */
+      readonly rollout?: CARollout;
+    };
+
+/** The CA Secret an observed DaemonSet was rolled out with (from its annotation), and whether it is ready. */
+export type CARollout = { readonly secretName: string; readonly ready: boolean };
+
+/** How long after the workload was created a missing Secret is taken as deleted rather than not yet seen. */
+const CACHE_GRACE_SECONDS = 120;
+
+/** How soon to look again while Metacontroller's Secret cache catches up. */
+const CACHE_RESYNC_SECONDS = 5;
+
+/** The annotation of the pod template that records the CA Secret's content hash. */
+const RPC_CA_ANNOTATION = versionAnnotation('rpc-ca');
+
+/** The outcome of unusable references: missing ones may appear later, invalid ones need a change. */
+export const referenceOutcome = (problems: readonly ReferenceProblem[]): IronicOutcome => ({
+  kind: problems.some((p) => p.kind === 'missing') ? 'missingReference' : 'invalidReference',
+  message: problems.map((p) => p.message).join('; '),
+});
+
+/** Every observed child kept as it is, and the status says why. */
+export const keepIronic = (view: ParentView, outcome: IronicOutcome, targetVersion?: string): IronicSyncResult => ({
+  status: computeIronicStatus({ outcome, targetVersion, previousStatus: view.status, generation: view.generation, credentialsName: undefined, now: view.now }),
+  children: keepObservedChildren(view.children),
+});
+
+/** The observed Deployment and/or DaemonSet `<name>-service`. */
+const observedWorkloads = (view: ParentView, names: IronicNames): KubeObject[] =>
+  [GROUP_KEYS.deployment, GROUP_KEYS.daemonSet].map((group) => findObject(view.children, group, view.namespace, names.workload)).filter((o) => o !== undefined);
+
+/** Names of the Secrets a workload's pod template uses (volumes, projected sources, env). */
+export const referencedSecrets = (workload: KubeObject): string[] => {
+  const spec = pathOf(workload, 'spec', 'template', 'spec');
+  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  const volumes = list(pathOf(spec, 'volumes'));
+  const containers = [...list(pathOf(spec, 'containers')), ...list(pathOf(spec, 'initContainers'))];
+  const names = [
+    ...volumes.map((v) => pathOf(v, 'secret', 'secretName')),
+    ...volumes.flatMap((v) => list(pathOf(v, 'projected', 'sources')).map((s) => pathOf(s, 'secret', 'name'))),
+    ...containers.flatMap((c) => list(pathOf(c, 'env')).map((e) => pathOf(e, 'valueFrom', 'secretKeyRef', 'name'))),
+  ];
+  return [...new Set(names.filter((n): n is string => typeof n === 'string'))];
+};
+
+/** Whether a Secret name is one of ours (a database's credentials, for one, belong to someone else). */
+const isOwnSecret = (names: IronicNames, secret: string): boolean =>
+  secret === names.apiCredentials || secret.startsWith(names.htpasswdPrefix) || secret.startsWith(names.rpcCAPrefix) || secret === names.switchConfig || secret === names.switchCredentials;
+
+/**
+ * True when the workload is observed but a Secret of ours that it uses is not: Metacontroller's Secret
+ * cache is behind its workload cache. Generating credentials or a CA now would roll the pods to values
+ * that the next sync reverts, so the sync waits instead (for a young workload only: after that, the Secret
+ * was deleted).
+ */
+export const secretsNotObservedYet = (view: ParentView, names: IronicNames): boolean => {
+  const [workload] = observedWorkloads(view, names);
+  if (workload === undefined) return false;
+  const observed = new Set(objectsOf(view.children, GROUP_KEYS.secret).map((s) => s.metadata.name));
+  const missing = referencedSecrets(workload).filter((name) => isOwnSecret(names, name) && !observed.has(name));
+  if (missing.length === 0) return false;
+  const created = Date.parse(String(pathOf(workload, 'metadata', 'creationTimestamp') ?? ''));
+  return !Number.isNaN(created) && Date.parse(view.now) - created < CACHE_GRACE_SECONDS * 1000;
+};
+
+/** The CA Secret the observed DaemonSet was rolled out with, and whether that rollout is complete. */
+export const caRollout = (view: ParentView, names: IronicNames, version: string): CARollout | undefined => {
+  const daemonSet = findObject(view.children, GROUP_KEYS.daemonSet, view.namespace, names.workload);
+  const annotation = pathOf(daemonSet, 'spec', 'template', 'metadata', 'annotations', RPC_CA_ANNOTATION);
+  if (daemonSet === undefined || typeof annotation !== 'string') return undefined;
+  return { secretName: names.rpcCA(annotation), ready: daemonSetReadiness(daemonSet, version).state === 'ready' };
+};
+
+/**
+ * CA Secrets that running replicas may still use: every observed one besides the current, until the
+ * DaemonSet has rolled out completely with the current one (its template alone says nothing about the
+ * pods). They stay in the response, since a child left out is deleted.
+ */
+export const retainedCASecrets = (view: ParentView, names: IronicNames, rollout: CARollout | undefined, current: string): KubeChild[] => {
+  if (rollout !== undefined && rollout.ready && rollout.secretName === current) return [];
+  return objectsOf(view.children, GROUP_KEYS.secret)
+    .filter((s) => s.metadata.name.startsWith(names.rpcCAPrefix) && s.metadata.name !== current && s.metadata.deletionTimestamp === undefined)
+    .map(keepObserved);
+};
+
+/**
+ * Everything a sync can decide before credentials and a CA are materialized: the spec parses, its
+ * references and database resolve, and Metacontroller's Secret cache has caught up. Otherwise the result
+ * keeps every observed child.
+ */
+export const prepareIronic = (view: ParentView): Prepared => {
+  const parsed = parseIronic(view.spec);
+  if (!parsed.ok) return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: describeProblems(parsed.problems) }) };
+  const { model } = parsed;
+  const names = ironicNames(view.name);
+  const lookup = { related: view.related, namespace: view.namespace };
+  const references = resolveIronicReferences({ model, names, lookup, children: view.children });
+  if (!references.ok) return { kind: 'keep', result: keepIronic(view, referenceOutcome(references.problems), model.version) };
+  const database = resolveDatabase(model.database, view.related, view.namespace);
+  if (!database.ok) return { kind: 'keep', result: keepIronic(view, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, model.version) };
+  if (secretsNotObservedYet(view, names)) {
+    const waiting = keepIronic(view, { kind: 'waiting', message: 'waiting for the Secrets of this Ironic to be observed before reusing them' }, model.version);
+    return { kind: 'keep', result: { ...waiting, resyncAfterSeconds: CACHE_RESYNC_SECONDS } };
+  }
+  const rollout = model.highAvailability ? caRollout(view, names, model.version) : undefined;
+  return {
+    kind: 'render',
+    model,
+    names,
+    references: { ...references.references, ...(database.database && { database: database.database }) },
+    ...(rollout && { rollout }),
+  };
+};
+
+/** Readiness of the observed workload, its Service and the networking Deployment. */
+const observedReadiness = (view: ParentView, input: IronicRenderInput): Readiness => {
+  const { names, model } = input;
+  const find = (group: string, name: string): KubeObject | undefined => findObject(view.children, group, view.namespace, name);
+  return combineReadiness(
+    [
+      ...(model.networkingService !== undefined ? [deploymentReadiness(find(GROUP_KEYS.deployment, names.networking), model.version, 'the ironic-networking deployment')] : []),
+      model.highAvailability ? daemonSetReadiness(find(GROUP_KEYS.daemonSet, names.workload), model.version) : deploymentReadiness(find(GROUP_KEYS.deployment, names.workload), model.version),
+      serviceReadiness(find(GROUP_KEYS.service, names.service)),
+    ],
+    'all resources are available',
+  );
+};
+
+const isWorkload = (child: KubeChild, names: IronicNames): boolean => (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === names.workload;
+
+/**
+ * The children and readiness of a sync: everything rendered when no upgrade is due; otherwise the steps
+ * of the version transition, driven by the observed Jobs and workload.
+ */
+export const planIronicChildren = (view: ParentView, input: IronicRenderInput, installed: string | undefined): { children: KubeChild[]; readiness: Readiness } => {
+  const { names, model } = input;
+  const children = renderIronicChildren(input);
+  // Switching between a Deployment and a DaemonSet: the old one goes first, so two Ironic architectures
+  // never run side by side (the new one is created once the old one is no longer observed).
+  const previousKind = findObject(view.children, model.highAvailability ? GROUP_KEYS.deployment : GROUP_KEYS.daemonSet, view.namespace, names.workload);
+  if (previousKind !== undefined) {
+    return {
+      // Observed Jobs (a running schema upgrade) stay: a Job left out is deleted.
+      children: [...children.filter((c) => !isWorkload(c, names)), ...objectsOf(view.children, GROUP_KEYS.job).map(keepObserved)],
+      readiness: progressing(`switching to ${model.highAvailability ? 'high availability' : 'a single replica'}: waiting for the ${previousKind.kind} to be removed`),
+    };
+  }
+  const workload = observedReadiness(view, input);
+  if (input.references.database === undefined || installed === model.version) return { children, readiness: workload };
+  const from = transitionFrom(installed);
+  const job = (phase: Phase): KubeChild => toChild(renderUpgradeJob(input, phase, from));
+  const observedJob = (phase: Phase): KubeObject | undefined => findObject(view.children, GROUP_KEYS.job, view.namespace, names.upgradeJob(phase, from, model.version));
+  const pre = jobReadiness(observedJob('pre'), 'pre-upgrade');
+  if (pre.state !== 'ready') {
+    return { children: [...children.filter((c) => !isWorkload(c, names)), ...observedWorkloads(view, names).map(keepObserved), job('pre')], readiness: pre };
+  }
+  // A Job once created stays in the response until the transition is over: one left out is deleted.
+  if (workload.state !== 'ready') return { children: [...children, job('pre'), ...(observedJob('post') !== undefined ? [job('post')] : [])], readiness: workload };
+  const post = jobReadiness(observedJob('post'), 'post-upgrade');
+  return { children: [...children, job('pre'), job('post')], readiness: post.state === 'ready' ? workload : post };
+};
+
+/** What the impure step materialized: the API credentials and, in HA, the JSON-RPC CA. */
+export type Materials = { readonly credentials: ApiCredentials; readonly rpcCA?: RpcCAReference };
+
+/** The rest of a sync once credentials (and a CA) exist: a refused downgrade, or the children and status. */
+export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kind: 'render' }>, materials: Materials, config: RenderConfig): IronicSyncResult => {
+  const { model, names, references } = prepared;
+  const installed = textOf(pathOf(view.status, 'installedVersion'));
+  const refusal = references.database !== undefined ? downgradeRefusal(installed, model.version) : undefined;
+  if (refusal !== undefined) return keepIronic(view, { kind: 'refused', message: refusal });
+  const input: IronicRenderInput = {
+    name: view.name,
+    namespace: view.namespace,
+    names,
+    model,
+    references,
+    credentials: materials.credentials,
+    ...(materials.rpcCA && { rpcCA: materials.rpcCA }),
+    config,
+  };
+  const planned = planIronicChildren(view, input, installed);
+  const retained = materials.rpcCA !== undefined ? retainedCASecrets(view, names, prepared.rollout, materials.rpcCA.secretName) : [];
+  return {
+    status: computeIronicStatus({
+      outcome: { kind: 'rendered', readiness: planned.readiness },
+      targetVersion: model.version,
+      previousStatus: view.status,
+      generation: view.generation,
+      credentialsName: materials.credentials.secretName,
+      now: view.now,
+    }),
+    children: [...planned.children, ...retained],
+  };
+};

@@ -1,0 +1,20 @@
+/** What a sync or finalize reads of its request, for every parent kind: the parent and the observed objects. */
+import type { ObjectMap } from '../api/hook.js';
+
+export type ParentView = {
+  readonly name: string;
+  readonly namespace: string;
+  readonly generation: number | undefined;
+  readonly spec: unknown;
+  readonly status: unknown;
+  /** The observed children (Metacontroller's `children`). */
+  readonly children: ObjectMap | null | undefined;
+  /** The objects customize asked for (Metacontroller's `related`). */
+  readonly related: ObjectMap | null | undefined;
+  /** The current time (RFC 3339), for a condition whose status changes and for cache grace periods. */
+  readonly now: string;
+};
+
+/** How many children Metacontroller still observes (terminating ones included). */
+export const countChildren = (children: ObjectMap | null | undefined): number =>
+  Object.values(children ?? {}).reduce((n, group) => n + Object.keys(group ?? {}).length, 0);

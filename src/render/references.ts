@@ -1,0 +1,93 @@
+/**
+ * Resolving the Secrets and ConfigMaps a spec names, for every parent kind: finding them among the
+ * `related` objects the customize hook asked for, hashing their content (restart annotations), and
+ * reading TLS Secrets and credentials. Pure: problems say what to fix, nothing throws.
+ */
+import { createHash } from 'node:crypto';
+import type { KubeObject, ObjectMap } from '../api/hook.js';
+import { GROUP_KEYS } from '../api/hook.js';
+import { dataOf, findObject } from './observed.js';
+
+/** Why a reference cannot be used: `missing` objects may appear later; `invalid` ones need a change. */
+export type ReferenceProblem = { readonly kind: 'missing' | 'invalid'; readonly path: string; readonly message: string };
+
+/** Where referenced objects are looked up: the related objects of one namespace. */
+export type Lookup = { readonly related: ObjectMap | null | undefined; readonly namespace: string };
+
+/** A resolved reference, or the problem that keeps it from being used. */
+export type Resolved<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: ReferenceProblem };
+
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The keys of the `data` (and ConfigMap `binaryData`) of an object, sorted. */
+export const dataKeys = (object: KubeObject): string[] => {
+  const keys = new Set<string>();
+  for (const field of ['data', 'binaryData']) {
+    const data = object[field];
+    if (isMap(data)) Object.keys(data).forEach((k) => keys.add(k));
+  }
+  return [...keys].sort();
+};
+
+/** A hash of the content of a Secret or ConfigMap (its data maps), stable across key order. */
+export const objectContentHash = (object: KubeObject): string => {
+  const hash = createHash('sha256');
+  for (const field of ['data', 'binaryData']) {
+    const data = object[field];
+    if (!isMap(data)) continue;
+    for (const key of Object.keys(data).sort()) hash.update(`${field}\0${key}\0${String(data[key])}\0`);
+  }
+  return hash.digest('hex');
+};
+
+/** A Secret or ConfigMap of the lookup's namespace, by name. */
+export const findReferenced = (lookup: Lookup, kind: 'Secret' | 'ConfigMap', name: string): KubeObject | undefined =>
+  findObject(lookup.related, kind === 'Secret' ? GROUP_KEYS.secret : GROUP_KEYS.configMap, lookup.namespace, name);
+
+/** The problem of a named object that does not exist (yet). */
+export const missingReference = (lookup: Lookup, kind: string, name: string, path: string, hint = 'create it, or fix the name'): ReferenceProblem => ({
+  kind: 'missing',
+  path,
+  message: `${kind} ${lookup.namespace}/${name} named in ${path} was not found: ${hint}`,
+});
+
+const invalid = (path: string, message: string): Resolved<never> => ({ ok: false, problem: { kind: 'invalid', path, message } });
+
+/** A TLS Secret: its name, content hash and keys. */
+export type TLSSecret = { readonly name: string; readonly hash: string; readonly keys: readonly string[] };
+
+/** A kubernetes.io/tls Secret named in `path`: it must exist and hold tls.crt and tls.key. */
+export const resolveTLSSecret = (lookup: Lookup, name: string, path: string): Resolved<TLSSecret> => {
+  const secret = findReferenced(lookup, 'Secret', name);
+  if (secret === undefined) return { ok: false, problem: missingReference(lookup, 'Secret', name, path) };
+  const keys = dataKeys(secret);
+  const absent = ['tls.crt', 'tls.key'].filter((k) => !keys.includes(k));
+  if (absent.length > 0) {
+    return invalid(path, `Secret ${lookup.namespace}/${name} has no ${absent.join(' and ')}: use a kubernetes.io/tls Secret with tls.crt and tls.key`);
+  }
+  return { ok: true, value: { name, hash: objectContentHash(secret), keys } };
+};
+
+/** Plain credentials read from a Secret. */
+export type Credentials = { readonly username: string; readonly password: string };
+
+/** What a credentials Secret must satisfy: which characters each value may use, said in words. */
+export type CredentialsRules = { readonly username: RegExp; readonly password?: RegExp; readonly allowed: string };
+
+/**
+ * The `username` and `password` of a user's Secret named in `path` (trimmed): both non-empty, and made only
+ * of the characters the consumer can take.
+ */
+export const resolveCredentialsSecret = (lookup: Lookup, name: string, path: string, rules: CredentialsRules): Resolved<Credentials> => {
+  const secret = findReferenced(lookup, 'Secret', name);
+  if (secret === undefined) {
+    return { ok: false, problem: missingReference(lookup, 'Secret', name, path, `create it with username and password, or clear ${path} to have one generated`) };
+  }
+  const data = dataOf(secret);
+  const username = (data['username'] ?? '').trim();
+  const password = (data['password'] ?? '').trim();
+  if (username === '' || password === '') return invalid(path, `Secret ${lookup.namespace}/${name} needs non-empty username and password keys`);
+  const bad = [...(!rules.username.test(username) ? ['username'] : []), ...(rules.password !== undefined && !rules.password.test(password) ? ['password'] : [])];
+  if (bad.length > 0) return invalid(path, `the ${bad.join(' and ')} in Secret ${lookup.namespace}/${name} may only contain ${rules.allowed}`);
+  return { ok: true, value: { username, password } };
+};

@@ -1,0 +1,228 @@
+/**
+ * parseIronic / parseIronicDatabase: every default, parsed network and derived switch of the model,
+ * as tables; and the refusal of anything validation refuses.
+ */
+import t from 'tap';
+import { DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from '../../src/api/constants.js';
+import type { IronicDatabaseModel, IronicModel } from '../../src/api/model.js';
+import { parseIronic } from '../../src/api/parse-ironic.js';
+import { parseIronicDatabase } from '../../src/api/parse-ironic-database.js';
+import { DEFAULT_VERSION } from '../../src/api/version.js';
+
+const model = (spec: unknown): IronicModel => {
+  const parsed = parseIronic(spec);
+  if (!parsed.ok) throw new Error(`unexpected problems: ${JSON.stringify(parsed.problems)}`);
+  return parsed.model;
+};
+
+const databaseModel = (spec: unknown): IronicDatabaseModel => {
+  const parsed = parseIronicDatabase(spec);
+  if (!parsed.ok) throw new Error(`unexpected problems: ${JSON.stringify(parsed.problems)}`);
+  return parsed.model;
+};
+
+t.test('the default ports are the upstream ones', async (t) => {
+  t.same(DEFAULT_PORTS, { apiPort: 6385, imageServerPort: 6180, imageServerTLSPort: 6183, rpcPort: 6189, prometheusExporterPort: 9608 });
+});
+
+t.test('an empty spec gets every default', async (t) => {
+  const m = model({});
+  const n = m.networking;
+  t.same([n.apiPort, n.imageServerPort, n.imageServerTLSPort, n.rpcPort, n.prometheusExporterPort], [6385, 6180, 6183, 6189, 9608]);
+  t.equal(n.hostNetwork, true, 'the host network by default');
+  t.equal(n.bindInterface, false);
+  t.same(n.macAddresses, []);
+  t.equal(m.version, DEFAULT_VERSION);
+  t.equal(m.version, '38.0');
+  t.equal(m.highAvailability, false);
+  t.same(m.tls, { virtualMedia: false, insecureRPC: false }, 'TLS off');
+  t.same(m.database, { kind: 'none' });
+  t.equal(m.apiCredentialsName, undefined, 'generated credentials');
+  t.same(m.images, {});
+  t.same(m.ramdisk, { downloader: true, imagesByArch: [], customImages: false });
+  t.same(m.inspection, { collectors: [], vlanInterfaces: [] });
+  t.same(m.extraConfig, []);
+  t.notOk('exporter' in m, 'no exporter is invented');
+  t.notOk('networkingService' in m, 'no networking service is invented');
+  t.notOk('dhcp' in n || 'keepalived' in n || 'ingress' in n, 'no DHCP, keepalived or Ingress');
+  t.same(m.scheduling, { nodeSelector: {}, tolerations: [] });
+  t.same(m.overrides, { labels: {}, annotations: {}, containers: [], initContainers: [], volumes: [] });
+});
+
+t.test('explicit values are kept; empty strings get defaults', async (t) => {
+  const m = model({
+    version: 'latest',
+    apiCredentialsName: '',
+    networking: { apiPort: 8385, imageServerTLSPort: 8443, prometheusExporterPort: 9999, disableHostNetwork: true, externalIP: '192.0.2.2' },
+  });
+  t.same([m.networking.apiPort, m.networking.imageServerPort, m.networking.imageServerTLSPort, m.networking.rpcPort], [8385, 6180, 8443, 6189]);
+  t.equal(m.networking.hostNetwork, false);
+  t.equal(m.networking.externalIP, '192.0.2.2');
+  t.equal(m.version, 'latest');
+  t.equal(m.apiCredentialsName, undefined, 'an empty name means generated');
+});
+
+t.test('the exporter is modelled only when enabled, with its defaults', async (t) => {
+  t.same(model({ prometheusExporter: { enabled: true } }).exporter, { bindAddress: DEFAULT_EXPORTER_BIND_ADDRESS, sensorCollectionInterval: DEFAULT_SENSOR_INTERVAL, serviceMonitor: true });
+  t.notOk('exporter' in model({ prometheusExporter: { enabled: false } }));
+  t.same(model({ prometheusExporter: { enabled: true, bindAddress: '', sensorCollectionInterval: 120, disableServiceMonitor: true } }).exporter, {
+    bindAddress: '0.0.0.0',
+    sensorCollectionInterval: 120,
+    serviceMonitor: false,
+  });
+});
+
+t.test('DHCP networks are parsed once: pools, masks and families', async (t) => {
+  const cases = [
+    {
+      scenario: 'IPv4 main pool: a dotted mask',
+      dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.100' },
+      main: { begin: '192.0.2.10', end: '192.0.2.100', family: 'ipv4', prefixLength: 24, mask: '255.255.255.0' },
+      families: ['ipv4'],
+    },
+    {
+      scenario: 'IPv6 main pool: a prefix length',
+      dhcp: { networkCIDR: '2001:db8::/64', rangeBegin: '2001:db8::10', rangeEnd: '2001:db8::ff' },
+      main: { begin: '2001:db8::10', end: '2001:db8::ff', family: 'ipv6', prefixLength: 64, mask: '64' },
+      families: ['ipv6'],
+    },
+  ] as const;
+  for (const c of cases) {
+    const dhcp = model({ version: '38.0', networking: { interface: 'eth1', ipAddress: c.main.family === 'ipv4' ? '192.0.2.2' : '2001:db8::2', dhcp: c.dhcp } }).networking.dhcp;
+    t.same(dhcp?.main, c.main, c.scenario);
+    t.same([...(dhcp?.families ?? [])], c.families, `${c.scenario}: families`);
+    t.same(dhcp?.mainNetwork, { family: c.main.family, prefixLength: c.main.prefixLength });
+  }
+  const extra = model({
+    version: '38.0',
+    networking: {
+      interface: 'eth1',
+      ipAddress: '192.0.2.2',
+      dhcp: {
+        networkCIDR: '192.0.2.0/24',
+        rangeBegin: '192.0.2.10',
+        rangeEnd: '192.0.2.100',
+        gatewayAddress: '192.0.2.1',
+        extraRanges: [
+          { networkCIDR: '198.51.100.0/25', rangeBegin: '198.51.100.10', rangeEnd: '198.51.100.20', gatewayAddress: '198.51.100.1' },
+          { networkCIDR: '2001:db8:1::/64', rangeBegin: '2001:db8:1::10', rangeEnd: '2001:db8:1::20' },
+        ],
+      },
+    },
+  }).networking.dhcp;
+  t.same(extra?.extraRanges, [
+    { begin: '198.51.100.10', end: '198.51.100.20', family: 'ipv4', prefixLength: 25, mask: '255.255.255.128', gatewayAddress: '198.51.100.1' },
+    { begin: '2001:db8:1::10', end: '2001:db8:1::20', family: 'ipv6', prefixLength: 64, mask: '64' },
+  ]);
+  t.same([...(extra?.families ?? [])].sort(), ['ipv4', 'ipv6']);
+  t.equal(extra?.gatewayAddress, '192.0.2.1');
+  t.equal(extra?.serveDNS, false);
+});
+
+t.test('TLS is one shape: the certificate, virtual media, and CA references with legacy fields mapped', async (t) => {
+  const cases = [
+    { scenario: 'no certificate', tls: { disableVirtualMediaTLS: false }, expected: { virtualMedia: false, insecureRPC: false } },
+    { scenario: 'a certificate turns on virtual media TLS', tls: { certificateName: 'tls' }, expected: { certificateName: 'tls', virtualMedia: true, insecureRPC: false } },
+    {
+      scenario: 'virtual media TLS can be turned off',
+      tls: { certificateName: 'tls', disableVirtualMediaTLS: true },
+      expected: { certificateName: 'tls', virtualMedia: false, insecureRPC: false },
+    },
+    {
+      scenario: 'bmcCAName is a Secret, trustedCAName a ConfigMap',
+      tls: { bmcCAName: 'bmc', trustedCAName: 'trusted' },
+      expected: { virtualMedia: false, insecureRPC: false, bmcCA: { name: 'bmc', kind: 'Secret', path: 'spec.tls.bmcCAName' }, trustedCA: { name: 'trusted', kind: 'ConfigMap', path: 'spec.tls.trustedCAName' } },
+    },
+    {
+      scenario: 'the reference objects win, with the key',
+      tls: { bmcCA: { name: 'bmc', kind: 'ConfigMap' }, trustedCA: { name: 'trusted', kind: 'Secret', key: 'bundle.pem' } },
+      expected: {
+        virtualMedia: false,
+        insecureRPC: false,
+        bmcCA: { name: 'bmc', kind: 'ConfigMap', path: 'spec.tls.bmcCA' },
+        trustedCA: { name: 'trusted', kind: 'Secret', path: 'spec.tls.trustedCA', key: 'bundle.pem' },
+      },
+    },
+  ];
+  for (const c of cases) t.same(model({ tls: c.tls }).tls, c.expected, c.scenario);
+});
+
+t.test('the database is none, external or managed', async (t) => {
+  t.same(model({ databaseName: 'db' }).database, { kind: 'managed', name: 'db' });
+  t.same(model({ database: { host: 'mariadb', name: 'ironic', credentialsName: 'creds', tlsCertificateName: '' } }).database, {
+    kind: 'external',
+    host: 'mariadb',
+    name: 'ironic',
+    credentialsName: 'creds',
+  });
+});
+
+t.test('keepalived: the VIP mode or the legacy ipAddressManager', async (t) => {
+  const networking = { interface: 'eth1', ipAddress: '192.0.2.2' };
+  t.same(model({ networking: { ...networking, keepalived: { enabled: true } } }).networking.keepalived, { mode: 'vips', additionalVIPs: [] });
+  t.same(model({ networking: { ...networking, ipAddressManager: 'keepalived' } }).networking.keepalived, { mode: 'legacy' });
+  t.notOk('keepalived' in model({ networking: { ...networking, keepalived: { enabled: false } } }).networking);
+});
+
+t.test('ramdisk, extraConfig, networking service and overrides are typed and defaulted', async (t) => {
+  const m = model({
+    deployRamdisk: { disableDownloader: true },
+    extraConfig: [{ name: 'debug', value: 'true' }, { group: 'conductor', name: 'x' }, { group: 'pxe', name: 'boot-retry', value: '1' }],
+    networkingService: { enabled: true, providerNetworks: [{ type: 'idle', nativeVLAN: 10 }] },
+    nodeSelector: { b: '2', a: '1' },
+    overrides: {
+      agentImages: [{ kernel: 'http://x/k', initramfs: 'http://x/i' }, { kernel: 'http://x/ka', initramfs: 'http://x/ia', architecture: 'aarch64' }],
+      labels: { z: '1', a: '2' },
+      containers: [{ name: 'sidecar', image: 'busybox' }],
+      tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
+    },
+  });
+  t.same(m.ramdisk, {
+    downloader: false,
+    defaultImages: { kernel: 'http://x/k', initramfs: 'http://x/i' },
+    imagesByArch: [{ architecture: 'aarch64', kernel: 'http://x/ka', initramfs: 'http://x/ia' }],
+    customImages: true,
+  });
+  t.same(m.extraConfig, [{ group: 'DEFAULT', name: 'debug', value: 'true' }, { group: 'pxe', name: 'boot-retry', value: '1' }], 'entries without a value are dropped');
+  t.same(m.networkingService?.providerNetworks, [{ type: 'idle', mode: 'access', nativeVLAN: 10, allowedVLANs: [] }]);
+  t.same(Object.keys(m.scheduling.nodeSelector), ['a', 'b'], 'sorted');
+  t.same(Object.keys(m.overrides.labels), ['a', 'z'], 'sorted');
+  t.same(m.overrides.containers, [{ name: 'sidecar', image: 'busybox' }]);
+  t.equal(m.scheduling.tolerations.length, 1);
+});
+
+t.test('an invalid spec is refused with its problems, never a model', async (t) => {
+  const cases = [
+    { scenario: 'an unknown field type', spec: { networking: { apiPort: 'x' } }, path: 'spec.networking.apiPort' },
+    { scenario: 'a broken CIDR', spec: { networking: { interface: 'eth1', ipAddress: '192.0.2.2', dhcp: { networkCIDR: '192.0.2.0/33', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } } }, path: 'spec.networking.dhcp.networkCIDR' },
+    { scenario: 'an override container that is not a container', spec: { overrides: { containers: [{ name: 'x', ports: 'nope' }] } }, path: 'spec.overrides.containers[0]' },
+    { scenario: 'not an object', spec: 42, path: 'spec' },
+  ];
+  for (const c of cases) {
+    const parsed = parseIronic(c.spec);
+    t.equal(parsed.ok, false, c.scenario);
+    if (!parsed.ok) t.ok(parsed.problems.some((p) => p.path.startsWith(c.path)), `${c.scenario}: ${c.path} is named (${parsed.problems.map((p) => p.path).join(', ')})`);
+  }
+});
+
+t.test('parseIronic never mutates its input and is deterministic', async (t) => {
+  const input = { networking: { apiPort: 7385, interface: 'eth1', ipAddress: '192.0.2.2', dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } }, prometheusExporter: { enabled: true } };
+  const before = structuredClone(input);
+  const first = model(input);
+  t.same(input, before);
+  t.same(model(structuredClone(input)), first);
+});
+
+t.test('parseIronicDatabase', async (t) => {
+  t.same(databaseModel({}), { storage: { size: '10Gi', ephemeral: false, whenDeleted: 'Retain' }, nodeSelector: {} });
+  t.equal(DEFAULT_DATABASE_SIZE, '10Gi');
+  t.same(databaseModel({ storage: { storageClassName: '' } }).storage, { size: '10Gi', ephemeral: false, whenDeleted: 'Retain' }, 'an empty class is no class');
+  t.same(databaseModel({ image: 'mariadb', storage: { size: '50Gi', storageClassName: 'fast', whenDeleted: 'Delete' }, credentialsName: 'c' }), {
+    image: 'mariadb',
+    credentialsName: 'c',
+    storage: { storageClassName: 'fast', size: '50Gi', ephemeral: false, whenDeleted: 'Delete' },
+    nodeSelector: {},
+  });
+  const refused = parseIronicDatabase({ storage: { size: '0' } });
+  t.equal(refused.ok, false, 'a zero size is refused');
+});
