@@ -1,0 +1,111 @@
+/**
+ * The import graph of src: no cycle anywhere, and the render tiers point one way (the model never imports
+ * a renderer, renderers never import hooks or the server). Imports are read with TypeScript's own
+ * pre-processor, so type-only imports count too.
+ */
+import t from 'tap';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+const SRC = resolve('src');
+
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+
+/** Local imports of a file, as absolute .ts paths. */
+const importsOf = (file: string): string[] =>
+  ts
+    .preProcessFile(readFileSync(file, 'utf8'), true, true)
+    .importedFiles.map((i) => i.fileName)
+    .filter((name) => name.startsWith('.'))
+    .map((name) => resolve(dirname(file), name.replace(/\.js$/, '.ts')));
+
+export type Graph = ReadonlyMap<string, readonly string[]>;
+
+const graphOf = (files: readonly string[]): Graph => new Map(files.map((f) => [f, importsOf(f)]));
+
+/** Strongly connected components with more than one file, or a file importing itself (Tarjan). */
+export const cyclesOf = (graph: Graph): string[][] => {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (node: string): void => {
+    indices.set(node, index);
+    low.set(node, index);
+    index += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!indices.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node) ?? 0, indices.get(next) ?? 0));
+      }
+    }
+    if (low.get(node) !== indices.get(node)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) cycles.push(component.sort());
+  };
+  for (const node of [...graph.keys()].sort()) if (!indices.has(node)) visit(node);
+  return cycles;
+};
+
+const graph = graphOf(sourceFiles(SRC));
+const name = (file: string): string => relative(SRC, file);
+
+t.test('the cycle finder finds cycles (so its silence means something)', async (t) => {
+  t.same(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
+  t.same(cyclesOf(new Map([['a', ['a']]])), [['a']], 'a file importing itself');
+  t.same(cyclesOf(new Map([['a', ['b']], ['b', []]])), []);
+});
+
+t.test('every relative import of src resolves to a file of src', async (t) => {
+  const unresolved = [...graph].flatMap(([file, imports]) => imports.filter((i) => !graph.has(i)).map((i) => `${name(file)} -> ${relative(SRC, i)}`));
+  t.same(unresolved, []);
+});
+
+t.test('src has no import cycle', async (t) => {
+  t.same(cyclesOf(graph).map((c) => c.map(name)), []);
+});
+
+/** Which folders a folder of src may import from: the tiers point down. */
+const FORBIDDEN: ReadonlyArray<{ readonly from: string; readonly to: readonly string[] }> = [
+  { from: 'api/', to: ['render/', 'hooks/', 'server/', 'cli/', 'kinds/', 'crd/'] },
+  { from: 'render/', to: ['hooks/', 'server/', 'cli/', 'kinds/'] },
+  { from: 'hooks/', to: ['server/', 'cli/', 'kinds/'] },
+];
+
+t.test('the tiers point one way: model, renderers and plans, hooks, then server and CLI', async (t) => {
+  const violations = [...graph].flatMap(([file, imports]) => {
+    const rule = FORBIDDEN.find((r) => name(file).startsWith(r.from));
+    return rule === undefined ? [] : imports.filter((i) => rule.to.some((to) => name(i).startsWith(to))).map((i) => `${name(file)} -> ${name(i)}`);
+  });
+  t.same(violations, []);
+});
+
+/** The render modules that may read the API modules: plans parse the spec, status modules write the status type. */
+const READS_API = /^render\/.*\/(plan|status)\.ts$/;
+
+t.test('renderers read the parsed model, never the raw spec types or the validators', async (t) => {
+  const raw = ['api/ironic.ts', 'api/ironic-database.ts', 'api/validate-ironic.ts', 'api/validate-database.ts', 'api/validate-overrides.ts'];
+  const violations = [...graph].flatMap(([file, imports]) =>
+    name(file).startsWith('render/') && !READS_API.test(name(file)) ? imports.filter((i) => raw.includes(name(i))).map((i) => `${name(file)} -> ${name(i)}`) : [],
+  );
+  t.same(violations, []);
+});
