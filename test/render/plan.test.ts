@@ -1,0 +1,212 @@
+/**
+ * The Ironic plan as tables: what a sync decides from the observed objects and the model alone, with no
+ * HTTP, no hook and no randomness (credentials are given).
+ */
+import t from 'tap';
+import type { KubeObject, ObjectMap } from '../../src/api/hook.js';
+import { ironicNames } from '../../src/render/names.js';
+import type { ParentView } from '../../src/render/parent.js';
+import type { ApiCredentials } from '../../src/render/ironic/input.js';
+import { caRollout, finishIronic, prepareIronic, retainedCASecrets, secretsNotObservedYet, type Prepared } from '../../src/render/ironic/plan.js';
+import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
+import { TLS_SECRET, related, secret } from '../fixtures/ironic-scenarios.js';
+
+const NAME = 'ironic';
+const NS = 'metal3';
+const names = ironicNames(NAME);
+
+type Objects = Record<string, Record<string, Record<string, unknown>>>;
+
+const view = (spec: unknown, extra: { children?: Objects; related?: Objects; status?: unknown; now?: string } = {}): ParentView => ({
+  name: NAME,
+  namespace: NS,
+  generation: 3,
+  spec,
+  status: extra.status,
+  children: (extra.children ?? {}) as ObjectMap,
+  related: (extra.related ?? {}) as ObjectMap,
+  now: extra.now ?? FIXED_NOW,
+});
+
+const object = (apiVersion: string, kind: string, name: string, body: Record<string, unknown> = {}): KubeObject => {
+  const metadata: KubeObject['metadata'] & Record<string, unknown> = { name, namespace: NS, creationTimestamp: '2025-12-31T23:59:30Z' };
+  return { apiVersion, kind, metadata, ...body };
+};
+
+const metadataAt = (created: string): KubeObject['metadata'] => {
+  const metadata: KubeObject['metadata'] & Record<string, unknown> = { name: names.workload, namespace: NS, creationTimestamp: created };
+  return metadata;
+};
+
+const group = (key: string, ...objects: KubeObject[]): Objects => ({ [key]: Object.fromEntries(objects.map((o) => [`${NS}/${o.metadata.name}`, o])) });
+
+const credentials: ApiCredentials = {
+  secretName: names.apiCredentials,
+  username: 'ironic',
+  password: 'secret',
+  generated: true,
+  htpasswd: 'ironic:$2y$10$x',
+  hash: 'a'.repeat(64),
+  htpasswdSecretName: names.htpasswd('a'.repeat(64)),
+};
+
+const rendered = (prepared: Prepared): Extract<Prepared, { kind: 'render' }> => {
+  if (prepared.kind !== 'render') throw new Error(`expected render, got keep: ${JSON.stringify(prepared.result.status)}`);
+  return prepared;
+};
+
+const reasonOf = (prepared: Prepared): string | undefined => (prepared.kind === 'keep' ? prepared.result.status.conditions?.[0]?.reason : undefined);
+
+const ready = (kind: 'Deployment' | 'DaemonSet', name: string, version: string): KubeObject =>
+  object('apps/v1', kind, name, {
+    metadata: { name, namespace: NS, generation: 1, labels: { 'ironic.metal3.io/version': version } },
+    status:
+      kind === 'Deployment'
+        ? { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 1, readyReplicas: 1, conditions: [{ type: 'Available', status: 'True' }, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }] }
+        : { observedGeneration: 1, desiredNumberScheduled: 1, currentNumberScheduled: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberReady: 1 },
+  });
+
+t.test('prepareIronic: when a sync keeps every observed child, and why', async (t) => {
+  const workloadUsing = (secretName: string, created: string): Objects =>
+    group('Deployment.apps/v1', {
+      ...object('apps/v1', 'Deployment', names.workload),
+      metadata: metadataAt(created),
+      spec: { template: { spec: { volumes: [{ name: 'x', secret: { secretName } }], containers: [] } } },
+    });
+  const cases: ReadonlyArray<{ scenario: string; v: ParentView; reason?: string; resync?: number }> = [
+    { scenario: 'a valid spec renders', v: view({}) },
+    { scenario: 'an invalid spec', v: view({ networking: { apiPort: 'x' } }), reason: 'InvalidSpec' },
+    { scenario: 'a missing TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }), reason: 'MissingReference' },
+    { scenario: 'a TLS Secret without a key', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(secret('ironic-tls', { 'tls.crt': 'C' })) as Objects }), reason: 'InvalidReference' },
+    { scenario: 'a present TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(TLS_SECRET) as Objects }) },
+    { scenario: 'a missing IronicDatabase', v: view({ databaseName: 'db' }), reason: 'MissingReference' },
+    {
+      scenario: 'an IronicDatabase not ready yet',
+      v: view({ databaseName: 'db' }, { related: group('IronicDatabase.ironic.metal3.io/v1alpha1', object('ironic.metal3.io/v1alpha1', 'IronicDatabase', 'db')) }),
+      reason: 'DeploymentInProgress',
+    },
+    { scenario: 'a young workload whose htpasswd Secret is not observed yet', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-12-31T23:59:30Z') }), reason: 'DeploymentInProgress', resync: 5 },
+    { scenario: 'an old workload whose htpasswd Secret is gone: render anew', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-01-01T00:00:00Z') }) },
+    { scenario: 'a young workload using a Secret that is not ours', v: view({}, { children: workloadUsing('someone-elses', '2025-12-31T23:59:30Z') }) },
+  ];
+  for (const c of cases) {
+    const prepared = prepareIronic(c.v);
+    t.equal(prepared.kind, c.reason === undefined ? 'render' : 'keep', c.scenario);
+    t.equal(reasonOf(prepared), c.reason, `${c.scenario}: reason`);
+    if (prepared.kind === 'keep') t.equal(prepared.result.resyncAfterSeconds, c.resync, `${c.scenario}: resync`);
+  }
+});
+
+t.test('a kept sync returns exactly the observed children', async (t) => {
+  const observed = object('v1', 'Service', names.service, { spec: { ports: [{ port: 80 }] } });
+  const prepared = prepareIronic(view({ networking: { apiPort: 'x' } }, { children: group('Service.v1', observed) }));
+  t.equal(prepared.kind, 'keep');
+  if (prepared.kind === 'keep') t.same(prepared.result.children, [{ apiVersion: 'v1', kind: 'Service', metadata: { name: names.service, namespace: NS }, spec: { ports: [{ port: 80 }] } }]);
+});
+
+const kindsOf = (children: readonly { kind: string; metadata: { name: string } }[]): string[] => children.map((c) => `${c.kind}/${c.metadata.name}`);
+
+t.test('finishIronic: the workload kind switch and the upgrade steps', async (t) => {
+  const db = { database: { host: 'mariadb', name: 'ironic', credentialsName: 'db-creds' } };
+  const job = (phase: 'pre' | 'post', from: string, to: string, complete: boolean): KubeObject =>
+    object('batch/v1', 'Job', names.upgradeJob(phase, from, to), { status: complete ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } : { active: 1 } });
+  const cases: ReadonlyArray<{ scenario: string; spec: unknown; children?: Objects; status?: unknown; expectKinds: string[]; absentKinds?: string[]; reason: string; message?: RegExp }> = [
+    {
+      scenario: 'no database: everything at once',
+      spec: {},
+      expectKinds: ['Deployment/ironic-service', 'Service/ironic'],
+      reason: 'DeploymentInProgress',
+    },
+    {
+      scenario: 'switching to HA: the old Deployment goes first, no DaemonSet yet, Jobs kept',
+      spec: { highAvailability: true, ...db },
+      children: { ...group('Deployment.apps/v1', ready('Deployment', names.workload, '38.0')), ...group('Job.batch/v1', job('post', 'none', '38.0', true)) },
+      status: { installedVersion: '38.0' },
+      expectKinds: ['Job/ironic-post-none-to-38.0'],
+      absentKinds: ['DaemonSet/ironic-service', 'Deployment/ironic-service'],
+      reason: 'DeploymentInProgress',
+      message: /switching to high availability: waiting for the Deployment to be removed/,
+    },
+    {
+      scenario: 'first install with a database: the pre-upgrade Job before any workload',
+      spec: db,
+      expectKinds: ['Job/ironic-pre-none-to-38.0'],
+      absentKinds: ['Deployment/ironic-service', 'Job/ironic-post-none-to-38.0'],
+      reason: 'DeploymentInProgress',
+      message: /pre-upgrade/,
+    },
+    {
+      scenario: 'an upgrade keeps the observed old workload until the pre-upgrade Job completed',
+      spec: { version: '38.0', ...db },
+      children: group('Deployment.apps/v1', ready('Deployment', names.workload, '37.0')),
+      status: { installedVersion: '37.0' },
+      expectKinds: ['Deployment/ironic-service', 'Job/ironic-pre-37.0-to-38.0'],
+      reason: 'DeploymentInProgress',
+    },
+    {
+      scenario: 'pre-upgrade done, new workload ready: the post-upgrade Job',
+      spec: { version: '38.0', ...db },
+      children: { ...group('Deployment.apps/v1', ready('Deployment', names.workload, '38.0')), ...group('Service.v1', object('v1', 'Service', names.service, { spec: { clusterIP: '10.0.0.1' } })), ...group('Job.batch/v1', job('pre', '37.0', '38.0', true)) },
+      status: { installedVersion: '37.0' },
+      expectKinds: ['Deployment/ironic-service', 'Job/ironic-pre-37.0-to-38.0', 'Job/ironic-post-37.0-to-38.0'],
+      reason: 'DeploymentInProgress',
+      message: /post-upgrade/,
+    },
+    {
+      scenario: 'both Jobs done: available at the new version',
+      spec: { version: '38.0', ...db },
+      children: {
+        ...group('Deployment.apps/v1', ready('Deployment', names.workload, '38.0')),
+        ...group('Service.v1', object('v1', 'Service', names.service, { spec: { clusterIP: '10.0.0.1' } })),
+        ...group('Job.batch/v1', job('pre', '37.0', '38.0', true), job('post', '37.0', '38.0', true)),
+      },
+      status: { installedVersion: '37.0' },
+      expectKinds: ['Job/ironic-pre-37.0-to-38.0', 'Job/ironic-post-37.0-to-38.0'],
+      reason: 'DeploymentAvailable',
+    },
+    {
+      scenario: 'a downgrade with a database is refused and keeps everything',
+      spec: { version: '37.0', ...db },
+      children: group('Service.v1', object('v1', 'Service', names.service, { spec: { clusterIP: '10.0.0.1' } })),
+      status: { installedVersion: '38.0' },
+      expectKinds: ['Service/ironic'],
+      absentKinds: ['Deployment/ironic-service'],
+      reason: 'DeploymentFailed',
+      message: /cannot be downgraded/,
+    },
+  ];
+  for (const c of cases) {
+    const v = view(c.spec, { ...(c.children && { children: c.children }), status: c.status, related: related(secret('db-creds', { username: 'u', password: 'p' })) as Objects });
+    const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
+    const kinds = kindsOf(result.children);
+    for (const k of c.expectKinds) t.ok(kinds.includes(k), `${c.scenario}: ${k} is a child (${kinds.join(', ')})`);
+    for (const k of c.absentKinds ?? []) t.notOk(kinds.includes(k), `${c.scenario}: ${k} is not a child`);
+    const condition = result.status.conditions?.[0];
+    t.equal(condition?.reason, c.reason, `${c.scenario}: reason`);
+    if (c.message) t.match(condition?.message, c.message, `${c.scenario}: message`);
+  }
+});
+
+t.test('CA Secrets are kept until the DaemonSet rolled out on the current one', async (t) => {
+  const ca = (hash: string): KubeObject => object('v1', 'Secret', names.rpcCA(hash), { metadata: { name: names.rpcCA(hash), namespace: NS, labels: { 'ironic.metal3.io/component': 'rpc-ca' } } });
+  const daemonSet = (annotation: string, isReady: boolean): KubeObject => {
+    const base = ready('DaemonSet', names.workload, '38.0');
+    return { ...base, spec: { template: { metadata: { annotations: { 'ironic.metal3.io/rpc-ca-version': annotation } } } }, ...(isReady ? {} : { status: { observedGeneration: 1, desiredNumberScheduled: 2, updatedNumberScheduled: 1, numberAvailable: 1 } }) };
+  };
+  const oldHash = '1'.repeat(64);
+  const newHash = '2'.repeat(64);
+  const cases = [
+    { scenario: 'rolled out on the current CA: the old one goes', ds: daemonSet(newHash, true), kept: [] as string[] },
+    { scenario: 'still rolling: the old one stays', ds: daemonSet(newHash, false), kept: [names.rpcCA(oldHash)] },
+    { scenario: 'rolled out on the old CA: the old one stays', ds: daemonSet(oldHash, true), kept: [names.rpcCA(oldHash)] },
+  ];
+  for (const c of cases) {
+    const v = view({}, { children: { ...group('Secret.v1', ca(oldHash), ca(newHash)), ...group('DaemonSet.apps/v1', c.ds) } });
+    const rollout = caRollout(v, names, '38.0');
+    t.same(retainedCASecrets(v, names, rollout, names.rpcCA(newHash)).map((s) => s.metadata.name), c.kept, c.scenario);
+  }
+});
+
+t.test('secretsNotObservedYet only waits for our own Secrets of a young workload', async (t) => {
+  t.equal(secretsNotObservedYet(view({}), names), false, 'no workload, nothing to wait for');
+});
