@@ -32,3 +32,18 @@ export const CA_FIELDS: readonly CAField[] = [
   { ref: 'bmcCA', legacy: 'bmcCAName', legacyKind: 'Secret' },
   { ref: 'trustedCA', legacy: 'trustedCAName', legacyKind: 'ConfigMap' },
 ];
+
+/** The lowest port an unprivileged process may listen on (the Ironic containers have no capabilities). */
+export const UNPRIVILEGED_PORT_START = 1024;
+
+/** Minimum seconds between two sensor data collections. */
+export const MIN_SENSOR_INTERVAL = 60;
+
+/** The switch port mode of a provider network without one. */
+export const DEFAULT_PROVIDER_NETWORK_MODE = 'access';
+
+/** VLAN IDs a provider network may use (native and tagged). */
+export const VLAN_IDS = { min: 1, max: 4094 } as const;
+
+/** What happens to the data volume of a deleted IronicDatabase without `storage.whenDeleted`. */
+export const DEFAULT_WHEN_DELETED = 'Retain';

@@ -4,14 +4,15 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, IntOrString, ObjectMeta, StringMap } from './common.js';
+import { DEFAULT_DATABASE_SIZE, DEFAULT_WHEN_DELETED } from './constants.js';
 
 export const DatabaseStorage = Type.Object(
   {
     size: Type.Optional(
       Type.String({
-        description: 'Size of the data volume, as a Kubernetes quantity. Defaults to 10Gi. Can only grow if the storage class allows expansion.',
+        description: `Size of the data volume, as a Kubernetes quantity. Defaults to ${DEFAULT_DATABASE_SIZE}. Can only grow if the storage class allows expansion.`,
         pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
-        default: '10Gi',
+        default: DEFAULT_DATABASE_SIZE,
       }),
     ),
     storageClassName: Type.Optional(Type.String({ description: 'StorageClass of the data volume. Empty means the cluster default.' })),
@@ -24,7 +25,7 @@ export const DatabaseStorage = Type.Object(
     whenDeleted: Type.Optional(
       Type.Union([Type.Literal('Retain'), Type.Literal('Delete')], {
         description: 'What happens to the data volume when the IronicDatabase is deleted: Retain (the default) keeps it, Delete removes it.',
-        default: 'Retain',
+        default: DEFAULT_WHEN_DELETED,
       }),
     ),
   },

@@ -14,6 +14,22 @@ import {
   StringEnum,
   StringMap,
 } from './common.js';
+import {
+  CA_FIELDS,
+  DEFAULT_EXPORTER_BIND_ADDRESS,
+  DEFAULT_PORTS,
+  DEFAULT_PROVIDER_NETWORK_MODE,
+  DEFAULT_SENSOR_INTERVAL,
+  MIN_SENSOR_INTERVAL,
+  VLAN_IDS,
+  type CAField,
+} from './constants.js';
+import { SUPPORTED_VERSIONS } from './version.js';
+
+/** The supported releases, for descriptions (`latest` is named separately). */
+const RELEASES = SUPPORTED_VERSIONS.map((v) => v.version)
+  .filter((v) => v !== 'latest')
+  .join(', ');
 
 const Port = (description: string, defaultValue: number) =>
   Type.Integer({ description: `${description} Defaults to ${defaultValue}.`, minimum: 1, maximum: 65535, default: defaultValue });
@@ -148,7 +164,7 @@ export const Ingress = Type.Object(
 
 export const Networking = Type.Object(
   {
-    apiPort: Type.Optional(Port('Port of the Ironic API, also used as the host port.', 6385)),
+    apiPort: Type.Optional(Port('Port of the Ironic API, also used as the host port.', DEFAULT_PORTS.apiPort)),
     bindInterface: Type.Optional(Type.Boolean({ description: 'Listen only on the provisioning interface instead of on every interface.' })),
     dhcp: Type.Optional(DHCP),
     disableHostNetwork: Type.Optional(
@@ -157,8 +173,8 @@ export const Networking = Type.Object(
     externalCallbackURL: Type.Optional(Type.String({ description: 'URL that the ramdisk uses to reach Ironic, when it differs from the provisioning IP.', format: 'uri' })),
     externalIP: Type.Optional(Type.String({ description: 'External IP address of Ironic, for virtual media and callbacks across a NAT.' })),
     imageServerExternalURL: Type.Optional(Type.String({ description: 'URL that BMCs use to reach the image server.', format: 'uri' })),
-    imageServerPort: Type.Optional(Port('Plain HTTP port of the image server, also used as the host port.', 6180)),
-    imageServerTLSPort: Type.Optional(Port('HTTPS port of the virtual media image server, also used as the host port.', 6183)),
+    imageServerPort: Type.Optional(Port('Plain HTTP port of the image server, also used as the host port.', DEFAULT_PORTS.imageServerPort)),
+    imageServerTLSPort: Type.Optional(Port('HTTPS port of the virtual media image server, also used as the host port.', DEFAULT_PORTS.imageServerTLSPort)),
     ingress: Type.Optional(Ingress),
     interface: Type.Optional(Type.String({ description: 'Provisioning network interface.' })),
     ipAddress: Type.Optional(Type.String({ description: 'Provisioning IP address of Ironic.' })),
@@ -167,8 +183,8 @@ export const Networking = Type.Object(
     ),
     keepalived: Type.Optional(Keepalived),
     macAddresses: Type.Optional(Type.Array(Type.String(), { description: 'MAC addresses used to find the provisioning interface.', maxItems: 64 })),
-    prometheusExporterPort: Type.Optional(Port('Port of the Prometheus exporter.', 9608)),
-    rpcPort: Type.Optional(Port('Port of the JSON-RPC server used between Ironic replicas.', 6189)),
+    prometheusExporterPort: Type.Optional(Port('Port of the Prometheus exporter.', DEFAULT_PORTS.prometheusExporterPort)),
+    rpcPort: Type.Optional(Port('Port of the JSON-RPC server used between Ironic replicas.', DEFAULT_PORTS.rpcPort)),
   },
   {
     description: 'Networking of Ironic: ports, provisioning network, DHCP, virtual IPs and external access.',
@@ -209,12 +225,14 @@ export type Networking = Static<typeof Networking>;
 export const ProviderNetwork = Type.Object(
   {
     type: StringEnum(['idle', 'inspection', 'cleaning', 'rescuing', 'servicing', 'provisioning'], { description: 'Which provisioning step this network serves.' }),
-    mode: Type.Optional(StringEnum(['access', 'trunk', 'hybrid'], { description: 'Switch port mode. Defaults to access.', default: 'access' })),
-    nativeVLAN: Type.Integer({ description: 'Native (untagged) VLAN.', minimum: 1, maximum: 4094 }),
+    mode: Type.Optional(
+      StringEnum(['access', 'trunk', 'hybrid'], { description: `Switch port mode. Defaults to ${DEFAULT_PROVIDER_NETWORK_MODE}.`, default: DEFAULT_PROVIDER_NETWORK_MODE }),
+    ),
+    nativeVLAN: Type.Integer({ description: 'Native (untagged) VLAN.', minimum: VLAN_IDS.min, maximum: VLAN_IDS.max }),
     allowedVLANs: Type.Optional(
       Type.Array(Type.String({ pattern: '^[0-9]+(-[0-9]+)?$' }), {
         description: 'Tagged VLAN IDs or ranges `a-b`, for trunk and hybrid modes.',
-        maxItems: 4094,
+        maxItems: VLAN_IDS.max,
       }),
     ),
     mtu: Type.Optional(Type.Integer({ description: 'MTU of the network.', minimum: 1280, maximum: 9216 })),
@@ -302,38 +320,53 @@ export const PrometheusExporter = Type.Object(
   {
     enabled: Type.Boolean({ description: 'Collect sensor data and run the Prometheus exporter.' }),
     disableServiceMonitor: Type.Optional(Type.Boolean({ description: 'Do not create a ServiceMonitor for the exporter.' })),
-    bindAddress: Type.Optional(Type.String({ description: 'Address the exporter listens on. Defaults to 0.0.0.0.', default: '0.0.0.0' })),
+    bindAddress: Type.Optional(
+      Type.String({ description: `Address the exporter listens on. Defaults to ${DEFAULT_EXPORTER_BIND_ADDRESS}.`, default: DEFAULT_EXPORTER_BIND_ADDRESS }),
+    ),
     sensorCollectionInterval: Type.Optional(
-      Type.Integer({ description: 'Seconds between two sensor data collections. Defaults to 60.', minimum: 60, default: 60 }),
+      Type.Integer({
+        description: `Seconds between two sensor data collections. Defaults to ${DEFAULT_SENSOR_INTERVAL}.`,
+        minimum: MIN_SENSOR_INTERVAL,
+        default: DEFAULT_SENSOR_INTERVAL,
+      }),
     ),
   },
   { description: 'Hardware sensor metrics through the Ironic Prometheus exporter.' },
 );
 
+const caField = (ref: CAField['ref']): CAField => {
+  const field = CA_FIELDS.find((f) => f.ref === ref);
+  if (field === undefined) throw new Error(`CA_FIELDS has no entry for ${ref}`);
+  return field;
+};
+
+/** The deprecated name-only field of a CA reference, whose kind is implied. */
+const legacyCAName = (ref: CAField['ref'], bundle: string) => {
+  const { legacyKind } = caField(ref);
+  return Type.Optional(Type.String({ description: `Deprecated: use ${ref}. Name of a ${legacyKind} with the ${bundle}.` }));
+};
+
+/** CEL: a CA reference and its deprecated field, when both are set, name the same object. */
+const caConsistencyRule = ({ ref, legacy, legacyKind }: CAField) => ({
+  rule: `!has(self.${ref}) || !has(self.${legacy}) || (self.${ref}.kind == '${legacyKind}' && self.${ref}.name == self.${legacy})`,
+  message: `${ref} and ${legacy} are both set but do not match: use ${ref} only`,
+});
+
 export const TLS = Type.Object(
   {
     bmcCA: Type.Optional(Type.Object(ResourceReference.properties, { description: 'CA bundle used to verify BMC certificates.' })),
-    bmcCAName: Type.Optional(Type.String({ description: 'Deprecated: use bmcCA. Name of a Secret with the BMC CA bundle.' })),
+    bmcCAName: legacyCAName('bmcCA', 'BMC CA bundle'),
     certificateName: Type.Optional(
       Type.String({ description: 'Name of a Secret (`tls.crt`, `tls.key`, optional `ca.crt`) with the certificate of the API and of virtual media.' }),
     ),
     disableVirtualMediaTLS: Type.Optional(Type.Boolean({ description: 'Serve virtual media over plain HTTP even when certificateName is set.' })),
     insecureRPC: Type.Optional(Type.Boolean({ description: 'Do not verify the JSON-RPC certificates between replicas. Only with high availability.' })),
     trustedCA: Type.Optional(Type.Object(ResourceReferenceWithKey.properties, { description: 'CA bundle trusted when downloading images and by the ramdisk.' })),
-    trustedCAName: Type.Optional(Type.String({ description: 'Deprecated: use trustedCA. Name of a ConfigMap with the trusted CA bundle.' })),
+    trustedCAName: legacyCAName('trustedCA', 'trusted CA bundle'),
   },
   {
     description: 'TLS of the API, virtual media and JSON-RPC, and CA bundles.',
-    'x-kubernetes-validations': [
-      {
-        rule: "!has(self.bmcCA) || !has(self.bmcCAName) || (self.bmcCA.kind == 'Secret' && self.bmcCA.name == self.bmcCAName)",
-        message: 'bmcCA and bmcCAName are both set but do not match: use bmcCA only',
-      },
-      {
-        rule: "!has(self.trustedCA) || !has(self.trustedCAName) || (self.trustedCA.kind == 'ConfigMap' && self.trustedCA.name == self.trustedCAName)",
-        message: 'trustedCA and trustedCAName are both set but do not match: use trustedCA only',
-      },
-    ],
+    'x-kubernetes-validations': CA_FIELDS.map(caConsistencyRule),
   },
 );
 export type TLS = Static<typeof TLS>;
@@ -370,7 +403,7 @@ export const IronicSpec = Type.Object(
     tls: Type.Optional(TLS),
     version: Type.Optional(
       Type.String({
-        description: 'Ironic version to run: `latest` or MAJOR.MINOR (supported: 38.0, 37.0, 35.0). Defaults to the newest supported release.',
+        description: `Ironic version to run: \`latest\` or MAJOR.MINOR (supported: ${RELEASES}). Defaults to the newest supported release.`,
         pattern: '^(latest|[0-9]+\\.[0-9]+)$',
       }),
     ),

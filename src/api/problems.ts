@@ -26,7 +26,7 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Appends keys to a field path: numbers become `[i]`, plain names `.name`, other keys `["a/b"]`. */
-export const fieldPath = (base: string, ...keys: ReadonlyArray<string | number>): string =>
+export const fieldPath = (base: string, ...keys: readonly (string | number)[]): string =>
   keys.reduce<string>((path, key) => {
     if (typeof key === 'number') return `${path}[${key}]`;
     return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;

@@ -3,8 +3,9 @@
  * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
+import { CA_FIELDS, DEFAULT_PORTS, DEFAULT_PROVIDER_NETWORK_MODE, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
 import { registerFormats } from './formats.js';
-import { IronicSpec, type AgentImages, type ProviderNetwork } from './ironic.js';
+import { IronicSpec, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
 import { isLoopback, parseIP } from './net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
@@ -71,7 +72,7 @@ const databaseFieldsSet: Rule = ({ spec }) => {
 // Rule 4: a keepalived object conflicts even when it is disabled, as upstream.
 const hostNetworkConflicts = (spec: IronicSpec): string[] => {
   const n = spec.networking ?? {};
-  const conflicts: ReadonlyArray<readonly [string, boolean]> = [
+  const conflicts: readonly (readonly [string, boolean])[] = [
     ['bindInterface', n.bindInterface === true],
     ['dhcp', n.dhcp !== undefined],
     ['interface', nonEmpty(n.interface)],
@@ -201,13 +202,6 @@ const insecureRPCNeedsHA: Rule = ({ spec }) =>
     ? [problem('spec.tls.insecureRPC', 'insecureRPC only makes sense with highAvailability (there is no JSON-RPC between replicas otherwise): remove it')]
     : [];
 
-type CAField = { readonly ref: 'bmcCA' | 'trustedCA'; readonly legacy: 'bmcCAName' | 'trustedCAName'; readonly legacyKind: 'Secret' | 'ConfigMap' };
-
-const CA_FIELDS: readonly CAField[] = [
-  { ref: 'bmcCA', legacy: 'bmcCAName', legacyKind: 'Secret' },
-  { ref: 'trustedCA', legacy: 'trustedCAName', legacyKind: 'ConfigMap' },
-];
-
 const caProblems = (spec: IronicSpec, { ref, legacy, legacyKind }: CAField): Problem[] => {
   const reference = spec.tls?.[ref];
   if (reference === undefined) return [];
@@ -291,8 +285,7 @@ const agentImageRules: Rule = ({ spec }) => {
 // --- Rule 21: the networking service ----------------------------------------------------------------
 
 const VLAN_ENTRY = /^([0-9]+)(?:-([0-9]+))?$/;
-const MIN_VLAN = 1;
-const MAX_VLAN = 4094;
+const { min: MIN_VLAN, max: MAX_VLAN } = VLAN_IDS;
 
 const vlanEntryMessage = (entry: string): string | undefined => {
   const match = VLAN_ENTRY.exec(entry);
@@ -305,7 +298,7 @@ const vlanEntryMessage = (entry: string): string | undefined => {
 };
 
 const allowedVLANsProblems = (network: ProviderNetwork, path: string): Problem[] => {
-  const mode = network.mode ?? 'access';
+  const mode = network.mode ?? DEFAULT_PROVIDER_NETWORK_MODE;
   const vlans = network.allowedVLANs ?? [];
   const prefix = `${path.replace(/^spec\./, '')} (${network.type})`;
   const modeProblems =
@@ -355,36 +348,53 @@ const bindInterfaceNeedsAddress: Rule = ({ spec }) => {
  * Beyond upstream: ports must differ, or the API server refuses the pod (duplicate host ports) or the
  * Service (duplicate ports), and the apply fails on every sync.
  */
-const distinctPorts: Rule = ({ spec }) => {
+type PortField = keyof typeof DEFAULT_PORTS;
+type UsedPort = readonly [PortField, number];
+
+const portOf = (networking: Networking, field: PortField): number => networking[field] ?? DEFAULT_PORTS[field];
+
+/** The pod's ports in use, in the order of upstream's container ports. */
+const usedPorts = (spec: IronicSpec, vmedia: boolean): UsedPort[] => {
   const n = spec.networking ?? {};
+  const inUse: readonly (readonly [PortField, boolean])[] = [
+    ['apiPort', true],
+    ['imageServerPort', true],
+    ['imageServerTLSPort', vmedia],
+    ['rpcPort', isHA(spec)],
+    ['prometheusExporterPort', spec.prometheusExporter?.enabled === true],
+  ];
+  return inUse.filter(([, on]) => on).map(([field]): UsedPort => [field, portOf(n, field)]).filter(([, port]) => port > 0);
+};
+
+// The containers run as an unprivileged user without capabilities: they cannot bind privileged ports.
+const privilegedPortProblems = (used: readonly UsedPort[]): Problem[] =>
+  used
+    .filter(([, port]) => port < UNPRIVILEGED_PORT_START)
+    .map(([name, port]) =>
+      problem(`spec.networking.${name}`, `port ${port} is below ${UNPRIVILEGED_PORT_START}, which Ironic's unprivileged containers cannot listen on: choose a port of ${UNPRIVILEGED_PORT_START} or more`),
+    );
+
+const repeatedPortProblems = (used: readonly UsedPort[]): Problem[] =>
+  used.flatMap(([name, port], i) => {
+    const earlier = used.slice(0, i).find(([, other]) => other === port);
+    return earlier === undefined ? [] : [problem(`spec.networking.${name}`, `port ${port} is already used by networking.${earlier[0]}: choose another port`)];
+  });
+
+// The Service exposes the API and the image server (not in HA) next to the exporter port.
+const servicePortProblems = (spec: IronicSpec, tls: boolean, vmedia: boolean): Problem[] => {
+  const ha = isHA(spec);
+  const servicePorts: number[] = [tls ? SERVICE_PORTS.apiTLS : SERVICE_PORTS.api, ...(!ha ? [vmedia ? SERVICE_PORTS.imageServerTLS : SERVICE_PORTS.imageServer] : [])];
+  const metrics = portOf(spec.networking ?? {}, 'prometheusExporterPort');
+  return spec.prometheusExporter?.enabled === true && servicePorts.includes(metrics)
+    ? [problem('spec.networking.prometheusExporterPort', `port ${metrics} is already a port of the Ironic Service (${servicePorts.join(', ')}): choose another exporter port`)]
+    : [];
+};
+
+const distinctPorts: Rule = ({ spec }) => {
   const tls = (spec.tls?.certificateName ?? '') !== '';
   const vmedia = tls && spec.tls?.disableVirtualMediaTLS !== true;
-  const ha = spec.highAvailability === true;
-  const exporter = spec.prometheusExporter?.enabled === true;
-  const pod: Array<[string, number | undefined, boolean]> = [
-    ['apiPort', n.apiPort ?? 6385, true],
-    ['imageServerPort', n.imageServerPort ?? 6180, true],
-    ['imageServerTLSPort', n.imageServerTLSPort ?? 6183, vmedia],
-    ['rpcPort', n.rpcPort ?? 6189, ha],
-    ['prometheusExporterPort', n.prometheusExporterPort ?? 9608, exporter],
-  ];
-  const used = pod.filter(([, port, on]) => on && port !== undefined && port > 0) as Array<[string, number, boolean]>;
-  const problems: Problem[] = [];
-  // The containers run as an unprivileged user without capabilities: they cannot bind privileged ports.
-  for (const [name, port] of used) {
-    if (port < 1024) problems.push(problem(`spec.networking.${name}`, `port ${port} is below 1024, which Ironic's unprivileged containers cannot listen on: choose a port of 1024 or more`));
-  }
-  used.forEach(([name, port], i) => {
-    const earlier = used.slice(0, i).find(([, other]) => other === port);
-    if (earlier !== undefined) problems.push(problem(`spec.networking.${name}`, `port ${port} is already used by networking.${earlier[0]}: choose another port`));
-  });
-  // The Service exposes the API on 80/443 and the image server on 8080/8443 next to the exporter port.
-  const servicePorts = [tls ? 443 : 80, ...(!ha ? [vmedia ? 8443 : 8080] : [])];
-  const metrics = n.prometheusExporterPort ?? 9608;
-  if (exporter && servicePorts.includes(metrics)) {
-    problems.push(problem('spec.networking.prometheusExporterPort', `port ${metrics} is already a port of the Ironic Service (${servicePorts.join(', ')}): choose another exporter port`));
-  }
-  return problems;
+  const used = usedPorts(spec, vmedia);
+  return [...privilegedPortProblems(used), ...repeatedPortProblems(used), ...servicePortProblems(spec, tls, vmedia)];
 };
 
 /** The semantic rules, in the order of upstream's ValidateIronic. */
