@@ -5,7 +5,7 @@
  * Kubernetes structural schema: enums are unions of string literals, maps are `Type.Record(String, …)`,
  * and embedded Kubernetes types whose full schema we do not restate keep unknown fields.
  */
-import { Type, type Static, type TSchema, type TLiteral, type TUnion, type SchemaOptions } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema, type TLiteral, type TUnion, type SchemaOptions } from '@sinclair/typebox';
 
 /** The API group of both custom resources. */
 export const API_GROUP = 'ironic.metal3.io';
@@ -41,7 +41,7 @@ export const IntOrString = (options: SchemaOptions = {}): TUnion<[ReturnType<typ
  * here. Unknown fields are preserved by the API server; the hook checks the object against the upstream
  * Kubernetes schema before using it.
  */
-export const EmbeddedObject = <P extends Record<string, TSchema>>(properties: P, description: string) =>
+export const EmbeddedObject = <P extends Record<string, TSchema>>(properties: P, description: string): TObject<P> =>
   Type.Object(properties, {
     description,
     additionalProperties: true,

@@ -15,7 +15,7 @@ export const KubeObject = Type.Object(
   },
   { additionalProperties: true },
 );
-export type KubeObject = Static<typeof KubeObject> & { readonly [key: string]: unknown };
+export type KubeObject = Static<typeof KubeObject> & Readonly<Record<string, unknown>>;
 
 /** `children` / `related`: `Kind.group/version` → (`namespace/name` or `name`) → object. Go may send null for empty maps. */
 export const ObjectMap = Type.Record(Type.String(), Type.Union([Type.Record(Type.String(), KubeObject), Type.Null()]));

@@ -7,7 +7,7 @@
 export type Version = { readonly kind: 'latest' } | { readonly kind: 'release'; readonly major: number; readonly minor: number };
 
 /** Supported versions, newest first, with the ironic-image tag of each. */
-export const SUPPORTED_VERSIONS: ReadonlyArray<{ readonly version: string; readonly tag: string }> = [
+export const SUPPORTED_VERSIONS: readonly { readonly version: string; readonly tag: string }[] = [
   { version: 'latest', tag: 'latest' },
   { version: '38.0', tag: 'release-38.0' },
   { version: '37.0', tag: 'release-37.0' },

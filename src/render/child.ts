@@ -46,19 +46,19 @@ const lastApplied = (object: KubeObject): KubeChild | undefined => {
   }
 };
 
+/** Annotations written by others: Metacontroller's record, and the Deployment controller's revision. */
+const FOREIGN_ANNOTATIONS = new Set([LAST_APPLIED_ANNOTATION, 'deployment.kubernetes.io/revision']);
+
 const withoutServerFields = (object: KubeObject): KubeChild => {
   const { status: _status, ...rest } = object;
-  const metadata: Record<string, unknown> = { ...object.metadata };
-  for (const key of SERVER_METADATA) delete metadata[key];
-  const annotations = isRecord(metadata['annotations']) ? { ...metadata['annotations'] } : undefined;
-  if (annotations !== undefined) {
-    delete annotations[LAST_APPLIED_ANNOTATION];
-    // Written by the Deployment controller, not by us.
-    delete annotations['deployment.kubernetes.io/revision'];
-    if (Object.keys(annotations).length === 0) delete metadata['annotations'];
-    else metadata['annotations'] = annotations;
-  }
-  return { ...rest, metadata: metadata as KubeChild['metadata'] };
+  // Field by field, in their order: server-owned fields go, foreign annotations go (and an emptied map).
+  const fields = Object.entries(object.metadata).flatMap(([key, value]): [string, unknown][] => {
+    if (SERVER_METADATA.includes(key)) return [];
+    if (key !== 'annotations' || !isRecord(value)) return [[key, value]];
+    const kept = Object.entries(value).filter(([annotation]) => !FOREIGN_ANNOTATIONS.has(annotation));
+    return kept.length > 0 ? [[key, Object.fromEntries(kept)]] : [];
+  });
+  return { ...rest, metadata: { ...Object.fromEntries(fields), name: object.metadata.name } };
 };
 
 /**
@@ -66,7 +66,7 @@ const withoutServerFields = (object: KubeObject): KubeChild => {
  * recorded it, otherwise the live object without server-owned fields. Used when a spec is invalid or a
  * reference is missing, because any child left out of a response is deleted.
  */
-export const keepObserved = (object: KubeObject): KubeChild => lastApplied(object) ?? (compact(withoutServerFields(object)) as KubeChild);
+export const keepObserved = (object: KubeObject): KubeChild => lastApplied(object) ?? compact(withoutServerFields(object));
 
 export const keepObservedChildren = (children: ObjectMap | null | undefined): KubeChild[] => {
   if (children === null || children === undefined) return [];

@@ -14,7 +14,8 @@ export const canonicalJson = (value: unknown): string => {
       .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  // JSON.stringify answers undefined for these, whatever its declared type says.
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol' ? 'null' : JSON.stringify(value);
 };
 
 /** sha256 (hex) of the canonical JSON of a value: used for restart annotations. */

@@ -55,8 +55,27 @@ const CONTENT_HASH_LENGTH = 10;
 /** Values of the component label of our content-named Secrets, by which observed ones are found again. */
 export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca' } as const;
 
+/** The names of an Ironic's children. */
+export type IronicNames = {
+  readonly workload: string;
+  readonly service: string;
+  readonly apiCredentials: string;
+  readonly htpasswd: (contentHash: string) => string;
+  readonly htpasswdPrefix: string;
+  readonly rpcCA: (contentHash: string) => string;
+  readonly rpcCAPrefix: string;
+  readonly ingress: string;
+  readonly ingressTLS: string;
+  readonly serviceMonitor: string;
+  readonly networking: string;
+  readonly networkingService: string;
+  readonly switchConfig: string;
+  readonly switchCredentials: string;
+  readonly upgradeJob: (phase: 'pre' | 'post', from: string, to: string) => string;
+};
+
 /** Names of the children of an Ironic. */
-export const ironicNames = (name: string) => ({
+export const ironicNames = (name: string): IronicNames => ({
   workload: objectName(name, '-service'),
   service: dnsLabel(name),
   apiCredentials: objectName(name, '-api-credentials'),
@@ -82,11 +101,11 @@ export const ironicNames = (name: string) => ({
   upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string => fit(`${name}-${phase}-${from}-to-${to}`, 63),
 });
 
-/** The names of an Ironic's children. */
-export type IronicNames = ReturnType<typeof ironicNames>;
+/** The names of an IronicDatabase's children. */
+export type DatabaseNames = { readonly statefulSet: string; readonly service: string; readonly credentials: string; readonly config: string };
 
 /** Names of the children of an IronicDatabase. */
-export const databaseNames = (name: string) => ({
+export const databaseNames = (name: string): DatabaseNames => ({
   statefulSet: objectName(name, '-database'),
   service: dnsLabel(name, '-database'),
   credentials: objectName(name, '-database-credentials'),

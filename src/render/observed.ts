@@ -27,9 +27,9 @@ export const findObject = (
   name: string,
 ): KubeObject | undefined => {
   const objects = map?.[group];
-  if (objects === null || objects === undefined) return undefined;
+  if (!objects) return undefined;
   const found = objects[`${namespace}/${name}`] ?? objects[name];
-  return found !== undefined && found.metadata.name === name ? found : undefined;
+  return found?.metadata.name === name ? found : undefined;
 };
 
 /** The decoded `data` of a Secret (base64) or the `data` of a ConfigMap; non-string values are skipped. */

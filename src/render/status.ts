@@ -20,8 +20,11 @@ type ObservedCondition = { type?: unknown; status?: unknown; reason?: unknown; m
 export const findCondition = (status: unknown, type: string): ObservedCondition | undefined => {
   const list = pathOf(status, 'conditions');
   const found: unknown = Array.isArray(list) ? list.find((c) => pathOf(c, 'type') === type) : undefined;
-  return typeof found === 'object' && found !== null ? (found as ObservedCondition) : undefined;
+  return typeof found === 'object' && found !== null ? (found) : undefined;
 };
+
+/** A condition's text field as words: the string itself, else the fallback. */
+const wordsOf = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
 
 const condition = (object: KubeObject, type: string): ObservedCondition | undefined => findCondition(object['status'], type);
 
@@ -45,10 +48,10 @@ export const deploymentReadiness = (deployment: KubeObject | undefined, version?
   if (!generationObserved(deployment) || !atVersion(deployment, version)) return progressing(`deployment ${name} is being updated`);
   const progress = condition(deployment, 'Progressing');
   if (progress?.status === 'False' && progress.reason === 'ProgressDeadlineExceeded') {
-    return failed(`deployment ${name} stopped progressing: ${String(progress.message ?? 'progress deadline exceeded')}`);
+    return failed(`deployment ${name} stopped progressing: ${wordsOf(progress.message, 'progress deadline exceeded')}`);
   }
   const replicaFailure = condition(deployment, 'ReplicaFailure');
-  if (replicaFailure?.status === 'True') return failed(`deployment ${name} cannot create its pod: ${String(replicaFailure.message ?? '')}`);
+  if (replicaFailure?.status === 'True') return failed(`deployment ${name} cannot create its pod: ${wordsOf(replicaFailure.message, '')}`);
   const updated = progress?.reason === 'NewReplicaSetAvailable' && numberAt(deployment, 'status', 'updatedReplicas') >= numberAt(deployment, 'spec', 'replicas');
   if (condition(deployment, 'Available')?.status !== 'True') return progressing(`deployment ${name} is not available yet`);
   if (!updated) return progressing(`deployment ${name} is rolling out`);
@@ -97,7 +100,7 @@ export const serviceReadiness = (service: KubeObject | undefined): Readiness => 
 export const jobReadiness = (job: KubeObject | undefined, what: string): Readiness => {
   if (job === undefined) return progressing(`the ${what} job is being created`);
   const failure = condition(job, 'Failed');
-  if (failure?.status === 'True') return failed(`${what} job ${job.metadata.name} failed: ${String(failure.message ?? failure.reason ?? 'see its pods')}; fix the cause, then delete the job to run it again`);
+  if (failure?.status === 'True') return failed(`${what} job ${job.metadata.name} failed: ${wordsOf(failure.message, wordsOf(failure.reason, 'see its pods'))}; fix the cause, then delete the job to run it again`);
   if (condition(job, 'Complete')?.status === 'True') return ready(`${what} job ${job.metadata.name} completed`);
   return progressing(`${what} job ${job.metadata.name} is not complete yet`);
 };

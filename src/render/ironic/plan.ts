@@ -96,7 +96,7 @@ export const secretsNotObservedYet = (view: ParentView, names: IronicNames): boo
   const observed = new Set(objectsOf(view.children, GROUP_KEYS.secret).map((s) => s.metadata.name));
   const missing = referencedSecrets(workload).filter((name) => isOwnSecret(names, name) && !observed.has(name));
   if (missing.length === 0) return false;
-  const created = Date.parse(String(pathOf(workload, 'metadata', 'creationTimestamp') ?? ''));
+  const created = Date.parse(textOf(pathOf(workload, 'metadata', 'creationTimestamp')) ?? '');
   return !Number.isNaN(created) && Date.parse(view.now) - created < CACHE_GRACE_SECONDS * 1000;
 };
 

@@ -28,18 +28,18 @@ export const startupProbe = (probe: IProbe): IProbe => ({ ...probe, initialDelay
  * then that address, literally, or from the PROVISIONING_IP variable of the container when it comes
  * from the downward API (validation refuses bindInterface when the address is not known either way).
  */
-export const probeHost = (input: IronicRenderInput): string | 'from-env' => {
+export const probeHost = (input: IronicRenderInput): string | undefined => {
   const n = input.model.networking;
   if (!n.bindInterface) return '127.0.0.1';
   const ip = n.ipAddress;
-  if (ip === undefined || ip === '' || !ipaddr.isValid(ip)) return 'from-env';
+  if (ip === undefined || ip === '' || !ipaddr.isValid(ip)) return undefined;
   return ipaddr.parse(ip).kind() === 'ipv6' ? `[${ip}]` : ip;
 };
 
 /** A curl probe on `scheme://host:port/path`, through a shell when the host comes from PROVISIONING_IP. */
 const endpointProbe = (input: IronicRenderInput, scheme: string, port: number, path: string, mustSucceed: boolean): IProbe => {
   const host = probeHost(input);
-  if (host !== 'from-env') return curlProbe(`${scheme}://${host}:${port}${path}`, mustSucceed);
+  if (host !== undefined) return curlProbe(`${scheme}://${host}:${port}${path}`, mustSucceed);
   const curl = [...CURL, ...(mustSucceed ? ['--fail'] : [])].join(' ');
   const script = `h="$PROVISIONING_IP"; case "$h" in *:*) h="[$h]";; esac; exec ${curl} "${scheme}://$h:${port}${path}"`;
   return { exec: { command: ['sh', '-c', script] }, ...timing };
