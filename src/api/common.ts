@@ -13,8 +13,6 @@ export const API_GROUP = 'ironic.metal3.io';
 export const API_VERSION = 'v1alpha1';
 /** `apiVersion` as it appears on objects. */
 export const GROUP_VERSION = `${API_GROUP}/${API_VERSION}`;
-/** Prefix of every label and annotation the hooks put on children. */
-export const LABEL_PREFIX = API_GROUP;
 
 /** The single condition type we maintain, as upstream does. */
 export const READY_CONDITION = 'Ready';

@@ -3,9 +3,11 @@
  * truncated and suffixed with a short hash of the full value, so distinct inputs stay distinct.
  */
 import { createHash } from 'node:crypto';
-import { LABEL_PREFIX } from '../api/common.js';
+import { API_GROUP } from '../api/common.js';
 
-export { LABEL_PREFIX as LABEL_PREFIX_KEY } from '../api/common.js';
+
+/** Prefix of every label and annotation the hooks put on children: the API group. */
+const LABEL_PREFIX = API_GROUP;
 
 export const LABELS = {
   app: `${LABEL_PREFIX}/app`,
@@ -13,6 +15,8 @@ export const LABELS = {
   version: `${LABEL_PREFIX}/version`,
   database: `${LABEL_PREFIX}/database`,
   component: `${LABEL_PREFIX}/component`,
+  /** On placeholder Secrets the user fills in (never overwritten). */
+  managed: `${LABEL_PREFIX}/managed`,
   managedBy: 'app.kubernetes.io/managed-by',
 } as const;
 

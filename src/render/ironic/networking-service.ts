@@ -10,7 +10,7 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { ProviderNetworkModel } from '../../api/model.js';
-import { LABELS, LABEL_PREFIX_KEY, labelValue, versionAnnotation } from '../names.js';
+import { LABELS, labelValue, versionAnnotation } from '../names.js';
 import { base64, ironicSecretLabels } from '../meta.js';
 import { restricted } from '../security.js';
 import type { IronicRenderInput, SwitchSecrets } from './input.js';
@@ -149,7 +149,7 @@ export const renderSwitchSecrets = (input: IronicRenderInput): ISecret[] => {
   const secret = (name: string, data: Record<string, string>): ISecret => ({
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name, namespace: input.namespace, labels: { ...ironicSecretLabels(input.name), [`${LABEL_PREFIX_KEY}/managed`]: 'true' } },
+    metadata: { name, namespace: input.namespace, labels: { ...ironicSecretLabels(input.name), [LABELS.managed]: 'true' } },
     type: 'Opaque',
     ...(Object.keys(data).length > 0 && { data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, base64(v)])) }),
   });
