@@ -226,3 +226,29 @@ t.test('parseIronicDatabase', async (t) => {
   const refused = parseIronicDatabase({ storage: { size: '0' } });
   t.equal(refused.ok, false, 'a zero size is refused');
 });
+
+t.test('property: parsing never throws and is deterministic, whatever the input', async (t) => {
+  const { default: fc } = await import('fast-check');
+  const ip = fc.oneof(fc.ipV4(), fc.ipV6(), fc.constantFrom('192.0.2.2', 'not-an-ip', ''));
+  const cidr = fc.oneof(fc.constantFrom('192.0.2.0/24', 'fd00::/64', 'bad'), fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 33 })).map(([a, p]) => `${a}/${p}`));
+  const spec = fc.oneof(
+    fc.anything(),
+    fc.record(
+      {
+        networking: fc.record({ interface: fc.string(), ipAddress: ip, dhcp: fc.record({ networkCIDR: cidr, rangeBegin: ip, rangeEnd: ip }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+        tls: fc.record({ certificateName: fc.string(), bmcCAName: fc.string(), trustedCA: fc.record({ name: fc.string(), kind: fc.constantFrom('Secret', 'ConfigMap', 'x') }) }, { requiredKeys: [] }),
+        overrides: fc.record({ containers: fc.array(fc.anything(), { maxLength: 2 }), tolerations: fc.array(fc.anything(), { maxLength: 2 }) }, { requiredKeys: [] }),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+  fc.assert(
+    fc.property(spec, (s) => {
+      const first = parseIronic(s);
+      t.same(parseIronic(structuredClone(s)), first);
+      const database = parseIronicDatabase(s);
+      return first.ok || first.problems.length > 0 ? database.ok || database.problems.length > 0 : false;
+    }),
+    { numRuns: 300 },
+  );
+});
