@@ -4,7 +4,7 @@
 import { DEFAULT_DATABASE_SIZE } from './constants.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
 import type { IronicDatabaseModel, Parsed } from './model.js';
-import { given, optionalFields, sortedMap } from './fields.js';
+import { canonical, canonicalResources, given, optionalFields, sortedMap } from './fields.js';
 import { compiledCheck } from './problems.js';
 import { validateIronicDatabase } from './validate-database.js';
 
@@ -16,11 +16,11 @@ const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
     ...optionalFields({ image: given(spec.image), credentialsName: given(spec.credentialsName), tlsCertificateName: given(spec.tlsCertificateName) }),
     storage: {
       ...(storageClassName !== undefined && { storageClassName }),
-      size: given(storage.size) ?? DEFAULT_DATABASE_SIZE,
+      size: canonical(given(storage.size) ?? DEFAULT_DATABASE_SIZE),
       ephemeral: storage.ephemeral ?? false,
       whenDeleted: storage.whenDeleted ?? 'Retain',
     },
-    ...(spec.resources && { resources: spec.resources }),
+    ...(spec.resources && { resources: canonicalResources(spec.resources) }),
     nodeSelector: sortedMap(spec.nodeSelector),
   };
 };

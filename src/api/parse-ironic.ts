@@ -11,7 +11,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import { given, optionalFields, positiveOr, sortedMap } from './fields.js';
+import { canonical, canonicalResources, given, optionalFields, positiveOr, sortedMap } from './fields.js';
 import { CA_FIELDS, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from './constants.js';
 import { IronicSpec, type DHCP, type Networking } from './ironic.js';
 import type {
@@ -170,6 +170,17 @@ const isVolume = conforms<IVolume>((d) => new Volume(d).validate());
 const isProbe = conforms<IProbe>((d) => new Probe(d).validate());
 const isToleration = conforms<IToleration>((d) => new Toleration(d).validate());
 
+/**
+ * Quantities in the canonical text the API server stores (`1024Mi` is stored as `1Gi`): Metacontroller
+ * compares desired and observed objects as they are, so any other text would be sent again on every sync.
+ */
+const canonicalContainer = (container: IContainer): IContainer => (container.resources ? { ...container, resources: canonicalResources(container.resources) } : container);
+
+const canonicalVolume = (volume: IVolume): IVolume => {
+  const sizeLimit = volume.emptyDir?.sizeLimit;
+  return sizeLimit !== undefined ? { ...volume, emptyDir: { ...volume.emptyDir, sizeLimit: canonical(sizeLimit) } } : volume;
+};
+
 /** The overrides, typed. Validation refused any that does not conform, so nothing is dropped here. */
 const podOverrides = (spec: IronicSpec): PodOverrides => {
   const o = spec.overrides;
@@ -181,9 +192,9 @@ const podOverrides = (spec: IronicSpec): PodOverrides => {
   return {
     labels: sortedMap(o?.labels),
     annotations: sortedMap(o?.annotations),
-    containers: containers.filter(isContainer),
-    initContainers: initContainers.filter(isContainer),
-    volumes: volumes.filter(isVolume),
+    containers: containers.filter(isContainer).map(canonicalContainer),
+    initContainers: initContainers.filter(isContainer).map(canonicalContainer),
+    volumes: volumes.filter(isVolume).map(canonicalVolume),
     ...(isProbe(liveness) && { httpdLivenessProbe: liveness }),
     ...(isProbe(readiness) && { httpdReadinessProbe: readiness }),
   };

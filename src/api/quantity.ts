@@ -68,3 +68,78 @@ export const compareQuantities = (a: Quantity, b: Quantity): number => {
 
 /** True when the quantity is greater than zero. */
 export const isPositive = (quantity: Quantity): boolean => quantity.numerator > 0n;
+
+/** How the API server prints a quantity: by the family of the suffix it was written with. */
+type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+
+const DECIMAL_SUFFIXES: Readonly<Record<number, string>> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: '', 3: 'k', 6: 'M', 9: 'G', 12: 'T', 15: 'P', 18: 'E' };
+const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'] as const;
+const NANO = 10n ** 9n;
+
+const formatOf = (value: string | number): QuantityFormat => {
+  if (typeof value === 'number') return 'DecimalSI';
+  const suffix = QUANTITY.exec(value)?.[3] ?? '';
+  if (suffix in BINARY_POWERS) return 'BinarySI';
+  return /^[eE][+-]?[0-9]+$/.test(suffix) && suffix !== 'E' ? 'DecimalExponent' : 'DecimalSI';
+};
+
+/** Rounds away from zero to a whole number of nano units, as the API server does when it parses. */
+const roundToNano = (q: Quantity): bigint => {
+  const negative = q.numerator < 0n;
+  const magnitude = negative ? -q.numerator : q.numerator;
+  const scaled = magnitude * NANO;
+  const nanos = scaled / q.denominator + (scaled % q.denominator === 0n ? 0n : 1n);
+  return negative ? -nanos : nanos;
+};
+
+/** `amount × 10^exponent` with the exponent a multiple of 3 and no trailing zeros beyond that. */
+const decimalParts = (nanos: bigint): { digits: bigint; exponent: number } => {
+  let digits = nanos;
+  let exponent = -9;
+  while (digits % 10n === 0n) {
+    digits /= 10n;
+    exponent += 1;
+  }
+  while (exponent % 3 !== 0) {
+    digits *= 10n;
+    exponent -= 1;
+  }
+  return { digits, exponent };
+};
+
+/** `amount × 1024^exponent` of a whole number of bytes, with the largest exponent that divides it (Ei at most). */
+const binaryParts = (bytes: bigint): { digits: bigint; exponent: number } => {
+  let digits = bytes;
+  let exponent = 0;
+  while (exponent < BINARY_SUFFIXES.length - 1 && digits % 1024n === 0n) {
+    digits /= 1024n;
+    exponent += 1;
+  }
+  return { digits, exponent };
+};
+
+/**
+ * The canonical text the API server stores for a quantity (apimachinery's CanonicalizeBytes): `1024Mi`
+ * becomes `1Gi`, `0.5` becomes `500m`, `1` (a number) becomes `"1"`, `1.5Gi` becomes `1536Mi`. Desired
+ * objects carry this form so that a comparison with the stored object finds no difference. Undefined when
+ * the value is not a quantity.
+ */
+export const canonicalQuantity = (value: string | number): string | undefined => {
+  const parsed = parseQuantity(value);
+  if (parsed === undefined) return undefined;
+  const nanos = roundToNano(parsed);
+  if (nanos === 0n) return '0';
+  let format = formatOf(value);
+  if (format === 'BinarySI') {
+    const small = nanos > -1024n * NANO && nanos < 1024n * NANO;
+    // Below 1Ki, or with a fraction of a byte, binary suffixes would round: the decimal form is exact.
+    if (small || nanos % NANO !== 0n) format = 'DecimalSI';
+  }
+  if (format === 'BinarySI') {
+    const { digits, exponent } = binaryParts(nanos / NANO);
+    return `${digits}${BINARY_SUFFIXES[exponent] ?? ''}`;
+  }
+  const { digits, exponent } = decimalParts(nanos);
+  if (format === 'DecimalExponent') return exponent === 0 ? `${digits}` : `${digits}e${exponent}`;
+  return `${digits}${DECIMAL_SUFFIXES[exponent] ?? ''}`;
+};

@@ -252,3 +252,19 @@ t.test('property: parsing never throws and is deterministic, whatever the input'
     { numRuns: 300 },
   );
 });
+
+t.test('quantities are rendered in the canonical text the API server stores, so nothing is re-sent', async (t) => {
+  const db = databaseModel({ storage: { size: '10240Mi' }, resources: { requests: { cpu: '0.5', memory: '1024Mi' }, limits: { cpu: 1, memory: '1.5Gi' } } });
+  t.equal(db.storage.size, '10Gi');
+  t.same(db.resources, { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '1536Mi' } });
+  const m = model({
+    overrides: {
+      containers: [{ name: 'sidecar', image: 'busybox', resources: { requests: { cpu: '1000m', memory: '2048Ki' } } }],
+      initContainers: [{ name: 'init', image: 'busybox', resources: { limits: { memory: 1073741824 } } }],
+      volumes: [{ name: 'cache', emptyDir: { sizeLimit: '1024Mi' } }],
+    },
+  });
+  t.same(m.overrides.containers[0]?.resources, { requests: { cpu: '1', memory: '2Mi' } });
+  t.same(m.overrides.initContainers[0]?.resources, { limits: { memory: '1Gi' } });
+  t.same(m.overrides.volumes[0], { name: 'cache', emptyDir: { sizeLimit: '1Gi' } });
+});
