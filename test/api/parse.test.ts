@@ -265,6 +265,6 @@ t.test('quantities are rendered in the canonical text the API server stores, so 
     },
   });
   t.same(m.overrides.containers[0]?.resources, { requests: { cpu: '1', memory: '2Mi' } });
-  t.same(m.overrides.initContainers[0]?.resources, { limits: { memory: '1Gi' } });
+  t.same(m.overrides.initContainers[0]?.resources, { limits: { memory: '1073741824' } }, 'a plain number is decimal: no binary suffix');
   t.same(m.overrides.volumes[0], { name: 'cache', emptyDir: { sizeLimit: '1Gi' } });
 });
