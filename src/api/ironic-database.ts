@@ -33,7 +33,7 @@ export const DatabaseStorage = Type.Object(
     description: 'Storage of the database. Persistent by default.',
     'x-kubernetes-validations': [
       {
-        rule: '!(has(self.ephemeral) && self.ephemeral) || !has(self.storageClassName)',
+        rule: "!(has(self.ephemeral) && self.ephemeral) || !has(self.storageClassName) || self.storageClassName == ''",
         message: 'storageClassName cannot be used with ephemeral storage',
       },
       {

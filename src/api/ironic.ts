@@ -31,6 +31,20 @@ const RELEASES = SUPPORTED_VERSIONS.map((v) => v.version)
   .filter((v) => v !== 'latest')
   .join(', ');
 
+/**
+ * CEL: the string at `field` (a path under self or oldSelf) is set and not empty. The validation of
+ * validate-ironic.ts, like upstream, treats an empty string as unset, and the CEL rules say the same.
+ */
+const celGiven = (field: string): string => `(has(${field}) && ${field} != '')`;
+
+/** CEL: the list at `field` has at least one item. */
+const celNotEmpty = (field: string): string => `(has(${field}) && size(${field}) > 0)`;
+
+/** CEL, on networking.dhcp: each field of the main pool is set. */
+const CIDR_GIVEN = celGiven('self.networkCIDR');
+const BEGIN_GIVEN = celGiven('self.rangeBegin');
+const END_GIVEN = celGiven('self.rangeEnd');
+
 const Port = (description: string, defaultValue: number) =>
   Type.Integer({ description: `${description} Defaults to ${defaultValue}.`, minimum: 1, maximum: 65535, default: defaultValue });
 
@@ -122,13 +136,13 @@ export const DHCP = Type.Object(
   {
     description: 'DHCP for the provisioning network, served by dnsmasq. Not available with high availability.',
     'x-kubernetes-validations': [
-      { rule: "!(has(self.serveDNS) && self.serveDNS && has(self.dnsAddress))", message: 'dnsAddress cannot be set together with serveDNS: remove one of them' },
+      { rule: `!(has(self.serveDNS) && self.serveDNS && ${celGiven('self.dnsAddress')})`, message: 'dnsAddress cannot be set together with serveDNS: remove one of them' },
       {
-        rule: '(has(self.networkCIDR) == has(self.rangeBegin)) && (has(self.networkCIDR) == has(self.rangeEnd))',
+        rule: `(${CIDR_GIVEN} == ${BEGIN_GIVEN}) && (${CIDR_GIVEN} == ${END_GIVEN})`,
         message: 'networkCIDR, rangeBegin and rangeEnd must be set together',
       },
       {
-        rule: 'has(self.networkCIDR) || (has(self.extraRanges) && size(self.extraRanges) > 0)',
+        rule: [CIDR_GIVEN, BEGIN_GIVEN, END_GIVEN, celNotEmpty('self.extraRanges')].join(' || '),
         message: 'set networkCIDR, rangeBegin and rangeEnd, or at least one entry of extraRanges',
       },
     ],
@@ -190,11 +204,11 @@ export const Networking = Type.Object(
     description: 'Networking of Ironic: ports, provisioning network, DHCP, virtual IPs and external access.',
     'x-kubernetes-validations': [
       {
-        rule: '!(has(self.disableHostNetwork) && self.disableHostNetwork) || !(has(self.bindInterface) || has(self.dhcp) || has(self.interface) || has(self.ipAddress) || has(self.macAddresses) || has(self.keepalived))',
+        rule: `!(has(self.disableHostNetwork) && self.disableHostNetwork) || !((has(self.bindInterface) && self.bindInterface) || has(self.dhcp) || ${celGiven('self.interface')} || ${celGiven('self.ipAddress')} || ${celNotEmpty('self.macAddresses')} || has(self.keepalived))`,
         message: 'disableHostNetwork cannot be used with bindInterface, dhcp, interface, ipAddress, macAddresses or keepalived',
       },
       {
-        rule: '!has(self.externalIP) || !(has(self.ingress) || has(self.externalCallbackURL) || has(self.imageServerExternalURL))',
+        rule: `!${celGiven('self.externalIP')} || !(has(self.ingress) || has(self.externalCallbackURL) || has(self.imageServerExternalURL))`,
         message: 'externalIP cannot be set together with ingress, externalCallbackURL or imageServerExternalURL',
       },
       {
@@ -202,20 +216,16 @@ export const Networking = Type.Object(
         message: 'without ingress, externalCallbackURL and imageServerExternalURL must be set together',
       },
       {
-        rule: '!has(self.dhcp) || has(self.ipAddress) || has(self.interface) || (has(self.macAddresses) && size(self.macAddresses) > 0)',
+        rule: `!has(self.dhcp) || ${celGiven('self.ipAddress')} || ${celGiven('self.interface')} || ${celNotEmpty('self.macAddresses')}`,
         message: 'DHCP needs at least one of ipAddress, interface or macAddresses',
       },
       {
-        rule: "!(has(self.ipAddressManager) && self.ipAddressManager == 'keepalived') || (has(self.ipAddress) && has(self.interface))",
+        rule: `!((has(self.keepalived) && self.keepalived.enabled) || (has(self.ipAddressManager) && self.ipAddressManager == 'keepalived')) || (${celGiven('self.ipAddress')} && ${celGiven('self.interface')})`,
         message: 'keepalived requires both ipAddress and interface',
       },
       {
         rule: "!(has(self.keepalived) && self.keepalived.enabled) || !(has(self.ipAddressManager) && self.ipAddressManager == 'keepalived')",
         message: 'keepalived and the deprecated ipAddressManager cannot be used together: keep keepalived only',
-      },
-      {
-        rule: '!(has(self.keepalived) && self.keepalived.enabled) || (has(self.ipAddress) && has(self.interface))',
-        message: 'keepalived requires both ipAddress and interface',
       },
     ],
   },
@@ -348,7 +358,7 @@ const legacyCAName = (ref: CAField['ref'], bundle: string) => {
 
 /** CEL: a CA reference and its deprecated field, when both are set, name the same object. */
 const caConsistencyRule = ({ ref, legacy, legacyKind }: CAField) => ({
-  rule: `!has(self.${ref}) || !has(self.${legacy}) || (self.${ref}.kind == '${legacyKind}' && self.${ref}.name == self.${legacy})`,
+  rule: `!has(self.${ref}) || !${celGiven(`self.${legacy}`)} || (self.${ref}.kind == '${legacyKind}' && self.${ref}.name == self.${legacy})`,
   message: `${ref} and ${legacy} are both set but do not match: use ${ref} only`,
 });
 
@@ -425,7 +435,7 @@ export const IronicSpec = Type.Object(
         message: 'databaseName cannot be changed to a different IronicDatabase once set',
       },
       {
-        rule: '!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !has(self.networking.ipAddress)',
+        rule: `!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !${celGiven('self.networking.ipAddress')}`,
         message: 'networking.ipAddress cannot be used with highAvailability',
       },
       {
