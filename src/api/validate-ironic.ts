@@ -202,13 +202,16 @@ const insecureRPCNeedsHA: Rule = ({ spec }) =>
     ? [problem('spec.tls.insecureRPC', 'insecureRPC only makes sense with highAvailability (there is no JSON-RPC between replicas otherwise): remove it')]
     : [];
 
+// A blank name is reported, and so is a legacy field that names something else (a blank name included).
 const caProblems = (spec: IronicSpec, { ref, legacy, legacyKind }: CAField): Problem[] => {
   const reference = spec.tls?.[ref];
   if (reference === undefined) return [];
-  if (isBlank(reference.name)) return [problem(`spec.tls.${ref}.name`, `tls.${ref}.name is required when tls.${ref} is set: set the name of the ${reference.kind} with the CA bundle`)];
   const legacyName = spec.tls?.[legacy];
   const consistent = !nonEmpty(legacyName) || (reference.kind === legacyKind && reference.name === legacyName);
-  return consistent ? [] : [problem(`spec.tls.${legacy}`, `tls.${ref} and tls.${legacy} are both set but inconsistent: remove the deprecated ${legacy} and use tls.${ref} only`)];
+  return [
+    ...(isBlank(reference.name) ? [problem(`spec.tls.${ref}.name`, `tls.${ref}.name is required when tls.${ref} is set: set the name of the ${reference.kind} with the CA bundle`)] : []),
+    ...(consistent ? [] : [problem(`spec.tls.${legacy}`, `tls.${ref} and tls.${legacy} are both set but inconsistent: remove the deprecated ${legacy} and use tls.${ref} only`)]),
+  ];
 };
 
 // Rule 18.

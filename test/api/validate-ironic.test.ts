@@ -457,6 +457,7 @@ const TABLES: readonly RuleTable[] = [
       { name: 'matching bmcCA and bmcCAName', spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'Secret' }, bmcCAName: 'bmc-ca' } } },
       { name: 'matching trustedCA and trustedCAName', spec: { tls: { trustedCA: { name: 'ca', kind: 'ConfigMap', key: 'ca.crt' }, trustedCAName: 'ca' } } },
       { name: 'legacy names alone', spec: { tls: { bmcCAName: 'bmc-ca', trustedCAName: 'ca' } } },
+      { name: 'empty legacy names are unset', spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'ConfigMap' }, bmcCAName: '', trustedCA: { name: 'ca', kind: 'Secret' }, trustedCAName: '' } } },
     ],
     refused: [
       { name: 'blank bmcCA name', spec: { tls: { bmcCA: { name: ' ', kind: 'Secret' } } }, path: 'spec.tls.bmcCA.name', words: ['tls.bmcCA.name is required'] },
@@ -464,6 +465,13 @@ const TABLES: readonly RuleTable[] = [
       { name: 'bmcCA with another name', spec: { tls: { bmcCA: { name: 'a', kind: 'Secret' }, bmcCAName: 'b' } }, path: 'spec.tls.bmcCAName', words: ['inconsistent'] },
       { name: 'trustedCA of the wrong kind', spec: { tls: { trustedCA: { name: 'ca', kind: 'Secret' }, trustedCAName: 'ca' } }, path: 'spec.tls.trustedCAName', words: ['inconsistent', 'use tls.trustedCA only'] },
       { name: 'blank trustedCA name', spec: { tls: { trustedCA: { name: '  ', kind: 'ConfigMap' } } }, path: 'spec.tls.trustedCA.name', words: ['tls.trustedCA.name is required'] },
+      {
+        name: 'a blank name does not hide the mismatch with the legacy name',
+        spec: { tls: { bmcCA: { name: ' ', kind: 'Secret' }, bmcCAName: 'bmc-ca' } },
+        path: 'spec.tls.bmcCAName',
+        paths: ['spec.tls.bmcCA.name', 'spec.tls.bmcCAName'],
+        words: ['inconsistent'],
+      },
     ],
   },
   {
