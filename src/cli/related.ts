@@ -12,6 +12,11 @@ import { groupKeyOf, isRecord, objectKeyOf, type KubeResource } from './objects.
 const RESOURCES: Readonly<Record<string, { readonly apiVersion: string; readonly kind: string }>> = {
   secrets: { apiVersion: 'v1', kind: 'Secret' },
   configmaps: { apiVersion: 'v1', kind: 'ConfigMap' },
+  services: { apiVersion: 'v1', kind: 'Service' },
+  deployments: { apiVersion: 'apps/v1', kind: 'Deployment' },
+  daemonsets: { apiVersion: 'apps/v1', kind: 'DaemonSet' },
+  statefulsets: { apiVersion: 'apps/v1', kind: 'StatefulSet' },
+  ingresses: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
   ironics: { apiVersion: GROUP_VERSION, kind: 'Ironic' },
   ironicdatabases: { apiVersion: GROUP_VERSION, kind: 'IronicDatabase' },
 };
