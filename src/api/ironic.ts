@@ -247,21 +247,16 @@ export const ProviderNetwork = Type.Object(
     ),
     mtu: Type.Optional(Type.Integer({ description: 'MTU of the network.', minimum: 1280, maximum: 9216 })),
   },
-  {
-    description: 'Switch configuration of one provider network.',
-    'x-kubernetes-validations': [
-      {
-        rule: "(has(self.mode) && self.mode != 'access') || !has(self.allowedVLANs) || size(self.allowedVLANs) == 0",
-        message: 'allowedVLANs cannot be set in access mode',
-      },
-      {
-        rule: "!has(self.mode) || self.mode == 'access' || (has(self.allowedVLANs) && size(self.allowedVLANs) > 0)",
-        message: 'allowedVLANs are required in trunk and hybrid modes',
-      },
-    ],
-  },
+  { description: 'Switch configuration of one provider network.' },
 );
 export type ProviderNetwork = Static<typeof ProviderNetwork>;
+
+/**
+ * CEL, on networkingService: `condition` holds for every provider network `p` while the service is enabled.
+ * The provider networks of a disabled service are not used, and not checked (as keepalived's settings).
+ */
+const eachProviderNetworkWhenEnabled = (condition: string): string =>
+  `!(has(self.enabled) && self.enabled) || !has(self.providerNetworks) || self.providerNetworks.all(p, ${condition})`;
 
 export const NetworkingService = Type.Object(
   {
@@ -275,7 +270,19 @@ export const NetworkingService = Type.Object(
     switchConfigSecretName: Type.Optional(Type.String({ description: 'Secret with switch-configs.conf. Defaults to `<name>-switch-config`.' })),
     switchCredentialsSecretName: Type.Optional(Type.String({ description: 'Secret with the switch credentials. Defaults to `<name>-switch-credentials`.' })),
   },
-  { description: 'The ironic-networking service for switch automation (experimental).' },
+  {
+    description: 'The ironic-networking service for switch automation (experimental).',
+    'x-kubernetes-validations': [
+      {
+        rule: eachProviderNetworkWhenEnabled("(has(p.mode) && p.mode != 'access') || !has(p.allowedVLANs) || size(p.allowedVLANs) == 0"),
+        message: 'allowedVLANs cannot be set in access mode',
+      },
+      {
+        rule: eachProviderNetworkWhenEnabled("!has(p.mode) || p.mode == 'access' || (has(p.allowedVLANs) && size(p.allowedVLANs) > 0)"),
+        message: 'allowedVLANs are required in trunk and hybrid modes',
+      },
+    ],
+  },
 );
 
 export const AgentImages = Type.Object(

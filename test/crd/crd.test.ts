@@ -129,6 +129,13 @@ t.test('wrong Ironic objects are refused with the expected messages', async (t) 
   }
 });
 
+t.test('the provider networks of a disabled networking service are not checked, as in validation', async (t) => {
+  const networks = [{ type: 'idle', nativeVLAN: 10, allowedVLANs: ['20'] }, { type: 'inspection', mode: 'trunk', nativeVLAN: 10 }];
+  t.same(checkAgainstCrd(ironicCrd(), ironic({ networkingService: { enabled: false, providerNetworks: networks } })), []);
+  t.same(checkAgainstCrd(ironicCrd(), ironic({ networkingService: { providerNetworks: networks } })), [], 'disabled by default');
+  t.equal(checkAgainstCrd(ironicCrd(), ironic({ networkingService: { enabled: true, providerNetworks: networks } })).length, 2, 'both refused once enabled');
+});
+
 t.test('transition rules: a database cannot be swapped for another', async (t) => {
   const db = (host: string) => ({ credentialsName: 'c', host, name: 'ironic' });
   t.match(checkAgainstCrd(ironicCrd(), ironic({ database: db('b') }), ironic({ database: db('a') })).join(), /cannot be changed/);
