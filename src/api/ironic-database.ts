@@ -36,14 +36,6 @@ export const DatabaseStorage = Type.Object(
         rule: "!(has(self.ephemeral) && self.ephemeral) || !has(self.storageClassName) || self.storageClassName == ''",
         message: 'storageClassName cannot be used with ephemeral storage',
       },
-      {
-        rule: '(has(self.ephemeral) && self.ephemeral) == (has(oldSelf.ephemeral) && oldSelf.ephemeral)',
-        message: 'ephemeral cannot be changed once the database exists: create a new IronicDatabase instead',
-      },
-      {
-        rule: "(has(self.storageClassName) ? self.storageClassName : '') == (has(oldSelf.storageClassName) ? oldSelf.storageClassName : '')",
-        message: 'storageClassName cannot be changed once the database exists',
-      },
     ],
   },
 );
@@ -61,6 +53,13 @@ export const ResourceRequirements = Type.Object(
   },
   { description: 'Compute resources of the MariaDB container.' },
 );
+
+/** CEL, on the spec (`root` is self or oldSelf): whether the data lives in an emptyDir. */
+const ephemeralOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.ephemeral) && ${root}.storage.ephemeral)`;
+
+/** CEL, on the spec: the storage class, empty for the cluster default. */
+const storageClassOf = (root: string): string =>
+  `(has(${root}.storage) && has(${root}.storage.storageClassName) ? ${root}.storage.storageClassName : '')`;
 
 export const IronicDatabaseSpec = Type.Object(
   {
@@ -82,7 +81,21 @@ export const IronicDatabaseSpec = Type.Object(
     resources: Type.Optional(ResourceRequirements),
     nodeSelector: Type.Optional(StringMap('Node labels the database pod must match.')),
   },
-  { description: 'Desired state of the managed database.' },
+  {
+    description: 'Desired state of the managed database.',
+    // On the spec, not on storage: a transition rule runs only where the old object has the field too, and
+    // storage may be absent (persistent) before or after the change.
+    'x-kubernetes-validations': [
+      {
+        rule: `${ephemeralOf('self')} == ${ephemeralOf('oldSelf')}`,
+        message: 'storage.ephemeral cannot be changed once the database exists: create a new IronicDatabase instead',
+      },
+      {
+        rule: `${storageClassOf('self')} == ${storageClassOf('oldSelf')}`,
+        message: 'storage.storageClassName cannot be changed once the database exists',
+      },
+    ],
+  },
 );
 export type IronicDatabaseSpec = Static<typeof IronicDatabaseSpec>;
 

@@ -171,6 +171,11 @@ t.test('IronicDatabase storage cannot switch between ephemeral and persistent, n
   t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ ephemeral: true }), db({ size: '1Gi' })).join(), /ephemeral cannot be changed/);
   t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storageClassName: 'b' }), db({ storageClassName: 'a' })).join(), /storageClassName cannot be changed/);
   t.same(checkAgainstCrd(ironicDatabaseCrd(), db({ size: '20Gi', storageClassName: 'a' }), db({ size: '10Gi', storageClassName: 'a' })), [], 'growing is allowed');
+  const withoutStorage = { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabase', metadata: { name: 'db' }, spec: {} };
+  t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ ephemeral: true }), withoutStorage).join(), /ephemeral cannot be changed/, 'from no storage (persistent) to ephemeral');
+  t.match(checkAgainstCrd(ironicDatabaseCrd(), withoutStorage, db({ ephemeral: true })).join(), /ephemeral cannot be changed/, 'from ephemeral to no storage');
+  t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storageClassName: 'a' }), withoutStorage).join(), /storageClassName cannot be changed/, 'from the default class to another');
+  t.same(checkAgainstCrd(ironicDatabaseCrd(), db({ storageClassName: '' }), withoutStorage), [], 'an empty class is the default class');
 });
 
 t.test('IronicDatabase names are limited so that pod labels fit', async (t) => {
