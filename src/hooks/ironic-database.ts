@@ -5,22 +5,25 @@
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
 import { GROUP_VERSION } from '../api/common.js';
 import { isRecord, textOf } from '../render/observed.js';
-import { finalizeDatabase, finishDatabase, needsPassword, prepareDatabase, type DatabaseSyncResult } from '../render/database/plan.js';
+import { finalizeDatabase, finishDatabase, needsPassword, prepareDatabase, wantedDatabaseChildren, type DatabaseSyncResult } from '../render/database/plan.js';
+import { parseIronicDatabase } from '../api/parse-ironic-database.js';
+import { databaseNames } from '../render/names.js';
 import type { HookContext } from './context.js';
 import { viewOf } from './parent.js';
-import { namesRule } from './related.js';
+import { namesRule, withWanted } from './related.js';
 
 /** customize: the referenced Secrets by name, and the Ironic objects of the namespace (to know who uses us). */
 export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
-  return {
-    relatedResources: [
-      ...namesRule('v1', 'secrets', namespace, [textOf(spec['credentialsName']), textOf(spec['tlsCertificateName'])]),
-      // Only this namespace: an Ironic can only name a database of its own namespace.
-      { apiVersion: GROUP_VERSION, resource: 'ironics', namespace },
-    ],
-  };
+  const referenced = [
+    ...namesRule('v1', 'secrets', namespace, [textOf(spec['credentialsName']), textOf(spec['tlsCertificateName'])]),
+    // Only this namespace: an Ironic can only name a database of its own namespace.
+    { apiVersion: GROUP_VERSION, resource: 'ironics', namespace },
+  ];
+  const parsed = parseIronicDatabase(spec);
+  const wanted = parsed.ok ? wantedDatabaseChildren(parsed.model, databaseNames(request.parent.metadata.name)) : [];
+  return { relatedResources: withWanted(referenced, wanted, namespace) };
 };
 
 const wire = (result: DatabaseSyncResult): SyncResponse => ({

@@ -8,10 +8,12 @@ import { CA_FIELDS } from '../api/constants.js';
 import { isRecord, pathOf, textOf } from '../render/observed.js';
 import { countChildren } from '../render/parent.js';
 import { computeIronicStatus } from '../render/ironic/status.js';
-import { finishIronic, keepIronic, prepareIronic, referenceOutcome, type IronicSyncResult } from '../render/ironic/plan.js';
+import { finishIronic, keepIronic, prepareIronic, referenceOutcome, wantedIronicChildren, type IronicSyncResult } from '../render/ironic/plan.js';
+import { parseIronic } from '../api/parse-ironic.js';
+import { ironicNames } from '../render/names.js';
 import { materializeCredentials, materializeRpcCA } from './materialize.js';
 import { viewOf } from './parent.js';
-import { namesRule } from './related.js';
+import { namesRule, withWanted } from './related.js';
 import type { HookContext } from './context.js';
 
 export type { HookContext } from './context.js';
@@ -39,13 +41,15 @@ export const customizeIronic = (request: CustomizeRequest): CustomizeResponse =>
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
   const tls = isRecord(spec['tls']) ? spec['tls'] : {};
-  return {
-    relatedResources: [
-      ...namesRule('v1', 'secrets', namespace, [textOf(spec['apiCredentialsName']), textOf(tls['certificateName']), ...caNames(tls, 'Secret'), ...switchNames(spec)]),
-      ...namesRule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
-      ...namesRule(GROUP_VERSION, 'ironicdatabases', namespace, [textOf(spec['databaseName'])]),
-    ],
-  };
+  const referenced = [
+    ...namesRule('v1', 'secrets', namespace, [textOf(spec['apiCredentialsName']), textOf(tls['certificateName']), ...caNames(tls, 'Secret'), ...switchNames(spec)]),
+    ...namesRule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
+    ...namesRule(GROUP_VERSION, 'ironicdatabases', namespace, [textOf(spec['databaseName'])]),
+  ];
+  // The names of the children we would create, to see whether another object already holds one.
+  const parsed = parseIronic(spec);
+  const wanted = parsed.ok ? wantedIronicChildren(parsed.model, ironicNames(request.parent.metadata.name)) : [];
+  return { relatedResources: withWanted(referenced, wanted, namespace) };
 };
 
 const wire = (result: IronicSyncResult): SyncResponse => ({

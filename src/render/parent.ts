@@ -4,6 +4,8 @@ import type { ObjectMap } from '../api/hook.js';
 export type ParentView = {
   readonly name: string;
   readonly namespace: string;
+  /** The parent's uid: the controller ownerReference of its children carries it. */
+  readonly uid: string | undefined;
   readonly generation: number | undefined;
   readonly spec: unknown;
   readonly status: unknown;

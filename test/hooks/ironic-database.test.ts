@@ -10,10 +10,20 @@ type Response = { status: Obj & { conditions: Obj[] }; children: Obj[]; finalize
 
 t.test('customize asks for its Secrets by name and for the Ironic objects of its namespace', async (t) => {
   const rules = (spec: Obj) => customizeIronicDatabase({ parent: ironicDatabase(spec) } as unknown as CustomizeRequest).relatedResources;
-  t.same(rules({}), [{ apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics', namespace: 'metal3' }]);
+  const own = [
+    { apiVersion: 'v1', resource: 'configmaps', namespace: 'metal3', names: ['ironic-db-database-config'] },
+    { apiVersion: 'apps/v1', resource: 'statefulsets', namespace: 'metal3', names: ['ironic-db-database'] },
+    { apiVersion: 'v1', resource: 'services', namespace: 'metal3', names: ['ironic-db-database'] },
+  ];
+  t.same(rules({}), [
+    { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics', namespace: 'metal3' },
+    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['ironic-db-database-credentials'] },
+    ...own,
+  ]);
   t.same(rules({ credentialsName: 'c', tlsCertificateName: 'a' }), [
     { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['a', 'c'] },
     { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics', namespace: 'metal3' },
+    ...own,
   ]);
 });
 

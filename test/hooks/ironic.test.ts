@@ -1,7 +1,7 @@
 import t from 'tap';
 import { customizeIronic } from '../../src/hooks/ironic.js';
 import { keepObservedChildren } from '../../src/render/child.js';
-import { ironic, testServer, type Obj } from '../helpers/hooks.js';
+import { fakeSecrets, ironic, testServer, type Obj } from '../helpers/hooks.js';
 import { syncedChildren, related, secret } from '../fixtures/ironic-scenarios.js';
 import { LAST_APPLIED } from '../helpers/k8s.js';
 import type { CustomizeRequest, ObjectMap } from '../../src/api/hook.js';
@@ -11,8 +11,16 @@ const byKindName = (list: Obj[]): Obj[] =>
   [...list].sort((a, b) => `${String(a['kind'])}/${String((a['metadata'] as Obj)['name'])}`.localeCompare(`${String(b['kind'])}/${String((b['metadata'] as Obj)['name'])}`));
 const customize = (spec: unknown) => customizeIronic({ parent: { ...ironic({}), spec } } as unknown as CustomizeRequest).relatedResources;
 
-t.test('customize asks for exactly the referenced objects, by name', async (t) => {
-  t.same(customize({}), [], 'nothing referenced, nothing asked (a rule without names would select everything)');
+/** The rules for the names of the children we create (to find objects in the way), per workload. */
+const own = (secrets: string[] = ['ironic-api-credentials']): Obj[] => [
+  ...(secrets.length > 0 ? [{ apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: secrets }] : []),
+  { apiVersion: 'apps/v1', resource: 'deployments', namespace: 'metal3', names: ['ironic-service'] },
+  { apiVersion: 'apps/v1', resource: 'daemonsets', namespace: 'metal3', names: ['ironic-service'] },
+  { apiVersion: 'v1', resource: 'services', namespace: 'metal3', names: ['ironic'] },
+];
+
+t.test('customize asks for exactly the referenced objects and the names it will create, by name', async (t) => {
+  t.same(customize({}), own(), 'only our own names: a rule without names would select everything');
   t.same(
     customize({
       apiCredentialsName: 'creds',
@@ -23,13 +31,16 @@ t.test('customize asks for exactly the referenced objects, by name', async (t) =
       { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['creds', 'tls', 'trusted'] },
       { apiVersion: 'v1', resource: 'configmaps', namespace: 'metal3', names: ['bmc'] },
       { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironicdatabases', namespace: 'metal3', names: ['db'] },
+      ...own([]),
     ],
   );
   t.same(customize({ tls: { bmcCAName: 'legacy-bmc', trustedCAName: 'legacy-trusted' } }), [
-    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['legacy-bmc'] },
+    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['ironic-api-credentials', 'legacy-bmc'] },
     { apiVersion: 'v1', resource: 'configmaps', namespace: 'metal3', names: ['legacy-trusted'] },
+    ...own([]),
   ]);
-  t.same(customize({ tls: { certificateName: 'same', bmcCAName: 'same' } }), [{ apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['same'] }], 'no duplicates');
+  t.same(customize({ tls: { certificateName: 'same', bmcCAName: 'same' } }), [{ apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['ironic-api-credentials', 'same'] }, ...own([])], 'no duplicates');
+  t.same(customize({ networking: { apiPort: 'x' } }), [], 'an invalid spec creates nothing, so no own names are asked for');
   for (const bad of [null, 'x', 3, [], { tls: 'x' }, { apiCredentialsName: 7 }, { tls: { bmcCA: 'x' } }]) {
     t.doesNotThrow(() => customize(bad), `malformed spec ${JSON.stringify(bad)}`);
   }
@@ -153,11 +164,14 @@ t.test('a Secret cache behind the workload cache does not mint new credentials',
 });
 
 t.test('customize asks for the switch Secrets only when they are named and the service is enabled', async (t) => {
-  t.same(customize({ networkingService: { enabled: true, switchConfigSecretName: 'sw', switchCredentialsSecretName: 'keys' } }), [
-    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['keys', 'sw'] },
-  ]);
-  t.same(customize({ networkingService: { enabled: false, switchConfigSecretName: 'sw' } }), []);
-  t.same(customize({ networkingService: { enabled: true } }), [], 'default names are our own children');
+  const secrets = (c: Obj[]): unknown => c.find((r) => r['resource'] === 'secrets')?.['names'];
+  t.same(secrets(customize({ networkingService: { enabled: true, switchConfigSecretName: 'sw', switchCredentialsSecretName: 'keys' } })), ['ironic-api-credentials', 'keys', 'sw']);
+  t.same(secrets(customize({ networkingService: { enabled: false, switchConfigSecretName: 'sw' } })), ['ironic-api-credentials']);
+  t.same(
+    secrets(customize({ networkingService: { enabled: true } })),
+    ['ironic-api-credentials', 'ironic-switch-config', 'ironic-switch-credentials'],
+    'default names are our own children: asked for only to find objects in the way',
+  );
 });
 
 t.test('a named switch Secret that is missing keeps the children and says which', async (t) => {
@@ -185,4 +199,20 @@ t.test('networking service: tolerations follow Ironic, and the default switch Se
   t.same(podSpec['tolerations'], spec.overrides.tolerations);
   t.ok(children.some((c) => (c['metadata'] as Obj)['name'] === 'ironic-switch-config'), 'the placeholder is still rendered (never deleted)');
   t.equal(((r['status'] as Obj)['conditions'] as Obj[])[0]?.['reason'], 'DeploymentInProgress');
+});
+
+t.test('a pre-created credentials Secret is never overwritten and no password is generated for it, sync after sync', async (t) => {
+  const secrets = fakeSecrets();
+  const app = testServer(secrets);
+  t.teardown(() => app.close());
+  const taken = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-api-credentials', namespace: 'metal3' }, data: { username: 'dXNlcg==', password: 'cGFzcw==' } };
+  const observed = { 'Service.v1': { 'metal3/ironic': { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ironic', namespace: 'metal3' }, spec: { clusterIP: '10.0.0.1' } } } };
+  for (let round = 0; round < 3; round += 1) {
+    const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: observed, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': taken } } } })).json() as Obj;
+    const ready = ((r['status'] as Obj)['conditions'] as Obj[])[0] as Obj;
+    t.equal(ready['reason'], 'ResourceConflict', `round ${round}`);
+    t.same((r['children'] as Obj[]).map((c) => c['kind']), ['Service'], `round ${round}: the observed children are kept, nothing is added`);
+  }
+  t.equal(secrets.passwords(), 0, 'no password was generated');
+  t.equal(secrets.hashes(), 0, 'nothing was hashed');
 });

@@ -20,6 +20,7 @@ type Objects = Record<string, Record<string, Record<string, unknown>>>;
 const view = (spec: unknown, extra: { children?: Objects; related?: Objects; status?: unknown; now?: string } = {}): ParentView => ({
   name: NAME,
   namespace: NS,
+  uid: 'parent-uid',
   generation: 3,
   spec,
   status: extra.status,
@@ -209,4 +210,32 @@ t.test('CA Secrets are kept until the DaemonSet rolled out on the current one', 
 
 t.test('secretsNotObservedYet only waits for our own Secrets of a young workload', async (t) => {
   t.equal(secretsNotObservedYet(view({}), names), false, 'no workload, nothing to wait for');
+});
+
+t.test('an object holding one of our names without belonging to us keeps everything and says what to do', async (t) => {
+  const preCreated = object('v1', 'Secret', names.apiCredentials, { data: {} });
+  const orphan = object('apps/v1', 'Deployment', names.workload);
+  const ours = { ...object('v1', 'Secret', names.apiCredentials), metadata: { name: names.apiCredentials, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } } as KubeObject;
+  const cases: ReadonlyArray<{ scenario: string; spec: unknown; related: Objects; children?: Objects; message?: RegExp }> = [
+    {
+      scenario: 'a pre-created credentials Secret',
+      spec: {},
+      related: group('Secret.v1', preCreated),
+      message: /Secret metal3\/ironic-api-credentials already exists and does not belong to this Ironic: set spec.apiCredentialsName to ironic-api-credentials/,
+    },
+    { scenario: 'an orphaned Deployment (kubectl delete --cascade=orphan)', spec: {}, related: group('Deployment.apps/v1', orphan), message: /Deployment metal3\/ironic-service already exists .*: delete it/ },
+    { scenario: 'the same orphan blocks an HA Ironic too (two conductors)', spec: { highAvailability: true, database: { host: 'h', name: 'n', credentialsName: 'db-creds' } }, related: { ...group('Deployment.apps/v1', orphan), ...related(secret('db-creds', { username: 'u', password: 'p' })) as Objects }, message: /Deployment metal3\/ironic-service/ },
+    { scenario: 'our own child, seen in related before children (cache lag)', spec: {}, related: group('Secret.v1', ours) },
+    { scenario: 'our own child, observed', spec: {}, related: group('Secret.v1', preCreated), children: group('Secret.v1', preCreated) },
+    { scenario: 'the user names the Secret: it is theirs to use', spec: { apiCredentialsName: names.apiCredentials }, related: group('Secret.v1', { ...preCreated, data: { username: 'dXNlcg==', password: 'cGFzcw==' } }) },
+  ];
+  for (const c of cases) {
+    const prepared = prepareIronic(view(c.spec, { related: c.related, ...(c.children && { children: c.children }) }));
+    if (c.message === undefined) {
+      t.equal(prepared.kind, 'render', c.scenario);
+      continue;
+    }
+    t.equal(reasonOf(prepared), 'ResourceConflict', c.scenario);
+    if (prepared.kind === 'keep') t.match(prepared.result.status.conditions?.[0]?.message, c.message, `${c.scenario}: message`);
+  }
 });

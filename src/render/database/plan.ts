@@ -9,7 +9,8 @@ import type { IronicDatabaseStatus } from '../../api/ironic-database.js';
 import { parseIronicDatabase } from '../../api/parse-ironic-database.js';
 import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
-import { databaseNames } from '../names.js';
+import { databaseNames, type DatabaseNames } from '../names.js';
+import { describeObject, objectsInTheWay, type Wanted } from '../ownership.js';
 import { dataOf, findObject, objectsOf, pathOf } from '../observed.js';
 import { countChildren, type ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
@@ -76,11 +77,32 @@ const credentialsOf = (view: ParentView, model: IronicDatabaseModel, lookup: Loo
   return { ok: true, value: username !== '' && password !== '' ? { secretName, username, password, generated: true } : { generate: secretName } };
 };
 
+/** The children with names fixed by the parent's name that this spec creates. */
+export const wantedDatabaseChildren = (model: IronicDatabaseModel, names: DatabaseNames): Wanted[] => [
+  ...(model.credentialsName === undefined ? [{ group: GROUP_KEYS.secret, name: names.credentials }] : []),
+  { group: GROUP_KEYS.configMap, name: names.config },
+  { group: GROUP_KEYS.statefulSet, name: names.statefulSet },
+  { group: GROUP_KEYS.service, name: names.service },
+];
+
+const conflictMessage = (objects: readonly KubeObject[], view: ParentView, names: DatabaseNames): string =>
+  objects
+    .map((o) => {
+      const what = `${describeObject(o, view.namespace)} already exists and does not belong to this IronicDatabase`;
+      return o.kind === 'Secret' && o.metadata.name === names.credentials
+        ? `${what}: set spec.credentialsName to ${o.metadata.name} to use it as the database credentials, or delete it to have credentials generated`
+        : `${what}: delete it (its replacement is created at once), or rename this IronicDatabase`;
+    })
+    .join('; ');
+
 /** Parses the spec and resolves its references; otherwise the outcome that keeps every observed child. */
 export const prepareDatabase = (view: ParentView): PreparedDatabase => {
   const parsed = parseIronicDatabase(view.spec);
   if (!parsed.ok) return { kind: 'keep', outcome: { kind: 'invalidSpec', message: describeProblems(parsed.problems) } };
   const { model } = parsed;
+  const names = databaseNames(view.name);
+  const inTheWay = objectsInTheWay(view, wantedDatabaseChildren(model, names));
+  if (inTheWay.length > 0) return { kind: 'keep', outcome: { kind: 'conflict', message: conflictMessage(inTheWay, view, names) } };
   const lookup = { related: view.related, namespace: view.namespace };
   const credentials = credentialsOf(view, model, lookup);
   if (!credentials.ok) return { kind: 'keep', outcome: problemOutcome(credentials.problem) };

@@ -14,11 +14,12 @@ export const DATABASE_REASONS = {
   missingReference: 'MissingReference',
   invalidReference: 'InvalidReference',
   deleting: 'Deleting',
+  conflict: 'ResourceConflict',
 } as const;
 
 export type DatabaseOutcome =
   | { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: DatabaseRenderInput }
-  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'deleting'; readonly message: string };
+  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'deleting' | 'conflict'; readonly message: string };
 
 const reasonOf = (outcome: DatabaseOutcome): { status: 'True' | 'False'; reason: string; message: string } => {
   if (outcome.kind !== 'rendered') return { status: 'False', reason: DATABASE_REASONS[outcome.kind], message: outcome.message };

@@ -16,6 +16,7 @@ import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
 import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, progressing, serviceReadiness, type Readiness } from '../status.js';
 import { describeProblems } from '../problems.js';
+import { describeObject, objectsInTheWay, type Wanted } from '../ownership.js';
 import { resolveDatabase } from './database.js';
 import { renderIronicChildren } from './index.js';
 import type { ApiCredentials, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
@@ -121,6 +122,36 @@ export const retainedCASecrets = (view: ParentView, names: IronicNames, rollout:
 };
 
 /**
+ * The children with names fixed by the parent's name that this spec creates (content-named Secrets and
+ * Jobs cannot collide by accident). Both workload kinds count: an orphaned Deployment would run a second
+ * conductor next to a DaemonSet.
+ */
+export const wantedIronicChildren = (model: IronicModel, names: IronicNames): Wanted[] => {
+  const service = model.networkingService;
+  return [
+    ...(model.apiCredentialsName === undefined ? [{ group: GROUP_KEYS.secret, name: names.apiCredentials }] : []),
+    ...(service !== undefined && service.switchConfigSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchConfig }] : []),
+    ...(service !== undefined && service.switchCredentialsSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchCredentials }] : []),
+    { group: GROUP_KEYS.deployment, name: names.workload },
+    { group: GROUP_KEYS.daemonSet, name: names.workload },
+    ...(service !== undefined ? [{ group: GROUP_KEYS.deployment, name: names.networking }, { group: GROUP_KEYS.service, name: names.networkingService }] : []),
+    { group: GROUP_KEYS.service, name: names.service },
+    ...(model.networking.ingress !== undefined ? [{ group: GROUP_KEYS.ingress, name: names.ingress }] : []),
+  ];
+};
+
+/** What to do about an object in the way: the credentials Secret can also be adopted as the user's. */
+const conflictMessage = (objects: readonly KubeObject[], view: ParentView, names: IronicNames): string =>
+  objects
+    .map((o) => {
+      const what = `${describeObject(o, view.namespace)} already exists and does not belong to this Ironic`;
+      return o.kind === 'Secret' && o.metadata.name === names.apiCredentials
+        ? `${what}: set spec.apiCredentialsName to ${o.metadata.name} to use it as the API credentials, or delete it to have credentials generated`
+        : `${what}: delete it (its replacement is created at once), or rename this Ironic`;
+    })
+    .join('; ');
+
+/**
  * Everything a sync can decide before credentials and a CA are materialized: the spec parses, its
  * references and database resolve, and Metacontroller's Secret cache has caught up. Otherwise the result
  * keeps every observed child.
@@ -130,6 +161,8 @@ export const prepareIronic = (view: ParentView): Prepared => {
   if (!parsed.ok) return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: describeProblems(parsed.problems) }) };
   const { model } = parsed;
   const names = ironicNames(view.name);
+  const inTheWay = objectsInTheWay(view, wantedIronicChildren(model, names));
+  if (inTheWay.length > 0) return { kind: 'keep', result: keepIronic(view, { kind: 'conflict', message: conflictMessage(inTheWay, view, names) }, model.version) };
   const lookup = { related: view.related, namespace: view.namespace };
   const references = resolveIronicReferences({ model, names, lookup, children: view.children });
   if (!references.ok) return { kind: 'keep', result: keepIronic(view, referenceOutcome(references.problems), model.version) };

@@ -12,12 +12,13 @@ export const IRONIC_REASONS = {
   invalidSpec: 'InvalidSpec',
   missingReference: 'MissingReference',
   invalidReference: 'InvalidReference',
+  conflict: 'ResourceConflict',
 } as const;
 
 /** How a sync ended, before it becomes a status. */
 export type IronicOutcome =
   | { readonly kind: 'rendered'; readonly readiness: Readiness }
-  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'waiting' | 'refused'; readonly message: string };
+  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'waiting' | 'refused' | 'conflict'; readonly message: string };
 
 const reasonOf = (outcome: IronicOutcome): { status: 'True' | 'False'; reason: string; message: string } => {
   switch (outcome.kind) {
@@ -33,6 +34,8 @@ const reasonOf = (outcome: IronicOutcome): { status: 'True' | 'False'; reason: s
       return { status: 'False', reason: IRONIC_REASONS.invalidReference, message: outcome.message };
     case 'refused':
       return { status: 'False', reason: IRONIC_REASONS.failed, message: outcome.message };
+    case 'conflict':
+      return { status: 'False', reason: IRONIC_REASONS.conflict, message: outcome.message };
     case 'waiting':
       return { status: 'False', reason: IRONIC_REASONS.inProgress, message: outcome.message };
   }
