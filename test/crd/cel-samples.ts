@@ -1,0 +1,157 @@
+/**
+ * Generators of Ironic and IronicDatabase objects for the CEL parity test. Each generator concentrates on
+ * the fields a group of CEL rules reads, drawing values from small pools that include the edge cases the
+ * two implementations could read differently: empty and blank strings, false booleans, empty lists,
+ * absent fields. Every generated spec is valid against the TypeBox schema (the test checks it), so the
+ * semantic rules of validateIronic / validateIronicDatabase run on it.
+ */
+import fc from 'fast-check';
+
+export type Json = Record<string, unknown>;
+
+/** A whole object as the API server sees it. */
+export type KubeObject = { readonly apiVersion: string; readonly kind: string; readonly metadata: { readonly name: string }; readonly spec: Json };
+
+/** An object, and the stored object it replaces on an update (absent on create). */
+export type Sample = { readonly object: KubeObject; readonly old?: KubeObject };
+
+const GROUP_VERSION = 'ironic.metal3.io/v1alpha1';
+
+/** Every key of `model` (plain objects only: fast-check may otherwise build objects without a prototype). */
+const allOf = (model: Readonly<Record<string, fc.Arbitrary<unknown>>>): fc.Arbitrary<Json> => fc.record(model, { noNullPrototype: true });
+
+const withoutUndefined = (record: Json): Json => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+
+/** Some of the keys of `model`, each present or absent with even odds (fc.record would keep most keys). */
+const someOf = (model: Readonly<Record<string, fc.Arbitrary<unknown>>>): fc.Arbitrary<Json> =>
+  fc
+    .record(Object.fromEntries(Object.entries(model).map(([key, arbitrary]) => [key, fc.option(arbitrary, { nil: undefined, freq: 2 })])), { noNullPrototype: true })
+    .map(withoutUndefined);
+
+const ironicObject = (spec: Json): KubeObject => ({ apiVersion: GROUP_VERSION, kind: 'Ironic', metadata: { name: 'ironic' }, spec });
+
+/** An update when `old` is given, else a create. */
+const sample = (object: KubeObject, old: KubeObject | undefined): Sample => (old === undefined ? { object } : { object, old });
+
+const ironicSamples = (specs: fc.Arbitrary<Json>, oldSpecs: fc.Arbitrary<Json> = specs): fc.Arbitrary<Sample> =>
+  fc.tuple(specs, fc.option(oldSpecs, { nil: undefined })).map(([spec, old]) => sample(ironicObject(spec), old === undefined ? undefined : ironicObject(old)));
+
+// --- Value pools ---------------------------------------------------------------------------------------
+
+const text = fc.constantFrom('', ' ', 'a', 'b');
+const nonEmptyName = fc.constantFrom(' ', 'a', 'b');
+const ip = fc.constantFrom('', '192.0.2.2', '2001:db8::2');
+const iface = fc.constantFrom('', 'eth0');
+const macs = fc.constantFrom([], ['52:54:00:00:00:01']);
+const url = fc.constantFrom('https://a.example.com', 'https://b.example.com:6385/x');
+
+const database = allOf({ credentialsName: fc.constant('db-credentials'), host: fc.constantFrom('a', 'b'), name: fc.constantFrom('x', 'y') });
+const databaseName = fc.constantFrom('a', 'b');
+
+const extraRange = fc.constant({ networkCIDR: '198.51.100.0/24', rangeBegin: '198.51.100.10', rangeEnd: '198.51.100.20' });
+
+const dhcp = someOf({
+  serveDNS: fc.boolean(),
+  dnsAddress: fc.constantFrom('', '192.0.2.1', '192.0.2.53'),
+  networkCIDR: fc.constantFrom('', '192.0.2.0/24'),
+  rangeBegin: fc.constantFrom('', '192.0.2.10'),
+  rangeEnd: fc.constantFrom('', '192.0.2.20'),
+  extraRanges: fc.array(extraRange, { maxLength: 1 }),
+});
+
+const keepalived = allOf({ enabled: fc.boolean() });
+
+const networking = someOf({
+  bindInterface: fc.boolean(),
+  dhcp,
+  disableHostNetwork: fc.boolean(),
+  externalCallbackURL: url,
+  externalIP: ip,
+  imageServerExternalURL: url,
+  ingress: fc.constant({ host: 'ironic.example.com' }),
+  interface: iface,
+  ipAddress: ip,
+  ipAddressManager: fc.constantFrom('', 'keepalived'),
+  keepalived,
+  macAddresses: macs,
+});
+
+const caReference = allOf({ name: nonEmptyName, kind: fc.constantFrom('Secret', 'ConfigMap') });
+
+const tls = someOf({
+  bmcCA: caReference,
+  bmcCAName: text,
+  insecureRPC: fc.boolean(),
+  trustedCA: caReference,
+  trustedCAName: text,
+});
+
+const providerNetwork = someOf({
+  mode: fc.constantFrom('access', 'trunk', 'hybrid'),
+  allowedVLANs: fc.constantFrom([], ['20'], ['20-30', '40']),
+}).chain((network) => fc.constantFrom('idle', 'inspection', 'cleaning').map((type) => ({ type, nativeVLAN: 10, ...network })));
+
+const agentImage = someOf({ architecture: fc.constantFrom('', 'x86_64', 'aarch64') }).map((images) => ({
+  kernel: 'https://images.example.com/ipa.kernel',
+  initramfs: 'https://images.example.com/ipa.initramfs',
+  ...images,
+}));
+
+// --- Ironic ----------------------------------------------------------------------------------------------
+
+/** The database fields, high availability, and an old spec with other database fields (transitions). */
+export const databaseSamples: fc.Arbitrary<Sample> = ironicSamples(someOf({ highAvailability: fc.boolean(), database, databaseName }));
+
+/** `spec` plus `field: value`, always present. */
+const withField = (spec: fc.Arbitrary<Json>, field: string, value: fc.Arbitrary<unknown>): fc.Arbitrary<Json> =>
+  fc.tuple(spec, value).map(([rest, v]) => ({ ...rest, [field]: v }));
+
+const haSpec = someOf({ highAvailability: fc.boolean(), databaseName });
+
+/** Networking (host network, external access, DHCP, keepalived) with and without high availability. */
+export const networkingSamples: fc.Arbitrary<Sample> = ironicSamples(withField(haSpec, 'networking', networking));
+
+/** Networking with keepalived, often with the deprecated ipAddressManager too. */
+export const keepalivedSamples: fc.Arbitrary<Sample> = ironicSamples(
+  withField(haSpec, 'networking', withField(someOf({ interface: iface, ipAddress: ip, ipAddressManager: fc.constantFrom('', 'keepalived') }), 'keepalived', keepalived)),
+);
+
+/** DHCP blocks, mostly without high availability (which refuses DHCP as a whole). */
+export const dhcpSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({
+    highAvailability: fc.constantFrom(false, false, false, true),
+    databaseName,
+    networking: fc.tuple(someOf({ interface: iface, ipAddress: ip, macAddresses: macs }), dhcp).map(([n, d]) => ({ ...n, dhcp: d })),
+  }),
+);
+
+/** TLS: CA references and their legacy fields, insecureRPC with and without high availability. */
+export const tlsSamples: fc.Arbitrary<Sample> = ironicSamples(withField(haSpec, 'tls', tls));
+
+/** Provider networks of the networking service, enabled or not. */
+export const providerNetworkSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({ networkingService: allOf({ enabled: fc.boolean(), providerNetworks: fc.array(providerNetwork, { minLength: 1, maxLength: 3 }) }) }),
+);
+
+/** Agent images, with repeated architectures. */
+export const agentImageSamples: fc.Arbitrary<Sample> = ironicSamples(allOf({ overrides: allOf({ agentImages: fc.array(agentImage, { maxLength: 3 }) }) }));
+
+// --- IronicDatabase --------------------------------------------------------------------------------------
+
+const databaseObject = ([name, spec]: readonly [string, Json]): KubeObject => ({ apiVersion: GROUP_VERSION, kind: 'IronicDatabase', metadata: { name }, spec });
+
+const storageFields = {
+  storageClassName: fc.constantFrom('', 'fast', 'slow'),
+  size: fc.constantFrom('1Gi', '20Gi'),
+};
+
+const databaseSamplesOf = (specs: fc.Arbitrary<Json>): fc.Arbitrary<Sample> => {
+  const objects = fc.tuple(fc.constantFrom('db', 'd'.repeat(43), 'd'.repeat(44)), specs).map(databaseObject);
+  return fc.tuple(objects, fc.option(objects, { nil: undefined })).map(([object, old]) => sample(object, old));
+};
+
+/** IronicDatabase objects (names near the length limit, storage or none), created or updated. */
+export const ironicDatabaseSamples: fc.Arbitrary<Sample> = databaseSamplesOf(someOf({ storage: someOf({ ephemeral: fc.boolean(), ...storageFields }) }));
+
+/** IronicDatabase objects with storage whose ephemeral field is set. */
+export const storageSamples: fc.Arbitrary<Sample> = databaseSamplesOf(allOf({ storage: withField(someOf(storageFields), 'ephemeral', fc.boolean()) }));

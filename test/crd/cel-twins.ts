@@ -1,0 +1,194 @@
+/**
+ * The twin of every CEL rule of the generated CRDs: which problem of validateIronic / validateIronicDatabase
+ * says the same thing, and which generated objects exercise it. Keyed by `<location>: <message>`, where the
+ * location is the schema path of the rule's `x-kubernetes-validations` (`[]` for list items, empty for the
+ * object itself). A CEL rule without an entry here fails the parity test.
+ */
+import type fc from 'fast-check';
+import type { Problem } from '../../src/api/problems.js';
+import {
+  agentImageSamples,
+  databaseSamples,
+  dhcpSamples,
+  ironicDatabaseSamples,
+  keepalivedSamples,
+  networkingSamples,
+  providerNetworkSamples,
+  storageSamples,
+  tlsSamples,
+  type Json,
+  type Sample,
+} from './cel-samples.js';
+
+/** Whether the problems say what the rule says, for the instance of the rule at field path `at`. */
+export type Twin = (problems: readonly Problem[], at: string) => boolean;
+
+/** A rule with a TypeScript twin: CEL refuses exactly when the twin reports. */
+export type TwinEntry = {
+  readonly samples: fc.Arbitrary<Sample>;
+  readonly twin: Twin;
+  /**
+   * A rule (key of the same CRD) whose refusal hides this one in TypeScript, which then reports only the
+   * masking problem. The object is refused either way; the verdicts are compared only when it does not refuse.
+   */
+  readonly maskedBy?: { readonly key: string; readonly reason: string };
+};
+
+/**
+ * A rule without a TypeScript twin, with the reason. `refuses` states its intent over the sample, so the
+ * rule is still checked against something.
+ */
+export type NoTwinEntry = {
+  readonly samples: fc.Arbitrary<Sample>;
+  readonly noTwin: string;
+  readonly refuses: (sample: Sample) => boolean;
+};
+
+export type Entry = TwinEntry | NoTwinEntry;
+
+/**
+ * A problem at one of `paths` (relative to the instance: `.field`, or a pattern of the rest of the path)
+ * whose message matches `message`.
+ */
+const problemAt =
+  (paths: string | RegExp | readonly string[], message: RegExp): Twin =>
+  (problems, at) =>
+    problems.some((p) => {
+      if (!p.path.startsWith(at) || !message.test(p.message)) return false;
+      const rest = p.path.slice(at.length);
+      if (paths instanceof RegExp) return paths.test(rest);
+      return typeof paths === 'string' ? rest === paths : paths.includes(rest);
+    });
+
+const HA_DHCP = 'spec: networking.dhcp is not available with highAvailability';
+const HA_MASKS_DHCP = {
+  key: HA_DHCP,
+  reason: 'with high availability, validateIronic refuses networking.dhcp as a whole without looking inside it (as upstream); the CEL rules of the DHCP block cannot see highAvailability',
+};
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const storageOf = (object: { readonly spec: Json } | undefined): Json => (isRecord(object?.spec['storage']) ? object.spec['storage'] : {});
+const ephemeral = (object: { readonly spec: Json } | undefined): boolean => storageOf(object)['ephemeral'] === true;
+const storageClass = (object: { readonly spec: Json } | undefined): unknown => storageOf(object)['storageClassName'] ?? '';
+
+const NO_PREVIOUS_SPEC =
+  'validateIronicDatabase has no previous spec (the sync hook never receives one, and its signature is fixed); the database renderer keeps the claim template of an existing StatefulSet, so the data is never dropped';
+
+/** The twin of every CEL rule, per kind. */
+export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record<string, Entry>>>> = {
+  Ironic: {
+    'spec: database and databaseName cannot both be set: use one database': {
+      samples: databaseSamples,
+      twin: problemAt('.databaseName', /^database and databaseName cannot both be set/),
+    },
+    'spec: highAvailability requires a database: set database or databaseName': {
+      samples: databaseSamples,
+      twin: problemAt('.highAvailability', /^high availability requires a database/),
+    },
+    'spec: database cannot be changed to a different database once set': {
+      samples: databaseSamples,
+      twin: problemAt('.database', /^cannot change to a different database/),
+    },
+    'spec: databaseName cannot be changed to a different IronicDatabase once set': {
+      samples: databaseSamples,
+      twin: problemAt('.databaseName', /^cannot change to a different IronicDatabase/),
+    },
+    'spec: networking.ipAddress cannot be used with highAvailability': {
+      samples: networkingSamples,
+      twin: problemAt('.networking.ipAddress', /^networking\.ipAddress cannot be used with high availability/),
+    },
+    [HA_DHCP]: {
+      samples: networkingSamples,
+      twin: problemAt('.networking.dhcp', /^DHCP is not available with high availability/),
+    },
+    'spec: keepalived is not available with highAvailability': {
+      samples: keepalivedSamples,
+      twin: problemAt(['.networking.keepalived', '.networking.ipAddressManager'], /^keepalived is not available with high availability/),
+    },
+    'spec: tls.insecureRPC only makes sense with highAvailability': {
+      samples: tlsSamples,
+      twin: problemAt('.tls.insecureRPC', /^insecureRPC only makes sense with highAvailability/),
+    },
+    'spec.networking: disableHostNetwork cannot be used with bindInterface, dhcp, interface, ipAddress, macAddresses or keepalived': {
+      samples: networkingSamples,
+      twin: problemAt('.disableHostNetwork', /^disableHostNetwork cannot be used together with/),
+    },
+    'spec.networking: externalIP cannot be set together with ingress, externalCallbackURL or imageServerExternalURL': {
+      samples: networkingSamples,
+      twin: problemAt('.externalIP', /^externalIP cannot be set together with/),
+    },
+    'spec.networking: without ingress, externalCallbackURL and imageServerExternalURL must be set together': {
+      samples: networkingSamples,
+      twin: problemAt(['.externalCallbackURL', '.imageServerExternalURL'], /^without networking\.ingress, externalCallbackURL and imageServerExternalURL must be set together/),
+    },
+    'spec.networking: DHCP needs at least one of ipAddress, interface or macAddresses': {
+      samples: dhcpSamples,
+      twin: problemAt('', /^DHCP needs the provisioning network/),
+      maskedBy: HA_MASKS_DHCP,
+    },
+    'spec.networking: keepalived requires both ipAddress and interface': {
+      samples: keepalivedSamples,
+      twin: problemAt(['.ipAddress', '.interface'], /^keepalived requires both networking\.ipAddress and networking\.interface/),
+    },
+    'spec.networking: keepalived and the deprecated ipAddressManager cannot be used together: keep keepalived only': {
+      samples: keepalivedSamples,
+      twin: problemAt('.ipAddressManager', /^keepalived and the deprecated ipAddressManager cannot be used together/),
+    },
+    'spec.networking.dhcp: dnsAddress cannot be set together with serveDNS: remove one of them': {
+      samples: dhcpSamples,
+      twin: problemAt('.dnsAddress', /^dnsAddress cannot be set together with serveDNS/),
+      maskedBy: HA_MASKS_DHCP,
+    },
+    'spec.networking.dhcp: networkCIDR, rangeBegin and rangeEnd must be set together': {
+      samples: dhcpSamples,
+      twin: problemAt(['.networkCIDR', '.rangeBegin', '.rangeEnd'], /^networkCIDR, rangeBegin and rangeEnd must be set together/),
+      maskedBy: HA_MASKS_DHCP,
+    },
+    'spec.networking.dhcp: set networkCIDR, rangeBegin and rangeEnd, or at least one entry of extraRanges': {
+      samples: dhcpSamples,
+      twin: problemAt('.networkCIDR', /^a DHCP range is required/),
+      maskedBy: HA_MASKS_DHCP,
+    },
+    'spec.networkingService: allowedVLANs cannot be set in access mode': {
+      samples: providerNetworkSamples,
+      twin: problemAt(/^\.providerNetworks\[[0-9]+\]\.allowedVLANs$/, /: allowedVLANs cannot be set in access mode/),
+    },
+    'spec.networkingService: allowedVLANs are required in trunk and hybrid modes': {
+      samples: providerNetworkSamples,
+      twin: problemAt(/^\.providerNetworks\[[0-9]+\]\.allowedVLANs$/, /: allowedVLANs required for (trunk|hybrid) mode/),
+    },
+    'spec.overrides.agentImages: each architecture (including the default, empty one) may appear only once': {
+      samples: agentImageSamples,
+      twin: problemAt(/^\[[0-9]+\]\.architecture$/, /^duplicate (architecture|default)/),
+    },
+    'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
+      samples: tlsSamples,
+      twin: problemAt('.bmcCAName', /^tls\.bmcCA and tls\.bmcCAName are both set but inconsistent/),
+    },
+    'spec.tls: trustedCA and trustedCAName are both set but do not match: use trustedCA only': {
+      samples: tlsSamples,
+      twin: problemAt('.trustedCAName', /^tls\.trustedCA and tls\.trustedCAName are both set but inconsistent/),
+    },
+  },
+  IronicDatabase: {
+    '(root): the name of an IronicDatabase is at most 43 characters (its StatefulSet name must fit pod labels)': {
+      samples: ironicDatabaseSamples,
+      noTwin: 'a rule on metadata.name, which validateIronicDatabase (a validator of the spec) does not see',
+      refuses: ({ object }) => object.metadata.name.length > 43,
+    },
+    'spec.storage: storageClassName cannot be used with ephemeral storage': {
+      samples: storageSamples,
+      twin: problemAt('.storageClassName', /^storageClassName cannot be used with ephemeral storage/),
+    },
+    'spec: storage.ephemeral cannot be changed once the database exists: create a new IronicDatabase instead': {
+      samples: ironicDatabaseSamples,
+      noTwin: NO_PREVIOUS_SPEC,
+      refuses: ({ object, old }) => old !== undefined && ephemeral(object) !== ephemeral(old),
+    },
+    'spec: storage.storageClassName cannot be changed once the database exists': {
+      samples: ironicDatabaseSamples,
+      noTwin: NO_PREVIOUS_SPEC,
+      refuses: ({ object, old }) => old !== undefined && storageClass(object) !== storageClass(old),
+    },
+  },
+};
