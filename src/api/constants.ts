@@ -47,3 +47,6 @@ export const VLAN_IDS = { min: 1, max: 4094 } as const;
 
 /** What happens to the data volume of a deleted IronicDatabase without `storage.whenDeleted`. */
 export const DEFAULT_WHEN_DELETED = 'Retain';
+
+/** The first Ironic release whose dnsmasq configuration supports `networking.dhcp.extraRanges`. */
+export const EXTRA_RANGES_MIN_VERSION = { major: 37, minor: 0 } as const;

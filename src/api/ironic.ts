@@ -20,6 +20,7 @@ import {
   DEFAULT_PORTS,
   DEFAULT_PROVIDER_NETWORK_MODE,
   DEFAULT_SENSOR_INTERVAL,
+  EXTRA_RANGES_MIN_VERSION,
   MIN_SENSOR_INTERVAL,
   VLAN_IDS,
   type CAField,
@@ -44,6 +45,8 @@ const celNotEmpty = (field: string): string => `(has(${field}) && size(${field})
 const CIDR_GIVEN = celGiven('self.networkCIDR');
 const BEGIN_GIVEN = celGiven('self.rangeBegin');
 const END_GIVEN = celGiven('self.rangeEnd');
+
+const EXTRA_RANGES_REQUIREMENT = `Requires Ironic ${EXTRA_RANGES_MIN_VERSION.major}.${EXTRA_RANGES_MIN_VERSION.minor} or newer.`;
 
 const Port = (description: string, defaultValue: number) =>
   Type.Integer({ description: `${description} Defaults to ${defaultValue}.`, minimum: 1, maximum: 65535, default: defaultValue });
@@ -117,14 +120,14 @@ export const DHCPRange = Type.Object(
     rangeEnd: Type.String({ description: 'Last address handed out, inside networkCIDR.', minLength: 1 }),
     gatewayAddress: Type.Optional(Type.String({ description: 'IPv4 router announced on this pool. Without it, no router is announced on this pool.' })),
   },
-  { description: 'An additional DHCP pool, for example for a routed provisioning network. Requires Ironic 37.0 or newer.' },
+  { description: `An additional DHCP pool, for example for a routed provisioning network. ${EXTRA_RANGES_REQUIREMENT}` },
 );
 export type DHCPRange = Static<typeof DHCPRange>;
 
 export const DHCP = Type.Object(
   {
     dnsAddress: Type.Optional(Type.String({ description: 'DNS server announced to hosts. Cannot be used with serveDNS.' })),
-    extraRanges: Type.Optional(Type.Array(DHCPRange, { description: 'Additional DHCP pools. Requires Ironic 37.0 or newer.', maxItems: 32 })),
+    extraRanges: Type.Optional(Type.Array(DHCPRange, { description: `Additional DHCP pools. ${EXTRA_RANGES_REQUIREMENT}`, maxItems: 32 })),
     gatewayAddress: Type.Optional(Type.String({ description: 'Router announced on the main pool.' })),
     hosts: Type.Optional(Type.Array(Type.String(), { description: 'dnsmasq `dhcp-host` entries.', maxItems: 1024 })),
     ignore: Type.Optional(Type.Array(Type.String(), { description: 'dnsmasq `dhcp-ignore` tags, combined with AND.', maxItems: 64 })),
