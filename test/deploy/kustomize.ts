@@ -1,189 +1,71 @@
 /**
- * A tiny kustomize, enough for deploy/ (no kubectl or kustomize binary here): follows `resources`
- * (files and directories) recursively, then applies `patches` (JSON 6902 only, with a target), the
- * `namespace` field and `images`, in kustomize's order. Anything else in a kustomization is refused, so
- * a feature this resolver does not model cannot be silently ignored.
+ * `kubectl kustomize` (kustomize v5, built into kubectl 1.27 and later) run from the tests, and the YAML
+ * helpers the deploy tests share. Nothing here interprets a kustomization: the real tool builds it.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
 
 export type Obj = Record<string, unknown>;
-
-const KNOWN_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'patches', 'namespace', 'images']);
-
-/** Kinds the `namespace` transformer leaves alone (those deploy/ uses). */
-const CLUSTER_SCOPED = new Set(['Namespace', 'CustomResourceDefinition', 'CompositeController', 'ClusterRole', 'ClusterRoleBinding']);
 
 const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 const meta = (object: Obj): Obj => (isObj(object['metadata']) ? object['metadata'] : {});
 
-/** Every YAML document of a file, refusing parse errors (kustomize's parser is stricter than none). */
-export const parseYamlFile = (file: string): unknown[] =>
-  parseAllDocuments(readFileSync(file, 'utf8')).map((doc) => {
-    if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join('; ')}`);
+/** Every YAML document of a text, refusing parse errors. */
+export const parseYamlText = (text: string, where: string): unknown[] =>
+  parseAllDocuments(text).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${where}: ${doc.errors.map((e) => e.message).join('; ')}`);
     return doc.toJS() as unknown;
   });
 
-/** The objects of a manifest file, skipping empty documents. */
-export const readYamlDocuments = (file: string): Obj[] =>
-  parseYamlFile(file).flatMap((value) => {
+/** Every YAML document of a file. */
+export const parseYamlFile = (file: string): unknown[] => parseYamlText(readFileSync(file, 'utf8'), file);
+
+const objectsOf = (documents: unknown[], where: string): Obj[] =>
+  documents.flatMap((value) => {
     if (value === null || value === undefined) return [];
-    if (!isObj(value)) throw new Error(`${file}: a document is not a mapping`);
+    if (!isObj(value)) throw new Error(`${where}: a document is not a mapping`);
     return [value];
   });
 
-/** `group/version/kind/namespace/name`: the identity kustomize refuses to see twice. */
+/** The objects of a manifest file, skipping empty documents. */
+export const readYamlDocuments = (file: string): Obj[] => objectsOf(parseYamlFile(file), file);
+
+/** `apiVersion/kind/namespace/name`: the identity kustomize refuses to see twice. */
 export const objectId = (object: Obj): string =>
   `${String(object['apiVersion'])}/${String(object['kind'])}/${String(meta(object)['namespace'] ?? '')}/${String(meta(object)['name'])}`;
 
-export type Target = { group?: string; version?: string; kind?: string; name?: string; namespace?: string };
+/** The oldest kustomize that builds deploy/ (components, `patches` with targets, image field specs). */
+const MINIMUM_KUSTOMIZE_MAJOR = 5;
 
-export const matchesTarget = (object: Obj, target: Target): boolean => {
-  const apiVersion = String(object['apiVersion']);
-  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
-  return (
-    (target.group === undefined || target.group === group) &&
-    (target.version === undefined || target.version === version) &&
-    (target.kind === undefined || target.kind === object['kind']) &&
-    (target.name === undefined || target.name === meta(object)['name']) &&
-    (target.namespace === undefined || target.namespace === meta(object)['namespace'])
-  );
+const run = (args: readonly string[]): { status: number | null; stdout: string; stderr: string; error?: Error } => {
+  const result = spawnSync('kubectl', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, ...(result.error && { error: result.error }) };
 };
 
-export type Operation = { op: string; path: string; value?: unknown };
+let checkedVersion: string | undefined;
 
-const pointer = (path: string): string[] => {
-  if (!path.startsWith('/')) throw new Error(`JSON pointer must start with /: ${path}`);
-  return path.slice(1).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+/** kubectl's kustomize version, e.g. `v5.5.0`; throws with what to install when it is missing or too old. */
+export const kustomizeVersion = (): string => {
+  if (checkedVersion !== undefined) return checkedVersion;
+  const result = run(['version', '--client', '--output=json']);
+  if (result.error !== undefined || result.status !== 0) {
+    throw new Error(`kubectl is needed to build deploy/ (kubectl 1.27 or later): ${result.error?.message ?? result.stderr.trim()}`);
+  }
+  const version = (JSON.parse(result.stdout) as { kustomizeVersion?: string }).kustomizeVersion ?? '';
+  const major = Number(/^v(\d+)\./.exec(version)?.[1]);
+  if (!(major >= MINIMUM_KUSTOMIZE_MAJOR)) {
+    throw new Error(`kubectl's kustomize is ${version || 'unknown'}; deploy/ needs kustomize v${MINIMUM_KUSTOMIZE_MAJOR} (kubectl 1.27 or later)`);
+  }
+  checkedVersion = version;
+  return version;
 };
 
-/** Applies one JSON 6902 operation (add, replace, remove) in place; throws when the path does not exist. */
-export const applyOperation = (object: Obj, operation: Operation): void => {
-  const segments = pointer(operation.path);
-  const last = segments.pop();
-  if (last === undefined || last === '') throw new Error(`cannot ${operation.op} the whole object`);
-  let parent: unknown = object;
-  for (const segment of segments) {
-    parent = Array.isArray(parent) ? parent[Number(segment)] : isObj(parent) ? parent[segment] : undefined;
-    if (parent === undefined) throw new Error(`${operation.path}: ${segment} does not exist`);
-  }
-  const value = structuredClone(operation.value);
-  if (Array.isArray(parent)) {
-    const index = last === '-' ? parent.length : Number(last);
-    if (!Number.isInteger(index) || index < 0 || index > parent.length || (operation.op !== 'add' && index >= parent.length)) {
-      throw new Error(`${operation.path}: no index ${last}`);
-    }
-    if (operation.op === 'add') parent.splice(index, 0, value);
-    else if (operation.op === 'replace') parent[index] = value;
-    else if (operation.op === 'remove') parent.splice(index, 1);
-    else throw new Error(`unsupported op ${operation.op}`);
-    return;
-  }
-  if (!isObj(parent)) throw new Error(`${operation.path}: the parent is not an object or a list`);
-  if (operation.op !== 'add' && !(last in parent)) throw new Error(`${operation.path}: ${last} does not exist`);
-  if (operation.op === 'add' || operation.op === 'replace') parent[last] = value;
-  else if (operation.op === 'remove') delete parent[last];
-  else throw new Error(`unsupported op ${operation.op}`);
-};
-
-type Image = { name: string; newName?: string; newTag?: string; digest?: string };
-
-/** The image name without tag or digest (a registry port is not a tag). */
-export const imageName = (image: string): string => {
-  const withoutDigest = image.split('@')[0] ?? image;
-  const colon = withoutDigest.lastIndexOf(':');
-  return colon > withoutDigest.lastIndexOf('/') ? withoutDigest.slice(0, colon) : withoutDigest;
-};
-
-const retag = (image: string, rule: Image): string => {
-  const name = rule.newName ?? imageName(image);
-  if (rule.digest !== undefined) return `${name}@${rule.digest}`;
-  if (rule.newTag !== undefined) return `${name}:${rule.newTag}`;
-  return name + image.slice(imageName(image).length);
-};
-
-/** Rewrites `image` of every container and init container, wherever a pod spec is. */
-const applyImages = (node: unknown, rules: readonly Image[]): void => {
-  if (Array.isArray(node)) {
-    for (const item of node) applyImages(item, rules);
-    return;
-  }
-  if (!isObj(node)) return;
-  for (const key of ['containers', 'initContainers']) {
-    const containers = node[key];
-    if (!Array.isArray(containers)) continue;
-    for (const container of containers) {
-      if (!isObj(container) || typeof container['image'] !== 'string') continue;
-      const image = container['image'];
-      const rule = rules.find((r) => r.name === imageName(image));
-      if (rule !== undefined) container['image'] = retag(image, rule);
-    }
-  }
-  for (const value of Object.values(node)) applyImages(value, rules);
-};
-
-export type Build = {
-  readonly objects: Obj[];
-  /** Every file read: kustomization files, resources and patches (absolute paths). */
-  readonly files: string[];
-};
-
-/** The output of `kustomize build dir`. */
-export const kustomizeBuild = (dir: string): Build => {
-  const root = resolve(dir);
-  const kustomizationFile = join(root, 'kustomization.yaml');
-  const kustomization: unknown = parse(readFileSync(kustomizationFile, 'utf8'));
-  if (!isObj(kustomization)) throw new Error(`${kustomizationFile}: not a mapping`);
-  if (kustomization['apiVersion'] !== 'kustomize.config.k8s.io/v1beta1' || kustomization['kind'] !== 'Kustomization') {
-    throw new Error(`${kustomizationFile}: not a kustomize.config.k8s.io/v1beta1 Kustomization`);
-  }
-  const unknown = Object.keys(kustomization).filter((k) => !KNOWN_FIELDS.has(k));
-  if (unknown.length > 0) throw new Error(`${kustomizationFile}: this resolver does not model ${unknown.join(', ')}`);
-
-  const objects: Obj[] = [];
-  const files = [kustomizationFile];
-  for (const resource of (kustomization['resources'] ?? []) as string[]) {
-    const path = resolve(root, resource);
-    if (statSync(path).isDirectory()) {
-      const nested = kustomizeBuild(path);
-      objects.push(...nested.objects);
-      files.push(...nested.files);
-    } else {
-      objects.push(...readYamlDocuments(path));
-      files.push(path);
-    }
-  }
-  const seen = new Set<string>();
-  for (const object of objects) {
-    const id = objectId(object);
-    if (seen.has(id)) throw new Error(`${kustomizationFile}: ${id} appears twice`);
-    seen.add(id);
-  }
-
-  for (const patch of (kustomization['patches'] ?? []) as Array<{ path?: string; patch?: string; target?: Target }>) {
-    if (patch.target === undefined) throw new Error(`${kustomizationFile}: only JSON 6902 patches with a target are modelled`);
-    let operations: unknown;
-    if (patch.path !== undefined) {
-      const path = resolve(root, patch.path);
-      [operations] = parseYamlFile(path);
-      files.push(path);
-    } else {
-      operations = parse(patch.patch ?? '');
-    }
-    if (!Array.isArray(operations)) throw new Error(`${kustomizationFile}: patch ${patch.path ?? ''} is not a JSON 6902 list`);
-    const targets = objects.filter((o) => matchesTarget(o, patch.target as Target));
-    if (targets.length === 0) throw new Error(`${kustomizationFile}: patch ${patch.path ?? ''} matches nothing`);
-    for (const target of targets) for (const operation of operations as Operation[]) applyOperation(target, operation);
-  }
-
-  const namespace = kustomization['namespace'];
-  if (typeof namespace === 'string') {
-    for (const object of objects) {
-      if (!CLUSTER_SCOPED.has(String(object['kind']))) object['metadata'] = { ...meta(object), namespace };
-    }
-  }
-  const images = (kustomization['images'] ?? []) as Image[];
-  if (images.length > 0) applyImages(objects, images);
-  return { objects, files };
+/** The objects `kubectl kustomize dir` prints; throws with kubectl's message when the build fails. */
+export const kustomizeBuild = (dir: string): Obj[] => {
+  kustomizeVersion();
+  const result = run(['kustomize', dir]);
+  if (result.error !== undefined) throw result.error;
+  if (result.status !== 0) throw new Error(`kubectl kustomize ${dir} failed: ${result.stderr.trim()}`);
+  return objectsOf(parseYamlText(result.stdout, `kubectl kustomize ${dir}`), `kubectl kustomize ${dir}`);
 };

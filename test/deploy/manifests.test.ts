@@ -1,10 +1,10 @@
 /**
- * deploy/: what `kubectl apply -k deploy/` (and the servicemonitor overlay) installs, assembled with the
- * small resolver in ./kustomize.ts, validated per kind, and checked against what the hook server serves.
+ * deploy/: what `kubectl apply -k deploy/base` (and the servicemonitor overlay) installs, built with the
+ * real `kubectl kustomize`, validated per kind, and checked against what the hook server serves.
  */
 import t from 'tap';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { FastifyInstance } from 'fastify';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -15,7 +15,7 @@ import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisrup
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { buildServer } from '../../src/server.js';
 import { loadConfig } from '../../src/config.js';
-import { applyOperation, imageName, kustomizeBuild, objectId, parseYamlFile, readYamlDocuments, type Build, type Obj } from './kustomize.js';
+import { kustomizeBuild, objectId, parseYamlFile, readYamlDocuments, type Obj } from './kustomize.js';
 import { webhookUrl, type ChildResource, type CompositeController } from './composite-controller.js';
 import { validateDeployObject } from './validate.js';
 
@@ -25,11 +25,14 @@ const IMAGE = 'ironic-metacontroller-hooks';
 const METACONTROLLER_NAMESPACE = 'metacontroller';
 const MONITORING_NAMESPACE = 'monitoring';
 const NAMESPACE_LABEL = 'kubernetes.io/metadata.name';
+const CLUSTER_SCOPED = ['Namespace', 'CustomResourceDefinition', 'CompositeController', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'];
 
-const base = kustomizeBuild('deploy');
-const overlay = kustomizeBuild('deploy/overlays/servicemonitor');
+type Build = { readonly objects: readonly Obj[] };
+const build = (dir: string): Build => ({ objects: kustomizeBuild(dir) });
+const base = build('deploy/base');
+const overlay = build('deploy/overlays/servicemonitor');
 const builds = [
-  { name: 'deploy', build: base },
+  { name: 'deploy/base', build: base },
   { name: 'deploy/overlays/servicemonitor', build: overlay },
 ] as const;
 
@@ -97,24 +100,51 @@ const childRules = (cc: CompositeController): Array<{ apiVersion: string; resour
 const yamlFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return path === join('deploy', 'crds') ? [] : yamlFiles(path);
-    return /\.ya?ml$/.test(entry.name) ? [resolve(path)] : [];
+    if (entry.isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(entry.name) ? [path] : [];
   });
+const KUSTOMIZATION = 'kustomization.yaml';
+const kustomizations = yamlFiles('deploy').filter((file) => file.endsWith(`/${KUSTOMIZATION}`));
 
-t.test('every manifest under deploy/ (but crds/) parses and is used by a kustomization', async (t) => {
-  const used = new Set(builds.flatMap(({ build }) => build.files));
-  const files = yamlFiles('deploy');
-  t.ok(files.length >= 10, `${files.length} files`);
-  for (const file of files) {
-    t.doesNotThrow(() => parseYamlFile(file), `${file} parses`);
-    t.ok(used.has(file), `${file} is referenced by a kustomization`);
+/** The files and directories a kustomization names (resources, components, patches, configurations). */
+const referencedBy = (file: string): string[] => {
+  const k = parse(readFileSync(file, 'utf8')) as { resources?: string[]; components?: string[]; configurations?: string[]; patches?: Array<{ path?: string }> };
+  const paths = [...(k.resources ?? []), ...(k.components ?? []), ...(k.configurations ?? []), ...(k.patches ?? []).flatMap((p) => (p.path === undefined ? [] : [p.path]))];
+  return paths.map((path) => resolve(dirname(file), path));
+};
+
+t.test('every kustomization under deploy/ builds with kubectl kustomize', async (t) => {
+  t.ok(kustomizations.length >= 6, `${kustomizations.length} kustomizations`);
+  for (const file of kustomizations) {
+    const dir = dirname(file);
+    let objects: readonly Obj[] = [];
+    t.doesNotThrow(() => (objects = kustomizeBuild(dir)), `${dir} builds`);
+    t.ok(objects.length > 0, `${dir} produces objects`);
   }
-  t.doesNotThrow(() => kustomizeBuild('deploy/metacontroller'), 'deploy/metacontroller builds on its own');
 });
 
-t.test('deploy/ installs both CRDs, the CompositeControllers and the hook server, nothing else', async (t) => {
-  for (const crd of readdirSync('deploy/crds')) t.ok(base.files.includes(resolve('deploy/crds', crd)), `deploy/crds/${crd} is installed`);
+t.test('every manifest under deploy/ parses and is named by the kustomization beside it', async (t) => {
+  const files = yamlFiles('deploy').filter((file) => !file.endsWith(`/${KUSTOMIZATION}`));
+  t.ok(files.length >= 15, `${files.length} files`);
+  const referenced = new Set(kustomizations.flatMap(referencedBy));
+  for (const file of files) {
+    t.doesNotThrow(() => parseYamlFile(file), `${file} parses`);
+    t.ok(referenced.has(resolve(file)), `${file} is named by ${join(dirname(file), KUSTOMIZATION)}`);
+  }
+  for (const file of kustomizations) {
+    for (const path of referencedBy(file)) t.ok(relative(resolve('deploy'), path).split('/')[0] !== '..', `${file}: ${path} is inside deploy/`);
+  }
+});
+
+t.test('deploy/base installs both CRDs, the CompositeControllers, the hook server and the policy, nothing else', async (t) => {
+  for (const file of readdirSync('deploy/crds').filter((f) => f !== KUSTOMIZATION)) {
+    const [crd] = readYamlDocuments(join('deploy/crds', file));
+    const name = (crd?.['metadata'] as Obj | undefined)?.['name'];
+    t.same(base.objects.find((o) => o['kind'] === 'CustomResourceDefinition' && (o['metadata'] as Obj)['name'] === name), crd, `deploy/crds/${file} is installed as it is`);
+  }
   t.same(base.objects.map(objectId).sort(), [
+    'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy//ironicdatabase-in-use.ironic.metal3.io',
+    'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding//ironicdatabase-in-use.ironic.metal3.io',
     'apiextensions.k8s.io/v1/CustomResourceDefinition//ironicdatabases.ironic.metal3.io',
     'apiextensions.k8s.io/v1/CustomResourceDefinition//ironics.ironic.metal3.io',
     `apps/v1/Deployment/${NAMESPACE}/${HOOKS}`,
@@ -143,7 +173,7 @@ t.test('namespaced objects live in ironic-system, which the install creates', as
   for (const { name, build } of builds) {
     for (const object of build.objects) {
       const { namespace } = object['metadata'] as { namespace?: string };
-      const clusterScoped = ['Namespace', 'CustomResourceDefinition', 'CompositeController'].includes(String(object['kind']));
+      const clusterScoped = CLUSTER_SCOPED.includes(String(object['kind']));
       t.equal(namespace, clusterScoped ? undefined : NAMESPACE, `${name}: ${objectId(object)}`);
     }
   }
@@ -155,13 +185,18 @@ t.test('namespaced objects live in ironic-system, which the install creates', as
   });
 });
 
-t.test('the hook image is named for kustomize `images:` and tagged with the package version', async (t) => {
-  const kustomization = parse(readFileSync('deploy/kustomization.yaml', 'utf8')) as { images: Array<{ name: string; newTag: string }> };
+t.test('the hook image is named for kustomize `images:`, tagged with the package version, and HOOK_IMAGE follows it', async (t) => {
+  const kustomization = parse(readFileSync('deploy/base/kustomization.yaml', 'utf8')) as { images: Array<{ name: string; newTag: string }> };
   const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
   t.same(kustomization.images, [{ name: IMAGE, newTag: version }]);
   const raw = readYamlDocuments('deploy/metacontroller/deployment.yaml')[0] as unknown as IDeployment;
-  t.equal(imageName(raw.spec?.template.spec?.containers[0]?.image ?? ''), IMAGE, 'the image the `images:` entry rewrites');
-  for (const { name, build } of builds) t.equal(containerOf(build).image, `${IMAGE}:${version}`, name);
+  const rawContainer = raw.spec?.template.spec?.containers[0];
+  t.equal(rawContainer?.image, `${IMAGE}:${version}`, 'the image the `images:` entry rewrites');
+  t.equal(rawContainer?.env?.find((e) => e.name === 'HOOK_IMAGE')?.value, rawContainer?.image, 'HOOK_IMAGE names the same image');
+  for (const { name, build } of builds) {
+    t.equal(containerOf(build).image, `${IMAGE}:${version}`, name);
+    t.equal(containerOf(build).env?.find((e) => e.name === 'HOOK_IMAGE')?.value, `${IMAGE}:${version}`, `${name}: HOOK_IMAGE`);
+  }
 });
 
 t.test('the hook server has no API rights and no token', async (t) => {
@@ -226,18 +261,26 @@ t.test('the NetworkPolicy admits only Metacontroller to port 8080 (and Prometheu
     t.ok(selects(policy.spec?.podSelector?.matchLabels, podLabels), `${name}: applies to the hook pods`);
     t.same(policy.spec?.policyTypes, ['Ingress', 'Egress'], name);
     t.same(policy.spec?.egress, [], `${name}: no egress`);
-    const ingress = name === 'deploy' ? [expected(METACONTROLLER_NAMESPACE)] : [expected(METACONTROLLER_NAMESPACE), expected(MONITORING_NAMESPACE)];
+    const ingress = name === 'deploy/base' ? [expected(METACONTROLLER_NAMESPACE)] : [expected(METACONTROLLER_NAMESPACE), expected(MONITORING_NAMESPACE)];
     t.same(policy.spec?.ingress, ingress, name);
   }
 });
 
 t.test('the README patches for another Metacontroller or Prometheus namespace apply', async (t) => {
   const path = (rule: number) => `/spec/ingress/${rule}/from/0/namespaceSelector/matchLabels/kubernetes.io~1metadata.name`;
-  const policy = structuredClone(find<Obj>(overlay, 'NetworkPolicy', HOOKS));
-  applyOperation(policy, { op: 'replace', path: path(0), value: 'mc' });
-  applyOperation(policy, { op: 'replace', path: path(1), value: 'prom' });
-  const ingress = (policy as unknown as INetworkPolicy).spec?.ingress ?? [];
-  t.same(ingress.map((rule) => rule.from?.[0]?.namespaceSelector?.matchLabels?.[NAMESPACE_LABEL]), ['mc', 'prom']);
+  const dir = t.testdir({});
+  const patch = (rule: number, value: string) => `  - target: {group: networking.k8s.io, kind: NetworkPolicy, name: ironic-hooks}
+    patch: |-
+      - op: replace
+        path: ${path(rule)}
+        value: ${value}
+`;
+  writeFileSync(
+    join(dir, KUSTOMIZATION),
+    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ${relative(dir, resolve('deploy/overlays/servicemonitor'))}\npatches:\n${patch(0, 'mc')}${patch(1, 'prom')}`,
+  );
+  const policy = find<INetworkPolicy>({ objects: kustomizeBuild(dir) }, 'NetworkPolicy', HOOKS);
+  t.same((policy.spec?.ingress ?? []).map((rule) => rule.from?.[0]?.namespaceSelector?.matchLabels?.[NAMESPACE_LABEL]), ['mc', 'prom']);
 });
 
 t.test('CompositeControllers: v2 hooks on routes the server serves, at the hook Service', async (t) => {

@@ -1,15 +1,21 @@
 /**
  * Validation of every object deploy/ produces: built-in kinds through kubernetes-models (the shared
  * `validateK8s`, plus the kinds it does not know), CompositeControllers through our schema of
- * Metacontroller's API, and the Prometheus Operator ServiceMonitor through its upstream model and a
- * closed schema of the fields we use (so a misspelt field fails too). CRDs are left to test/crd.
+ * Metacontroller's API, admission policies through kubernetes-models and closed schemas of the upstream
+ * API, and the Prometheus Operator ServiceMonitor through its upstream model and a closed schema of the
+ * fields we use (so a misspelt field fails too). CRDs are left to test/crd.
  */
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { MutatingAdmissionPolicy } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingAdmissionPolicy';
+import { MutatingAdmissionPolicyBinding } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding';
+import { ValidatingAdmissionPolicy } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy';
+import { ValidatingAdmissionPolicyBinding } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding';
 import { validateK8s } from '../helpers/k8s.js';
 import { compositeControllerErrors } from './composite-controller.js';
+import { admissionPolicyErrors } from './admission-policy.js';
 import type { Obj } from './kustomize.js';
 
 const closed = Type.Object;
@@ -48,6 +54,22 @@ const extraModels: Record<string, (object: Obj) => void> = {
   'v1/Namespace': (o) => new Namespace(o as never).validate(),
   'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o as never).validate(),
   'metacontroller.k8s.io/v1alpha1/CompositeController': (o) => fail(compositeControllerErrors(o)),
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': (o) => {
+    new ValidatingAdmissionPolicy(o as never).validate();
+    fail(admissionPolicyErrors(o));
+  },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': (o) => {
+    new ValidatingAdmissionPolicyBinding(o as never).validate();
+    fail(admissionPolicyErrors(o));
+  },
+  'admissionregistration.k8s.io/v1/MutatingAdmissionPolicy': (o) => {
+    new MutatingAdmissionPolicy(o as never).validate();
+    fail(admissionPolicyErrors(o));
+  },
+  'admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding': (o) => {
+    new MutatingAdmissionPolicyBinding(o as never).validate();
+    fail(admissionPolicyErrors(o));
+  },
   'monitoring.coreos.com/v1/ServiceMonitor': (o) => {
     validateK8s(o);
     fail([...Value.Errors(ServiceMonitor, o)].map((e) => `${e.path}: ${e.message}`));

@@ -1,0 +1,110 @@
+/**
+ * Overlays of your own, outside this repository, as the README shows them: the README's own example (next
+ * to a copy of the checkout, and next to a symbolic link to it), image retags that must move HOOK_IMAGE
+ * with the container image, and the optional component combined with the base and with an overlay.
+ */
+import t, { type Test } from 'tap';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse, stringify } from 'yaml';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import { kustomizeBuild, objectId, type Obj } from './kustomize.js';
+import { validateDeployObject } from './validate.js';
+
+const CHECKOUT = 'ironic-metacontroller';
+const IMAGE = 'ironic-metacontroller-hooks';
+const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+const COMPONENT = 'deploy/components/api-credentials-name';
+
+/** A directory outside the repository holding `ironic-metacontroller/` (a copy of deploy/, or a link). */
+const workspace = (t: Test, checkout: 'copy' | 'symlink'): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'ironic-overlay-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  if (checkout === 'copy') cpSync('deploy', join(dir, CHECKOUT, 'deploy'), { recursive: true });
+  else symlinkSync(resolve('.'), join(dir, CHECKOUT), 'dir');
+  return dir;
+};
+
+const overlay = (dir: string, name: string, kustomization: Obj): string => {
+  const path = join(dir, name);
+  mkdirSync(path, { recursive: true });
+  writeFileSync(join(path, 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', ...kustomization }));
+  return path;
+};
+
+const hookContainer = (objects: readonly Obj[]): IContainer => {
+  const deployment = objects.find((o) => o['kind'] === 'Deployment' && (o['metadata'] as Obj)['name'] === 'ironic-hooks') as IDeployment | undefined;
+  const container = deployment?.spec?.template.spec?.containers[0];
+  if (container === undefined) throw new Error('no hook container');
+  return container;
+};
+const envOf = (container: IContainer): Record<string, string | undefined> => Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value]));
+
+/** The README's `my-ironic/kustomization.yaml` example, as written there. */
+const readmeExample = (): Obj => {
+  const block = /```yaml\n(# my-ironic\/kustomization\.yaml[^\n]*\n[\s\S]*?)```/.exec(readFileSync('README.md', 'utf8'))?.[1];
+  if (block === undefined) throw new Error('README.md has no my-ironic/kustomization.yaml example');
+  return parse(block) as Obj;
+};
+
+t.test("the README's overlay builds next to a copy of the checkout and next to a link to it", async (t) => {
+  const example = readmeExample();
+  t.same(example['resources'], [`../${CHECKOUT}/deploy/base`], 'it lists the base of the checkout');
+  const expected = kustomizeBuild('deploy/base').map(objectId).sort();
+  for (const checkout of ['copy', 'symlink'] as const) {
+    const objects = kustomizeBuild(overlay(workspace(t, checkout), 'my-ironic', example));
+    t.same(objects.map(objectId).sort(), expected, `${checkout}: the same objects as deploy/base`);
+    const images = example['images'] as Array<{ newName: string; newTag: string }>;
+    const image = `${images[0]?.newName ?? ''}:${images[0]?.newTag ?? ''}`;
+    t.equal(hookContainer(objects).image, image, `${checkout}: the retagged image`);
+    t.equal(envOf(hookContainer(objects))['HOOK_IMAGE'], image, `${checkout}: HOOK_IMAGE follows the retag`);
+  }
+});
+
+t.test('every overlay and the component build from outside the repository', async (t) => {
+  const dir = workspace(t, 'copy');
+  const targets = [`../${CHECKOUT}/deploy/base`, `../${CHECKOUT}/deploy/overlays/servicemonitor`];
+  targets.forEach((target, i) => {
+    t.doesNotThrow(() => kustomizeBuild(overlay(dir, `plain-${i}`, { resources: [target] })), target);
+    const objects = kustomizeBuild(overlay(dir, `component-${i}`, { resources: [target], components: [`../${CHECKOUT}/${COMPONENT}`] }));
+    const added = objects.map(objectId).filter((id) => id.startsWith('admissionregistration.k8s.io/v1/Mutating'));
+    t.same(
+      added.sort(),
+      [
+        'admissionregistration.k8s.io/v1/MutatingAdmissionPolicy//ironic-api-credentials-name.ironic.metal3.io',
+        'admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding//ironic-api-credentials-name.ironic.metal3.io',
+      ],
+      `${target} with the component`,
+    );
+    for (const object of objects) t.doesNotThrow(() => validateDeployObject(object), `${target} + component: ${objectId(object)}`);
+  });
+});
+
+t.test('an images: retag changes the hook image and HOOK_IMAGE together, and nothing else', async (t) => {
+  const dir = workspace(t, 'copy');
+  const base = kustomizeBuild('deploy/base');
+  const before = envOf(hookContainer(base));
+  t.equal(before['HOOK_IMAGE'], `${IMAGE}:${VERSION}`);
+  const digest = `sha256:${'ab'.repeat(32)}`;
+  const cases = [
+    { scenario: 'a new registry and tag', rule: { name: IMAGE, newName: 'registry.example.com:5000/team/hooks', newTag: '1.2.3' }, image: 'registry.example.com:5000/team/hooks:1.2.3' },
+    { scenario: 'a tag only', rule: { name: IMAGE, newTag: '0.2.0' }, image: `${IMAGE}:0.2.0` },
+    { scenario: 'a digest', rule: { name: IMAGE, newName: 'registry.example.com/hooks', digest }, image: `registry.example.com/hooks@${digest}` },
+  ];
+  for (const target of ['base', 'overlays/servicemonitor']) {
+    for (const { scenario, rule, image } of cases) {
+      const objects = kustomizeBuild(overlay(dir, `retag-${target.replace('/', '-')}-${rule.newTag ?? 'digest'}`, { resources: [`../${CHECKOUT}/deploy/${target}`], images: [rule] }));
+      const container = hookContainer(objects);
+      const env = envOf(container);
+      t.equal(container.image, image, `${target}, ${scenario}: the container image`);
+      t.equal(env['HOOK_IMAGE'], image, `${target}, ${scenario}: HOOK_IMAGE`);
+      const others = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'HOOK_IMAGE'));
+      const expected = Object.fromEntries(Object.entries(before).filter(([name]) => name !== 'HOOK_IMAGE'));
+      t.same(others, target === 'base' ? expected : { ...expected, SERVICE_MONITORS: 'true' }, `${target}, ${scenario}: the other variables are untouched`);
+    }
+  }
+  const other = kustomizeBuild(overlay(dir, 'retag-other', { resources: [`../${CHECKOUT}/deploy/base`], images: [{ name: 'some-other-image', newTag: '9' }] }));
+  t.equal(envOf(hookContainer(other))['HOOK_IMAGE'], `${IMAGE}:${VERSION}`, 'a rule for another image leaves HOOK_IMAGE alone');
+});
