@@ -1,7 +1,7 @@
 /**
  * The twin of every CEL rule of the generated CRDs: which problem of validateIronic / validateIronicDatabase
  * says the same thing, and which generated objects exercise it. Keyed by `<location>: <message>`, where the
- * location is the schema path of the rule's `x-kubernetes-validations` (`[]` for list items, empty for the
+ * location is the schema path of the rule's `x-kubernetes-validations` (`[]` for list items, `(root)` for the
  * object itself). A CEL rule without an entry here fails the parity test.
  */
 import type fc from 'fast-check';
@@ -29,7 +29,8 @@ export type TwinEntry = {
   readonly twin: Twin;
   /**
    * A rule (key of the same CRD) whose refusal hides this one in TypeScript, which then reports only the
-   * masking problem. The object is refused either way; the verdicts are compared only when it does not refuse.
+   * masking problem. The object is refused either way (the masking rule's own entry checks that both sides
+   * refuse it); the verdicts of this rule are compared only when the masking rule accepts.
    */
   readonly maskedBy?: { readonly key: string; readonly reason: string };
 };
