@@ -17,6 +17,10 @@ export const LABELS = {
   component: `${LABEL_PREFIX}/component`,
   /** On placeholder Secrets the user fills in (never overwritten). */
   managed: `${LABEL_PREFIX}/managed`,
+  /** A node label no node carries: a DaemonSet selecting it runs nowhere (a workload being retired). */
+  retiredWorkload: `${LABEL_PREFIX}/retired-workload`,
+  /** Annotation: when a retired workload was first seen without pods. */
+  podsGoneSince: `${LABEL_PREFIX}/pods-gone-since`,
   managedBy: 'app.kubernetes.io/managed-by',
 } as const;
 

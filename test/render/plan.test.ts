@@ -119,14 +119,14 @@ t.test('finishIronic: the workload kind switch and the upgrade steps', async (t)
       reason: 'DeploymentInProgress',
     },
     {
-      scenario: 'switching to HA: the old Deployment goes first, no DaemonSet yet, Jobs kept',
+      scenario: 'switching to HA: the old Deployment is scaled down first, no DaemonSet yet, Jobs kept',
       spec: { highAvailability: true, ...db },
       children: { ...group('Deployment.apps/v1', ready('Deployment', names.workload, '38.0')), ...group('Job.batch/v1', job('post', 'none', '38.0', true)) },
       status: { installedVersion: '38.0' },
-      expectKinds: ['Job/ironic-post-none-to-38.0'],
-      absentKinds: ['DaemonSet/ironic-service', 'Deployment/ironic-service'],
+      expectKinds: ['Job/ironic-post-none-to-38.0', 'Deployment/ironic-service'],
+      absentKinds: ['DaemonSet/ironic-service'],
       reason: 'DeploymentInProgress',
-      message: /switching to high availability: waiting for the Deployment to be removed/,
+      message: /switching to high availability: scaling the Deployment ironic-service down first \(1 pods left\)/,
     },
     {
       scenario: 'first install with a database: the pre-upgrade Job before any workload',
@@ -237,5 +237,46 @@ t.test('an object holding one of our names without belonging to us keeps everyth
     }
     t.equal(reasonOf(prepared), 'ResourceConflict', c.scenario);
     if (prepared.kind === 'keep') t.match(prepared.result.status.conditions?.[0]?.message, c.message, `${c.scenario}: message`);
+  }
+});
+
+t.test('retiring the other workload kind: scale down, wait for the pods and their grace period, then remove', async (t) => {
+  const db = { database: { host: 'mariadb', name: 'ironic', credentialsName: 'db-creds' } };
+  const deployment = (replicas: number, statusReplicas: number, annotations?: Record<string, string>): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: names.workload, namespace: NS, generation: 2, ...(annotations && { annotations }) },
+    spec: { replicas, template: { spec: { terminationGracePeriodSeconds: 60, containers: [] } } },
+    status: { observedGeneration: 2, replicas: statusReplicas },
+  });
+  const daemonSet = (retired: boolean, scheduled: number): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: names.workload, namespace: NS, generation: 2 },
+    spec: { template: { spec: { ...(retired && { nodeSelector: { 'ironic.metal3.io/retired-workload': 'true' } }), containers: [] } } },
+    status: { observedGeneration: 2, currentNumberScheduled: scheduled, numberMisscheduled: 0, desiredNumberScheduled: scheduled },
+  });
+  const since = '2026-01-01T00:00:00Z';
+  const cases: ReadonlyArray<{ scenario: string; spec: unknown; old: KubeObject; now: string; kept: boolean; replicas?: number; selector?: boolean; resync?: number; annotation?: string; message: RegExp }> = [
+    { scenario: 'a running Deployment is scaled to zero', spec: { highAvailability: true, ...db }, old: deployment(1, 1), now: since, kept: true, replicas: 0, message: /scaling the Deployment ironic-service down first \(1 pods left\)/ },
+    { scenario: 'scaled, pods still there', spec: { highAvailability: true, ...db }, old: deployment(0, 1), now: since, kept: true, replicas: 0, message: /1 pods left/ },
+    { scenario: 'no pods: the time is recorded and the grace period awaited', spec: { highAvailability: true, ...db }, old: deployment(0, 0), now: since, kept: true, replicas: 0, resync: 60, annotation: since, message: /has no pods; waiting 60s/ },
+    { scenario: 'within the grace period the recorded time stays', spec: { highAvailability: true, ...db }, old: deployment(0, 0, { 'ironic.metal3.io/pods-gone-since': since }), now: '2026-01-01T00:00:45Z', kept: true, resync: 15, annotation: since, message: /waiting 15s/ },
+    { scenario: 'after the grace period the old Deployment goes', spec: { highAvailability: true, ...db }, old: deployment(0, 0, { 'ironic.metal3.io/pods-gone-since': since }), now: '2026-01-01T00:01:00Z', kept: false, message: /waiting for the Deployment ironic-service to be removed/ },
+    { scenario: 'a DaemonSet is moved onto no node', spec: db, old: daemonSet(false, 3), now: since, kept: true, selector: true, message: /switching to a single replica: scaling the DaemonSet ironic-service down first \(3 pods left\)/ },
+    { scenario: 'a DaemonSet on no node waits for the default grace period', spec: db, old: daemonSet(true, 0), now: since, kept: true, selector: true, resync: 30, annotation: since, message: /waiting 30s/ },
+  ];
+  for (const c of cases) {
+    const kind = c.old.kind === 'Deployment' ? 'Deployment.apps/v1' : 'DaemonSet.apps/v1';
+    const v = view(c.spec, { children: group(kind, c.old), status: { installedVersion: '38.0' }, now: c.now, related: related(secret('db-creds', { username: 'u', password: 'p' })) as Objects });
+    const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
+    const workloads = result.children.filter((k) => k.kind === 'Deployment' || k.kind === 'DaemonSet');
+    t.same(workloads.map((w) => w.kind), c.kept ? [c.old.kind] : [], `${c.scenario}: only the old workload, never both`);
+    const kept = workloads[0] as (KubeObject & { spec: Record<string, unknown> }) | undefined;
+    if (c.replicas !== undefined) t.equal(kept?.spec['replicas'], c.replicas, `${c.scenario}: replicas`);
+    if (c.selector === true) t.match(kept, { spec: { template: { spec: { nodeSelector: { 'ironic.metal3.io/retired-workload': 'true' } } } } }, `${c.scenario}: on no node`);
+    t.equal(kept?.metadata.annotations?.['ironic.metal3.io/pods-gone-since'], c.annotation, `${c.scenario}: recorded time`);
+    t.equal(result.resyncAfterSeconds, c.resync, `${c.scenario}: resync`);
+    t.match(result.status.conditions?.[0]?.message, c.message, `${c.scenario}: message`);
   }
 });

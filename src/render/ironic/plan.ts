@@ -14,11 +14,12 @@ import { ironicNames, versionAnnotation, type IronicNames } from '../names.js';
 import { findObject, objectsOf, pathOf, textOf } from '../observed.js';
 import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
-import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, progressing, serviceReadiness, type Readiness } from '../status.js';
+import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, serviceReadiness, type Readiness } from '../status.js';
 import { describeProblems } from '../problems.js';
 import { describeObject, objectsInTheWay, type Wanted } from '../ownership.js';
 import { resolveDatabase } from './database.js';
 import { renderIronicChildren } from './index.js';
+import { retireWorkload } from './retire.js';
 import type { ApiCredentials, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
@@ -202,17 +203,23 @@ const isWorkload = (child: KubeChild, names: IronicNames): boolean => (child.kin
  * The children and readiness of a sync: everything rendered when no upgrade is due; otherwise the steps
  * of the version transition, driven by the observed Jobs and workload.
  */
-export const planIronicChildren = (view: ParentView, input: IronicRenderInput, installed: string | undefined): { children: KubeChild[]; readiness: Readiness } => {
+export const planIronicChildren = (
+  view: ParentView,
+  input: IronicRenderInput,
+  installed: string | undefined,
+): { children: KubeChild[]; readiness: Readiness; resyncAfterSeconds?: number } => {
   const { names, model } = input;
   const children = renderIronicChildren(input);
   // Switching between a Deployment and a DaemonSet: the old one goes first, so two Ironic architectures
   // never run side by side (the new one is created once the old one is no longer observed).
   const previousKind = findObject(view.children, model.highAvailability ? GROUP_KEYS.deployment : GROUP_KEYS.daemonSet, view.namespace, names.workload);
   if (previousKind !== undefined) {
+    const retirement = retireWorkload(previousKind, view.now, `switching to ${model.highAvailability ? 'high availability' : 'a single replica'}`);
     return {
       // Observed Jobs (a running schema upgrade) stay: a Job left out is deleted.
-      children: [...children.filter((c) => !isWorkload(c, names)), ...objectsOf(view.children, GROUP_KEYS.job).map(keepObserved)],
-      readiness: progressing(`switching to ${model.highAvailability ? 'high availability' : 'a single replica'}: waiting for the ${previousKind.kind} to be removed`),
+      children: [...children.filter((c) => !isWorkload(c, names)), ...(retirement.child ? [retirement.child] : []), ...objectsOf(view.children, GROUP_KEYS.job).map(keepObserved)],
+      readiness: retirement.readiness,
+      ...(retirement.resyncAfterSeconds !== undefined && { resyncAfterSeconds: retirement.resyncAfterSeconds }),
     };
   }
   const workload = observedReadiness(view, input);
@@ -261,5 +268,6 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
       now: view.now,
     }),
     children: [...planned.children, ...retained],
+    ...(planned.resyncAfterSeconds !== undefined && { resyncAfterSeconds: planned.resyncAfterSeconds }),
   };
 };
