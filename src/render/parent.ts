@@ -6,6 +6,8 @@ export type ParentView = {
   readonly namespace: string;
   /** The parent's uid: the controller ownerReference of its children carries it. */
   readonly uid: string | undefined;
+  /** The parent's finalizers: `foregroundDeletion` means the garbage collector deletes the children now. */
+  readonly finalizers: readonly string[];
   readonly generation: number | undefined;
   readonly spec: unknown;
   readonly status: unknown;

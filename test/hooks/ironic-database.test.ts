@@ -130,3 +130,21 @@ t.test('the claim template of an existing StatefulSet is never changed, and a re
   const ephemeral = await sync({ storage: { ephemeral: true } });
   t.same(templates(ephemeral), observedTemplates, 'existing data is never moved to an emptyDir');
 });
+
+t.test('finalize called late, under foreground deletion, does no harm and says what happens', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const children = await syncedDatabaseChildren(app, { parent: ironicDatabase({}), children: {}, related: {} });
+  const metadata = { name: 'ironic-db', namespace: 'metal3', generation: 1, deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['foregroundDeletion', 'metacontroller.io/compositecontroller-ironicdatabase'] };
+  const deleting = ironicDatabase({}, { metadata });
+  const user = ironic({ databaseName: 'ironic-db' }, { metadata: { name: 'user', namespace: 'metal3' } });
+  const late = (await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(user), finalizing: true } })).json() as Response;
+  t.same(late.children, [], 'nothing is recreated: the garbage collector is deleting the children anyway');
+  t.equal(late.finalized, false, 'not released while children remain');
+  t.equal(late.status.conditions.find((c) => c['type'] === 'DeletionBlocked'), undefined, 'not reported as blocked: it is not');
+  const ready = late.status.conditions.find((c) => c['type'] === 'Ready');
+  t.equal(ready?.['reason'], 'Deleting');
+  t.match(String(ready?.['message']), /although user still use it \(deleted with foreground propagation/);
+  const gone = (await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children: {}, related: related(user), finalizing: true } })).json() as Response;
+  t.equal(gone.finalized, true, 'released once the children are gone');
+});

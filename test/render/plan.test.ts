@@ -21,6 +21,7 @@ const view = (spec: unknown, extra: { children?: Objects; related?: Objects; sta
   name: NAME,
   namespace: NS,
   uid: 'parent-uid',
+  finalizers: [],
   generation: 3,
   spec,
   status: extra.status,

@@ -37,6 +37,9 @@ const GENERATED_USERNAME = 'ironic';
  */
 const SAFE = /^[A-Za-z0-9_-]+$/;
 
+/** The finalizer the API server sets for `kubectl delete --cascade=foreground`. */
+const FOREGROUND_DELETION = 'foregroundDeletion';
+
 /** How long to wait before looking again while a deletion is blocked or children remain. */
 const BLOCKED_RESYNC_SECONDS = 30;
 const DELETING_RESYNC_SECONDS = 5;
@@ -154,12 +157,16 @@ export const finishDatabase = (view: ParentView, prepared: PreparedDatabase, pas
  */
 export const finalizeDatabase = (view: ParentView, prepared: PreparedDatabase, password: string, config: RenderConfig): DatabaseSyncResult => {
   const usedBy = usersOf(view.related, view.namespace, view.name);
-  if (usedBy.length > 0) {
+  // Foreground deletion: the garbage collector deletes the children whatever this hook answers, so the
+  // database cannot be kept for its users; say so instead of claiming it is kept.
+  const foreground = view.finalizers.includes(FOREGROUND_DELETION);
+  if (usedBy.length > 0 && !foreground) {
     const { outcome, children } = planDatabase(view, prepared, password, config);
     return { status: statusOf(view, outcome, usedBy, true), children, resyncAfterSeconds: BLOCKED_RESYNC_SECONDS };
   }
   const remaining = countChildren(view.children);
-  const message = remaining === 0 ? 'the database has been removed' : `the database is being deleted: ${remaining} resources remain`;
+  const users = foreground && usedBy.length > 0 ? ` although ${usedBy.join(', ')} still use it (deleted with foreground propagation, which does not wait for them)` : '';
+  const message = remaining === 0 ? `the database has been removed${users}` : `the database is being deleted${users}: ${remaining} resources remain`;
   return {
     status: statusOf(view, { kind: 'deleting', message }, usedBy, false),
     children: [],
