@@ -134,8 +134,6 @@ const SCHEMAS: Record<string, TSchema> = {
   MutatingAdmissionPolicyBinding,
 };
 
-export const ADMISSION_POLICY_KINDS = Object.keys(SCHEMAS);
-
 type Rule = { operations?: string[] };
 type PolicySpec = {
   matchConstraints?: { resourceRules?: Rule[] };

@@ -1,0 +1,199 @@
+/**
+ * The admission policies deploy/ ships, taken from the `kubectl kustomize` output and run on sample
+ * requests with the CEL interpreter, as the API server would run them:
+ * - deploy/base: a ValidatingAdmissionPolicy refuses deleting an IronicDatabase that status.usedBy says is
+ *   in use, naming the users;
+ * - deploy/components/api-credentials-name: a MutatingAdmissionPolicy writes `<name>-api-credentials`
+ *   (the Secret the hook generates) into spec.apiCredentialsName of a new Ironic that names none.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { ironic, testServer } from '../helpers/hooks.js';
+import { checkAgainstCrd } from '../helpers/crd-check.js';
+import { kustomizeBuild, type Obj } from './kustomize.js';
+import { admissionPolicyErrors } from './admission-policy.js';
+import { applyConfigurationAsMap, applyConfigurationOf, fieldPaths, mutate, policyMatches, validate, type Admission, type Operation } from './admission-cel.js';
+
+type Policy = Parameters<typeof validate>[0] & Obj;
+
+const GROUP = 'ironic.metal3.io';
+const VERSION = 'v1alpha1';
+const IN_USE = 'ironicdatabase-in-use.ironic.metal3.io';
+const CREDENTIALS = 'ironic-api-credentials-name.ironic.metal3.io';
+
+const named = (objects: readonly Obj[], kind: string, name: string): Obj => {
+  const found = objects.find((o) => o['kind'] === kind && (o['metadata'] as Obj)['name'] === name);
+  if (found === undefined) throw new Error(`${kind} ${name} is missing`);
+  return found;
+};
+const base = kustomizeBuild('deploy/base');
+const component = kustomizeBuild('deploy/components/api-credentials-name');
+const inUse = named(base, 'ValidatingAdmissionPolicy', IN_USE) as Policy;
+const credentials = named(component, 'MutatingAdmissionPolicy', CREDENTIALS) as Policy;
+const crd = (file: string): Obj => parse(readFileSync(`deploy/crds/${file}`, 'utf8').replace(/^#.*\n/, '')) as Obj;
+const databaseCrd = crd('ironic.metal3.io_ironicdatabases.yaml');
+const ironicCrd = crd('ironic.metal3.io_ironics.yaml');
+
+const database = (status?: Obj): Obj => ({
+  apiVersion: `${GROUP}/${VERSION}`,
+  kind: 'IronicDatabase',
+  metadata: { name: 'ironic-db', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-0000000000db', generation: 2, finalizers: ['metacontroller.io/compositecontroller-ironicdatabase'] },
+  spec: { storage: { size: '10Gi' } },
+  ...(status !== undefined && { status }),
+});
+
+const request = (kind: 'Ironic' | 'IronicDatabase', operation: Operation, object: Obj | null, oldObject: Obj | null): Admission => ({
+  operation,
+  kind,
+  resource: { group: GROUP, version: VERSION, resource: kind === 'Ironic' ? 'ironics' : 'ironicdatabases' },
+  object,
+  oldObject,
+});
+/** DELETE: the API server gives the stored object as oldObject and null as object. */
+const deletion = (stored: Obj): Admission => request('IronicDatabase', 'DELETE', null, stored);
+
+t.test('the policies and their bindings are well-formed and bound', async (t) => {
+  for (const [objects, kind, name] of [
+    [base, 'ValidatingAdmissionPolicy', IN_USE],
+    [component, 'MutatingAdmissionPolicy', CREDENTIALS],
+  ] as const) {
+    const policy = named(objects, kind, name);
+    const binding = named(objects, `${kind}Binding`, name);
+    t.same(admissionPolicyErrors(policy), [], `${kind} ${name}`);
+    t.same(admissionPolicyErrors(binding), [], `${kind}Binding ${name}`);
+    t.equal((binding['spec'] as Obj)['policyName'], name, 'the binding names the policy');
+    t.equal((policy['spec'] as Obj)['failurePolicy'], 'Fail', 'an expression error refuses the request instead of skipping the policy');
+  }
+  t.same((named(base, 'ValidatingAdmissionPolicyBinding', IN_USE)['spec'] as Obj)['validationActions'], ['Deny'], 'a refusal, not a warning');
+  t.same(
+    base.filter((o) => String(o['kind']).startsWith('Mutating')),
+    [],
+    'deploy/base installs on clusters without MutatingAdmissionPolicy (before Kubernetes 1.36)',
+  );
+});
+
+t.test('the shape checks refuse what the API server would', async (t) => {
+  const broken: Array<[string, (p: Obj & { spec: Obj }) => void]> = [
+    ['a misspelt field', (p) => Object.assign(p.spec, { validation: [] })],
+    ['no validations', (p) => Object.assign(p.spec, { validations: [] })],
+    ['an unknown operation', (p) => Object.assign(p.spec, { matchConstraints: { resourceRules: [{ apiGroups: [GROUP], apiVersions: [VERSION], operations: ['REMOVE'], resources: ['x'] }] } })],
+    ['an unknown reason', (p) => Object.assign((p.spec['validations'] as Obj[])[0] ?? {}, { reason: 'Conflict' })],
+  ];
+  for (const [scenario, change] of broken) {
+    const policy = structuredClone(inUse) as Obj & { spec: Obj };
+    change(policy);
+    t.not(admissionPolicyErrors(policy).length, 0, scenario);
+  }
+  const mutating = structuredClone(credentials) as Obj & { spec: { mutations: Obj[] } };
+  mutating.spec.mutations[0] = { patchType: 'JSONPatch', applyConfiguration: { expression: 'Object{}' } };
+  t.match(admissionPolicyErrors(mutating), [/needs jsonPatch/, /applyConfiguration is not allowed/]);
+  const binding = structuredClone(named(base, 'ValidatingAdmissionPolicyBinding', IN_USE)) as Obj & { spec: Obj };
+  binding.spec['validationActions'] = ['Deny', 'Warn'];
+  t.match(admissionPolicyErrors(binding), [/Deny and Warn/]);
+});
+
+t.test('deleting an IronicDatabase that Ironics use is refused, naming them', async (t) => {
+  const stored = database({ usedBy: ['ironic', 'ironic-2'] });
+  t.same(checkAgainstCrd(databaseCrd, stored), [], 'the sample is a valid IronicDatabase');
+  t.same(validate(inUse, deletion(stored)), {
+    allowed: false,
+    reason: 'Forbidden',
+    message: 'IronicDatabase ironic-db is used by the Ironic objects ironic, ironic-2 of namespace metal3: delete them or change their spec.databaseName first',
+  });
+  const terminating = database({ usedBy: ['ironic'] });
+  Object.assign(terminating['metadata'] as Obj, { deletionTimestamp: '2026-01-01T00:00:00Z' });
+  t.match(validate(inUse, deletion(terminating)), { allowed: false, message: /used by the Ironic objects ironic of/ }, 'also once its deletion has begun');
+});
+
+t.test('deleting an IronicDatabase nobody uses is allowed', async (t) => {
+  const cases: Array<[string, Obj | undefined]> = [
+    ['no status yet', undefined],
+    ['a status without usedBy (the hook omits an empty list)', { conditions: [] }],
+    ['an empty usedBy', { usedBy: [] }],
+  ];
+  for (const [scenario, status] of cases) {
+    const stored = database(status);
+    t.same(checkAgainstCrd(databaseCrd, stored), [], `${scenario}: a valid IronicDatabase`);
+    t.same(validate(inUse, deletion(stored)), { allowed: true }, scenario);
+  }
+});
+
+t.test('the in-use policy looks at DELETE of IronicDatabases only', async (t) => {
+  const used = database({ usedBy: ['ironic'] });
+  t.ok(policyMatches(inUse, deletion(used)));
+  t.notOk(policyMatches(inUse, request('IronicDatabase', 'UPDATE', used, used)), 'an update');
+  t.notOk(policyMatches(inUse, request('IronicDatabase', 'CREATE', used, null)), 'a create');
+  t.notOk(policyMatches(inUse, { ...deletion(used), resource: { group: GROUP, version: VERSION, resource: 'ironics' } }), 'another resource');
+  t.notOk(policyMatches(inUse, { ...deletion(used), resource: { group: 'example.com', version: VERSION, resource: 'ironicdatabases' } }), 'another group');
+});
+
+/** The Secret name the sync hook reports for an Ironic without spec.apiCredentialsName. */
+const generatedName = async (name: string): Promise<string> => {
+  const app = testServer();
+  try {
+    const parent = ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' } });
+    (parent['metadata'] as Obj)['name'] = name;
+    const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children: {}, related: {} } });
+    const status = (response.json() as { status?: { apiCredentialsName?: string } }).status;
+    return status?.apiCredentialsName ?? `no status.apiCredentialsName (${response.statusCode})`;
+  } finally {
+    await app.close();
+  }
+};
+
+const newIronic = (metadata: Obj, spec: Obj | undefined): Obj => ({
+  apiVersion: `${GROUP}/${VERSION}`,
+  kind: 'Ironic',
+  metadata: { namespace: 'metal3', ...metadata },
+  ...(spec !== undefined && { spec }),
+});
+const creation = (object: Obj): Admission => request('Ironic', 'CREATE', object, null);
+const credentialsNameOf = (object: Obj | null): unknown => ((object?.['spec'] ?? {}) as Obj)['apiCredentialsName'];
+
+t.test('a new Ironic without API credentials gets the name of the Secret the hook generates', async (t) => {
+  const networking = { interface: 'eth1', ipAddress: '192.0.2.2' };
+  const longest = `a${'b'.repeat(236)}`;
+  t.equal(longest.length, 237);
+  const cases: Array<[string, Obj]> = [
+    ['no apiCredentialsName', newIronic({ name: 'ironic' }, { version: '38.0', networking })],
+    ['an empty apiCredentialsName', newIronic({ name: 'ironic' }, { networking, apiCredentialsName: '' })],
+    ['no spec at all', newIronic({ name: 'ironic' }, undefined)],
+    ['the longest name that fits', newIronic({ name: longest }, { networking })],
+  ];
+  for (const [scenario, object] of cases) {
+    const name = String((object['metadata'] as Obj)['name']);
+    const mutated = mutate(credentials, creation(object));
+    t.equal(credentialsNameOf(mutated), await generatedName(name), `${scenario}: the name the sync hook reports`);
+    t.equal(credentialsNameOf(mutated), `${name}-api-credentials`, scenario);
+    t.same({ ...mutated, spec: { ...((mutated?.['spec'] ?? {}) as Obj), apiCredentialsName: undefined } }, { ...object, spec: { ...((object['spec'] ?? {}) as Obj), apiCredentialsName: undefined } }, `${scenario}: nothing else changes`);
+    if (object['spec'] !== undefined) t.same(checkAgainstCrd(ironicCrd, mutated), [], `${scenario}: the result passes the CRD`);
+  }
+});
+
+t.test('the credentials policy leaves everything else alone', async (t) => {
+  const networking = { interface: 'eth1', ipAddress: '192.0.2.2' };
+  const cases: Array<[string, Admission]> = [
+    ['credentials of its own', creation(newIronic({ name: 'ironic' }, { networking, apiCredentialsName: 'mine' }))],
+    ['generateName (no name at admission)', creation(newIronic({ generateName: 'ironic-' }, { networking }))],
+    ['a name too long for the suffix', creation(newIronic({ name: 'a'.repeat(238) }, { networking }))],
+    ['an update', request('Ironic', 'UPDATE', newIronic({ name: 'ironic' }, { networking }), newIronic({ name: 'ironic' }, { networking }))],
+    ['an IronicDatabase', { ...creation(database()), kind: 'IronicDatabase', resource: { group: GROUP, version: VERSION, resource: 'ironicdatabases' } }],
+  ];
+  for (const [scenario, admission] of cases) {
+    t.notOk(policyMatches(credentials, admission), scenario);
+    t.same(mutate(credentials, admission), admission.object, `${scenario}: unchanged`);
+  }
+});
+
+t.test('the apply configuration sets only fields of the Ironic CRD, with well-formed types', async (t) => {
+  const expression = credentials.spec.mutations?.[0]?.applyConfiguration?.expression ?? '';
+  const configuration = applyConfigurationOf(expression, creation(newIronic({ name: 'x' }, {})));
+  t.same(fieldPaths(configuration), ['spec.apiCredentialsName']);
+  const schema = (((ironicCrd['spec'] as Obj)['versions'] as Obj[])[0]?.['schema'] as Obj)['openAPIV3Schema'] as Obj;
+  const spec = (schema['properties'] as Obj)['spec'] as Obj;
+  t.equal(((spec['properties'] as Obj)['apiCredentialsName'] as Obj)['type'], 'string', 'spec.apiCredentialsName is a string field of the CRD');
+  t.equal(applyConfigurationAsMap("Object{spec: Object.spec{a: 'x:y', b: c ? d : e}}"), "{\"spec\": {\"a\": 'x:y', \"b\": c ? d : e}}");
+  t.throws(() => applyConfigurationAsMap('Object{spec: Object.status{a: 1}}'), /type Object\.status where Object\.spec is expected/);
+  t.throws(() => applyConfigurationAsMap('Object{spec: Object.spec{a: 1}'), /unbalanced/);
+});
