@@ -39,9 +39,6 @@ const ZONE_TEXT = /^[0-9A-Za-z_.-]{1,64}$/;
 
 const BITS: Readonly<Record<IPFamily, number>> = { ipv4: 32, ipv6: 128 };
 
-/** The number of bits of an address of `family`. */
-export const familyBits = (family: IPFamily): number => BITS[family];
-
 const bytesToBigInt = (bytes: readonly number[]): bigint =>
   bytes.reduce((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
 

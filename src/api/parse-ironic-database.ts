@@ -1,7 +1,7 @@
 /**
  * `parseIronicDatabase`: an IronicDatabase spec in, every problem or the typed, defaulted model out.
  */
-import { DEFAULT_DATABASE_SIZE } from './constants.js';
+import { DEFAULT_DATABASE_SIZE, DEFAULT_WHEN_DELETED } from './constants.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
 import type { IronicDatabaseModel, Parsed } from './model.js';
 import { canonical, canonicalResources, given, optionalFields, sortedMap } from './fields.js';
@@ -18,7 +18,7 @@ const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
       ...(storageClassName !== undefined && { storageClassName }),
       size: canonical(given(storage.size) ?? DEFAULT_DATABASE_SIZE),
       ephemeral: storage.ephemeral ?? false,
-      whenDeleted: storage.whenDeleted ?? 'Retain',
+      whenDeleted: storage.whenDeleted ?? DEFAULT_WHEN_DELETED,
     },
     ...(spec.resources && { resources: canonicalResources(spec.resources) }),
     nodeSelector: sortedMap(spec.nodeSelector),

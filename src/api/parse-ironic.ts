@@ -12,7 +12,7 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { canonical, canonicalResources, given, optionalFields, positiveOr, sortedMap } from './fields.js';
-import { CA_FIELDS, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from './constants.js';
+import { CA_FIELDS, DEFAULT_PROVIDER_NETWORK_MODE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from './constants.js';
 import { IronicSpec, type DHCP, type Networking } from './ironic.js';
 import type {
   CAReference,
@@ -229,7 +229,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
       networkingService: {
         providerNetworks: (service.providerNetworks ?? []).map((p) => ({
           type: p.type,
-          mode: p.mode ?? 'access',
+          mode: p.mode ?? DEFAULT_PROVIDER_NETWORK_MODE,
           nativeVLAN: p.nativeVLAN,
           allowedVLANs: p.allowedVLANs ?? [],
           ...(p.mtu !== undefined && p.mtu > 0 && { mtu: p.mtu }),

@@ -7,6 +7,7 @@ import type { DHCP, DHCPRange, IronicSpec, Networking } from './ironic.js';
 import { cidrContains, compareIPs, parseCIDR, parseIP, type IPFamily, type ParsedCIDR, type ParsedIP } from './net.js';
 import { describeValue, fieldPath, problem, type Problem } from './problems.js';
 import { DEFAULT_VERSION, isAtLeast, parseVersion } from './version.js';
+import { EXTRA_RANGES_MIN_VERSION } from './constants.js';
 
 /** True for a string with at least one character. */
 export const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== '';
@@ -25,7 +26,6 @@ export const ipProblems = (path: string, value: string | undefined): Problem[] =
 
 const DHCP_PATH = 'spec.networking.dhcp';
 const MAIN_POOL = 'networking.dhcp';
-const EXTRA_RANGES_VERSION = { major: 37, minor: 0 } as const;
 
 /** A DHCP pool whose addresses are valid, used for the overlap check. */
 type Pool = { readonly label: string; readonly family: IPFamily; readonly begin: ParsedIP; readonly end: ParsedIP };
@@ -105,7 +105,7 @@ const checkPool = (fields: PoolFields, extraCIDRProblems: (cidr: ParsedCIDR) => 
   const cidr = { parsed: cidrProblems.length === 0 ? parsed : undefined, text: fields.networkCIDR };
   const begin = checkAddressInCIDR(fields.label, 'rangeBegin', fields.rangeBegin, cidr);
   const end = checkAddressInCIDR(fields.label, 'rangeEnd', fields.rangeEnd, cidr);
-  const order = begin.ip && end.ip && begin.ip.family === end.ip.family ? orderProblems(fields.label, begin.ip, end.ip, fields) : [];
+  const order = begin.ip && begin.ip.family === end.ip?.family ? orderProblems(fields.label, begin.ip, end.ip, fields) : [];
   const problems = [...cidrProblems, ...begin.problems, ...end.problems, ...order];
   const pool = begin.ip && end.ip && problems.length === 0 ? { label: fields.label, family: begin.ip.family, begin: begin.ip, end: end.ip } : undefined;
   return { problems, ...(cidr.parsed && { cidr: cidr.parsed }), ...(pool && { pool }) };
@@ -172,7 +172,7 @@ const overlapRules = (pools: readonly Pool[]): Problem[] =>
 const extraRangesVersionRule = (spec: IronicSpec): Problem[] => {
   const version = nonEmpty(spec.version) ? spec.version : DEFAULT_VERSION;
   if ((spec.networking?.dhcp?.extraRanges ?? []).length === 0 || !parseVersion(version).ok) return [];
-  const { major, minor } = EXTRA_RANGES_VERSION;
+  const { major, minor } = EXTRA_RANGES_MIN_VERSION;
   return isAtLeast(version, major, minor)
     ? []
     : [problem(`${DHCP_PATH}.extraRanges`, `extraRanges requires Ironic ${major}.${minor} or newer, but the version is ${describeValue(version)}: set version to ${major}.${minor} or newer, or remove extraRanges`)];
