@@ -7,10 +7,14 @@ import { IRONIC_IMAGE_REPOSITORY } from './api/version.js';
 /** HTTPS: the PEM files of the serving certificate, reloaded when they change. */
 export type TlsConfig = { readonly certFile: string; readonly keyFile: string };
 
-/** What Metacontroller's webhook client sends (`authorization` or `basicAuth` of a hook). */
+/**
+ * What Metacontroller's webhook client sends (`authorization` or `basicAuth` of a hook). After the file
+ * changes, the previous token or password is still accepted for `rotationGraceMs`
+ * (DEFAULT_AUTH_ROTATION_GRACE_MS when unset): Metacontroller keeps sending it until it is restarted.
+ */
 export type AuthConfig =
-  | { readonly kind: 'bearer'; readonly tokenFile: string }
-  | { readonly kind: 'basic'; readonly username: string; readonly passwordFile: string };
+  | { readonly kind: 'bearer'; readonly tokenFile: string; readonly rotationGraceMs?: number }
+  | { readonly kind: 'basic'; readonly username: string; readonly passwordFile: string; readonly rotationGraceMs?: number };
 
 export type Config = {
   readonly port: number;
@@ -33,6 +37,7 @@ export class ConfigError extends Error {}
 export const DEFAULT_RELOAD_INTERVAL_MS = 10_000;
 export const DEFAULT_SHUTDOWN_DELAY_MS = 3_000;
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
+export const DEFAULT_AUTH_ROTATION_GRACE_MS = 900_000;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const DOWNLOADER_VARIABLES = ['IPA_BASEURI', 'IPA_FLAVOR', 'IPA_ARCH'] as const;
@@ -92,10 +97,11 @@ const authConfig = (env: NodeJS.ProcessEnv): AuthConfig | undefined => {
   if (tokenFile !== undefined && basic !== undefined) {
     throw new ConfigError('AUTH_BEARER_TOKEN_FILE and AUTH_BASIC_USERNAME/AUTH_BASIC_PASSWORD_FILE cannot be combined: a hook sends one Authorization header');
   }
-  if (tokenFile !== undefined) return { kind: 'bearer', tokenFile };
+  const rotationGraceMs = integer(env, 'AUTH_ROTATION_GRACE_SECONDS', DEFAULT_AUTH_ROTATION_GRACE_MS / 1000, 0, 86_400) * 1000;
+  if (tokenFile !== undefined) return { kind: 'bearer', tokenFile, rotationGraceMs };
   if (basic === undefined) return undefined;
   if (basic[0].includes(':')) throw new ConfigError('AUTH_BASIC_USERNAME must not contain ":" (RFC 7617)');
-  return { kind: 'basic', username: basic[0], passwordFile: basic[1] };
+  return { kind: 'basic', username: basic[0], passwordFile: basic[1], rotationGraceMs };
 };
 
 const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {

@@ -3,10 +3,15 @@
  * `authorization` or `basicAuth`): `Authorization: Bearer <token>` or `Authorization: Basic
  * base64(user:password)`. The secret is read from a file at start and again when it changes. Health,
  * readiness and metrics stay open.
+ *
+ * Rotation: Metacontroller reads its webhook Secrets only when it (re)starts a CompositeController, so it
+ * keeps sending the old secret after the file here has changed. The previous secret is therefore still
+ * accepted for a grace window after each change (AUTH_ROTATION_GRACE_SECONDS), long enough to restart
+ * Metacontroller without a single 401.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { ConfigError, type AuthConfig } from '../config.js';
+import { ConfigError, DEFAULT_AUTH_ROTATION_GRACE_MS, type AuthConfig } from '../config.js';
 import { readConfiguredFile, watchFiles, type FileWatch, type NamedFile } from './files.js';
 
 const REALM = 'ironic-hooks';
@@ -60,20 +65,36 @@ export type Authenticator = {
 
 /**
  * Compares digests of equal length in constant time, so neither the content nor the length of the
- * secret leaks through timing.
+ * secret leaks through timing; the previous secret is compared whether or not its window is open.
+ * `now` is the clock of the grace window (milliseconds).
  */
-export const authenticator = (auth: AuthConfig, isPublic: (request: FastifyRequest) => boolean, intervalMs: number, log: FastifyBaseLogger): Authenticator => {
+export const authenticator = (
+  auth: AuthConfig,
+  isPublic: (request: FastifyRequest) => boolean,
+  intervalMs: number,
+  log: FastifyBaseLogger,
+  now: () => number = Date.now,
+): Authenticator => {
   const scheme = schemeOf(auth);
+  const graceMs = auth.rotationGraceMs ?? DEFAULT_AUTH_ROTATION_GRACE_MS;
   const initial = readConfiguredFile(scheme.file);
   let expected = digest(scheme.expected(secretOf(scheme.file, initial)));
+  /** The secret before the last change, and until when it is still accepted. */
+  let previous = { expected, until: Number.NEGATIVE_INFINITY };
   const watch: FileWatch = watchFiles(
     [scheme.file],
     [initial],
     intervalMs,
     ([content = '']) => {
       if (content.trim() === '') return `${scheme.file.path} is empty`;
-      expected = digest(scheme.expected(content.trim()));
-      log.info({ file: scheme.file.path }, `${scheme.file.variable} reloaded`);
+      const next = digest(scheme.expected(content.trim()));
+      if (next.equals(expected)) return undefined;
+      previous = { expected, until: now() + graceMs };
+      expected = next;
+      log.info(
+        { file: scheme.file.path, previousAcceptedForSeconds: graceMs / 1000 },
+        `${scheme.file.variable} reloaded; the previous value is accepted for ${graceMs / 1000} s more`,
+      );
       return undefined;
     },
     (problem) => {
@@ -82,7 +103,11 @@ export const authenticator = (auth: AuthConfig, isPublic: (request: FastifyReque
   );
   const accepts = (header: string | undefined): boolean => {
     const credentials = credentialsOf(header, scheme);
-    return credentials !== undefined && timingSafeEqual(digest(scheme.decode(credentials)), expected);
+    if (credentials === undefined) return false;
+    const given = digest(scheme.decode(credentials));
+    const current = timingSafeEqual(given, expected);
+    const old = timingSafeEqual(given, previous.expected);
+    return current || (old && now() < previous.until);
   };
   return {
     onRequest: async (request, reply) => {
