@@ -3,11 +3,12 @@
 #   docker build -t registry.example.com/ironic-metacontroller-hooks:0.1.0 .
 # Node.js 26 (the current LTS), as package.json's engines require.
 
-# 1. Compile TypeScript (dev dependencies only live here).
+# 1. Compile TypeScript (dev dependencies only live here). --ignore-scripts: the only install script is
+# that of the `node` dev dependency, which would download a second Node.js; the base image's node compiles.
 FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
 COPY src ./src
 RUN npm run build

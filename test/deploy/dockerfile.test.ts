@@ -1,5 +1,6 @@
 /**
- * The Dockerfile (no Docker engine here, so its text is checked): multi-stage on Node.js 26, dev
+ * The Dockerfile (no Docker engine here, so its text is checked): multi-stage on Node.js 26, no install
+ * scripts (the base image's Node.js, not a second one downloaded by the `node` dev dependency), dev
  * dependencies left out, non-root, and the command and port the Deployment in deploy/ expects.
  */
 import t from 'tap';
@@ -37,6 +38,7 @@ t.test('multi-stage on Node.js 26', async (t) => {
 t.test('builds with dev dependencies, ships production dependencies only', async (t) => {
   const runs = args('RUN');
   t.ok(runs.some((r) => /^npm ci\b/.test(r) && !r.includes('--omit=dev')), 'a build stage installs everything');
+  t.same(runs.filter((r) => /\bnpm (ci|install|i)\b/.test(r) && !r.includes('--ignore-scripts')), [], 'no install script runs: the `node` dev dependency would download a second Node.js');
   t.ok(runs.some((r) => r.includes('npm run build')), 'and compiles');
   t.ok(runs.some((r) => /npm ci\b.*--omit=dev/.test(r)), 'npm ci --omit=dev for the runtime dependencies');
   t.same(args('RUN', final).filter((r) => /\bnpm (ci|install|i)\b/.test(r)), [], 'nothing is installed in the final stage');
@@ -59,6 +61,16 @@ t.test('runs node dist/main.js as a non-root user on port 8080', async (t) => {
   t.match(env, /\bPORT=8080\b/);
   t.same(args('EXPOSE', final), ['8080']);
   t.equal(deployment.spec?.template.spec?.containers[0]?.ports?.[0]?.containerPort, 8080, 'the port the Deployment declares');
+});
+
+t.test('the only install script is the `node` dev dependency (so --ignore-scripts skips nothing the image needs)', async (t) => {
+  const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean; dev?: boolean }> };
+  const scripted = Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript === true);
+  t.same(
+    scripted.map(([path, p]) => `${path}${p.dev === true ? ' (dev)' : ''}`),
+    ['node_modules/node (dev)'],
+    'a new package with an install script needs a look at the Dockerfile',
+  );
 });
 
 t.test('.dockerignore keeps the build context small and free of local state', async (t) => {
