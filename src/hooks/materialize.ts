@@ -7,9 +7,10 @@ import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { KubeObject, ObjectMap } from '../api/hook.js';
 import { GROUP_KEYS } from '../api/hook.js';
-import { dataOf, findObject, objectsOf } from '../render/observed.js';
+import { dataOf, objectsOf } from '../render/observed.js';
 import { CONTENT_COMPONENTS, LABELS, type IronicNames } from '../render/names.js';
 import type { ApiCredentials, RpcCAReference } from '../render/ironic/input.js';
+import type { CredentialsPlan } from '../render/ironic/plan.js';
 import { resolveCredentialsSecret, type Lookup, type ReferenceProblem } from '../render/references.js';
 import { generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
 import { nextCASet, normalizeBundle, type CASet } from '../crypto/rotation.js';
@@ -102,19 +103,18 @@ export const materializeCredentials = async (params: {
   readonly name: string;
   readonly names: IronicNames;
   readonly lookup: Lookup;
-  readonly apiCredentialsName: string | undefined;
+  readonly plan: CredentialsPlan;
   readonly children: ObjectMap | null | undefined;
   readonly secrets: Secrets;
 }): Promise<CredentialsResult> => {
-  const { names, lookup, children } = params;
-  const given = params.apiCredentialsName;
+  const { names, lookup, children, plan } = params;
   let plain: Plain;
-  if (given !== undefined) {
-    const user = resolveCredentialsSecret(lookup, given, 'spec.apiCredentialsName', { username: USERNAME, allowed: "letters, digits, '-' and '_'" });
+  if (plan.kind === 'user') {
+    const user = resolveCredentialsSecret(lookup, plan.secretName, 'spec.apiCredentialsName', { username: USERNAME, allowed: "letters, digits, '-' and '_'" });
     if (!user.ok) return { ok: false, problem: user.problem };
-    plain = { secretName: given, ...user.value, generated: false };
+    plain = { secretName: plan.secretName, ...user.value, generated: false };
   } else {
-    plain = generatedCredentials(params.name, names.apiCredentials, findObject(children, GROUP_KEYS.secret, lookup.namespace, names.apiCredentials), params.secrets);
+    plain = generatedCredentials(params.name, plan.secretName, plan.observed, params.secrets);
   }
   const htpasswd = await htpasswdFor(plain, contentNamedSecrets(children, CONTENT_COMPONENTS.htpasswd, names.htpasswdPrefix), params.secrets);
   const hash = createHash('sha256').update(htpasswd).digest('hex');

@@ -13,7 +13,7 @@ import type { ParentView } from './parent.js';
 export type Wanted = { readonly group: string; readonly name: string };
 
 /** Whether this parent is the object's controller (its controller ownerReference has the parent's uid). */
-const ownedBy = (object: KubeObject, uid: string | undefined): boolean => {
+export const ownedBy = (object: KubeObject, uid: string | undefined): boolean => {
   const references = pathOf(object, 'metadata', 'ownerReferences');
   return Array.isArray(references) && references.some((r) => isRecord(r) && r['controller'] === true && uid !== undefined && r['uid'] === uid);
 };

@@ -216,3 +216,18 @@ t.test('a pre-created credentials Secret is never overwritten and no password is
   t.equal(secrets.passwords(), 0, 'no password was generated');
   t.equal(secrets.hashes(), 0, 'nothing was hashed');
 });
+
+t.test('spec.apiCredentialsName set to <name>-api-credentials (as the admission policy does) gets generated credentials', async (t) => {
+  const secrets = fakeSecrets();
+  const app = testServer(secrets);
+  t.teardown(() => app.close());
+  const parent = ironic({ networking: provisioning, apiCredentialsName: 'ironic-api-credentials' });
+  const children = await syncedChildren(app, { parent, children: {}, related: {} });
+  const generated = children['Secret.v1']?.['metal3/ironic-api-credentials'];
+  t.ok(generated, 'the Secret is rendered as our child, not reported missing');
+  const again = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': generated } } } })).json() as Obj;
+  const status = again['status'] as Obj;
+  t.equal(status['apiCredentialsName'], 'ironic-api-credentials');
+  t.not(((status['conditions'] as Obj[])[0] as Obj)['reason'], 'MissingReference');
+  t.equal(secrets.passwords(), 1, 'one password, reused on the next sync');
+});

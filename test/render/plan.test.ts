@@ -281,3 +281,24 @@ t.test('retiring the other workload kind: scale down, wait for the pods and thei
     t.match(result.status.conditions?.[0]?.message, c.message, `${c.scenario}: message`);
   }
 });
+
+t.test('the credentials rule: ours without a name or under our own name unless the user made that Secret', async (t) => {
+  const own = names.apiCredentials;
+  const theirs = object('v1', 'Secret', own);
+  const oursObserved = object('v1', 'Secret', own);
+  const oursInRelated = { ...object('v1', 'Secret', own), metadata: { name: own, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } } as KubeObject;
+  const cases: ReadonlyArray<{ scenario: string; spec: unknown; children?: Objects; related?: Objects; expected: { kind: string; secretName: string; observed?: boolean } }> = [
+    { scenario: 'no name: generated', spec: {}, expected: { kind: 'generated', secretName: own, observed: false } },
+    { scenario: 'no name, observed: reused', spec: {}, children: group('Secret.v1', oursObserved), expected: { kind: 'generated', secretName: own, observed: true } },
+    { scenario: 'another name: the user\'s', spec: { apiCredentialsName: 'mine' }, expected: { kind: 'user', secretName: 'mine' } },
+    { scenario: 'our name, no such Secret: generated (what baremetal-operator reads)', spec: { apiCredentialsName: own }, expected: { kind: 'generated', secretName: own, observed: false } },
+    { scenario: 'our name, our child: reused', spec: { apiCredentialsName: own }, children: group('Secret.v1', oursObserved), related: group('Secret.v1', oursObserved), expected: { kind: 'generated', secretName: own, observed: true } },
+    { scenario: 'our name, ours but not yet among the children: reused', spec: { apiCredentialsName: own }, related: group('Secret.v1', oursInRelated), expected: { kind: 'generated', secretName: own, observed: true } },
+    { scenario: 'our name, made by the user: the user\'s, never replaced', spec: { apiCredentialsName: own }, related: group('Secret.v1', theirs), expected: { kind: 'user', secretName: own } },
+  ];
+  for (const c of cases) {
+    const prepared = rendered(prepareIronic(view(c.spec, { ...(c.children && { children: c.children }), ...(c.related && { related: c.related }) })));
+    const plan = prepared.credentials;
+    t.same({ kind: plan.kind, secretName: plan.secretName, ...(plan.kind === 'generated' && { observed: plan.observed !== undefined }) }, c.expected, c.scenario);
+  }
+});

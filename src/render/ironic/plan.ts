@@ -16,7 +16,7 @@ import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
 import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, serviceReadiness, type Readiness } from '../status.js';
 import { describeProblems } from '../problems.js';
-import { describeObject, objectsInTheWay, type Wanted } from '../ownership.js';
+import { describeObject, objectsInTheWay, ownedBy, type Wanted } from '../ownership.js';
 import { resolveDatabase } from './database.js';
 import { renderIronicChildren } from './index.js';
 import { retireWorkload } from './retire.js';
@@ -28,6 +28,30 @@ import { downgradeRefusal, renderUpgradeJob, transitionFrom, type Phase } from '
 /** A sync's answer before it is put on the wire. */
 export type IronicSyncResult = { readonly status: IronicStatus; readonly children: KubeChild[]; readonly resyncAfterSeconds?: number };
 
+/**
+ * Where the API credentials come from: the user's Secret, or ours (generated once, then reused from the
+ * observed child). `observed` is our Secret as last seen, if any.
+ */
+export type CredentialsPlan =
+  | { readonly kind: 'user'; readonly secretName: string }
+  | { readonly kind: 'generated'; readonly secretName: string; readonly observed?: KubeObject };
+
+/**
+ * The credentials rule. Without spec.apiCredentialsName they are ours. With exactly `<name>-api-credentials`
+ * (the name upstream writes into the spec, and the one baremetal-operator reads) they are ours while no
+ * Secret of that name exists or while the one that exists is ours; a Secret of that name that we do not
+ * own is the user's, used and never replaced.
+ */
+export const credentialsPlan = (view: ParentView, model: IronicModel, names: IronicNames): CredentialsPlan => {
+  const own = names.apiCredentials;
+  const given = model.apiCredentialsName;
+  const observed = findObject(view.children, GROUP_KEYS.secret, view.namespace, own);
+  const existing = findObject(view.related, GROUP_KEYS.secret, view.namespace, own);
+  const ours = observed ?? (existing !== undefined && ownedBy(existing, view.uid) ? existing : undefined);
+  if (given !== undefined && (given !== own || (existing !== undefined && ours === undefined))) return { kind: 'user', secretName: given };
+  return { kind: 'generated', secretName: own, ...(ours && { observed: ours }) };
+};
+
 /** Where a sync stands before the impure step: keep everything (and why), or render with these inputs. */
 export type Prepared =
   | { readonly kind: 'keep'; readonly result: IronicSyncResult }
@@ -36,6 +60,7 @@ export type Prepared =
       readonly model: IronicModel;
       readonly names: IronicNames;
       readonly references: IronicReferences;
+      readonly credentials: CredentialsPlan;
       /** The CA Secret the running replicas were started with (HA only), which the CA rotation waits for. */
       readonly rollout?: CARollout;
     };
@@ -179,6 +204,7 @@ export const prepareIronic = (view: ParentView): Prepared => {
     model,
     names,
     references: { ...references.references, ...(database.database && { database: database.database }) },
+    credentials: credentialsPlan(view, model, names),
     ...(rollout && { rollout }),
   };
 };
