@@ -38,6 +38,20 @@ const ingressPath = (input: IronicRenderInput, path: string, port: string): IHTT
   backend: { service: { name: input.names.service, port: { name: port } } },
 });
 
+/**
+ * ingress-nginx's setting for an HTTPS backend: with TLS, httpd serves every port the Ingress points at
+ * over HTTPS, and without it the controller speaks plain HTTP to them and gets 400 for every request.
+ * Other controllers have their own (Traefik: a ServersTransport; HAProxy: `haproxy.org/server-ssl`), which
+ * the user adds through spec.networking.ingress.annotations.
+ */
+export const NGINX_BACKEND_PROTOCOL = 'nginx.ingress.kubernetes.io/backend-protocol';
+
+/** Our annotations, then the user's (theirs win), sorted. */
+const ingressAnnotations = (input: IronicRenderInput, user: Readonly<Record<string, string>>): Record<string, string> => {
+  const merged: Record<string, string> = { ...(input.model.tls.certificateName !== undefined && { [NGINX_BACKEND_PROTOCOL]: 'HTTPS' }), ...user };
+  return Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k] ?? '']));
+};
+
 /** The Ingress, when spec.networking.ingress is set: the API on `/`, images and Redfish media on the image server. */
 export const renderIronicIngress = (input: IronicRenderInput): IIngress | undefined => {
   const ingress = input.model.networking.ingress;
@@ -45,6 +59,7 @@ export const renderIronicIngress = (input: IronicRenderInput): IIngress | undefi
   const { names } = input;
   const host = ingress.host;
   const image = imageServerPortName(input);
+  const annotations = ingressAnnotations(input, ingress.annotations);
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
@@ -52,7 +67,7 @@ export const renderIronicIngress = (input: IronicRenderInput): IIngress | undefi
       name: names.ingress,
       namespace: input.namespace,
       labels: childLabels(input),
-      ...(Object.keys(ingress.annotations).length > 0 && { annotations: { ...ingress.annotations } }),
+      ...(Object.keys(annotations).length > 0 && { annotations }),
     },
     spec: {
       ...(ingress.className !== undefined && { ingressClassName: ingress.className }),
