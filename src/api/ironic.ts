@@ -294,7 +294,20 @@ export const AgentImages = Type.Object(
     initramfs: Type.String({ description: 'URL of the IPA initramfs: file:///, http(s):// or oci://.', format: 'uri', minLength: 1 }),
     architecture: Type.Optional(StringEnum(['', 'x86_64', 'aarch64'], { description: 'CPU architecture. Empty means the default images.' })),
   },
-  { description: 'IPA kernel and initramfs for one architecture.' },
+  {
+    description: 'IPA kernel and initramfs for one architecture.',
+    'x-kubernetes-validations': [
+      {
+        rule: "[self.kernel, self.initramfs].all(u, !u.matches('^\\\\s|\\\\s$'))",
+        message: 'the kernel and initramfs URLs must not have spaces around them: remove them',
+      },
+      {
+        // Any letter case: URL schemes are case-insensitive. Leading spaces are the rule above's to report.
+        rule: "[self.kernel, self.initramfs].all(u, !u.matches('^\\\\s*[hH][tT][tT][pP][sS]?:') || u.matches('^\\\\s*[hH][tT][tT][pP][sS]?://[^/]'))",
+        message: 'http and https URLs must include a host: write them as http(s)://host/path',
+      },
+    ],
+  },
 );
 export type AgentImages = Static<typeof AgentImages>;
 

@@ -250,7 +250,8 @@ const schemeProblem = (url: URL, rest: string): string | undefined => {
     const absolute = rest.startsWith('/') && url.host === '' && !/^\/\/[^/]/.test(rest);
     return absolute ? undefined : 'file URL must use an absolute path without a host: write it as file:///path/to/file';
   }
-  if (scheme === 'http' || scheme === 'https') return rest.startsWith('//') && url.host !== '' ? undefined : `${scheme} URL must include a host: write it as ${scheme}://host/path`;
+  // NOTE: the WHATWG parser reads `http:///path` as host `path`; upstream refuses it, and so do we.
+  if (scheme === 'http' || scheme === 'https') return /^\/\/[^/]/.test(rest) && url.host !== '' ? undefined : `${scheme} URL must include a host: write it as ${scheme}://host/path`;
   if (scheme === 'oci') return url.host !== '' ? undefined : 'oci URL must include a registry host: write it as oci://registry/repository:tag';
   return `unsupported protocol ${describeValue(scheme)}: ${AGENT_URL_HINT}`;
 };
@@ -258,10 +259,12 @@ const schemeProblem = (url: URL, rest: string): string | undefined => {
 const agentURLProblems = (path: string, field: 'kernel' | 'initramfs', value: string): Problem[] => {
   if (isBlank(value)) return [problem(path, `${field} is required: set the URL of the IPA ${field} (${AGENT_URL_HINT})`)];
   const text = value.trim();
+  // The API server's `uri` format refuses them, so validation does too (with a message that says so).
+  const spaces = text !== value ? [problem(path, `the ${field} URL has spaces around it: remove them`)] : [];
   const url = parseURL(text);
-  if (url === undefined) return [problem(path, `invalid URL format ${describeValue(text)}: ${AGENT_URL_HINT}`)];
+  if (url === undefined) return [...spaces, problem(path, `invalid URL format ${describeValue(text)}: ${AGENT_URL_HINT}`)];
   const message = schemeProblem(url, text.slice(text.indexOf(':') + 1));
-  return message === undefined ? [] : [problem(path, message)];
+  return [...spaces, ...(message === undefined ? [] : [problem(path, message)])];
 };
 
 const agentImageProblems = (images: AgentImages, index: number): Problem[] => {

@@ -504,6 +504,9 @@ const TABLES: readonly RuleTable[] = [
       { name: 'file with a host', spec: agentImages(image('file://server/ipa.kernel')), path: 'spec.overrides.agentImages[0].kernel', words: ['file URL must use an absolute path', 'file:///'] },
       { name: 'relative file', spec: agentImages(image('https://a/k', 'file:ipa.initramfs')), path: 'spec.overrides.agentImages[0].initramfs', words: ['absolute path'] },
       { name: 'http without a host', spec: agentImages(image('http:/ipa.kernel')), path: 'spec.overrides.agentImages[0].kernel', words: ['http URL must include a host'] },
+      { name: 'http with an empty host (the WHATWG parser would take the path as host)', spec: agentImages(image('http:///path')), path: 'spec.overrides.agentImages[0].kernel', words: ['http URL must include a host'] },
+      { name: 'https with an empty host', spec: agentImages(image('https://a/k', 'https:///x')), path: 'spec.overrides.agentImages[0].initramfs', words: ['https URL must include a host'] },
+      { name: 'spaces around a URL (the API server refuses them too)', spec: agentImages(image(' https://a/k ')), path: 'spec.overrides.agentImages[0].kernel', words: ['the kernel URL has spaces around it'] },
       { name: 'oci without a host', spec: agentImages(image('oci:ipa')), path: 'spec.overrides.agentImages[0].kernel', words: ['oci URL must include a registry host'] },
       { name: 'ftp', spec: agentImages(image('ftp://a/ipa.kernel')), path: 'spec.overrides.agentImages[0].kernel', words: ['unsupported protocol "ftp"', 'oci://'] },
       {

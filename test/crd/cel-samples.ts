@@ -91,7 +91,22 @@ const providerNetwork = someOf({
   allowedVLANs: fc.constantFrom([], ['20'], ['20-30', '40']),
 }).chain((network) => fc.constantFrom('idle', 'inspection', 'cleaning').map((type) => ({ type, nativeVLAN: 10, ...network })));
 
-const agentImage = someOf({ architecture: fc.constantFrom('', 'x86_64', 'aarch64') }).map((images) => ({
+/** Agent image URLs: good ones, hostless http(s) ones and ones with spaces around them. */
+const agentURL = fc.constantFrom(
+  'https://images.example.com/ipa.kernel',
+  'http://192.0.2.1:6180/ipa',
+  'HTTPS://images.example.com/ipa',
+  'file:///shared/ipa',
+  'oci://registry.example.com/ipa:latest',
+  'http:///path',
+  'https:///x',
+  'http:/x',
+  ' https://images.example.com/ipa',
+  'https://images.example.com/ipa ',
+  ' http:///x ',
+);
+
+const agentImage = someOf({ architecture: fc.constantFrom('', 'x86_64', 'aarch64'), kernel: agentURL, initramfs: agentURL }).map((images) => ({
   kernel: 'https://images.example.com/ipa.kernel',
   initramfs: 'https://images.example.com/ipa.initramfs',
   ...images,

@@ -162,6 +162,14 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
       samples: agentImageSamples,
       twin: problemAt(/^\[[0-9]+\]\.architecture$/, /^duplicate (architecture|default)/),
     },
+    'spec.overrides.agentImages[]: the kernel and initramfs URLs must not have spaces around them: remove them': {
+      samples: agentImageSamples,
+      twin: problemAt(['.kernel', '.initramfs'], /^the (kernel|initramfs) URL has spaces around it/),
+    },
+    'spec.overrides.agentImages[]: http and https URLs must include a host: write them as http(s)://host/path': {
+      samples: agentImageSamples,
+      twin: problemAt(['.kernel', '.initramfs'], /^https? URL must include a host/),
+    },
     'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
       samples: tlsSamples,
       twin: problemAt('.bmcCAName', /^tls\.bmcCA and tls\.bmcCAName are both set but inconsistent/),
