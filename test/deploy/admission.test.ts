@@ -197,3 +197,15 @@ t.test('the apply configuration sets only fields of the Ironic CRD, with well-fo
   t.throws(() => applyConfigurationAsMap('Object{spec: Object.status{a: 1}}'), /type Object\.status where Object\.spec is expected/);
   t.throws(() => applyConfigurationAsMap('Object{spec: Object.spec{a: 1}'), /unbalanced/);
 });
+
+t.test('the sync hook generates the Secret the policy names, when it does not exist', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const parent = ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, apiCredentialsName: 'ironic-api-credentials' });
+  const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children: {}, related: {} } });
+  const body = response.json() as { children?: Obj[]; status?: { conditions?: Array<{ type: string; reason: string }> } };
+  const reason = body.status?.conditions?.find((c) => c.type === 'Ready')?.reason;
+  const generated = (body.children ?? []).some((c) => c['kind'] === 'Secret' && (c['metadata'] as Obj)['name'] === 'ironic-api-credentials');
+  t.not(reason, 'MissingReference', 'not a missing reference');
+  t.ok(generated, 'the hook renders Secret ironic-api-credentials');
+});
