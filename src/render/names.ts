@@ -74,6 +74,7 @@ export type IronicNames = {
   readonly rpcCAPrefix: string;
   readonly ingress: string;
   readonly ingressTLS: string;
+  readonly clouds: string;
   readonly serviceMonitor: string;
   readonly networking: string;
   readonly networkingService: string;
@@ -100,6 +101,7 @@ export const ironicNames = (name: string): IronicNames => ({
   rpcCAPrefix: `${objectName(name, '-rpc-ca')}-`,
   ingress: objectName(name),
   ingressTLS: objectName(name, '-ingress-tls'),
+  clouds: objectName(name, '-clouds'),
   serviceMonitor: objectName(name, '-metrics'),
   networking: objectName(name, '-networking'),
   networkingService: dnsLabel(name, '-networking-service'),

@@ -53,8 +53,15 @@ export const missingReference = (lookup: Lookup, kind: string, name: string, pat
 
 const invalid = (path: string, message: string): Resolved<never> => ({ ok: false, problem: { kind: 'invalid', path, message } });
 
-/** A TLS Secret: its name, content hash and keys. */
-export type TLSSecret = { readonly name: string; readonly hash: string; readonly keys: readonly string[] };
+/** A TLS Secret: its name, content hash, keys, and the (base64) CA clients trust: ca.crt, else the certificate. */
+export type TLSSecret = { readonly name: string; readonly hash: string; readonly keys: readonly string[]; readonly caData: string };
+
+/** The raw (base64) value of a key of a Secret's data. */
+const rawData = (secret: KubeObject, key: string): string | undefined => {
+  const data = secret['data'];
+  const value = isMap(data) ? data[key] : undefined;
+  return typeof value === 'string' ? value : undefined;
+};
 
 /** A kubernetes.io/tls Secret named in `path`: it must exist and hold tls.crt and tls.key. */
 export const resolveTLSSecret = (lookup: Lookup, name: string, path: string): Resolved<TLSSecret> => {
@@ -65,7 +72,7 @@ export const resolveTLSSecret = (lookup: Lookup, name: string, path: string): Re
   if (absent.length > 0) {
     return invalid(path, `Secret ${lookup.namespace}/${name} has no ${absent.join(' and ')}: use a kubernetes.io/tls Secret with tls.crt and tls.key`);
   }
-  return { ok: true, value: { name, hash: objectContentHash(secret), keys } };
+  return { ok: true, value: { name, hash: objectContentHash(secret), keys, caData: rawData(secret, 'ca.crt') ?? rawData(secret, 'tls.crt') ?? '' } };
 };
 
 /** Plain credentials read from a Secret. */

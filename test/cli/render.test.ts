@@ -47,7 +47,7 @@ t.test('renders the minimal example as YAML kubectl can apply, the status as com
   t.equal(r.code, 0);
   t.equal(r.stderr, '');
   const docs = documents(r.stdout);
-  t.same(names(docs).map((n) => n.replace(/-[0-9a-f]{10}$/, '-<hash>')), ['Secret ironic-api-credentials', 'Secret ironic-htpasswd-<hash>', 'Deployment ironic-service', 'Service ironic']);
+  t.same(names(docs).map((n) => n.replace(/-[0-9a-f]{10}$/, '-<hash>')), ['Secret ironic-api-credentials', 'Secret ironic-htpasswd-<hash>', 'Secret ironic-clouds', 'Deployment ironic-service', 'Service ironic']);
   for (const doc of docs) {
     const metadata = doc['metadata'] as { namespace?: string; labels?: Record<string, string>; ownerReferences?: unknown };
     t.equal(metadata.namespace, 'baremetal-operator-system', 'namespace set');
@@ -111,7 +111,7 @@ t.test('--rounds replays the loop until the managed database and Ironic are read
   const r = await run(['-f', 'examples/managed-database.yaml', '--rounds', '8']);
   t.equal(r.code, 0);
   t.match(r.stdout, /^# round 1: IronicDatabase baremetal-operator-system\/ironic-db: 4 created, 0 updated, 0 deleted, status written; Ready=False DatabaseInProgress/);
-  t.match(r.stdout, /# round 2: Ironic baremetal-operator-system\/ironic: 4 created, 0 updated, 0 deleted, status written; Ready=False DeploymentInProgress: the pre-upgrade job/);
+  t.match(r.stdout, /# round 2: Ironic baremetal-operator-system\/ironic: 5 created, 0 updated, 0 deleted, status written; Ready=False DeploymentInProgress: the pre-upgrade job/);
   t.match(r.stdout, /# round 6: Ironic baremetal-operator-system\/ironic: 0 created, 0 updated, 2 deleted; Ready=True/);
   t.match(r.stdout, /# round 8: Ironic baremetal-operator-system\/ironic: no writes; Ready=True DeploymentAvailable/);
   t.match(r.stdout, /# Ironic baremetal-operator-system\/ironic: Ready=True DeploymentAvailable/);

@@ -53,6 +53,9 @@ const converged = async (t: Test): Promise<Emulator> => {
   return emulator;
 };
 
+/** The clouds hand-off Secret is replaced (OnDelete Secrets are never updated in place) when its content changes. */
+const REPLACED_CLOUDS = ['delete Secret baremetal-operator-system/ironic-clouds', 'create Secret baremetal-operator-system/ironic-clouds'];
+
 const childWrites = (writes: readonly { verb: string; object: string }[]): string[] => writes.filter((w) => w.verb !== 'status' && w.verb !== 'finalizer').map((w) => `${w.verb} ${w.object}`);
 
 t.test('a renewed TLS certificate rolls the pods exactly once', async (t) => {
@@ -63,7 +66,11 @@ t.test('a renewed TLS certificate rolls the pods exactly once', async (t) => {
   emulator.apply(secret('ironic-tls', 'kubernetes.io/tls', { 'tls.crt': renewed.crt, 'tls.key': renewed.key }));
   const result = await emulator.runUntilStable({ autoReady: true, maxRounds: 6 });
   t.ok(result.stable, `stable after ${result.rounds} rounds`);
-  t.same(childWrites(result.writes), ['update Deployment baremetal-operator-system/ironic-service'], 'one write: the Deployment');
+  t.same(
+    childWrites(result.writes).sort(),
+    [...REPLACED_CLOUDS, 'update Deployment baremetal-operator-system/ironic-service'].sort(),
+    'one roll of the Deployment (and the clouds hand-off, whose CA changed, replaced)',
+  );
   const after = podAnnotations(emulator);
   t.not(after[TLS_VERSION], before[TLS_VERSION], 'the TLS annotation of the pod template changed');
   t.equal(after[API_VERSION], before[API_VERSION], 'nothing else in it did');
@@ -84,10 +91,12 @@ t.test('new API credentials get a new htpasswd Secret and roll the pods once', a
   const [newHtpasswd] = emulator.children('Ironic', 'ironic').filter((c) => c.metadata.name.startsWith('ironic-htpasswd-'));
   t.not(newHtpasswd?.metadata.name, oldHtpasswd?.metadata.name, 'a new content-named Secret');
   t.same(childWrites(result.writes).sort(), [
+    'create Secret baremetal-operator-system/ironic-clouds',
     `create Secret baremetal-operator-system/${newHtpasswd?.metadata.name ?? ''}`,
+    'delete Secret baremetal-operator-system/ironic-clouds',
     `delete Secret baremetal-operator-system/${oldHtpasswd?.metadata.name ?? ''}`,
     'update Deployment baremetal-operator-system/ironic-service',
-  ]);
+  ], 'the clouds hand-off, with the new password, is replaced too');
   t.match(emulator.ready('Ironic', 'ironic'), { status: 'True' });
 });
 

@@ -12,7 +12,7 @@ const byKindName = (list: Obj[]): Obj[] =>
 const customize = (spec: unknown) => customizeIronic({ parent: { ...ironic({}), spec } } as unknown as CustomizeRequest).relatedResources;
 
 /** The rules for the names of the children we create (to find objects in the way), per workload. */
-const own = (secrets: string[] = ['ironic-api-credentials']): Obj[] => [
+const own = (secrets: string[] = ['ironic-api-credentials', 'ironic-clouds']): Obj[] => [
   ...(secrets.length > 0 ? [{ apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: secrets }] : []),
   { apiVersion: 'apps/v1', resource: 'deployments', namespace: 'metal3', names: ['ironic-service'] },
   { apiVersion: 'apps/v1', resource: 'daemonsets', namespace: 'metal3', names: ['ironic-service'] },
@@ -28,18 +28,18 @@ t.test('customize asks for exactly the referenced objects and the names it will 
       tls: { certificateName: 'tls', bmcCA: { kind: 'ConfigMap', name: 'bmc' }, trustedCA: { kind: 'Secret', name: 'trusted', key: 'ca.pem' } },
     }),
     [
-      { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['creds', 'tls', 'trusted'] },
+      { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['creds', 'ironic-clouds', 'tls', 'trusted'] },
       { apiVersion: 'v1', resource: 'configmaps', namespace: 'metal3', names: ['bmc'] },
       { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironicdatabases', namespace: 'metal3', names: ['db'] },
       ...own([]),
     ],
   );
   t.same(customize({ tls: { bmcCAName: 'legacy-bmc', trustedCAName: 'legacy-trusted' } }), [
-    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['ironic-api-credentials', 'legacy-bmc'] },
+    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['ironic-api-credentials', 'ironic-clouds', 'legacy-bmc'] },
     { apiVersion: 'v1', resource: 'configmaps', namespace: 'metal3', names: ['legacy-trusted'] },
     ...own([]),
   ]);
-  t.same(customize({ tls: { certificateName: 'same', bmcCAName: 'same' } }), [{ apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['ironic-api-credentials', 'same'] }, ...own([])], 'no duplicates');
+  t.same(customize({ tls: { certificateName: 'same', bmcCAName: 'same' } }), [{ apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['ironic-api-credentials', 'ironic-clouds', 'same'] }, ...own([])], 'no duplicates');
   t.same(customize({ networking: { apiPort: 'x' } }), [], 'an invalid spec creates nothing, so no own names are asked for');
   for (const bad of [null, 'x', 3, [], { tls: 'x' }, { apiCredentialsName: 7 }, { tls: { bmcCA: 'x' } }]) {
     t.doesNotThrow(() => customize(bad), `malformed spec ${JSON.stringify(bad)}`);
@@ -51,7 +51,7 @@ t.test('an invalid spec keeps every observed child exactly as last applied', asy
   t.teardown(() => app.close());
   const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
   const applied = Object.values(children).flatMap((group) => Object.values(group)).map((o) => JSON.parse(String(((o['metadata'] as Obj)['annotations'] as Obj)[LAST_APPLIED])) as Obj);
-  t.equal(applied.length, 4);
+  t.equal(applied.length, 5);
   for (const spec of [{ networking: { ...provisioning, ipAddress: 'nope' } }, { highAvailability: true }, { version: '1.0' }]) {
     const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children, related: {} } });
     const body = response.json() as { status: { conditions: Obj[] }; children: Obj[] };
@@ -165,11 +165,11 @@ t.test('a Secret cache behind the workload cache does not mint new credentials',
 
 t.test('customize asks for the switch Secrets only when they are named and the service is enabled', async (t) => {
   const secrets = (c: Obj[]): unknown => c.find((r) => r['resource'] === 'secrets')?.['names'];
-  t.same(secrets(customize({ networkingService: { enabled: true, switchConfigSecretName: 'sw', switchCredentialsSecretName: 'keys' } })), ['ironic-api-credentials', 'keys', 'sw']);
-  t.same(secrets(customize({ networkingService: { enabled: false, switchConfigSecretName: 'sw' } })), ['ironic-api-credentials']);
+  t.same(secrets(customize({ networkingService: { enabled: true, switchConfigSecretName: 'sw', switchCredentialsSecretName: 'keys' } })), ['ironic-api-credentials', 'ironic-clouds', 'keys', 'sw']);
+  t.same(secrets(customize({ networkingService: { enabled: false, switchConfigSecretName: 'sw' } })), ['ironic-api-credentials', 'ironic-clouds']);
   t.same(
     secrets(customize({ networkingService: { enabled: true } })),
-    ['ironic-api-credentials', 'ironic-switch-config', 'ironic-switch-credentials'],
+    ['ironic-api-credentials', 'ironic-clouds', 'ironic-switch-config', 'ironic-switch-credentials'],
     'default names are our own children: asked for only to find objects in the way',
   );
 });

@@ -108,7 +108,7 @@ t.test('the first install with a database runs the upgrade Jobs from none', asyn
   const r = await sync(app, ironic({ networking: provisioning, database }), {});
   t.same(names(r, 'Job'), ['ironic-pre-none-to-38.0']);
   t.same(names(r, 'Deployment'), [], 'no workload before the schema exists');
-  t.match(names(r, 'Secret').sort(), ['ironic-api-credentials', /^ironic-htpasswd-[0-9a-f]{10}$/], 'credentials are created right away');
+  t.match(names(r, 'Secret').sort(), ['ironic-api-credentials', 'ironic-clouds', /^ironic-htpasswd-[0-9a-f]{10}$/], 'credentials are created right away');
 });
 
 t.test('a failed pre-upgrade Job is reported and holds the workload back', async (t) => {

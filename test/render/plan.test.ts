@@ -302,3 +302,16 @@ t.test('the credentials rule: ours without a name or under our own name unless t
     t.same({ kind: plan.kind, secretName: plan.secretName, ...(plan.kind === 'generated' && { observed: plan.observed !== undefined }) }, c.expected, c.scenario);
   }
 });
+
+t.test('the clouds hand-off is replaced (left out once) when its content must change, kept when it is the same', async (t) => {
+  const v = view({});
+  const first = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
+  const clouds = first.children.find((c) => c.metadata.name === names.clouds);
+  t.ok(clouds, 'rendered');
+  const observedSame = group('Secret.v1', { ...object('v1', 'Secret', names.clouds), data: clouds?.['data'] });
+  const same = view({}, { children: observedSame });
+  t.ok(finishIronic(same, rendered(prepareIronic(same)), { credentials }, testConfig().render).children.some((c) => c.metadata.name === names.clouds), 'same content: kept');
+  const observedOld = group('Secret.v1', { ...object('v1', 'Secret', names.clouds), data: { 'clouds.yaml': 'b2xk' } });
+  const changed = view({}, { children: observedOld });
+  t.notOk(finishIronic(changed, rendered(prepareIronic(changed)), { credentials }, testConfig().render).children.some((c) => c.metadata.name === names.clouds), 'changed content: left out, so deleted and created anew');
+});

@@ -4,6 +4,7 @@
 import { toChild, type KubeChild } from '../child.js';
 import type { IronicRenderInput } from './input.js';
 import { renderApiCredentialsSecret, renderHtpasswdSecret } from './secrets.js';
+import { renderCloudsSecret } from './handoff.js';
 import { renderIronicIngress, renderIronicService } from './service.js';
 import { renderIronicWorkload } from './workload.js';
 import { renderRpcCASecret } from './ha.js';
@@ -14,6 +15,7 @@ export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
   [
     renderApiCredentialsSecret(input),
     renderHtpasswdSecret(input),
+    renderCloudsSecret(input),
     renderRpcCASecret(input),
     renderIronicWorkload(input),
     renderIronicService(input),

@@ -29,7 +29,11 @@ export type MountedReference = {
 export type TrustedCAReference = MountedReference & { readonly key: string };
 
 /** The TLS Secret of the API and virtual media. */
-export type TLSReference = MountedReference & { readonly hasCA: boolean };
+export type TLSReference = MountedReference & {
+  readonly hasCA: boolean;
+  /** The CA clients trust (base64, as in the Secret): ca.crt, or the certificate itself. */
+  readonly caData: string;
+};
 
 /** Connection facts of the database Ironic uses (external or managed). */
 export type DatabaseConnection = {

@@ -20,6 +20,7 @@ import { describeObject, objectsInTheWay, ownedBy, type Wanted } from '../owners
 import { resolveDatabase } from './database.js';
 import { renderIronicChildren } from './index.js';
 import { retireWorkload } from './retire.js';
+import { clientAccess } from './handoff.js';
 import type { ApiCredentials, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
@@ -156,6 +157,7 @@ export const wantedIronicChildren = (model: IronicModel, names: IronicNames): Wa
   const service = model.networkingService;
   return [
     ...(model.apiCredentialsName === undefined ? [{ group: GROUP_KEYS.secret, name: names.apiCredentials }] : []),
+    { group: GROUP_KEYS.secret, name: names.clouds },
     ...(service !== undefined && service.switchConfigSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchConfig }] : []),
     ...(service !== undefined && service.switchCredentialsSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchCredentials }] : []),
     { group: GROUP_KEYS.deployment, name: names.workload },
@@ -263,6 +265,17 @@ export const planIronicChildren = (
   return { children: [...children, job('pre'), job('post')], readiness: post.state === 'ready' ? workload : post };
 };
 
+/**
+ * Secrets are applied with the OnDelete strategy (a sync that missed the live object must never overwrite
+ * a password in use), so one whose content must change is left out for one sync (and so deleted), then
+ * created anew. Only for Secrets that nothing mounts for good: the clouds hand-off.
+ */
+const replacingChanged = (view: ParentView, children: KubeChild[], name: string): KubeChild[] => {
+  const observed = findObject(view.children, GROUP_KEYS.secret, view.namespace, name);
+  if (observed === undefined) return children;
+  return children.filter((c) => !(c.kind === 'Secret' && c.metadata.name === name && JSON.stringify(c['data']) !== JSON.stringify(observed['data'])));
+};
+
 /** What the impure step materialized: the API credentials and, in HA, the JSON-RPC CA. */
 export type Materials = { readonly credentials: ApiCredentials; readonly rpcCA?: RpcCAReference };
 
@@ -283,6 +296,7 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
     config,
   };
   const planned = planIronicChildren(view, input, installed);
+  const children = replacingChanged(view, planned.children, names.clouds);
   const retained = materials.rpcCA !== undefined ? retainedCASecrets(view, names, prepared.rollout, materials.rpcCA.secretName) : [];
   return {
     status: computeIronicStatus({
@@ -291,9 +305,10 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
       previousStatus: view.status,
       generation: view.generation,
       credentialsName: materials.credentials.secretName,
+      access: clientAccess(input),
       now: view.now,
     }),
-    children: [...planned.children, ...retained],
+    children: [...children, ...retained],
     ...(planned.resyncAfterSeconds !== undefined && { resyncAfterSeconds: planned.resyncAfterSeconds }),
   };
 };

@@ -27,7 +27,7 @@ const resolveTLS = (model: IronicModel, lookup: Lookup, problems: ReferenceProbl
     problems.push(resolved.problem);
     return undefined;
   }
-  return { kind: 'Secret', name, hash: resolved.value.hash, hasCA: resolved.value.keys.includes('ca.crt') };
+  return { kind: 'Secret', name, hash: resolved.value.hash, hasCA: resolved.value.keys.includes('ca.crt'), caData: resolved.value.caData };
 };
 
 const resolveCA = (ref: CAReference | undefined, lookup: Lookup, problems: ReferenceProblem[]): { reference: MountedReference; keys: string[] } | undefined => {

@@ -1,7 +1,7 @@
 /**
  * The status of an Ironic: one Ready condition, the version fields and the credentials Secret.
  */
-import type { IronicStatus } from '../../api/ironic.js';
+import type { ClientAccess, IronicStatus } from '../../api/ironic.js';
 import { pathOf } from '../observed.js';
 import { readyCondition, type Readiness } from '../status.js';
 
@@ -41,6 +41,28 @@ const reasonOf = (outcome: IronicOutcome): { status: 'True' | 'False'; reason: s
   }
 };
 
+/** The access block of a previous status, when it has the required fields (a foreign writer may have broken it). */
+const previousAccess = (status: unknown): ClientAccess | undefined => {
+  const access = pathOf(status, 'access');
+  const text = (key: string): string | undefined => {
+    const value = pathOf(access, key);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const apiURL = text('apiURL');
+  const credentialsName = text('credentialsName');
+  const cloudsSecretName = text('cloudsSecretName');
+  if (apiURL === undefined || credentialsName === undefined || cloudsSecretName === undefined) return undefined;
+  const external = text('externalAPIURL');
+  const images = text('imageServerURL');
+  const ca = pathOf(access, 'caCertificate');
+  const caKind = pathOf(ca, 'kind');
+  const caName = pathOf(ca, 'name');
+  const caKey = pathOf(ca, 'key');
+  const kind = caKind === 'Secret' ? 'Secret' : caKind === 'ConfigMap' ? 'ConfigMap' : undefined;
+  const caCertificate: ClientAccess['caCertificate'] = kind !== undefined && typeof caName === 'string' && typeof caKey === 'string' ? { kind, name: caName, key: caKey } : undefined;
+  return { apiURL, ...(external && { externalAPIURL: external }), ...(images && { imageServerURL: images }), credentialsName, ...(caCertificate && { caCertificate }), cloudsSecretName };
+};
+
 const stringAt = (status: unknown, key: string): string | undefined => {
   const value = pathOf(status, key);
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -57,6 +79,8 @@ export const computeIronicStatus = (params: {
   readonly previousStatus: unknown;
   readonly generation: number | undefined;
   readonly credentialsName: string | undefined;
+  /** How clients reach the Ironic, when rendered; otherwise the previous status's is kept. */
+  readonly access?: ClientAccess;
   readonly now: string;
 }): IronicStatus => {
   const { outcome, previousStatus } = params;
@@ -66,11 +90,13 @@ export const computeIronicStatus = (params: {
   const isReady = outcome.kind === 'rendered' && outcome.readiness.state === 'ready';
   const installed = isReady ? params.targetVersion : stringAt(previousStatus, 'installedVersion');
   const credentials = params.credentialsName ?? stringAt(previousStatus, 'apiCredentialsName');
+  const access = params.access ?? previousAccess(previousStatus);
   return {
     conditions: [condition],
     ...(requested !== undefined && { requestedVersion: requested }),
     ...(installed !== undefined && { installedVersion: installed }),
     ...(credentials !== undefined && { apiCredentialsName: credentials }),
     ...(params.generation !== undefined && { observedGeneration: params.generation }),
+    ...(access !== undefined && { access }),
   };
 };

@@ -1,0 +1,88 @@
+/**
+ * The hand-off to clients: where the API and the image server are, which credentials and CA to use
+ * (published in status.access), and a Secret `<name>-clouds` with a clouds.yaml for the `baremetal` CLI and
+ * openstacksdk. Mount the Secret at /etc/openstack: openstacksdk reads /etc/openstack/clouds.yaml, and the
+ * file points at /etc/openstack/ca.crt when TLS is on.
+ */
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import { stringify } from 'yaml';
+import type { ClientAccess } from '../../api/ironic.js';
+import { base64, ironicSecretLabels } from '../meta.js';
+import { LABELS } from '../names.js';
+import type { IronicRenderInput } from './input.js';
+
+/** Where the clouds Secret is meant to be mounted, and so where clouds.yaml finds the CA. */
+export const CLOUDS_MOUNT = '/etc/openstack';
+
+/** The component label value of the clouds Secret. */
+export const CLOUDS_COMPONENT = 'clouds';
+
+const bracketed = (address: string): string => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
+
+/** The API for clients in the cluster: the Service, on its default port for the scheme. */
+const apiURL = (input: IronicRenderInput): string => {
+  const scheme = input.model.tls.certificateName !== undefined ? 'https' : 'http';
+  const domain = input.config.clusterDomain;
+  return `${scheme}://${input.names.service}.${input.namespace}.svc${domain !== '' ? `.${domain}` : ''}`;
+};
+
+/** The API outside the cluster network: the Ingress, the external callback URL, or the provisioning address. */
+const externalAPIURL = (input: IronicRenderInput): string | undefined => {
+  const { networking: n, tls, highAvailability } = input.model;
+  if (n.ingress?.host !== undefined) return `https://${n.ingress.host}`;
+  if (n.externalCallbackURL !== undefined && n.externalCallbackURL !== '') return n.externalCallbackURL;
+  if (highAvailability || n.ipAddress === undefined || n.ipAddress === '') return undefined;
+  return `${tls.certificateName !== undefined ? 'https' : 'http'}://${bracketed(n.ipAddress)}:${n.apiPort}`;
+};
+
+/** The image server BMCs and hosts use. */
+const imageServerURL = (input: IronicRenderInput): string | undefined => {
+  const { networking: n, tls, highAvailability } = input.model;
+  if (n.imageServerExternalURL !== undefined && n.imageServerExternalURL !== '') return n.imageServerExternalURL;
+  if (n.ingress?.host !== undefined) return `https://${n.ingress.host}`;
+  if (highAvailability || n.ipAddress === undefined || n.ipAddress === '') return undefined;
+  return tls.virtualMedia ? `https://${bracketed(n.ipAddress)}:${n.imageServerTLSPort}` : `http://${bracketed(n.ipAddress)}:${n.imageServerPort}`;
+};
+
+/** status.access: how clients reach this Ironic. */
+export const clientAccess = (input: IronicRenderInput): ClientAccess => {
+  const tls = input.references.tls;
+  const external = externalAPIURL(input);
+  const images = imageServerURL(input);
+  return {
+    apiURL: apiURL(input),
+    ...(external !== undefined && { externalAPIURL: external }),
+    ...(images !== undefined && { imageServerURL: images }),
+    credentialsName: input.credentials.secretName,
+    ...(tls && { caCertificate: { kind: 'Secret' as const, name: tls.name, key: tls.hasCA ? 'ca.crt' : 'tls.crt' } }),
+    cloudsSecretName: input.names.clouds,
+  };
+};
+
+/** The clouds.yaml text: one cloud named after the Ironic, HTTP basic authentication, the in-cluster endpoint. */
+export const cloudsYaml = (input: IronicRenderInput): string =>
+  stringify(
+    {
+      clouds: {
+        [input.name]: {
+          auth_type: 'http_basic',
+          auth: { username: input.credentials.username, password: input.credentials.password },
+          baremetal_endpoint_override: apiURL(input),
+          ...(input.references.tls && { cacert: `${CLOUDS_MOUNT}/ca.crt` }),
+        },
+      },
+    },
+    { lineWidth: 0 },
+  );
+
+/**
+ * `<name>-clouds`. NOTE: Secrets are applied with the OnDelete strategy, so a changed one is replaced rather
+ * than updated: the plan leaves it out for one sync when the observed content differs (see plan.ts).
+ */
+export const renderCloudsSecret = (input: IronicRenderInput): ISecret => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: input.names.clouds, namespace: input.namespace, labels: { ...ironicSecretLabels(input.name), [LABELS.component]: CLOUDS_COMPONENT } },
+  type: 'Opaque',
+  data: { 'clouds.yaml': base64(cloudsYaml(input)), ...(input.references.tls && { 'ca.crt': input.references.tls.caData }) },
+});
