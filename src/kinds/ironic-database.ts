@@ -1,0 +1,27 @@
+/** The IronicDatabase parent kind: a MariaDB managed for Ironic. */
+import { IronicDatabaseSpec, IronicDatabaseStatus } from '../api/ironic-database.js';
+import { ageColumn, readyColumns } from '../crd/crd.js';
+import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from '../hooks/ironic-database.js';
+import { children, parentIdentity, type ParentKind } from './descriptor.js';
+import { CONFIG_MAPS, SECRETS, SERVICES, STATEFUL_SETS } from './resources.js';
+
+/** IronicDatabase: its MariaDB StatefulSet, configuration, Service and generated password. */
+export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
+  ...parentIdentity('IronicDatabase'),
+  plural: 'ironicdatabases',
+  hookPath: 'ironicdatabase',
+  spec: IronicDatabaseSpec,
+  status: IronicDatabaseStatus,
+  crd: {
+    description: 'A MariaDB database managed for Ironic, with persistent storage. Ironic objects use it through spec.databaseName.',
+    // The StatefulSet `<name>-database` labels its pods with `<statefulset>-<hash>`, which must fit 63 characters.
+    rules: [{ rule: 'size(self.metadata.name) <= 43', message: 'the name of an IronicDatabase is at most 43 characters (its StatefulSet name must fit pod labels)' }],
+    columns: [...readyColumns, { name: 'Host', type: 'string', jsonPath: '.status.host', description: 'Where Ironic connects to', priority: 1 }, ageColumn],
+  },
+  hooks: { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase },
+  childTypes: children(SECRETS, CONFIG_MAPS, STATEFUL_SETS, SERVICES),
+  controllerName: 'ironicdatabase',
+  metricLabel: 'IronicDatabase',
+  // First: the Ironics that use a database read the status it got in the same round.
+  syncOrder: 1,
+};

@@ -1,0 +1,34 @@
+/** The Ironic parent kind: the bare-metal provisioning service itself. */
+import { IronicSpec, IronicStatus } from '../api/ironic.js';
+import { ageColumn, readyColumns } from '../crd/crd.js';
+import { customizeIronic, finalizeIronic, syncIronic } from '../hooks/ironic.js';
+import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';
+import { DAEMON_SETS, DEPLOYMENTS, INGRESSES, JOBS, SECRETS, SERVICE_MONITORS, SERVICES } from './resources.js';
+
+/** Ironic: its Deployment (or DaemonSet in high availability), Service, Secrets, upgrade Jobs and Ingress. */
+export const IRONIC: ParentKind<'Ironic'> = {
+  ...parentIdentity('Ironic'),
+  plural: 'ironics',
+  hookPath: 'ironic',
+  spec: IronicSpec,
+  status: IronicStatus,
+  crd: {
+    description: 'An Ironic deployment for Metal3: the bare-metal provisioning API, its image server and, optionally, DHCP.',
+    columns: [
+      ...readyColumns,
+      { name: 'Installed Version', type: 'string', jsonPath: '.status.installedVersion', description: 'The last version that became ready' },
+      { name: 'Requested Version', type: 'string', jsonPath: '.status.requestedVersion', description: 'The version being installed', priority: 1 },
+      ageColumn,
+    ],
+  },
+  hooks: { customize: customizeIronic, sync: syncIronic, finalize: finalizeIronic },
+  childTypes: [
+    ...children(SECRETS, SERVICES, DEPLOYMENTS, DAEMON_SETS, JOBS, INGRESSES),
+    // The ServiceMonitor of a scraped exporter: for clusters with the Prometheus Operator CRDs only.
+    ...overlayChildren('servicemonitor', SERVICE_MONITORS),
+  ],
+  controllerName: 'ironic',
+  metricLabel: 'Ironic',
+  // After the databases: an Ironic reads the status its IronicDatabase got in the same round.
+  syncOrder: 2,
+};

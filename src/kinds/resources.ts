@@ -1,0 +1,42 @@
+/**
+ * The Kubernetes resource types that parents own or read, as a CompositeController names them
+ * (`apiVersion` and plural `resource`) and as Metacontroller keys them in its object maps (`Kind.apiVersion`).
+ */
+
+/** One resource type: its kind, its apiVersion and its plural resource name. */
+export type ResourceType = {
+  readonly kind: string;
+  readonly apiVersion: string;
+  /** The plural resource name, e.g. `secrets`. */
+  readonly resource: string;
+};
+
+/** The outer key of Metacontroller's object maps: `Kind.version` (core group) or `Kind.group/version`. */
+export const groupKeyOfType = (type: Pick<ResourceType, 'kind' | 'apiVersion'>): string => `${type.kind}.${type.apiVersion}`;
+
+export const SECRETS: ResourceType = { kind: 'Secret', apiVersion: 'v1', resource: 'secrets' };
+export const CONFIG_MAPS: ResourceType = { kind: 'ConfigMap', apiVersion: 'v1', resource: 'configmaps' };
+export const SERVICES: ResourceType = { kind: 'Service', apiVersion: 'v1', resource: 'services' };
+export const PERSISTENT_VOLUME_CLAIMS: ResourceType = { kind: 'PersistentVolumeClaim', apiVersion: 'v1', resource: 'persistentvolumeclaims' };
+export const DEPLOYMENTS: ResourceType = { kind: 'Deployment', apiVersion: 'apps/v1', resource: 'deployments' };
+export const DAEMON_SETS: ResourceType = { kind: 'DaemonSet', apiVersion: 'apps/v1', resource: 'daemonsets' };
+export const STATEFUL_SETS: ResourceType = { kind: 'StatefulSet', apiVersion: 'apps/v1', resource: 'statefulsets' };
+export const JOBS: ResourceType = { kind: 'Job', apiVersion: 'batch/v1', resource: 'jobs' };
+export const INGRESSES: ResourceType = { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', resource: 'ingresses' };
+export const NETWORK_POLICIES: ResourceType = { kind: 'NetworkPolicy', apiVersion: 'networking.k8s.io/v1', resource: 'networkpolicies' };
+export const SERVICE_MONITORS: ResourceType = { kind: 'ServiceMonitor', apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors' };
+
+/** Every built-in (not ironic.metal3.io) resource type the project knows, for lookups by plural or kind. */
+export const BUILTIN_RESOURCES: readonly ResourceType[] = [
+  SECRETS,
+  CONFIG_MAPS,
+  SERVICES,
+  PERSISTENT_VOLUME_CLAIMS,
+  DEPLOYMENTS,
+  DAEMON_SETS,
+  STATEFUL_SETS,
+  JOBS,
+  INGRESSES,
+  NETWORK_POLICIES,
+  SERVICE_MONITORS,
+];
