@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { PARENT_KINDS, wordList } from '../kinds/index.js';
 
 /** A request the hook cannot serve, e.g. a parent of another kind. */
 export class HookInputError extends Error {
@@ -47,8 +48,9 @@ export const errorHandler =
     return reply.code(statusCode).send(body(statusCode, message));
   };
 
+/** The hook routes of every parent kind, e.g. `POST /ironic/{customize,sync,finalize} and POST /ironicdatabase/{…}`. */
+const HOOK_ROUTES = wordList(PARENT_KINDS.map((kind) => `POST /${kind.hookPath}/{customize,sync,finalize}`));
+
 /** Unknown routes: JSON, with the routes that exist. */
 export const notFoundHandler = (request: FastifyRequest, reply: FastifyReply): FastifyReply =>
-  reply
-    .code(404)
-    .send(body(404, `no route ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)}: the hooks are POST /ironic/{customize,sync,finalize} and POST /ironicdatabase/{customize,sync,finalize}`));
+  reply.code(404).send(body(404, `no route ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)}: the hooks are ${HOOK_ROUTES}`));

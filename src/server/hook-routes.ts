@@ -1,37 +1,27 @@
 /**
- * The six Metacontroller hook routes: POST /{ironic,ironicdatabase}/{customize,sync,finalize}. Bodies
- * are checked against the TypeBox envelope (no coercion), the parent's kind is checked, and the
+ * The Metacontroller hook routes, three per parent kind (src/kinds): POST /<hookPath>/{customize,sync,finalize}.
+ * Bodies are checked against the TypeBox envelope (no coercion), the parent's kind is checked, and the
  * response is checked before it is sent.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CustomizeRequest, SyncRequest, type CustomizeResponse, type SyncResponse } from '../api/hook.js';
+import { CustomizeRequest, SyncRequest, type SyncResponse } from '../api/hook.js';
 import { API_GROUP, READY_CONDITION } from '../api/common.js';
-import { customizeIronic, finalizeIronic, syncIronic, type HookContext } from '../hooks/ironic.js';
-import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from '../hooks/ironic-database.js';
+import type { HookContext } from '../hooks/context.js';
+import { PARENT_KINDS, type ParentKind } from '../kinds/index.js';
 import type { HookCalls } from './calls.js';
 import { HookInputError } from './errors.js';
 import type { HookLabels } from './metrics.js';
 import { checkCustomizeResponse, checkSyncResponse } from './response.js';
 
-type Kind = HookLabels['kind'];
+/** A parent kind's descriptor with its metric label as the metrics type it. */
+type Parent = ParentKind<HookLabels['kind']>;
 
-type Hooks = {
-  readonly customize: (request: CustomizeRequest) => CustomizeResponse;
-  readonly sync: (request: SyncRequest, ctx: HookContext) => Promise<SyncResponse> | SyncResponse;
-  readonly finalize: (request: SyncRequest, ctx: HookContext) => Promise<SyncResponse> | SyncResponse;
-};
-
-const PARENTS: readonly { readonly path: string; readonly kind: Kind; readonly hooks: Hooks }[] = [
-  { path: 'ironic', kind: 'Ironic', hooks: { customize: customizeIronic, sync: syncIronic, finalize: finalizeIronic } },
-  { path: 'ironicdatabase', kind: 'IronicDatabase', hooks: { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase } },
-];
-
-const checkParent = (kind: Kind, parent: { apiVersion: string; kind: string; metadata: { namespace?: string } }): void => {
+const checkParent = (kind: string, parent: { apiVersion: string; kind: string; metadata: { namespace?: string } }): void => {
   if (parent.kind !== kind || !parent.apiVersion.startsWith(`${API_GROUP}/`)) {
     throw new HookInputError(`this hook serves ${kind} (${API_GROUP}); the parent is ${parent.kind} (${parent.apiVersion})`);
   }
-  // Both kinds are namespaced: without a namespace, related rules would select across the cluster.
+  // Every parent kind is namespaced (src/crd/crd.ts): without a namespace, related rules would select across the cluster.
   if (parent.metadata.namespace === undefined || parent.metadata.namespace === '') {
     throw new HookInputError(`the parent ${kind} has no metadata.namespace; ${kind} objects are namespaced`);
   }
@@ -45,12 +35,12 @@ const outcomeOf = (response: SyncResponse): string => {
   return typeof reason === 'string' ? reason : 'ok';
 };
 
-const registerParent = (app: FastifyInstance, parent: (typeof PARENTS)[number], ctx: HookContext, calls: HookCalls): void => {
-  const { path, kind, hooks } = parent;
+const registerParent = (app: FastifyInstance, parent: Parent, ctx: HookContext, calls: HookCalls): void => {
+  const { hookPath: path, kind, metricLabel, hooks } = parent;
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const route = (hook: HookLabels['hook']): string => {
     const url = `/${path}/${hook}`;
-    calls.add({ hook, kind, name: `${path}/${hook}`, url });
+    calls.add({ hook, kind: metricLabel, name: `${path}/${hook}`, url });
     return url;
   };
   const respond = async (request: { body: unknown }, finalize: boolean): Promise<SyncResponse> => {
@@ -80,6 +70,7 @@ const registerParent = (app: FastifyInstance, parent: (typeof PARENTS)[number], 
   }
 };
 
+/** Registers the three hook routes of every parent kind. */
 export const registerHookRoutes = (app: FastifyInstance, ctx: HookContext, calls: HookCalls): void => {
-  for (const parent of PARENTS) registerParent(app, parent, ctx, calls);
+  for (const parent of PARENT_KINDS) registerParent(app, parent, ctx, calls);
 };

@@ -4,8 +4,10 @@
  * describe the process and are collected once for it.
  */
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { MetricLabel } from '../kinds/index.js';
 
-export type HookLabels = { readonly hook: 'customize' | 'sync' | 'finalize'; readonly kind: 'Ironic' | 'IronicDatabase' };
+/** The labels of a hook call: the hook, and the parent kind's metric label (one per descriptor of src/kinds). */
+export type HookLabels = { readonly hook: 'customize' | 'sync' | 'finalize'; readonly kind: MetricLabel };
 
 export type HookMetrics = {
   /** Records one finished hook call. */
