@@ -1,10 +1,11 @@
 /**
- * An in-memory cluster with Metacontroller's part played for the two CompositeControllers: for each
- * parent, the finalizer, customize (cached per uid and generation), the related objects, sync or
- * finalize in the v2 wire format, then the children applied as Metacontroller's dynamic apply does
- * (generateSelector label, selector check, create with ownerReference and last-applied annotation,
- * update per the child type's strategy, deletion of children left out) and the status written with
- * observedGeneration. Section 2 and 3 of docs on Metacontroller; differences are marked NOTE.
+ * An in-memory cluster with Metacontroller's part played for the CompositeControllers, one per parent
+ * kind (src/cli/controllers.ts): for each parent, the finalizer, customize (cached per uid and
+ * generation), the related objects, sync or finalize in the v2 wire format, then the children applied
+ * as Metacontroller's dynamic apply does (generateSelector label, selector check, create with
+ * ownerReference and last-applied annotation, update per the child type's strategy, deletion of
+ * children left out) and the status written with observedGeneration. Section 2 and 3 of docs on
+ * Metacontroller; differences are marked NOTE.
  */
 import type { RelatedResourceRule } from '../api/hook.js';
 import { applyUpdate, withLastApplied } from './apply.js';

@@ -1,12 +1,15 @@
 /**
- * The two CompositeControllers as deploy/metacontroller declares them (a test keeps the two in step):
- * parent type, hook paths, child types with their update strategies, and the finalize hook. Both use
- * generateSelector.
+ * The CompositeControllers, one per parent kind (src/kinds), as deploy/ declares them (a test keeps the
+ * two in step): parent type, hook paths, child types with their update strategies, and the finalize
+ * hook. All use generateSelector. The child types include those of the deploy overlays (the
+ * ServiceMonitor of the servicemonitor overlay), so the render shows every child.
  */
-import { GROUP_KEYS } from '../api/hook.js';
+import { groupKeyOfType } from '../kinds/resources.js';
+import { IRONIC } from '../kinds/ironic.js';
+import { IRONIC_DATABASE } from '../kinds/ironic-database.js';
+import { inSyncOrder, PARENT_KINDS, type ParentKind, type UpdateStrategy } from '../kinds/index.js';
 
-/** Metacontroller's child update methods (the Rolling ones are not used here). */
-export type UpdateStrategy = 'OnDelete' | 'Recreate' | 'InPlace';
+export type { UpdateStrategy } from '../kinds/index.js';
 
 export type ChildType = { readonly group: string; readonly strategy: UpdateStrategy };
 
@@ -22,32 +25,20 @@ export type ControllerSpec = {
   readonly finalize: boolean;
 };
 
-/**
- * Generated Secrets are OnDelete (a sync that missed the live object can never overwrite a password in
- * use); Jobs are OnDelete (their pod template is immutable); everything else is updated in place.
- */
-const ON_DELETE = new Set<string>([GROUP_KEYS.secret, GROUP_KEYS.job]);
-
-const children = (...groups: string[]): ChildType[] => groups.map((group) => ({ group, strategy: ON_DELETE.has(group) ? 'OnDelete' : 'InPlace' }));
-
-export const IRONIC_CONTROLLER: ControllerSpec = {
-  name: 'ironic',
-  parentGroup: GROUP_KEYS.ironic,
-  hookPath: '/ironic',
-  // ServiceMonitor: declared by the deploy/overlays/servicemonitor overlay; an empty group otherwise.
-  childTypes: children(GROUP_KEYS.secret, GROUP_KEYS.service, GROUP_KEYS.deployment, GROUP_KEYS.daemonSet, GROUP_KEYS.job, GROUP_KEYS.ingress, GROUP_KEYS.serviceMonitor),
+/** The CompositeController of a parent kind, overlay child types included. */
+export const controllerOf = (kind: ParentKind): ControllerSpec => ({
+  name: kind.controllerName,
+  parentGroup: kind.groupKey,
+  hookPath: `/${kind.hookPath}`,
+  childTypes: kind.childTypes.map((child) => ({ group: groupKeyOfType(child.type), strategy: child.strategy })),
   finalize: true,
-};
+});
 
-export const IRONIC_DATABASE_CONTROLLER: ControllerSpec = {
-  name: 'ironicdatabase',
-  parentGroup: GROUP_KEYS.ironicDatabase,
-  hookPath: '/ironicdatabase',
-  childTypes: children(GROUP_KEYS.secret, GROUP_KEYS.configMap, GROUP_KEYS.statefulSet, GROUP_KEYS.service),
-  finalize: true,
-};
+export const IRONIC_CONTROLLER: ControllerSpec = controllerOf(IRONIC);
 
-/** Databases first: an Ironic reads the status its IronicDatabase got in the same round. */
-export const CONTROLLERS: readonly ControllerSpec[] = [IRONIC_DATABASE_CONTROLLER, IRONIC_CONTROLLER];
+export const IRONIC_DATABASE_CONTROLLER: ControllerSpec = controllerOf(IRONIC_DATABASE);
+
+/** Every CompositeController, in sync order (databases first: an Ironic reads the status its IronicDatabase got in the same round). */
+export const CONTROLLERS: readonly ControllerSpec[] = inSyncOrder(PARENT_KINDS).map(controllerOf);
 
 export const finalizerOf = (controller: ControllerSpec): string => `metacontroller.io/compositecontroller-${controller.name}`;

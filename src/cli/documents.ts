@@ -4,16 +4,15 @@
  * for objects without one.
  */
 import { parseAllDocuments } from 'yaml';
-import { GROUP_VERSION } from '../api/common.js';
+import { PARENT_KINDS, wordList } from '../kinds/index.js';
+import { CONFIG_MAPS, SECRETS } from '../kinds/resources.js';
 import { isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';
 
-/** The kinds the render reads; everything else is ignored with a warning. */
-export const SUPPORTED_KINDS: readonly { readonly apiVersion: string; readonly kind: string }[] = [
-  { apiVersion: GROUP_VERSION, kind: 'Ironic' },
-  { apiVersion: GROUP_VERSION, kind: 'IronicDatabase' },
-  { apiVersion: 'v1', kind: 'Secret' },
-  { apiVersion: 'v1', kind: 'ConfigMap' },
-];
+/** The kinds the render reads (every parent kind, and the Secrets and ConfigMaps they refer to); everything else is ignored with a warning. */
+export const SUPPORTED_KINDS: readonly { readonly apiVersion: string; readonly kind: string }[] = [...PARENT_KINDS, SECRETS, CONFIG_MAPS].map(({ apiVersion, kind }) => ({ apiVersion, kind }));
+
+/** `Ironic, IronicDatabase, Secret and ConfigMap`, for the warning about other kinds. */
+const SUPPORTED_NAMES = wordList(SUPPORTED_KINDS.map((k) => k.kind));
 
 export type ReadResult = {
   readonly objects: readonly KubeResource[];
@@ -75,7 +74,7 @@ export const readObjects = (inputs: readonly { readonly text: string; readonly s
       const given = value as KubeResource;
       const object = given.metadata.namespace === undefined ? { ...given, metadata: { ...given.metadata, namespace } } : given;
       const key = `${object.apiVersion} ${object.kind} ${objectKeyOf(object)}`;
-      if (!supported(object)) warnings.push(`${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): only Ironic, IronicDatabase, Secret and ConfigMap objects are read`);
+      if (!supported(object)) warnings.push(`${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): only ${SUPPORTED_NAMES} objects are read`);
       else if (byKey.has(key)) warnings.push(`${where}: ${object.kind} ${objectKeyOf(object)} appears again; the later one is used`);
       if (supported(object)) byKey.set(key, object);
     }

@@ -5,21 +5,16 @@
  * in `namespace`, or everywhere. Keys are v2 keys (`namespace/name`).
  */
 import type { RelatedResourceRule } from '../api/hook.js';
-import { GROUP_VERSION } from '../api/common.js';
+import { PARENT_KINDS } from '../kinds/index.js';
+import { CONFIG_MAPS, DAEMON_SETS, DEPLOYMENTS, INGRESSES, SECRETS, SERVICES, STATEFUL_SETS, type ResourceType } from '../kinds/resources.js';
 import { groupKeyOf, isRecord, objectKeyOf, type KubeResource } from './objects.js';
 
-/** Plural resource names the hooks may ask for, and their kinds. */
-const RESOURCES: Readonly<Record<string, { readonly apiVersion: string; readonly kind: string }>> = {
-  secrets: { apiVersion: 'v1', kind: 'Secret' },
-  configmaps: { apiVersion: 'v1', kind: 'ConfigMap' },
-  services: { apiVersion: 'v1', kind: 'Service' },
-  deployments: { apiVersion: 'apps/v1', kind: 'Deployment' },
-  daemonsets: { apiVersion: 'apps/v1', kind: 'DaemonSet' },
-  statefulsets: { apiVersion: 'apps/v1', kind: 'StatefulSet' },
-  ingresses: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
-  ironics: { apiVersion: GROUP_VERSION, kind: 'Ironic' },
-  ironicdatabases: { apiVersion: GROUP_VERSION, kind: 'IronicDatabase' },
-};
+/** Plural resource names the hooks may ask for (every parent kind among them), and their kinds. */
+const RESOURCES: ReadonlyMap<string, ResourceType> = new Map(
+  [SECRETS, CONFIG_MAPS, SERVICES, DEPLOYMENTS, DAEMON_SETS, STATEFUL_SETS, INGRESSES, ...PARENT_KINDS.map(({ apiVersion, kind, plural }) => ({ apiVersion, kind, resource: plural }))].map(
+    (type) => [type.resource, type],
+  ),
+);
 
 export class RelatedRuleError extends Error {}
 
@@ -61,7 +56,7 @@ export const selectorMatches = (selector: unknown, labels: Readonly<Record<strin
 
 /** The group key a rule selects, or an error for a resource the cluster does not know. */
 export const groupKeyOfRule = (rule: RelatedResourceRule): string => {
-  const resource = RESOURCES[rule.resource];
+  const resource = RESOURCES.get(rule.resource);
   if (resource === undefined || resource.apiVersion !== rule.apiVersion) {
     throw new RelatedRuleError(`customize asked for ${rule.resource} (${rule.apiVersion}), which this cluster does not serve`);
   }

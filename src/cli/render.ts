@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `ironic-render`: what the hooks make of Ironic and IronicDatabase objects, without a cluster. Reads
+ * `ironic-render`: what the hooks make of parent objects (every kind of src/kinds), without a cluster. Reads
  * YAML files, runs customize → sync through the hook server in process (app.inject, no network) the
  * way Metacontroller would, and prints the children as YAML for `kubectl apply -f -`, each parent's
  * status as comments. `--rounds N` replays Metacontroller's loop with every workload becoming ready.
@@ -17,6 +17,7 @@ import { stringify } from 'yaml';
 import { ConfigError, loadConfig } from '../config.js';
 import { buildServer, rfc3339Now, type ServerDeps } from '../server.js';
 import { Cluster, type HookTransport, type SyncOutcome, type Write } from './cluster.js';
+import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONTROLLERS } from './controllers.js';
 import { isNamespaceName, readObjects } from './documents.js';
 import { settledStatus } from './kubelet.js';
@@ -33,9 +34,12 @@ export type RenderIO = {
   readonly deps?: Pick<ServerDeps, 'secrets' | 'now'>;
 };
 
+/** The parent kinds, e.g. `Ironic and IronicDatabase`. */
+const PARENT_NAMES = PARENT_KINDS.map((k) => k.kind);
+
 export const USAGE = `Usage: ironic-render -f FILE [-f FILE ...] [-n NAMESPACE] [--rounds N]
 
-Runs the Ironic and IronicDatabase objects of the files through the hooks, as Metacontroller would,
+Runs the ${wordList(PARENT_NAMES)} objects of the files through the hooks, as Metacontroller would,
 without a cluster, and prints the children they get as YAML for \`kubectl apply -f -\`, each parent's
 status as comments. Secrets and ConfigMaps in the files are what the objects refer to; other kinds are
 ignored. A status in the files (from \`kubectl get -o yaml\`) is what the hooks observe, e.g. the
@@ -212,7 +216,7 @@ const render = async (options: Options, objects: readonly KubeResource[], io: Re
   });
   const parents = objects.filter(isParent).map((p) => cluster.store.get(groupKeyOf(p), objectKeyOf(p)) ?? p);
   if (parents.length === 0) {
-    io.stderr('ironic-render: no Ironic or IronicDatabase object in the input\n');
+    io.stderr(`ironic-render: no ${wordList(PARENT_NAMES, 'or')} object in the input\n`);
     return 2;
   }
   const rounds: string[] = [];
