@@ -1,39 +1,36 @@
 /**
- * Realistic sync requests: what Metacontroller sends for an Ironic, first without children (the
- * warm-up), then, once the response has been applied, with every child observed.
+ * Realistic sync requests: what Metacontroller sends for a parent of each kind (src/kinds), first
+ * without children (the warm-up), then, once the response has been applied, with every child observed.
  */
+import { PARENT_KINDS, type MetricLabel, type ParentKind } from '../kinds/index.js';
 import { applied, availableDeployment, certificate, fieldsV1, rsaKey, userObject, type Obj } from './objects.js';
 
 const NAMESPACE = 'baremetal-operator-system';
 const NAME = 'ironic';
+const HOOKS = ['customize', 'sync', 'finalize'] as const;
 
-/** The CompositeController, which Metacontroller sends whole with every call. */
-const controller = (): Obj => ({
+/** The CompositeController of a kind as the base manifests declare it, which Metacontroller sends whole with every call. */
+const controller = (kind: ParentKind): Obj => ({
   apiVersion: 'metacontroller.k8s.io/v1alpha1',
   kind: 'CompositeController',
-  metadata: { name: 'ironic', uid: '11111111-2222-4333-8444-555555555555', resourceVersion: '4242', generation: 1, labels: { 'app.kubernetes.io/part-of': 'ironic-metacontroller' } },
+  metadata: { name: kind.controllerName, uid: '11111111-2222-4333-8444-555555555555', resourceVersion: '4242', generation: 1, labels: { 'app.kubernetes.io/part-of': 'ironic-metacontroller' } },
   spec: {
-    parentResource: { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics' },
+    parentResource: { apiVersion: kind.apiVersion, resource: kind.plural },
     generateSelector: true,
     resyncPeriodSeconds: 300,
-    childResources: [
-      ['v1', 'secrets', 'OnDelete'],
-      ['v1', 'services', 'InPlace'],
-      ['apps/v1', 'deployments', 'InPlace'],
-      ['apps/v1', 'daemonsets', 'InPlace'],
-      ['batch/v1', 'jobs', 'OnDelete'],
-      ['networking.k8s.io/v1', 'ingresses', 'InPlace'],
-    ].map(([apiVersion, resource, method]) => ({ apiVersion, resource, updateStrategy: { method } })),
+    childResources: kind.childTypes
+      .filter((child) => child.overlay === undefined)
+      .map(({ type, strategy }) => ({ apiVersion: type.apiVersion, resource: type.resource, updateStrategy: { method: strategy } })),
     hooks: Object.fromEntries(
-      ['customize', 'sync', 'finalize'].map((hook) => [hook, { version: 'v2', webhook: { url: `http://ironic-hooks.ironic-system.svc:8080/ironic/${hook}`, timeout: '10s' } }]),
+      HOOKS.map((hook) => [hook, { version: 'v2', webhook: { url: `http://ironic-hooks.ironic-system.svc:8080/${kind.hookPath}/${hook}`, timeout: '10s' } }]),
     ),
   },
   status: {},
 });
 
-/** The Ironic as the API server returns it: kubectl's annotation and managedFields, Metacontroller's finalizer. */
-const parent = (spec: Obj, status: Obj | undefined): Obj => {
-  const desired = { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: NAME, namespace: NAMESPACE }, spec };
+/** The parent as the API server returns it: kubectl's annotation and managedFields, Metacontroller's finalizer. */
+const parent = (kind: ParentKind, spec: Obj, status: Obj | undefined): Obj => {
+  const desired = { apiVersion: kind.apiVersion, kind: kind.kind, metadata: { name: NAME, namespace: NAMESPACE }, spec };
   return {
     ...desired,
     metadata: {
@@ -43,11 +40,11 @@ const parent = (spec: Obj, status: Obj | undefined): Obj => {
       resourceVersion: '987654',
       generation: 1,
       creationTimestamp: '2026-01-01T00:00:00Z',
-      finalizers: ['metacontroller.io/compositecontroller-ironic'],
+      finalizers: [`metacontroller.io/compositecontroller-${kind.controllerName}`],
       annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(desired) },
       managedFields: [
-        { manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'ironic.metal3.io/v1alpha1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: fieldsV1(desired) },
-        { manager: 'metacontroller', operation: 'Update', apiVersion: 'ironic.metal3.io/v1alpha1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: fieldsV1({ metadata: { finalizers: [] } }) },
+        { manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: kind.apiVersion, time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: fieldsV1(desired) },
+        { manager: 'metacontroller', operation: 'Update', apiVersion: kind.apiVersion, time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: fieldsV1({ metadata: { finalizers: [] } }) },
       ],
     },
     ...(status !== undefined && { status }),
@@ -78,22 +75,24 @@ export const observedChildren = (children: readonly Obj[]): Obj => {
 
 export type Scenario = {
   readonly name: string;
+  /** The kind of the parent: its hooks are the ones called. */
+  readonly kind: ParentKind;
   readonly spec: Obj;
   readonly related: readonly Obj[];
 };
 
 /** The sync request of a scenario, without children (first sync) or with the observed ones. */
 export const syncRequest = (scenario: Scenario, children: Obj, status: Obj | undefined): Obj => ({
-  controller: controller(),
-  parent: parent(scenario.spec, status),
+  controller: controller(scenario.kind),
+  parent: parent(scenario.kind, scenario.spec, status),
   children,
   related: relatedMap(scenario.related),
 });
 
 const networking = { interface: 'eth1', ipAddress: '192.0.2.2', macAddresses: ['52:54:00:aa:bb:01', '52:54:00:aa:bb:02'] };
 
-/** minimal; TLS with a serving certificate (~4 KiB of PEM); large: TLS, CAs, DHCP, many options. */
-export const scenarios = (): Scenario[] => {
+/** Ironic: minimal; TLS with a serving certificate (~4 KiB of PEM); large: TLS, CAs, DHCP, many options. */
+const ironicScenarios = (kind: ParentKind): Scenario[] => {
   const key = rsaKey();
   const caKey = rsaKey();
   const ca = certificate('metal3-ca', caKey, 1);
@@ -101,6 +100,7 @@ export const scenarios = (): Scenario[] => {
   const bundle = Array.from({ length: 24 }, (_, i) => certificate(`trusted-root-${i}.example.com`, caKey, 100 + i)).join('');
   const large: Scenario = {
     name: 'large',
+    kind,
     spec: {
       version: '38.0',
       networking: {
@@ -119,8 +119,19 @@ export const scenarios = (): Scenario[] => {
     ],
   };
   return [
-    { name: 'minimal', spec: { networking }, related: [] },
-    { name: 'tls', spec: { networking, tls: { certificateName: 'ironic-tls' } }, related: [tlsSecret] },
+    { name: 'minimal', kind, spec: { networking }, related: [] },
+    { name: 'tls', kind, spec: { networking, tls: { certificateName: 'ironic-tls' } }, related: [tlsSecret] },
     large,
   ];
 };
+
+/** IronicDatabase: persistent storage and resources, as examples/managed-database.yaml. */
+const databaseScenarios = (kind: ParentKind): Scenario[] => [
+  { name: 'database', kind, spec: { storage: { size: '20Gi' }, resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } } }, related: [] },
+];
+
+/** The scenarios of each kind: a kind without scenarios does not compile. */
+const SCENARIOS: { readonly [Label in MetricLabel]: (kind: ParentKind) => Scenario[] } = { Ironic: ironicScenarios, IronicDatabase: databaseScenarios };
+
+/** The scenarios of every parent kind, in the order of the kinds. */
+export const scenarios = (): Scenario[] => PARENT_KINDS.flatMap((kind) => SCENARIOS[kind.metricLabel](kind));

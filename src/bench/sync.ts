@@ -2,8 +2,8 @@
  * Benchmark of the steady-state sync hook over real HTTP (`npm run bench`; not part of the tests).
  *
  * The server is built as in production (real bcrypt), listens on 127.0.0.1, and a worker thread drives
- * POST /ironic/sync with Metacontroller-like payloads whose observed children already hold the
- * generated Secrets, so nothing is generated or hashed. Beside each, a floor route registered only
+ * the sync route of every parent kind (POST /<hookPath>/sync, src/kinds) with Metacontroller-like
+ * payloads whose observed children already hold the generated Secrets, so nothing is generated or hashed. Beside each, a floor route registered only
  * here parses the same body and returns a response of the same size: the cost of Fastify, JSON and
  * HTTP alone. The last line is the worst sync/floor p50 ratio at concurrency 32.
  */
@@ -43,12 +43,16 @@ const percentile = (sorted: readonly number[], p: number): number => sorted[Math
 
 type Inject = (url: string, payload: Obj) => Promise<Obj>;
 
+/** The sync route of the scenario's parent kind. */
+const syncPath = (scenario: Scenario): string => `/${scenario.kind.hookPath}/sync`;
+
 /** Syncs once without children, applies the response, syncs again (bcrypt verify, then cached): the steady-state request. */
 const steadyState = async (inject: Inject, scenario: Scenario): Promise<{ request: Obj; response: Obj }> => {
-  const first = await inject('/ironic/sync', syncRequest(scenario, {}, undefined));
+  const path = syncPath(scenario);
+  const first = await inject(path, syncRequest(scenario, {}, undefined));
   const request = syncRequest(scenario, observedChildren(first['children'] as Obj[]), first['status'] as Obj);
-  await inject('/ironic/sync', request);
-  const response = await inject('/ironic/sync', request);
+  await inject(path, request);
+  const response = await inject(path, request);
   const secrets = (list: unknown): string =>
     JSON.stringify((list as Obj[]).filter((c) => c['kind'] === 'Secret').map((c) => c['data']));
   if (secrets(response['children']) !== secrets(first['children'])) throw new Error(`${scenario.name}: the steady-state sync generated new Secrets`);
@@ -91,7 +95,7 @@ const main = async (): Promise<void> => {
     const body = JSON.stringify(request);
     for (const concurrency of CONCURRENCY) {
       for (const route of ['sync', 'floor'] as const) {
-        const url = route === 'sync' ? `${base}/ironic/sync` : `${base}/bench/floor/${scenario.name}`;
+        const url = route === 'sync' ? `${base}${syncPath(scenario)}` : `${base}/bench/floor/${scenario.name}`;
         await drive({ url, body, concurrency, maxRequests: WARMUP, maxMs: MAX_MS });
         loop.reset();
         loop.enable();
