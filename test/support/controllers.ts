@@ -1,36 +1,26 @@
 /**
- * The CompositeControllers of deploy/metacontroller, read from the manifests, as the emulator's
- * controller specs: what the cluster would really run.
+ * The CompositeControllers of deploy/, read from the manifests, as the emulator's controller specs: what
+ * the cluster would really run. Every YAML file under deploy/ is read (wherever it lives), and the
+ * controllers are ordered as the parent kinds sync (src/kinds).
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import type { ChildType, ControllerSpec, UpdateStrategy } from '../../src/cli/controllers.js';
+import { inSyncOrder, PARENT_KINDS } from '../../src/kinds/index.js';
+import { BUILTIN_RESOURCES } from '../../src/kinds/resources.js';
 
 type Json = Record<string, unknown>;
 
-/** Plural resources of the manifests and their kinds. */
-const KINDS: Readonly<Record<string, string>> = {
-  secrets: 'Secret',
-  configmaps: 'ConfigMap',
-  services: 'Service',
-  persistentvolumeclaims: 'PersistentVolumeClaim',
-  deployments: 'Deployment',
-  daemonsets: 'DaemonSet',
-  statefulsets: 'StatefulSet',
-  jobs: 'Job',
-  ingresses: 'Ingress',
-  networkpolicies: 'NetworkPolicy',
-  servicemonitors: 'ServiceMonitor',
-  ironics: 'Ironic',
-  ironicdatabases: 'IronicDatabase',
-};
+/** Plural resources of the manifests and their kinds: the built-in ones and every parent kind. */
+const KINDS: ReadonlyMap<string, string> = new Map([...BUILTIN_RESOURCES.map((r) => [r.resource, r.kind] as const), ...PARENT_KINDS.map((k) => [k.plural, k.kind] as const)]);
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const at = (value: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, key) => (isRecord(v) ? v[key] : undefined), value);
 
 const groupOf = (rule: unknown): string => {
-  const kind = KINDS[String(at(rule, 'resource'))];
+  const kind = KINDS.get(String(at(rule, 'resource')));
   if (kind === undefined) throw new Error(`unknown resource ${String(at(rule, 'resource'))}`);
   return `${kind}.${String(at(rule, 'apiVersion'))}`;
 };
@@ -60,10 +50,40 @@ export const controllerSpecOf = (object: unknown): ControllerSpec => {
   };
 };
 
-const read = (file: string): ControllerSpec => controllerSpecOf(parse(readFileSync(file, 'utf8')));
+/** Every .yaml/.yml file under a directory, recursively, sorted. */
+export const yamlFilesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return yamlFilesUnder(path);
+      return /\.ya?ml$/.test(entry.name) ? [path] : [];
+    })
+    .sort();
 
-/** The deployed controllers, databases first (an Ironic then sees the status its database got in the same round). */
-export const deployedControllers = (): ControllerSpec[] => [
-  read('deploy/metacontroller/ironicdatabase-controller.yaml'),
-  read('deploy/metacontroller/ironic-controller.yaml'),
-];
+/** The objects (mappings) of every YAML document under a directory, with the file each comes from. */
+export const manifestsUnder = (dir: string): { readonly file: string; readonly object: Json }[] =>
+  yamlFilesUnder(dir).flatMap((file) =>
+    parseAllDocuments(readFileSync(file, 'utf8'), { version: '1.1' }).flatMap((document) => {
+      const value: unknown = document.toJS();
+      return isRecord(value) ? [{ file, object: value }] : [];
+    }),
+  );
+
+/** The CompositeController objects under a directory (deploy/ by default). */
+export const compositeControllersUnder = (dir = 'deploy'): { readonly file: string; readonly object: Json }[] =>
+  manifestsUnder(dir).filter(({ object }) => object['kind'] === 'CompositeController' && String(object['apiVersion']).startsWith('metacontroller.k8s.io/'));
+
+/** The position of a controller's parent kind in the sync order (unknown parents last). */
+const syncRank = (controller: ControllerSpec): number => {
+  const index = inSyncOrder(PARENT_KINDS).findIndex((k) => k.groupKey === controller.parentGroup);
+  return index < 0 ? PARENT_KINDS.length : index;
+};
+
+/** The deployed controllers, in sync order (databases first: an Ironic then sees the status its database got in the same round). */
+export const deployedControllers = (): ControllerSpec[] => {
+  const controllers = compositeControllersUnder().map(({ object }) => controllerSpecOf(object));
+  const names = controllers.map((c) => c.name);
+  const twice = names.filter((name, index) => names.indexOf(name) !== index);
+  if (twice.length > 0) throw new Error(`deploy/ declares the CompositeController(s) ${twice.join(', ')} more than once`);
+  return controllers.sort((a, b) => syncRank(a) - syncRank(b));
+};

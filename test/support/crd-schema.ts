@@ -3,16 +3,18 @@
  * then pruning of unknown fields (unless x-kubernetes-preserve-unknown-fields). Also the admission
  * check of a parent against its CRD (OpenAPI schema and CEL rules).
  */
-import { ironicCrd, ironicDatabaseCrd } from '../../src/crd/crds.js';
+import { crdOf as generatedCrd } from '../../src/crd/crds.js';
+import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { checkAgainstCrd, schemaOf } from '../helpers/crd-check.js';
 
 type Json = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const CRDS: Readonly<Record<string, () => Json>> = { Ironic: ironicCrd, IronicDatabase: ironicDatabaseCrd };
+/** The CRD of every parent kind, by kind. */
+const CRDS: ReadonlyMap<string, () => Json> = new Map(PARENT_KINDS.map((kind) => [kind.kind, () => generatedCrd(kind)]));
 
-const crdOf = (kind: string): Json | undefined => CRDS[kind]?.();
+const crdOf = (kind: string): Json | undefined => CRDS.get(kind)?.();
 
 /** The value as stored: defaults applied top-down (into defaulted values too), unknown fields dropped. */
 export const defaultAndPrune = (schema: Json, value: unknown): unknown => {

@@ -1,13 +1,13 @@
 /**
  * A Metacontroller emulator for tests: the hook server listening on 127.0.0.1, called over real HTTP in
  * the v2 wire format by an in-memory cluster (src/cli/cluster.ts) that runs the CompositeControllers of
- * deploy/metacontroller. The API server part defaults and prunes parents and their status to the CRDs,
- * refuses parents the CRDs refuse, and validates children with the upstream Kubernetes schemas. The test
- * plays the workload controllers and the kubelet (markDeploymentAvailable, completeJob, ...).
+ * deploy/ (one per parent kind of src/kinds, synced in their order). The API server part defaults and
+ * prunes parents and their status to the CRDs, refuses parents the CRDs refuse, and validates children
+ * with the upstream Kubernetes schemas. The test plays the workload controllers and the kubelet
+ * (markDeploymentAvailable, completeJob, ...).
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { GROUP_KEYS } from '../../src/api/hook.js';
 import { Cluster, type RoundResult, type Write } from '../../src/cli/cluster.js';
 import { readObjects } from '../../src/cli/documents.js';
 import {
@@ -20,6 +20,8 @@ import {
 } from '../../src/cli/kubelet.js';
 import { groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from '../../src/cli/objects.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
+import { PARENT_KINDS } from '../../src/kinds/index.js';
+import { BUILTIN_RESOURCES, groupKeyOfType } from '../../src/kinds/resources.js';
 import { buildServer } from '../../src/server.js';
 import { FIXED_NOW, fakeSecrets, testConfig } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
@@ -49,8 +51,8 @@ export type StableResult = {
   readonly errors: readonly string[];
 };
 
-/** Kinds the emulator knows, by kind name. */
-const GROUP_BY_KIND: Readonly<Record<string, string>> = Object.fromEntries(Object.values(GROUP_KEYS).map((group) => [group.split('.')[0] ?? '', group]));
+/** Kinds the emulator knows, by kind name: the built-in ones and every parent kind. */
+const GROUP_BY_KIND: ReadonlyMap<string, string> = new Map([...BUILTIN_RESOURCES, ...PARENT_KINDS].map((type) => [type.kind, groupKeyOfType(type)]));
 
 /** Kinds kubernetes-models can validate (others, like ServiceMonitor, are not checked). */
 const VALIDATED = new Set(['Deployment', 'DaemonSet', 'StatefulSet', 'Job', 'Service', 'Secret', 'ConfigMap', 'PersistentVolumeClaim', 'Ingress', 'NetworkPolicy', 'ServiceAccount']);
@@ -66,7 +68,7 @@ const childProblems = (child: KubeResource): string[] => {
 };
 
 const groupOfKind = (kind: string): string => {
-  const group = GROUP_BY_KIND[kind];
+  const group = GROUP_BY_KIND.get(kind);
   if (group === undefined) throw new Error(`the emulator does not know kind ${kind}`);
   return group;
 };
