@@ -1,0 +1,193 @@
+/**
+ * Migration from ironic-standalone-operator: its `Ironic` and `IronicDatabase` objects (any release, and
+ * the design proposal's earliest API under `metal3.io/v1alpha1`), as `kubectl get -o yaml` prints them,
+ * become objects of this API with the same meaning. Renamed fields are mapped, the Secret names kept, server
+ * fields dropped; a field with no equivalent is refused with its path, never dropped silently. Pure.
+ */
+import { GROUP_VERSION } from './common.js';
+import { IronicSpec } from './ironic.js';
+import { IronicDatabaseSpec } from './ironic-database.js';
+import { unknownFields } from './strict.js';
+import { validateIronic } from './validate-ironic.js';
+import { validateIronicDatabase } from './validate-database.js';
+
+type Json = Record<string, unknown>;
+
+/** A migrated object, or why it cannot be migrated. */
+export type Migrated = { readonly objects: readonly Json[]; readonly problems: readonly string[]; readonly notes: readonly string[] };
+
+/** The API versions of upstream's objects: its CRD's, and the design proposal's. */
+const SOURCE_VERSIONS = new Set([GROUP_VERSION, 'metal3.io/v1alpha1']);
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Metadata the user wrote; what the API server or a controller wrote goes (uid, finalizers, owners, ...). */
+const KEPT_METADATA = ['name', 'namespace', 'labels', 'annotations'] as const;
+const DROPPED_ANNOTATIONS = new Set(['kubectl.kubernetes.io/last-applied-configuration']);
+
+const cleanMetadata = (metadata: Json): Json => {
+  const kept: Json = {};
+  for (const key of KEPT_METADATA) {
+    const value = metadata[key];
+    if (key !== 'annotations') {
+      if (value !== undefined) kept[key] = value;
+      continue;
+    }
+    const annotations = isObject(value) ? Object.entries(value).filter(([k]) => !DROPPED_ANNOTATIONS.has(k)) : [];
+    if (annotations.length > 0) kept[key] = Object.fromEntries(annotations);
+  }
+  return kept;
+};
+
+/** A name from a LocalObjectReference (`{name}`), or a problem. */
+const referenceName = (value: unknown, path: string, problems: string[]): string | undefined => {
+  if (isObject(value) && typeof value['name'] === 'string' && value['name'] !== '') return value['name'];
+  problems.push(`${path} must be a reference with a name ({name: ...})`);
+  return undefined;
+};
+
+type Rename = { readonly from: readonly string[]; readonly to: readonly string[]; readonly read: (value: unknown, path: string, problems: string[]) => unknown };
+
+const asIs = (value: unknown): unknown => value;
+
+/** Fields of earlier upstream APIs (back to the design proposal's) and where they live now. */
+const IRONIC_RENAMES: readonly Rename[] = [
+  { from: ['credentialsRef'], to: ['apiCredentialsName'], read: referenceName },
+  { from: ['tlsRef'], to: ['tls', 'certificateName'], read: referenceName },
+  { from: ['databaseRef'], to: ['databaseName'], read: referenceName },
+  { from: ['disableVirtualMediaTLS'], to: ['tls', 'disableVirtualMediaTLS'], read: asIs },
+  { from: ['ramdiskSSHKey'], to: ['deployRamdisk', 'sshKey'], read: asIs },
+  { from: ['ramdiskExtraKernelParams'], to: ['deployRamdisk', 'extraKernelParams'], read: asIs },
+  { from: ['distributed'], to: ['highAvailability'], read: asIs },
+  { from: ['images', 'agentBranch'], to: ['images', 'deployRamdiskBranch'], read: asIs },
+  { from: ['images', 'ramdiskDownloader'], to: ['images', 'deployRamdiskDownloader'], read: asIs },
+];
+
+const DATABASE_RENAMES: readonly Rename[] = [
+  { from: ['credentialsRef'], to: ['credentialsName'], read: referenceName },
+  { from: ['tlsRef'], to: ['tlsCertificateName'], read: referenceName },
+];
+
+/** Fields upstream removed whose meaning cannot be carried over as such. */
+const IRONIC_REMOVED: ReadonlyArray<{ readonly path: readonly string[]; readonly why: string }> = [
+  { path: ['disableRPCHostValidation'], why: 'it was removed upstream; set tls.insecureRPC to true to stop verifying JSON-RPC certificates between replicas' },
+  {
+    path: ['images', 'agentDownloadURL'],
+    why: 'the IPA download location is a setting of the hook server here (IPA_BASEURI of its downloader settings), or use overrides.agentImages',
+  },
+];
+
+const setAt = (target: Json, path: readonly string[], value: unknown, where: string, problems: string[]): void => {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (next === undefined) node[key] = {};
+    const child = node[key];
+    if (!isObject(child)) {
+      problems.push(`${where}: spec.${path.join('.')} cannot be set because spec.${key} is not an object`);
+      return;
+    }
+    node = child;
+  }
+  const last = path[path.length - 1] ?? '';
+  const existing = node[last];
+  if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(value)) {
+    problems.push(`${where}: spec.${path.join('.')} is set twice with different values (once through an older field): keep one`);
+    return;
+  }
+  node[last] = value;
+};
+
+/** The value at a path, and a function that removes it (and an emptied parent object). */
+const take = (root: Json, path: readonly string[]): { found: boolean; value: unknown; remove: () => void } => {
+  const parents: Json[] = [root];
+  for (const key of path.slice(0, -1)) {
+    const next = parents[parents.length - 1]?.[key];
+    if (!isObject(next)) return { found: false, value: undefined, remove: () => undefined };
+    parents.push(next);
+  }
+  const parent = parents[parents.length - 1] ?? {};
+  const last = path[path.length - 1] ?? '';
+  return {
+    found: last in parent,
+    value: parent[last],
+    remove: () => {
+      delete parent[last];
+      for (let i = parents.length - 1; i > 0; i -= 1) {
+        const key = path[i - 1] ?? '';
+        const node = parents[i];
+        if (node !== undefined && Object.keys(node).length === 0) delete parents[i - 1]?.[key];
+      }
+    },
+  };
+};
+
+const renamed = (renames: readonly Rename[], removed: typeof IRONIC_REMOVED) => (spec: Json, where: string, problems: string[]): Json => {
+  const out: Json = structuredClone(spec);
+  for (const field of removed) {
+    if (take(out, field.path).found) problems.push(`${where}: spec.${field.path.join('.')} has no equivalent: ${field.why}`);
+  }
+  for (const rename of renames) {
+    const old = take(out, rename.from);
+    if (!old.found) continue;
+    old.remove();
+    const value = rename.read(old.value, `${where}: spec.${rename.from.join('.')}`, problems);
+    if (value !== undefined) setAt(out, rename.to, value, where, problems);
+  }
+  for (const field of removed) take(out, field.path).remove();
+  return out;
+};
+
+const KINDS = {
+  Ironic: { schema: IronicSpec, migrate: renamed(IRONIC_RENAMES, IRONIC_REMOVED), validate: (spec: unknown) => validateIronic(spec) },
+  IronicDatabase: { schema: IronicDatabaseSpec, migrate: renamed(DATABASE_RENAMES, []), validate: validateIronicDatabase },
+} as const;
+
+const isKind = (kind: unknown): kind is keyof typeof KINDS => kind === 'Ironic' || kind === 'IronicDatabase';
+
+const describe = (object: Json): string => {
+  const metadata = isObject(object['metadata']) ? object['metadata'] : {};
+  const name = typeof metadata['name'] === 'string' ? metadata['name'] : '(no name)';
+  const namespace = typeof metadata['namespace'] === 'string' ? `${metadata['namespace']}/` : '';
+  return `${String(object['kind'])} ${namespace}${name}`;
+};
+
+/** One upstream object: the migrated object, or problems (at least one). */
+const migrateObject = (object: Json, problems: string[], notes: string[]): Json | undefined => {
+  const where = describe(object);
+  if (!SOURCE_VERSIONS.has(String(object['apiVersion'])) || !isKind(object['kind'])) {
+    problems.push(`${where} (${String(object['apiVersion'])}): only Ironic and IronicDatabase objects of ironic-standalone-operator are migrated`);
+    return undefined;
+  }
+  const kind = KINDS[object['kind']];
+  const before = problems.length;
+  const spec = kind.migrate(isObject(object['spec']) ? object['spec'] : {}, where, problems);
+  for (const path of unknownFields(kind.schema, spec, 'spec')) problems.push(`${where}: ${path} has no equivalent in ${GROUP_VERSION}: remove it, or tell us what it is for`);
+  if (problems.length > before) return undefined;
+  for (const problem of kind.validate(spec)) problems.push(`${where}: ${problem.message.startsWith(problem.path) ? problem.message : `${problem.path}: ${problem.message}`}`);
+  if (problems.length > before) return undefined;
+  if (object['kind'] === 'IronicDatabase') notes.push(`${where}: the data is not copied; the new database keeps its data on a volume (storage.ephemeral: true for the old behaviour)`);
+  return { apiVersion: GROUP_VERSION, kind: object['kind'], metadata: cleanMetadata(isObject(object['metadata']) ? object['metadata'] : {}), spec };
+};
+
+/** The objects of a document: itself, or the items of a `List` (`kubectl get -o yaml` prints one). */
+const itemsOf = (document: unknown): unknown[] => {
+  if (isObject(document) && document['kind'] === 'List' && Array.isArray(document['items'])) return document['items'];
+  return document === null || document === undefined ? [] : [document];
+};
+
+/** Migrates every object of the documents; any problem means nothing should be applied. */
+export const migrateDocuments = (documents: readonly unknown[]): Migrated => {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const objects: Json[] = [];
+  for (const item of documents.flatMap(itemsOf)) {
+    if (!isObject(item)) {
+      problems.push('a document is not an object');
+      continue;
+    }
+    const migrated = migrateObject(item, problems, notes);
+    if (migrated !== undefined) objects.push(migrated);
+  }
+  return { objects, problems, notes };
+};
