@@ -69,7 +69,7 @@ const DATABASE_RENAMES: readonly Rename[] = [
 ];
 
 /** Fields upstream removed whose meaning cannot be carried over as such. */
-const IRONIC_REMOVED: ReadonlyArray<{ readonly path: readonly string[]; readonly why: string }> = [
+const IRONIC_REMOVED: readonly { readonly path: readonly string[]; readonly why: string }[] = [
   { path: ['disableRPCHostValidation'], why: 'it was removed upstream; set tls.insecureRPC to true to stop verifying JSON-RPC certificates between replicas' },
   {
     path: ['images', 'agentDownloadURL'],
@@ -112,11 +112,12 @@ const take = (root: Json, path: readonly string[]): { found: boolean; value: unk
     found: last in parent,
     value: parent[last],
     remove: () => {
-      delete parent[last];
+      Reflect.deleteProperty(parent, last);
       for (let i = parents.length - 1; i > 0; i -= 1) {
         const key = path[i - 1] ?? '';
         const node = parents[i];
-        if (node !== undefined && Object.keys(node).length === 0) delete parents[i - 1]?.[key];
+        const above = parents[i - 1];
+        if (node !== undefined && above !== undefined && Object.keys(node).length === 0) Reflect.deleteProperty(above, key);
       }
     },
   };
