@@ -53,10 +53,11 @@ export const bcryptSecrets = (cacheSize = 4096): Secrets => {
     rpcCA: generateRpcCA,
     password: () => randomPassword(),
     hash: async (password) => (await bcrypt.hash(password, BCRYPT_COST)).replace(/^\$2[ab]\$/, '$2y$'),
+    // A hash that cannot be checked (bad cost, bad salt: bcryptjs throws) does not match: it is hashed anew.
     verify: async (password, hash) => {
       const key = createHash('sha256').update(hash).update('\0').update(password).digest('hex');
       if (verified.has(key)) return true;
-      const ok = await bcrypt.compare(password, hash.replace(/^\$2y\$/, '$2b$'));
+      const ok = await bcrypt.compare(password, hash.replace(/^\$2y\$/, '$2b$')).catch(() => false);
       if (ok) remember(key);
       return ok;
     },
