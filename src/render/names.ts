@@ -35,11 +35,11 @@ export const ENVIRONMENT_LABEL = 'environment.metal3.io/ironic-standalone-operat
 
 const shortHash = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 8);
 
-const fit = (value: string, max: number): string =>
+const fitTo = (value: string, max: number): string =>
   value.length <= max ? value : `${value.slice(0, max - 9).replace(/[-.]+$/, '')}-${shortHash(value)}`;
 
 /** A DNS-1123 subdomain (most object names): at most 253 characters. */
-export const objectName = (base: string, suffix = ''): string => fit(`${base}${suffix}`, 253);
+export const objectName = (base: string, suffix = ''): string => fitTo(`${base}${suffix}`, 253);
 
 /** A DNS-1035 label (Service names): lower case letters, digits and '-', starting with a letter, at most 63. */
 export const dnsLabel = (base: string, suffix = ''): string => {
@@ -48,17 +48,23 @@ export const dnsLabel = (base: string, suffix = ''): string => {
   const lettered = /^[a-z]/.test(cleaned) ? cleaned : `x-${cleaned}`;
   // A name that had to change gets a hash of the original, so `a.b` and `a-b` never share a Service.
   if (lettered !== original) return `${lettered.slice(0, 54).replace(/-+$/, '')}-${shortHash(original)}`;
-  return fit(lettered, 63);
+  return fitTo(lettered, 63);
 };
 
 /** A label value: at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */
 export const labelValue = (value: string): string => {
   const cleaned = value.replace(/[^A-Za-z0-9._-]/g, '-');
-  return fit(cleaned, 63).replace(/^[^A-Za-z0-9]+/, '').replace(/[^A-Za-z0-9]+$/, '');
+  return fitTo(cleaned, 63).replace(/^[^A-Za-z0-9]+/, '').replace(/[^A-Za-z0-9]+$/, '');
 };
 
 /** A content-named object: `<base>-<first 10 hex digits of the content hash>`. */
 const CONTENT_HASH_LENGTH = 10;
+
+/**
+ * The part of a content-named object's name before its hash: shortened (with a hash of its own) so that the
+ * whole name, hash included, fits a DNS subdomain; the same for every content of one parent.
+ */
+const contentBase = (name: string, suffix: string): string => `${fitTo(`${name}${suffix}`, 253 - 1 - CONTENT_HASH_LENGTH)}-`;
 
 /** Values of the component label of our content-named Secrets, by which observed ones are found again. */
 export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca' } as const;
@@ -92,13 +98,13 @@ export const ironicNames = (name: string): IronicNames => ({
    * The htpasswd Secret is named by its content: a changed password gets a new Secret (and the pods
    * roll), so Secrets never need updating in place and can use the OnDelete strategy.
    */
-  htpasswd: (contentHash: string): string => objectName(name, `-htpasswd-${contentHash.slice(0, CONTENT_HASH_LENGTH)}`),
+  htpasswd: (contentHash: string): string => `${contentBase(name, '-htpasswd')}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
   /** What every htpasswd Secret name of this Ironic starts with. */
-  htpasswdPrefix: objectName(name, '-htpasswd-'),
+  htpasswdPrefix: contentBase(name, '-htpasswd'),
   /** The JSON-RPC CA Secret, named by its content (a renewal is a new Secret and a rolling restart). */
-  rpcCA: (contentHash: string): string => `${objectName(name, '-rpc-ca')}-${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
+  rpcCA: (contentHash: string): string => `${contentBase(name, '-rpc-ca')}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
   /** What every JSON-RPC CA Secret name of this Ironic starts with. */
-  rpcCAPrefix: `${objectName(name, '-rpc-ca')}-`,
+  rpcCAPrefix: contentBase(name, '-rpc-ca'),
   ingress: objectName(name),
   ingressTLS: objectName(name, '-ingress-tls'),
   clouds: objectName(name, '-clouds'),
@@ -108,7 +114,7 @@ export const ironicNames = (name: string): IronicNames => ({
   switchConfig: objectName(name, '-switch-config'),
   switchCredentials: objectName(name, '-switch-credentials'),
   /** Upgrade Jobs are named by the transition, as upstream: `<name>-pre-37.0-to-38.0`, `<name>-post-none-to-38.0`. */
-  upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string => fit(`${name}-${phase}-${from}-to-${to}`, 63),
+  upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string => fitTo(`${name}-${phase}-${from}-to-${to}`, 63),
 });
 
 /** The names of an IronicDatabase's children. */

@@ -23,6 +23,11 @@ t.test('child names and label values stay within Kubernetes limits for any valid
         DNS_LABEL.test(d.service) && d.service.length <= 63 &&
         n.workload.length <= 253 && SUBDOMAIN.test(n.workload) &&
         n.upgradeJob('pre', '37.0', '38.0').length <= 63 &&
+        [n.apiCredentials, n.clouds, n.switchConfig, n.switchCredentials, n.networking, n.ingress, n.serviceMonitor].every((o) => o.length <= 253 && SUBDOMAIN.test(o)) &&
+        DNS_LABEL.test(n.networkingService) && n.networkingService.length <= 63 &&
+        [n.htpasswd('f'.repeat(64)), n.rpcCA('0'.repeat(64))].every((o) => o.length <= 253 && SUBDOMAIN.test(o)) &&
+        n.htpasswd('f'.repeat(64)).startsWith(n.htpasswdPrefix) && n.rpcCA('0'.repeat(64)).startsWith(n.rpcCAPrefix) &&
+        [d.statefulSet, d.credentials, d.config].every((o) => o.length <= 253 && SUBDOMAIN.test(o)) &&
         LABEL_VALUE.test(labelValue(name)) && labelValue(name).length <= 63
       );
     }),
@@ -36,4 +41,14 @@ t.test('different names never share a Service', async (t) => {
   t.equal(dnsLabel('ironic'), 'ironic', 'a valid name is kept as it is');
   t.match(dnsLabel('1ironic'), /^x-1ironic-[0-9a-f]{8}$/);
   t.equal(objectName('x'.repeat(300)).length, 253);
+});
+
+t.test('content-named Secrets of the longest names still fit, and keep their prefix', async (t) => {
+  const name = 'a'.repeat(253);
+  const n = ironicNames(name);
+  t.ok(n.rpcCA('0123456789abcdef').length <= 253, 'the JSON-RPC CA Secret (254 characters before)');
+  t.ok(n.rpcCA('0123456789abcdef').startsWith(n.rpcCAPrefix));
+  t.ok(n.htpasswd('0123456789abcdef').startsWith(n.htpasswdPrefix), 'found again by its prefix');
+  t.not(n.htpasswd('0123456789abcdef'), n.htpasswd('fedcba9876543210'), 'different content, different name');
+  t.equal(ironicNames('ironic').rpcCA('0123456789abcdef'), 'ironic-rpc-ca-0123456789', 'short names unchanged');
 });
