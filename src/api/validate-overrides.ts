@@ -30,9 +30,57 @@ const check = (path: string, data: unknown, validator: Validator): OverrideProbl
   }
 };
 
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** What the API server checks beyond the schema: names are DNS labels, a container has an image. */
+const apiServerRules = (field: string, item: unknown, path: string): OverrideProblem[] => {
+  if (typeof item !== 'object' || item === null) return [];
+  const { name, image } = item as { name?: unknown; image?: unknown };
+  const problems: OverrideProblem[] = [];
+  if (typeof name === 'string' && (name.length > 63 || !DNS_LABEL.test(name))) {
+    problems.push({ path: `${path}.name`, message: `${JSON.stringify(name.slice(0, 80))} is not a valid name: use at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit` });
+  }
+  if (field.endsWith('ontainers') && (typeof image !== 'string' || image.trim() === '')) {
+    problems.push({ path: `${path}.image`, message: 'a container needs an image: set image' });
+  }
+  return problems;
+};
+
 const list = (overrides: Record<string, unknown>, field: string, validator: Validator): OverrideProblem[] => {
   const items = overrides[field];
-  return Array.isArray(items) ? items.flatMap((item, i) => check(`spec.overrides.${field}[${i}]`, item, validator)) : [];
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((item, i) => {
+    const path = `spec.overrides.${field}[${i}]`;
+    const shape = check(path, item, validator);
+    return shape.length > 0 ? shape : apiServerRules(field, item, path);
+  });
+};
+
+/** A label or annotation key: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
+const keyProblem = (key: string): string | undefined => {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return 'its prefix must be a DNS subdomain (lower-case letters, digits, \'-\' and \'.\')';
+  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return "its name must be 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
+  return undefined;
+};
+
+/** Labels and annotations as the API server checks them: keys always, label values too (at most 63 characters). */
+const mapProblems = (overrides: Record<string, unknown>, field: 'labels' | 'annotations'): OverrideProblem[] => {
+  const map = overrides[field];
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return [];
+  return Object.entries(map).flatMap(([key, value]): OverrideProblem[] => {
+    const path = `spec.overrides.${field}[${JSON.stringify(key.slice(0, 80))}]`;
+    const bad = keyProblem(key);
+    if (bad !== undefined) return [{ path, message: `${JSON.stringify(key.slice(0, 80))} is not a valid ${field === 'labels' ? 'label' : 'annotation'} key: ${bad}` }];
+    if (field === 'labels' && typeof value === 'string' && value !== '' && (value.length > 63 || !LABEL_NAME.test(value))) {
+      return [{ path, message: `the value of label ${JSON.stringify(key)} is not valid: use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit` }];
+    }
+    return [];
+  });
 };
 
 export const validateOverrides = (spec: unknown): OverrideProblem[] => {
@@ -47,5 +95,7 @@ export const validateOverrides = (spec: unknown): OverrideProblem[] => {
     ...list(o, 'tolerations', validators.toleration),
     ...probe('httpdLivenessProbe'),
     ...probe('httpdReadinessProbe'),
+    ...mapProblems(o, 'labels'),
+    ...mapProblems(o, 'annotations'),
   ];
 };

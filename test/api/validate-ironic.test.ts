@@ -763,3 +763,25 @@ t.test('pools overlap exactly when their inclusive intervals intersect', async (
     ),
   );
 });
+
+t.test('overrides the API server would refuse are refused with their field', async (t) => {
+  const { validateOverrides } = await import('../../src/api/validate-overrides.js');
+  const cases: ReadonlyArray<{ scenario: string; overrides: Record<string, unknown>; path?: string; words?: string }> = [
+    { scenario: 'a fine sidecar', overrides: { containers: [{ name: 'sidecar', image: 'busybox' }], labels: { 'example.com/team': 'a-b.c' }, annotations: { note: 'any text at all' } } },
+    { scenario: 'a container name with a space', overrides: { containers: [{ name: 'BAD NAME', image: 'busybox' }] }, path: 'spec.overrides.containers[0].name', words: 'is not a valid name' },
+    { scenario: 'a container without an image', overrides: { containers: [{ name: 'sidecar' }] }, path: 'spec.overrides.containers[0].image', words: 'needs an image' },
+    { scenario: 'an init container without an image', overrides: { initContainers: [{ name: 'init', image: ' ' }] }, path: 'spec.overrides.initContainers[0].image', words: 'needs an image' },
+    { scenario: 'a volume name too long', overrides: { volumes: [{ name: 'v'.repeat(64), emptyDir: {} }] }, path: 'spec.overrides.volumes[0].name', words: 'at most 63' },
+    { scenario: 'a bad label key', overrides: { labels: { 'bad key!': 'x' } }, path: 'spec.overrides.labels["bad key!"]', words: 'is not a valid label key' },
+    { scenario: 'a label value of 100 characters', overrides: { labels: { team: 'x'.repeat(100) } }, path: 'spec.overrides.labels["team"]', words: 'at most 63' },
+    { scenario: 'a bad annotation prefix', overrides: { annotations: { 'Bad_Prefix/x': 'y' } }, path: 'spec.overrides.annotations["Bad_Prefix/x"]', words: 'prefix must be a DNS subdomain' },
+  ];
+  for (const c of cases) {
+    const problems = validateOverrides({ overrides: c.overrides });
+    if (c.path === undefined) {
+      t.same(problems, [], c.scenario);
+      continue;
+    }
+    t.ok(problems.some((p) => p.path === c.path && p.message.includes(c.words ?? '')), `${c.scenario}: ${JSON.stringify(problems)}`);
+  }
+});
