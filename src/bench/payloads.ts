@@ -131,7 +131,7 @@ const databaseScenarios = (kind: ParentKind): Scenario[] => [
 ];
 
 /** The scenarios of each kind: a kind without scenarios does not compile. */
-const SCENARIOS: { readonly [Label in MetricLabel]: (kind: ParentKind) => Scenario[] } = { Ironic: ironicScenarios, IronicDatabase: databaseScenarios };
+const SCENARIOS: Readonly<Record<MetricLabel, (kind: ParentKind) => Scenario[]>> = { Ironic: ironicScenarios, IronicDatabase: databaseScenarios };
 
 /** The scenarios of every parent kind, in the order of the kinds. */
 export const scenarios = (): Scenario[] => PARENT_KINDS.flatMap((kind) => SCENARIOS[kind.metricLabel](kind));

@@ -57,7 +57,7 @@ export const selectorMatches = (selector: unknown, labels: Readonly<Record<strin
 /** The group key a rule selects, or an error for a resource the cluster does not know. */
 export const groupKeyOfRule = (rule: RelatedResourceRule): string => {
   const resource = RESOURCES.get(rule.resource);
-  if (resource === undefined || resource.apiVersion !== rule.apiVersion) {
+  if (resource?.apiVersion !== rule.apiVersion) {
     throw new RelatedRuleError(`customize asked for ${rule.resource} (${rule.apiVersion}), which this cluster does not serve`);
   }
   return groupKeyOf(resource);

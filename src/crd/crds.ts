@@ -18,5 +18,5 @@ export const ironicCrd = (): JsonObject => crdOf(IRONIC);
 export const ironicDatabaseCrd = (): JsonObject => crdOf(IRONIC_DATABASE);
 
 /** Every CRD with the file name it is written to under deploy/crds, one per parent kind. */
-export const allCrds = (): ReadonlyArray<{ readonly file: string; readonly crd: JsonObject }> =>
+export const allCrds = (): readonly { readonly file: string; readonly crd: JsonObject }[] =>
   PARENT_KINDS.map((kind) => ({ file: crdFileName(kind.plural), crd: crdOf(kind) }));

@@ -7,7 +7,7 @@ import type { ParentKind } from './descriptor.js';
 import { IRONIC } from './ironic.js';
 import { IRONIC_DATABASE } from './ironic-database.js';
 
-export type { ChildResource, KindHooks, ParentKind, UpdateStrategy } from './descriptor.js';
+export type { ParentKind, UpdateStrategy } from './descriptor.js';
 
 /** The parent kinds, in the order routes, CRDs and messages list them. */
 export const PARENT_KINDS = [IRONIC, IRONIC_DATABASE] as const;
@@ -17,10 +17,6 @@ export type MetricLabel = (typeof PARENT_KINDS)[number]['metricLabel'];
 
 /** The parent kinds in the order a round syncs them (by `syncOrder`: databases first). */
 export const inSyncOrder = <K extends Pick<ParentKind, 'syncOrder'>>(kinds: readonly K[]): K[] => [...kinds].sort((a, b) => a.syncOrder - b.syncOrder);
-
-/** The descriptor of a kind (by `kind` and, when given, `apiVersion`), or undefined. */
-export const parentKindOf = (object: { readonly kind: string; readonly apiVersion?: string }): ParentKind | undefined =>
-  PARENT_KINDS.find((k) => k.kind === object.kind && (object.apiVersion === undefined || k.apiVersion === object.apiVersion));
 
 /** Words joined as English lists them: `a`, `a and b`, `a, b and c` (or with `or`). */
 export const wordList = (words: readonly string[], conjunction: 'and' | 'or' = 'and'): string =>
