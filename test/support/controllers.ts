@@ -61,7 +61,7 @@ export const yamlFilesUnder = (dir: string): string[] =>
     .sort();
 
 /** The objects (mappings) of every YAML document under a directory, with the file each comes from. */
-export const manifestsUnder = (dir: string): { readonly file: string; readonly object: Json }[] =>
+const manifestsUnder = (dir: string): { readonly file: string; readonly object: Json }[] =>
   yamlFilesUnder(dir).flatMap((file) =>
     parseAllDocuments(readFileSync(file, 'utf8'), { version: '1.1' }).flatMap((document) => {
       const value: unknown = document.toJS();
@@ -70,7 +70,7 @@ export const manifestsUnder = (dir: string): { readonly file: string; readonly o
   );
 
 /** The CompositeController objects under a directory (deploy/ by default). */
-export const compositeControllersUnder = (dir = 'deploy'): { readonly file: string; readonly object: Json }[] =>
+const compositeControllersUnder = (dir = 'deploy'): { readonly file: string; readonly object: Json }[] =>
   manifestsUnder(dir).filter(({ object }) => object['kind'] === 'CompositeController' && String(object['apiVersion']).startsWith('metacontroller.k8s.io/'));
 
 /** The position of a controller's parent kind in the sync order (unknown parents last). */

@@ -107,7 +107,13 @@ export class Emulator {
     const app = buildServer(testConfig(), { secrets: options.secrets ?? fakeSecrets(), now: () => emulator?.now ?? FIXED_NOW, logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
-    emulator = new Emulator(app, `http://127.0.0.1:${port}`, options);
+    try {
+      emulator = new Emulator(app, `http://127.0.0.1:${port}`, options);
+    } catch (error) {
+      // E.g. a CompositeController of deploy/ it cannot model: a listening server would keep the test alive.
+      await app.close();
+      throw error;
+    }
     return emulator;
   }
 
