@@ -39,8 +39,8 @@ const PUBLIC_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 const isPublic = (request: FastifyRequest): boolean => PUBLIC_ROUTES.has(request.routeOptions.url ?? '');
 
 const registerProbes = (app: FastifyInstance, metrics: HookMetrics): void => {
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => (isDraining(app) ? reply.code(503).send({ status: 'shutting down' }) : { status: 'ready' }));
+  app.get('/healthz', () => Promise.resolve({ status: 'ok' }));
+  app.get('/readyz', (_request, reply) => (isDraining(app) ? reply.code(503).send({ status: 'shutting down' }) : Promise.resolve({ status: 'ready' })));
   app.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await metrics.scrape();
     return reply.type(contentType).send(body);
@@ -56,11 +56,17 @@ const registerFiles = (app: FastifyInstance<Server>, config: Config, tls: TlsFil
   if (config.auth !== undefined) {
     const auth = authenticator(config.auth, isPublic, interval, app.log);
     app.addHook('onRequest', auth.onRequest);
-    app.addHook('onClose', async () => auth.close());
+    app.addHook('onClose', (_instance, done) => {
+      auth.close();
+      done();
+    });
   }
   if (config.tls !== undefined && tls !== undefined) {
     const watch = watchTls(app.server, config.tls, tls, interval, app.log);
-    app.addHook('onClose', async () => watch.close());
+    app.addHook('onClose', (_instance, done) => {
+      watch.close();
+      done();
+    });
   }
 };
 
