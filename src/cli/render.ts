@@ -22,6 +22,7 @@ import { CONTROLLERS } from './controllers.js';
 import { isNamespaceName, readObjects } from './documents.js';
 import { settledStatus } from './kubelet.js';
 import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
+import { runMigrate } from './migrate.js';
 
 /** Everything the command touches, injectable for tests. */
 export type RenderIO = {
@@ -38,6 +39,7 @@ export type RenderIO = {
 const PARENT_NAMES = PARENT_KINDS.map((k) => k.kind);
 
 export const USAGE = `Usage: ironic-render -f FILE [-f FILE ...] [-n NAMESPACE] [--rounds N]
+       ironic-render migrate -f FILE    (objects of ironic-standalone-operator; see migrate --help)
 
 Runs the ${wordList(PARENT_NAMES)} objects of the files through the hooks, as Metacontroller would,
 without a cluster, and prints the children they get as YAML for \`kubectl apply -f -\`, each parent's
@@ -235,6 +237,7 @@ const render = async (options: Options, objects: readonly KubeResource[], io: Re
 
 /** The command: returns the exit status. */
 export const runRender = async (argv: readonly string[], io: RenderIO): Promise<number> => {
+  if (argv[0] === 'migrate') return runMigrate(argv.slice(1), io);
   let options: Options;
   let objects: KubeResource[];
   let app: FastifyInstance;

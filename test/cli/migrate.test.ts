@@ -1,0 +1,69 @@
+/**
+ * `ironic-render migrate`: upstream objects in, this API's objects out; and the migrated objects, with the
+ * Secrets they name, render to Ready through the emulated Metacontroller loop.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments, stringify } from 'yaml';
+import { runRender } from '../../src/cli/render.js';
+import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
+
+type Run = { code: number; stdout: string; stderr: string };
+
+const run = async (argv: string[], files: Record<string, string> = {}, stdin = ''): Promise<Run> => {
+  let stdout = '';
+  let stderr = '';
+  const code = await runRender(argv, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    stdin: async () => stdin,
+    readFile: async (path) => files[path] ?? readFileSync(path, 'utf8'),
+    deps: { secrets: fakeSecrets(), now: () => FIXED_NOW },
+  });
+  return { code, stdout, stderr };
+};
+
+const docs = (text: string): Record<string, unknown>[] => parseAllDocuments(text).map((d) => d.toJS() as Record<string, unknown>);
+
+t.test('migrates the design proposal\'s objects and prints notes on stderr', async (t) => {
+  const r = await run(['migrate', '-f', 'test/fixtures/migrate/design-proposal.yaml']);
+  t.equal(r.code, 0, r.stderr);
+  t.same(docs(r.stdout).map((d) => `${String(d['apiVersion'])} ${String(d['kind'])}`), ['ironic.metal3.io/v1alpha1 IronicDatabase', 'ironic.metal3.io/v1alpha1 Ironic']);
+  t.match(r.stderr, /note: IronicDatabase test\/ironic: the data is not copied/);
+});
+
+t.test('reads a kubectl List from standard input', async (t) => {
+  const r = await run(['migrate', '-f', '-'], {}, readFileSync('test/fixtures/migrate/kubectl-get.yaml', 'utf8'));
+  t.equal(r.code, 0, r.stderr);
+  t.notMatch(r.stdout, /managedFields|resourceVersion|uid:|status:|finalizers/, 'no server fields');
+});
+
+t.test('refuses a field without an equivalent, prints nothing, exits 1', async (t) => {
+  const input = stringify({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'x' }, spec: { networking: { ipAdress: '192.0.2.2' } } });
+  const r = await run(['migrate', '-f', 'in.yaml'], { 'in.yaml': input });
+  t.equal(r.code, 1);
+  t.equal(r.stdout, '');
+  t.match(r.stderr, /spec\.networking\.ipAdress has no equivalent/);
+});
+
+t.test('bad usage and bad YAML exit 2 with the usage', async (t) => {
+  t.equal((await run(['migrate'])).code, 2);
+  t.equal((await run(['migrate', '-f', 'bad.yaml'], { 'bad.yaml': 'a: [' })).code, 2);
+  t.equal((await run(['migrate', '--bogus'])).code, 2);
+  const help = await run(['migrate', '--help']);
+  t.equal(help.code, 0);
+  t.match(help.stdout, /Usage: ironic-render migrate/);
+});
+
+t.test('the migrated design proposal objects render to Ready', async (t) => {
+  const migrated = await run(['migrate', '-f', 'test/fixtures/migrate/design-proposal.yaml']);
+  t.equal(migrated.code, 0, migrated.stderr);
+  const secrets = [
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-tls', namespace: 'test' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'CERT', 'tls.key': 'KEY' } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-service-x7k2p', namespace: 'test' }, stringData: { username: 'ironic', password: 'secret' } },
+  ].map((s) => stringify(s)).join('---\n');
+  const r = await run(['-f', 'new.yaml', '-f', 'secrets.yaml', '--rounds', '10'], { 'new.yaml': migrated.stdout, 'secrets.yaml': secrets });
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /# Ironic test\/ironic: Ready=True DeploymentAvailable/);
+  t.match(r.stdout, /# IronicDatabase test\/ironic: Ready=True/);
+});
