@@ -68,7 +68,7 @@ export const observedChildren = (children: readonly Obj[]): Obj => {
     const meta = child['metadata'] as Obj;
     const group = `${String(child['kind'])}.${String(child['apiVersion'])}`;
     const status = child['kind'] === 'Deployment' ? availableDeployment() : child['kind'] === 'Service' ? { loadBalancer: {} } : undefined;
-    (out[group] ??= {})[`${String(meta['namespace'] ?? NAMESPACE)}/${String(meta['name'])}`] = applied(child, 100 + index, status);
+    (out[group] ??= {})[`${typeof meta['namespace'] === 'string' ? meta['namespace'] : NAMESPACE}/${String(meta['name'])}`] = applied(child, 100 + index, status);
   });
   return out;
 };

@@ -73,7 +73,7 @@ const printTable = (rows: readonly Row[]): void => {
 const main = async (): Promise<void> => {
   const app = buildServer(loadConfig({ LOG_LEVEL: 'info' }), { logStream: pino.destination({ dest: '/dev/null', sync: true }) });
   const floors = new Map<string, Obj>();
-  app.post<{ Params: { payload: string } }>('/bench/floor/:payload', async (request) => floors.get(request.params.payload) ?? {});
+  app.post<{ Params: { payload: string } }>('/bench/floor/:payload', (request) => Promise.resolve(floors.get(request.params.payload) ?? {}));
   const inject: Inject = async (url, payload) => {
     const response = await app.inject({ method: 'POST', url, payload });
     if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);

@@ -13,7 +13,7 @@
 import { isRecord } from '../api/problems.js';
 
 /** A JSON object. */
-export type JsonObject = { [key: string]: unknown };
+export type JsonObject = Record<string, unknown>;
 
 /** Keywords copied unchanged when present. */
 const COPIED = [
