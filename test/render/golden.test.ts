@@ -1,9 +1,9 @@
 /**
- * Golden files: whole sync responses through the HTTP route, compared as YAML. Run with
- * UPDATE_GOLDEN=1 to rewrite them after an intended change, then review the diff.
+ * Golden files: whole sync responses through the HTTP route, compared as YAML. A scenario without its
+ * golden file fails; run with UPDATE_GOLDEN=1 to write or rewrite them after an intended change, then
+ * review the diff.
  */
 import t from 'tap';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { ironicScenarios } from '../fixtures/ironic-scenarios.js';
 import { databaseScenarios } from '../fixtures/database-scenarios.js';
@@ -11,8 +11,7 @@ import { testServer, type Obj } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
 import { ironicCrd, ironicDatabaseCrd } from '../../src/crd/crds.js';
 import { checkAgainstCrd } from '../helpers/crd-check.js';
-
-const update = process.env['UPDATE_GOLDEN'] === '1';
+import { assertGolden } from '../helpers/golden.js';
 
 const toYaml = (value: unknown): string => stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
 
@@ -36,14 +35,7 @@ for (const suite of suites) {
       }
       const parent = request['parent'] as Obj;
       t.same(checkAgainstCrd(suite.crd(), { ...parent, status: body.status }).filter((p) => p.startsWith('/status')), [], 'status fits the CRD schema (nothing pruned)');
-      const dir = `test/golden/${suite.kind}`;
-      const file = `${dir}/${scenario.name}.yaml`;
-      const text = toYaml(body);
-      if (update || !existsSync(file)) {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(file, text);
-      }
-      t.equal(text, readFileSync(file, 'utf8'), `matches ${file}`);
+      assertGolden(t, `test/golden/${suite.kind}/${scenario.name}.yaml`, toYaml(body));
     });
   }
 }
