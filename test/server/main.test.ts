@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Runs src/main.ts with the TypeScript loader of the test run. */
 const main = (env: NodeJS.ProcessEnv) => {
-  const loader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
+  const loader = process.execArgv.filter((arg) => arg.includes('scripts/ts-loader.mjs'));
   const child = spawn(process.execPath, [...loader, 'src/main.ts'], { env: { PATH: process.env['PATH'], ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
