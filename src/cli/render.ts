@@ -5,8 +5,8 @@
  * way Metacontroller would, and prints the children as YAML for `kubectl apply -f -`, each parent's
  * status as comments. `--rounds N` replays Metacontroller's loop with every workload becoming ready.
  *
- * Exit codes: 0 rendered; 1 the hooks refused an object (invalid spec, missing or invalid reference,
- * failed hook); 2 bad usage or unreadable input.
+ * Exit codes: 0 rendered; 1 the API server (unknown field, the CRD's schema or CEL rules) or the hooks
+ * refused an object (invalid spec, missing or invalid reference, failed hook); 2 bad usage or unreadable input.
  */
 import { readFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
@@ -16,6 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { stringify } from 'yaml';
 import { ConfigError, loadConfig } from '../config.js';
 import { buildServer, rfc3339Now, type ServerDeps } from '../server.js';
+import { admissionRefusals } from './admission.js';
 import { Cluster, type HookTransport, type SyncOutcome, type Write } from './cluster.js';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONTROLLERS } from './controllers.js';
@@ -55,8 +56,8 @@ Options:
                          round created, updated and deleted, then the final children
   -h, --help             print this help
 
-Exit status: 0 rendered; 1 the hooks refused an object (invalid spec, missing or invalid reference);
-2 bad usage or unreadable input.
+Exit status: 0 rendered; 1 an object is refused by its CRD (unknown field, schema, rules, as the API
+server would) or by the hooks (invalid spec, missing or invalid reference); 2 bad usage or unreadable input.
 `;
 
 const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
@@ -134,7 +135,7 @@ const isParent = (object: KubeResource): boolean => CONTROLLERS.some((c) => c.pa
 /** The Ready condition of a status: `status`, `reason` and `message`. */
 const readyOf = (status: Json | undefined): { status: string; reason: string; message: string } | undefined => {
   const conditions = status?.['conditions'];
-  const ready = Array.isArray(conditions) ? conditions.find((c) => isRecord(c) && c['type'] === 'Ready') : undefined;
+  const ready: unknown = Array.isArray(conditions) ? conditions.find((c) => isRecord(c) && c['type'] === 'Ready') : undefined;
   return isRecord(ready) ? { status: String(ready['status']), reason: String(ready['reason']), message: String(ready['message']) } : undefined;
 };
 
@@ -209,6 +210,12 @@ const hintForEmpty = (outcomes: readonly SyncOutcome[], io: RenderIO): void => {
 };
 
 const render = async (options: Options, objects: readonly KubeResource[], io: RenderIO, app: FastifyInstance): Promise<number> => {
+  // As `kubectl apply` would: unknown fields, the CRD's schema and CEL rules, before any hook runs.
+  const invalid = admissionRefusals(objects);
+  if (invalid.length > 0) {
+    invalid.forEach((line) => io.stderr(`ironic-render: ${line}\n`));
+    return 1;
+  }
   const now = io.deps?.now ?? rfc3339Now;
   const cluster = new Cluster({ transport: injectTransport(app), clock: now });
   // A status in the input (from `kubectl get -o yaml`) is what the hooks observe, e.g. installedVersion.
