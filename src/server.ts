@@ -14,7 +14,7 @@ import { authenticator } from './server/auth.js';
 import { hookCalls } from './server/calls.js';
 import { errorHandler, notFoundHandler } from './server/errors.js';
 import { registerHookRoutes } from './server/hook-routes.js';
-import { isDraining } from './server/lifecycle.js';
+import { closeConnectionWhenDraining, isDraining } from './server/lifecycle.js';
 import { fastifyLogging } from './server/logging.js';
 import { hookMetrics, type HookMetrics } from './server/metrics.js';
 import { readTls, watchTls, type TlsFiles } from './server/tls.js';
@@ -91,6 +91,7 @@ export const buildServer = (config: Config, deps: ServerDeps = {}): FastifyInsta
   const metrics = hookMetrics();
   const calls = hookCalls(metrics);
   registerFiles(app, config, tls);
+  app.addHook('onSend', closeConnectionWhenDraining(app));
   app.addHook('onResponse', calls.finished);
   app.setErrorHandler(errorHandler(config.bodyLimit, calls.rejected));
   app.setNotFoundHandler(notFoundHandler);

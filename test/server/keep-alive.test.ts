@@ -1,0 +1,64 @@
+import t from 'tap';
+import { Agent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { closeGracefully } from '../../src/server.js';
+import { ironic } from '../helpers/hooks.js';
+import { server } from './support.js';
+
+type Outcome = { readonly status?: number; readonly connection?: string; readonly error?: string; readonly at: number };
+
+const body = JSON.stringify({ parent: ironic({}) });
+
+/** One customize call over the agent: its status and Connection header, or the socket error. */
+const call = (agent: Agent, port: number): Promise<Outcome> =>
+  new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, agent, method: 'POST', path: '/ironic/customize', headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection ?? '', at: Date.now() }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, at: Date.now() }));
+    req.end(body);
+  });
+
+/**
+ * Keeps `loops` keep-alive connections busy, as Metacontroller's workers do, until an answer closes the
+ * connection or a call fails: the next call would go to another pod (this one has left the Service
+ * endpoints by then), so a new connection is opened only while none has been told to close.
+ */
+const load = async (agent: Agent, port: number, loops: number): Promise<Outcome[]> => {
+  const outcomes: Outcome[] = [];
+  const loop = async (): Promise<void> => {
+    for (;;) {
+      const outcome = await call(agent, port);
+      outcomes.push(outcome);
+      if (outcome.error !== undefined || outcome.connection === 'close') return;
+    }
+  };
+  await Promise.all(Array.from({ length: loops }, loop));
+  return outcomes;
+};
+
+t.test('shutdown under keep-alive load: no request is reset, answers during the drain say Connection: close', async (t) => {
+  const app = server();
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  t.teardown(() => agent.destroy());
+  const loading = load(agent, port, 16);
+  await sleep(200);
+  const drainStart = Date.now();
+  await closeGracefully(app, 400);
+  const outcomes = await loading;
+  const errors = outcomes.filter((o) => o.error !== undefined && o.error !== 'ECONNREFUSED');
+  t.same(errors.map((o) => o.error), [], 'no reset, no hang-up');
+  t.equal(outcomes.filter((o) => o.connection === 'close').length, 16, 'every connection ended with an answer that closed it');
+  const drained = outcomes.filter((o) => o.status !== undefined && o.at > drainStart + 50);
+  t.same(
+    drained.filter((o) => o.connection !== 'close').map((o) => `${String(o.status)} ${o.connection ?? ''}`),
+    [],
+    'every answer during the drain carries Connection: close',
+  );
+  t.ok(outcomes.some((o) => o.status === 200 && o.at < drainStart), 'served before the drain');
+  t.same([...new Set(outcomes.map((o) => o.status ?? o.error))].filter((s) => s !== 200 && s !== 503), [], 'only 200 or 503');
+});
