@@ -3,13 +3,15 @@
  * Bodies are checked against the TypeBox envelope (no coercion), the parent's kind is checked, and the
  * response is checked before it is sent.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CustomizeRequest, SyncRequest, type SyncResponse } from '../api/hook.js';
 import { API_GROUP, READY_CONDITION } from '../api/common.js';
 import type { HookContext } from '../hooks/context.js';
 import { PARENT_KINDS, type ParentKind } from '../kinds/index.js';
 import type { HookCalls } from './calls.js';
+import { MAX_DEPTH, tooDeep } from './depth.js';
+import { echo } from './echo.js';
 import { HookInputError } from './errors.js';
 import type { HookLabels } from './metrics.js';
 import { checkCustomizeResponse, checkSyncResponse } from './response.js';
@@ -19,12 +21,22 @@ type Parent = ParentKind<HookLabels['kind']>;
 
 const checkParent = (kind: string, parent: { apiVersion: string; kind: string; metadata: { namespace?: string } }): void => {
   if (parent.kind !== kind || !parent.apiVersion.startsWith(`${API_GROUP}/`)) {
-    throw new HookInputError(`this hook serves ${kind} (${API_GROUP}); the parent is ${parent.kind} (${parent.apiVersion})`);
+    throw new HookInputError(`this hook serves ${kind} (${API_GROUP}); the parent is ${echo(parent.kind)} (${echo(parent.apiVersion)})`);
   }
   // Every parent kind is namespaced (src/crd/crd.ts): without a namespace, related rules would select across the cluster.
   if (parent.metadata.namespace === undefined || parent.metadata.namespace === '') {
     throw new HookInputError(`the parent ${kind} has no metadata.namespace; ${kind} objects are namespaced`);
   }
+};
+
+/**
+ * A preValidation hook: a body nested deeper than MAX_DEPTH is a 400 that names the object, before the
+ * validation and the hook (which recurse) see it. No Kubernetes object comes near that depth, so only a
+ * malformed object is refused; Metacontroller retries and leaves the children alone meanwhile.
+ */
+const boundDepth = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  const where = tooDeep(request.body);
+  done(where === undefined ? undefined : new HookInputError(`${where} is nested deeper than ${MAX_DEPTH} levels of objects and arrays; no Kubernetes object is`));
 };
 
 /** The reason of the Ready condition of the returned status, for the log line. */
@@ -43,27 +55,26 @@ const registerParent = (app: FastifyInstance, parent: Parent, ctx: HookContext, 
     calls.add({ hook, kind: metricLabel, name: `${path}/${hook}`, url });
     return url;
   };
-  const respond = async (request: { body: unknown }, finalize: boolean): Promise<SyncResponse> => {
+  const respond = async (request: { body: unknown }): Promise<SyncResponse> => {
     const body = request.body as SyncRequest;
     checkParent(kind, body.parent);
     // `finalized` may only be answered to a finalizing call: Metacontroller removes its finalizer on any
     // response that says finalized, so a finalize route called without `finalizing` acts as sync.
-    void finalize;
     const response = await (body.finalizing === true ? hooks.finalize(body, ctx) : hooks.sync(body, ctx));
     checkSyncResponse(response);
     return response;
   };
-  typed.post(route('customize'), { schema: { body: CustomizeRequest } }, async (request) => {
+  typed.post(route('customize'), { schema: { body: CustomizeRequest }, preValidation: boundDepth }, (request) => {
     const body = request.body as CustomizeRequest;
     checkParent(kind, body.parent);
     const response = hooks.customize(body);
     checkCustomizeResponse(response);
     calls.answered(request, 'ok');
-    return response;
+    return Promise.resolve(response);
   });
   for (const hook of ['sync', 'finalize'] as const) {
-    typed.post(route(hook), { schema: { body: SyncRequest } }, async (request) => {
-      const response = await respond(request, hook === 'finalize');
+    typed.post(route(hook), { schema: { body: SyncRequest }, preValidation: boundDepth }, async (request) => {
+      const response = await respond(request);
       calls.answered(request, outcomeOf(response));
       return response;
     });
