@@ -83,6 +83,9 @@ export const buildServer = (config: Config, deps: ServerDeps = {}): FastifyInsta
     // A map of the spec may have a "__proto__" key that the API server accepted: drop it rather than refuse
     // the parent forever (Fastify's default is a 400).
     onProtoPoisoning: 'remove',
+    // Likewise a "constructor" key holding a "prototype" (e.g. in spec.overrides, which keeps unknown
+    // fields): dropped, as the hooks never read such a key, rather than "Body is not valid JSON".
+    onConstructorPoisoning: 'remove',
     logController: new LogController({ disableRequestLogging: true }),
   });
   // Only JSON: anything else (text/plain is accepted by default) is a 415.

@@ -3,6 +3,7 @@
  * response has been sent the call is counted, timed and logged in one line.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { echo } from './echo.js';
 import type { Rejection } from './errors.js';
 import { logHookCall } from './logging.js';
 import type { HookLabels, HookMetrics } from './metrics.js';
@@ -25,8 +26,8 @@ export type HookCalls = {
 /** The parent's identity, read from a body that may not have passed validation. */
 const identify = (body: unknown): { parent: string | undefined; generation: number | undefined } => {
   const metadata = (body as { parent?: { metadata?: { namespace?: unknown; name?: unknown; generation?: unknown } } } | undefined)?.parent?.metadata;
-  const name = typeof metadata?.name === 'string' ? metadata.name : undefined;
-  const namespace = typeof metadata?.namespace === 'string' ? metadata.namespace : '';
+  const name = typeof metadata?.name === 'string' ? echo(metadata.name) : undefined;
+  const namespace = typeof metadata?.namespace === 'string' ? echo(metadata.namespace) : '';
   return { parent: name === undefined ? undefined : `${namespace}/${name}`, generation: typeof metadata?.generation === 'number' ? metadata.generation : undefined };
 };
 

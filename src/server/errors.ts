@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
+import { ECHO_LIMIT, echo } from './echo.js';
 
 /** A request the hook cannot serve, e.g. a parent of another kind. */
 export class HookInputError extends Error {
@@ -21,9 +22,10 @@ const clientMessage = (error: FastifyError, request: FastifyRequest, bodyLimit: 
     return `the request body is larger than BODY_LIMIT_BYTES (${bodyLimit} bytes) of the hook server; raise BODY_LIMIT_BYTES`;
   }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return `hook requests must be application/json, not ${JSON.stringify((request.headers['content-type'] ?? 'none').slice(0, 100))}`;
+    return `hook requests must be application/json, not ${JSON.stringify(echo(request.headers['content-type'] ?? 'none'))}`;
   }
-  return error.validation !== undefined ? `invalid hook request: ${error.message}` : error.message;
+  // A validation message may quote a key of the body.
+  return error.validation !== undefined ? `invalid hook request: ${echo(error.message, 3 * ECHO_LIMIT)}` : error.message;
 };
 
 /** A status from 400 to 599 carried by the error, else 500. */
@@ -53,4 +55,4 @@ const HOOK_ROUTES = wordList(PARENT_KINDS.map((kind) => `POST /${kind.hookPath}/
 
 /** Unknown routes: JSON, with the routes that exist. */
 export const notFoundHandler = (request: FastifyRequest, reply: FastifyReply): FastifyReply =>
-  reply.code(404).send(body(404, `no route ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)}: the hooks are ${HOOK_ROUTES}`));
+  reply.code(404).send(body(404, `no route ${request.method} ${echo(request.url.split('?')[0] ?? '')}: the hooks are ${HOOK_ROUTES}`));
