@@ -30,6 +30,8 @@ export type Config = {
   readonly shutdownDelayMs?: number;
   /** The longest a shutdown may take (delay and in-flight hooks) before the process exits anyway. */
   readonly shutdownTimeoutMs?: number;
+  /** The longest the server waits for a whole request (headers and body) before it answers 408. */
+  readonly requestTimeoutMs?: number;
 };
 
 export class ConfigError extends Error {}
@@ -38,6 +40,15 @@ export const DEFAULT_RELOAD_INTERVAL_MS = 10_000;
 export const DEFAULT_SHUTDOWN_DELAY_MS = 3_000;
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
 export const DEFAULT_AUTH_ROTATION_GRACE_MS = 900_000;
+/** Below Metacontroller's default webhook timeout (10 s): a request still arriving by then is abandoned. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 8_000;
+/**
+ * A sync request is the parent, its children and its related objects: about 30 KiB for a minimal Ironic,
+ * 150 KiB for a large one (src/bench). 8 MiB leaves room for several objects at the API server's own
+ * limit (about 1.5 MiB each) while a body costs about 3 times its size in memory: Metacontroller's
+ * workers (5 per controller by default) cannot take the 512 Mi of the Deployment with such bodies.
+ */
+export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const DOWNLOADER_VARIABLES = ['IPA_BASEURI', 'IPA_FLAVOR', 'IPA_ARCH'] as const;
@@ -134,7 +145,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv): Config => {
   return {
     port: integer(env, 'PORT', 8080, 1, 65535),
     host: env['HOST'] ?? '0.0.0.0',
-    bodyLimit: integer(env, 'BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    bodyLimit: integer(env, 'BODY_LIMIT_BYTES', DEFAULT_BODY_LIMIT, 1024, 1024 * 1024 * 1024),
     logLevel,
     render: renderConfig(env),
     ...(tls !== undefined && { tls }),
@@ -142,5 +153,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv): Config => {
     reloadIntervalMs: integer(env, 'RELOAD_INTERVAL_SECONDS', DEFAULT_RELOAD_INTERVAL_MS / 1000, 1, 86_400) * 1000,
     shutdownDelayMs,
     shutdownTimeoutMs,
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', DEFAULT_REQUEST_TIMEOUT_MS / 1000, 1, 3600) * 1000,
   };
 };

@@ -7,7 +7,7 @@ import type { Server } from 'node:https';
 import type { DestinationStream } from 'pino';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import { registerFormats } from './api/formats.js';
-import { DEFAULT_RELOAD_INTERVAL_MS, type Config } from './config.js';
+import { DEFAULT_RELOAD_INTERVAL_MS, DEFAULT_REQUEST_TIMEOUT_MS, type Config } from './config.js';
 import type { HookContext } from './hooks/ironic.js';
 import { bcryptSecrets, type Secrets } from './hooks/materialize.js';
 import { authenticator } from './server/auth.js';
@@ -70,6 +70,19 @@ const registerFiles = (app: FastifyInstance<Server>, config: Config, tls: TlsFil
   }
 };
 
+/** How often, at most, the server looks for requests past their timeout (Node's default is 30 s). */
+const TIMEOUT_CHECK_MS = 1_000;
+
+/**
+ * A request (headers and body) that has not fully arrived after `timeoutMs` is answered 408 and its
+ * connection closed: a slowly sent body no longer holds memory and a connection for ever.
+ */
+const boundRequestTime = (server: Server, timeoutMs: number): void => {
+  server.requestTimeout = timeoutMs;
+  server.headersTimeout = Math.min(server.headersTimeout, timeoutMs);
+  server.connectionsCheckingInterval = Math.min(TIMEOUT_CHECK_MS, Math.max(10, Math.floor(timeoutMs / 4)));
+};
+
 /** Builds the app. Nothing listens until the caller calls `listen`; throws ConfigError for unusable files. */
 export const buildServer = (config: Config, deps: ServerDeps = {}): FastifyInstance => {
   registerFormats();
@@ -88,6 +101,7 @@ export const buildServer = (config: Config, deps: ServerDeps = {}): FastifyInsta
     onConstructorPoisoning: 'remove',
     logController: new LogController({ disableRequestLogging: true }),
   });
+  boundRequestTime(app.server, config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   // Only JSON: anything else (text/plain is accepted by default) is a 415.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(TypeBoxValidatorCompiler);

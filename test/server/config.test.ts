@@ -7,8 +7,9 @@ t.test('defaults', async (t) => {
   t.match(config, {
     port: 8080,
     host: '0.0.0.0',
-    bodyLimit: 32 * 1024 * 1024,
+    bodyLimit: 8 * 1024 * 1024,
     logLevel: 'info',
+    requestTimeoutMs: 8_000,
     reloadIntervalMs: 10_000,
     shutdownDelayMs: 3_000,
     shutdownTimeoutMs: 20_000,
@@ -17,6 +18,13 @@ t.test('defaults', async (t) => {
   t.notOk('tls' in config);
   t.notOk('auth' in config);
   t.notOk('hookImage' in config.render);
+});
+
+t.test('a whole request must arrive before Metacontroller gives up on it (10 s by default)', async (t) => {
+  const config = loadConfig({});
+  t.ok((config.requestTimeoutMs ?? Infinity) < 10_000, 'the request timeout is below the webhook timeout');
+  t.match(loadConfig({ REQUEST_TIMEOUT_SECONDS: '5' }), { requestTimeoutMs: 5000 });
+  t.match((thrownBy(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '0' })) as Error).message, /^REQUEST_TIMEOUT_SECONDS must be an integer between 1 and 3600/);
 });
 
 t.test('TLS, auth, shutdown and render settings', async (t) => {
