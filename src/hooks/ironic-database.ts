@@ -5,11 +5,12 @@
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
 import { GROUP_VERSION } from '../api/common.js';
 import { isRecord, textOf } from '../render/observed.js';
-import { finalizeDatabase, finishDatabase, needsPassword, prepareDatabase, wantedDatabaseChildren, type DatabaseSyncResult } from '../render/database/plan.js';
+import { finalizeDatabase, finishDatabase, needsPassword, prepareDatabase, wantedDatabaseChildren } from '../render/database/plan.js';
 import { parseIronicDatabase } from '../api/parse-ironic-database.js';
 import { databaseNames } from '../render/names.js';
 import type { HookContext } from './context.js';
 import { viewOf } from './parent.js';
+import { wire } from './wire.js';
 import { namesRule, withWanted } from './related.js';
 
 /** customize: the referenced Secrets by name, and the Ironic objects of the namespace (to know who uses us). */
@@ -26,12 +27,6 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
   return { relatedResources: withWanted(referenced, wanted, namespace) };
 };
 
-const wire = (result: DatabaseSyncResult): SyncResponse => ({
-  status: result.status,
-  children: result.children,
-  ...(result.resyncAfterSeconds !== undefined && { resyncAfterSeconds: result.resyncAfterSeconds }),
-  ...(result.finalized !== undefined && { finalized: result.finalized }),
-});
 
 const answer = (request: SyncRequest, ctx: HookContext, finish: typeof finishDatabase): SyncResponse => {
   const view = viewOf(request, ctx.now());

@@ -8,11 +8,12 @@ import { CA_FIELDS } from '../api/constants.js';
 import { isRecord, pathOf, textOf } from '../render/observed.js';
 import { countChildren } from '../render/parent.js';
 import { computeIronicStatus } from '../render/ironic/status.js';
-import { finishIronic, keepIronic, prepareIronic, referenceOutcome, wantedIronicChildren, type IronicSyncResult } from '../render/ironic/plan.js';
+import { finishIronic, keepIronic, prepareIronic, referenceOutcome, wantedIronicChildren } from '../render/ironic/plan.js';
 import { parseIronic } from '../api/parse-ironic.js';
 import { ironicNames } from '../render/names.js';
 import { materializeCredentials, materializeRpcCA } from './materialize.js';
 import { viewOf } from './parent.js';
+import { wire } from './wire.js';
 import { namesRule, withWanted } from './related.js';
 import type { HookContext } from './context.js';
 
@@ -52,11 +53,6 @@ export const customizeIronic = (request: CustomizeRequest): CustomizeResponse =>
   return { relatedResources: withWanted(referenced, wanted, namespace) };
 };
 
-const wire = (result: IronicSyncResult): SyncResponse => ({
-  status: result.status,
-  children: result.children,
-  ...(result.resyncAfterSeconds !== undefined && { resyncAfterSeconds: result.resyncAfterSeconds }),
-});
 
 /** sync: the plan, with credentials (and in HA the CA) materialized in between. */
 export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promise<SyncResponse> => {

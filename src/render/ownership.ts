@@ -28,3 +28,20 @@ export const objectsInTheWay = (view: ParentView, wanted: readonly Wanted[]): Ku
 
 /** `Kind namespace/name` of an object, for messages. */
 export const describeObject = (object: KubeObject, namespace: string): string => `${object.kind} ${object.metadata.namespace ?? namespace}/${object.metadata.name}`;
+
+/** The credentials Secret a parent generates, and the spec field that adopts it as the user's instead. */
+export type CredentialsAdoption = { readonly secretName: string; readonly field: string; readonly what: string };
+
+/**
+ * What to do about each object in the way: delete it (its replacement is created at once) or rename the
+ * parent; the generated credentials Secret can also be named in the spec and used as the user's.
+ */
+export const conflictMessage = (objects: readonly KubeObject[], namespace: string, parentKind: string, credentials: CredentialsAdoption): string =>
+  objects
+    .map((o) => {
+      const what = `${describeObject(o, namespace)} already exists and does not belong to this ${parentKind}`;
+      return o.kind === 'Secret' && o.metadata.name === credentials.secretName
+        ? `${what}: set ${credentials.field} to ${o.metadata.name} to use it as the ${credentials.what}, or delete it to have credentials generated`
+        : `${what}: delete it (its replacement is created at once), or rename this ${parentKind}`;
+    })
+    .join('; ');

@@ -10,7 +10,7 @@ import { parseIronicDatabase } from '../../api/parse-ironic-database.js';
 import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { databaseNames, type DatabaseNames } from '../names.js';
-import { describeObject, objectsInTheWay, type Wanted } from '../ownership.js';
+import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
 import { dataOf, findObject, objectsOf, pathOf } from '../observed.js';
 import { countChildren, type ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
@@ -88,15 +88,6 @@ export const wantedDatabaseChildren = (model: IronicDatabaseModel, names: Databa
   { group: GROUP_KEYS.service, name: names.service },
 ];
 
-const conflictMessage = (objects: readonly KubeObject[], view: ParentView, names: DatabaseNames): string =>
-  objects
-    .map((o) => {
-      const what = `${describeObject(o, view.namespace)} already exists and does not belong to this IronicDatabase`;
-      return o.kind === 'Secret' && o.metadata.name === names.credentials
-        ? `${what}: set spec.credentialsName to ${o.metadata.name} to use it as the database credentials, or delete it to have credentials generated`
-        : `${what}: delete it (its replacement is created at once), or rename this IronicDatabase`;
-    })
-    .join('; ');
 
 /** Parses the spec and resolves its references; otherwise the outcome that keeps every observed child. */
 export const prepareDatabase = (view: ParentView): PreparedDatabase => {
@@ -105,7 +96,7 @@ export const prepareDatabase = (view: ParentView): PreparedDatabase => {
   const { model } = parsed;
   const names = databaseNames(view.name);
   const inTheWay = objectsInTheWay(view, wantedDatabaseChildren(model, names));
-  if (inTheWay.length > 0) return { kind: 'keep', outcome: { kind: 'conflict', message: conflictMessage(inTheWay, view, names) } };
+  if (inTheWay.length > 0) return { kind: 'keep', outcome: { kind: 'conflict', message: conflictMessage(inTheWay, view.namespace, 'IronicDatabase', { secretName: names.credentials, field: 'spec.credentialsName', what: 'database credentials' }) } };
   const lookup = { related: view.related, namespace: view.namespace };
   const credentials = credentialsOf(view, model, lookup);
   if (!credentials.ok) return { kind: 'keep', outcome: problemOutcome(credentials.problem) };

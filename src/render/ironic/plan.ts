@@ -16,7 +16,7 @@ import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
 import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, serviceReadiness, type Readiness } from '../status.js';
 import { describeProblems } from '../problems.js';
-import { describeObject, objectsInTheWay, ownedBy, type Wanted } from '../ownership.js';
+import { conflictMessage, objectsInTheWay, ownedBy, type Wanted } from '../ownership.js';
 import { resolveDatabase } from './database.js';
 import { renderIronicChildren } from './index.js';
 import { retireWorkload } from './retire.js';
@@ -168,16 +168,6 @@ export const wantedIronicChildren = (model: IronicModel, names: IronicNames): Wa
   ];
 };
 
-/** What to do about an object in the way: the credentials Secret can also be adopted as the user's. */
-const conflictMessage = (objects: readonly KubeObject[], view: ParentView, names: IronicNames): string =>
-  objects
-    .map((o) => {
-      const what = `${describeObject(o, view.namespace)} already exists and does not belong to this Ironic`;
-      return o.kind === 'Secret' && o.metadata.name === names.apiCredentials
-        ? `${what}: set spec.apiCredentialsName to ${o.metadata.name} to use it as the API credentials, or delete it to have credentials generated`
-        : `${what}: delete it (its replacement is created at once), or rename this Ironic`;
-    })
-    .join('; ');
 
 /**
  * Everything a sync can decide before credentials and a CA are materialized: the spec parses, its
@@ -190,7 +180,7 @@ export const prepareIronic = (view: ParentView): Prepared => {
   const { model } = parsed;
   const names = ironicNames(view.name);
   const inTheWay = objectsInTheWay(view, wantedIronicChildren(model, names));
-  if (inTheWay.length > 0) return { kind: 'keep', result: keepIronic(view, { kind: 'conflict', message: conflictMessage(inTheWay, view, names) }, model.version) };
+  if (inTheWay.length > 0) return { kind: 'keep', result: keepIronic(view, { kind: 'conflict', message: conflictMessage(inTheWay, view.namespace, 'Ironic', { secretName: names.apiCredentials, field: 'spec.apiCredentialsName', what: 'API credentials' }) }, model.version) };
   const lookup = { related: view.related, namespace: view.namespace };
   const references = resolveIronicReferences({ model, names, lookup, children: view.children });
   if (!references.ok) return { kind: 'keep', result: keepIronic(view, referenceOutcome(references.problems), model.version) };
