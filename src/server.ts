@@ -77,7 +77,7 @@ const TIMEOUT_CHECK_MS = 1_000;
  * A request (headers and body) that has not fully arrived after `timeoutMs` is answered 408 and its
  * connection closed: a slowly sent body no longer holds memory and a connection for ever.
  */
-const boundRequestTime = (server: Server, timeoutMs: number): void => {
+const boundRequestTime = (server: Server & { connectionsCheckingInterval?: number }, timeoutMs: number): void => {
   server.requestTimeout = timeoutMs;
   server.headersTimeout = Math.min(server.headersTimeout, timeoutMs);
   server.connectionsCheckingInterval = Math.min(TIMEOUT_CHECK_MS, Math.max(10, Math.floor(timeoutMs / 4)));

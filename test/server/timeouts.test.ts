@@ -35,5 +35,5 @@ t.test('by default a slow body is cut before Metacontroller would have given up 
   t.teardown(() => app.close());
   t.ok(app.server.requestTimeout > 0 && app.server.requestTimeout < 10_000, `requestTimeout ${String(app.server.requestTimeout)} ms`);
   t.ok(app.server.headersTimeout <= app.server.requestTimeout, 'headers too');
-  t.ok(app.server.connectionsCheckingInterval <= 1000, 'checked every second at least');
+  t.ok((app.server as typeof app.server & { connectionsCheckingInterval: number }).connectionsCheckingInterval <= 1000, 'checked every second at least');
 });
