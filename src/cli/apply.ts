@@ -66,8 +66,14 @@ const mergeListMap = (destination: readonly unknown[], lastApplied: readonly unk
   return out;
 };
 
+/** A merge apply refuses, e.g. a map the desired object replaces with a scalar or a list. */
+export class MergeError extends Error {}
+
 const mergeValue = (destination: unknown, lastApplied: unknown, desired: unknown): unknown => {
   if (isRecord(destination) && isRecord(desired)) return mergeObject(destination, isRecord(lastApplied) ? lastApplied : {}, desired);
+  if (isRecord(destination) && isRecord(lastApplied) && desired !== undefined) {
+    throw new MergeError(`expecting map, got ${Array.isArray(desired) ? 'a list' : typeof desired} ${JSON.stringify(desired)}`);
+  }
   if (Array.isArray(destination) && Array.isArray(desired)) {
     const last = Array.isArray(lastApplied) ? lastApplied : [];
     const key = listMapKey([destination, last, desired]);
@@ -78,17 +84,17 @@ const mergeValue = (destination: unknown, lastApplied: unknown, desired: unknown
 
 const mergeObject = (destination: Json, lastApplied: Json, desired: Json): Json => {
   const out: Json = { ...destination };
-  for (const key of Object.keys(lastApplied)) if (!(key in desired)) delete out[key];
+  for (const key of Object.keys(lastApplied)) if (!(key in desired)) Reflect.deleteProperty(out, key);
   for (const [key, value] of Object.entries(desired)) out[key] = mergeValue(out[key], lastApplied[key], value);
   return out;
 };
 
 /** The 3-way merge of Metacontroller's apply.Merge. Status and read-only metadata keep their observed values. */
 export const threeWayMerge = (observed: KubeResource, lastApplied: Json | undefined, desired: KubeResource): KubeResource => {
-  const merged = mergeObject(deepCopy(observed) as Json, lastApplied ?? {}, desired as Json) as KubeResource;
+  const merged = mergeObject(deepCopy(observed), lastApplied ?? {}, desired) as KubeResource;
   const metadata: Json = { ...merged.metadata };
   for (const field of READ_ONLY_METADATA) {
-    if (observed.metadata[field] === undefined) delete metadata[field];
+    if (observed.metadata[field] === undefined) Reflect.deleteProperty(metadata, field);
     else metadata[field] = observed.metadata[field];
   }
   const { status: _status, ...rest } = merged;

@@ -8,11 +8,11 @@
  * Metacontroller; differences are marked NOTE.
  */
 import type { RelatedResourceRule } from '../api/hook.js';
-import { applyUpdate, withLastApplied } from './apply.js';
+import { applyUpdate, MergeError, withLastApplied } from './apply.js';
 import { CONTROLLERS, finalizerOf, type ControllerSpec, type UpdateStrategy } from './controllers.js';
 import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type Json, type KubeResource, type OwnerReference } from './objects.js';
 import { RelatedRuleError, resolveRelated } from './related.js';
-import { ObjectStore } from './store.js';
+import { ApiError, FOREGROUND_DELETION, ObjectStore, type Propagation } from './store.js';
 
 /** How a hook is reached: POST a JSON body to a path, get the status code and the parsed body. */
 export type HookTransport = (path: string, body: unknown) => Promise<{ readonly statusCode: number; readonly body: unknown }>;
@@ -63,6 +63,8 @@ export type ClusterOptions = {
 export class SyncError extends Error {}
 
 const CONTROLLER_UID = 'controller-uid';
+/** How long Metacontroller keeps a customize answer (per uid and generation). */
+const CUSTOMIZE_CACHE_MS = 20 * 60 * 1000;
 const RESPONSE_FIELDS = new Set(['status', 'children', 'resyncAfterSeconds', 'finalized']);
 const RULE_FIELDS = new Set(['apiVersion', 'resource', 'labelSelector', 'namespaceSelector', 'namespace', 'names']);
 
@@ -110,6 +112,10 @@ const parseCustomizeResponse = (body: unknown): RelatedResourceRule[] => {
   return rules as RelatedResourceRule[];
 };
 
+/** Metacontroller's order of child writes: by kind (its map of child types is sorted), then by name. */
+const byKind = (children: readonly KubeResource[]): KubeResource[] =>
+  [...children].sort((a, b) => a.kind.localeCompare(b.kind) || a.apiVersion.localeCompare(b.apiVersion) || objectKeyOf(a).localeCompare(objectKeyOf(b)));
+
 class WriteLog {
   readonly writes: Write[] = [];
   readonly pending: string[] = [];
@@ -130,13 +136,15 @@ export class Cluster {
   readonly store: ObjectStore;
   readonly #options: ClusterOptions;
   readonly #controllers: readonly ControllerSpec[];
-  readonly #customized = new Map<string, RelatedResourceRule[]>();
+  readonly #customized = new Map<string, { readonly rules: RelatedResourceRule[]; readonly at: number }>();
+  readonly #clock: () => string;
   #round = 0;
 
   constructor(options: ClusterOptions) {
     this.#options = options;
     this.#controllers = options.controllers ?? CONTROLLERS;
-    this.store = new ObjectStore(options.clock ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')));
+    this.#clock = options.clock ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+    this.store = new ObjectStore(this.#clock);
   }
 
   /** Creates or updates an object the way `kubectl apply` would (spec only; status is a subresource). */
@@ -146,13 +154,14 @@ export class Cluster {
   }
 
   /** `kubectl delete`: graceful when the object has finalizers. Returns the objects removed now. */
-  remove(group: string, namespace: string, name: string): KubeResource[] {
-    return this.store.delete(group, `${namespace}/${name}`);
+  remove(group: string, namespace: string, name: string, propagation: Propagation = 'Background'): KubeResource[] {
+    return this.store.delete(group, `${namespace}/${name}`, propagation);
   }
 
   /** One pass of every controller over every parent (databases first). */
   async round(): Promise<RoundResult> {
     this.#round += 1;
+    this.store.collectGarbage();
     const syncs: SyncOutcome[] = [];
     for (const controller of this.#controllers) {
       for (const parent of this.store.list(controller.parentGroup)) {
@@ -195,13 +204,24 @@ export class Cluster {
     const current = response.finalized === true ? this.#removeFinalizer(controller, parent, log) : parent;
     const desired = this.#desiredChildren(controller, parent, response.children);
     if (current === undefined) return { status, desired, ...extra };
-    if (current.metadata.deletionTimestamp === undefined || this.#shouldFinalize(controller, current)) this.#manageChildren(controller, current, observed, desired, log);
+    const failures = this.#managesChildren(controller, current) ? this.#manageChildren(controller, current, observed, desired, log) : [];
     this.#writeStatus(current, status, log);
-    return { status, desired, ...extra };
+    // As Metacontroller: the status is written, then the sync fails (and is retried) when a child write failed.
+    return { status, desired, ...extra, ...(failures.length > 0 && { error: `applying the children failed: ${failures.join('; ')}` }) };
   }
 
+  /** Metacontroller's ShouldFinalize: a finalize hook is declared and the parent is being deleted (finalizer or not). */
   #shouldFinalize(controller: ControllerSpec, parent: KubeResource): boolean {
-    return controller.finalize && parent.metadata.deletionTimestamp !== undefined && (parent.metadata.finalizers ?? []).includes(finalizerOf(controller));
+    return controller.finalize && parent.metadata.deletionTimestamp !== undefined;
+  }
+
+  /**
+   * Whether the children are managed: always for a live parent; for one being deleted, only while it is
+   * finalized, and not under foreground deletion (the garbage collector deletes the children).
+   */
+  #managesChildren(controller: ControllerSpec, parent: KubeResource): boolean {
+    if (parent.metadata.deletionTimestamp === undefined) return true;
+    return this.#shouldFinalize(controller, parent) && !(parent.metadata.finalizers ?? []).includes(FOREGROUND_DELETION);
   }
 
   /** Adds Metacontroller's finalizer to a live parent (or removes it when no finalize hook is declared). */
@@ -239,13 +259,14 @@ export class Cluster {
     return out;
   }
 
-  /** customize, cached per (uid, generation) as Metacontroller does: it must depend on the spec only. */
+  /** customize, cached per (uid, generation) for 20 minutes as Metacontroller does: it must depend on the spec only. */
   async #customize(controller: ControllerSpec, parent: KubeResource): Promise<RelatedResourceRule[]> {
     const key = `${parent.metadata.uid ?? ''} ${parent.metadata.generation ?? 0}`;
+    const now = Date.parse(this.#clock());
     const cached = this.#customized.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined && now - cached.at < CUSTOMIZE_CACHE_MS) return cached.rules;
     const rules = parseCustomizeResponse(await this.#call(`${controller.hookPath}/customize`, { controller: { metadata: { name: controller.name } }, parent }));
-    this.#customized.set(key, rules);
+    this.#customized.set(key, { rules, at: now });
     return rules;
   }
 
@@ -288,19 +309,26 @@ export class Cluster {
     return controller.childTypes.find((t) => t.group === groupKeyOf(child))?.strategy ?? 'OnDelete';
   }
 
-  /** ManageChildren: delete what was left out, then create or update in response order. */
-  #manageChildren(controller: ControllerSpec, parent: KubeResource, observed: ObservedChildren, desired: readonly KubeResource[], log: WriteLog): void {
+  /** ManageChildren: delete what was left out, then create or update (by kind). Returns the writes the API server refused. */
+  #manageChildren(controller: ControllerSpec, parent: KubeResource, observed: ObservedChildren, desired: readonly KubeResource[], log: WriteLog): string[] {
+    const failures: string[] = [];
     const wanted = new Set(desired.map((d) => `${groupKeyOf(d)} ${objectKeyOf(d)}`));
     for (const [group, objects] of Object.entries(observed)) {
       for (const [key, child] of Object.entries(objects)) {
         if (child.metadata.deletionTimestamp === undefined && !wanted.has(`${group} ${key}`)) log.removed(this.store.delete(group, key));
       }
     }
-    for (const child of desired) {
+    for (const child of byKind(desired)) {
       const current = observed[groupKeyOf(child)]?.[objectKeyOf(child)];
-      if (current === undefined) this.#create(parent, child, log);
-      else this.#update(controller, current, child, log);
+      try {
+        if (current === undefined) this.#create(parent, child, log);
+        else this.#update(controller, current, child, log);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        failures.push(error.message);
+      }
     }
+    return failures;
   }
 
   #refused(child: KubeResource, log: WriteLog): boolean {
@@ -321,7 +349,14 @@ export class Cluster {
   }
 
   #update(controller: ControllerSpec, observed: KubeResource, desired: KubeResource, log: WriteLog): void {
-    const merged = applyUpdate(observed, desired);
+    const merged = ((): KubeResource => {
+      try {
+        return applyUpdate(observed, desired);
+      } catch (error) {
+        if (error instanceof MergeError) throw new ApiError(422, `${describe(observed)}: can't merge the desired form: ${error.message}`);
+        throw error;
+      }
+    })();
     if (deepEqual(merged, observed) || observed.metadata.deletionTimestamp !== undefined) return;
     switch (this.#strategy(controller, observed)) {
       case 'OnDelete':
@@ -331,8 +366,11 @@ export class Cluster {
         log.removed(this.store.delete(groupKeyOf(observed), objectKeyOf(observed)));
         return;
       case 'InPlace':
+        // Metacontroller sends the update whenever the merge differs (reflect.DeepEqual), even when the
+        // API server then stores nothing new (a value it normalises); a refused update throws.
         if (this.#refused(merged, log)) return;
-        if (this.store.update(merged) !== undefined) log.record('update', merged);
+        log.record('update', merged);
+        this.store.update(merged);
     }
   }
 

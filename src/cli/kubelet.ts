@@ -44,8 +44,31 @@ export const readyStatefulSetStatus = (set: KubeResource): Json => {
   };
 };
 
-/** A DaemonSet running, up to date and available on `nodes` nodes. */
-export const readyDaemonSetStatus = (daemonSet: KubeResource, nodes = 1): Json => ({
+/** A node of the emulated cluster: its labels (taints are not modelled). */
+export type EmulatedNode = { readonly name: string; readonly labels: Readonly<Record<string, string>> };
+
+/** Three nodes: one control-plane node and two workers. */
+export const EMULATED_NODES: readonly EmulatedNode[] = ['control-plane', 'worker-1', 'worker-2'].map((name) => ({
+  name,
+  labels: {
+    'kubernetes.io/hostname': name,
+    'kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': 'amd64',
+    ...(name === 'control-plane' && { 'node-role.kubernetes.io/control-plane': '' }),
+  },
+}));
+
+/** How many of the nodes a DaemonSet's pod template selects (spec.template.spec.nodeSelector). */
+export const scheduledNodes = (daemonSet: KubeResource, nodes: readonly EmulatedNode[] = EMULATED_NODES): number => {
+  const spec = daemonSet['spec'];
+  const template = isRecord(spec) ? spec['template'] : undefined;
+  const podSpec = isRecord(template) ? template['spec'] : undefined;
+  const selector = isRecord(podSpec) && isRecord(podSpec['nodeSelector']) ? podSpec['nodeSelector'] : {};
+  return nodes.filter((node) => Object.entries(selector).every(([key, value]) => node.labels[key] === value)).length;
+};
+
+/** A DaemonSet running, up to date and available on `nodes` nodes (by default, the emulated nodes its selector matches). */
+export const readyDaemonSetStatus = (daemonSet: KubeResource, nodes = scheduledNodes(daemonSet)): Json => ({
   observedGeneration: generationOf(daemonSet),
   desiredNumberScheduled: nodes,
   currentNumberScheduled: nodes,

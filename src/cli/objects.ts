@@ -83,5 +83,5 @@ export const withoutNulls = <T>(value: T): T => {
 /** A copy with new metadata fields merged in. */
 export const withMetadata = (object: KubeResource, metadata: Partial<Metadata>): KubeResource => ({
   ...object,
-  metadata: { ...object.metadata, ...metadata } as Metadata,
+  metadata: { ...object.metadata, ...metadata },
 });

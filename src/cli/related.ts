@@ -1,7 +1,7 @@
 /**
  * The `related` map of a sync request, resolved from customize rules the way Metacontroller's customize
  * manager selects objects (pkg/controller/common/customize/manager.go): `names` (in `namespace`, or in
- * every namespace), else `labelSelector` (in `namespace`, or everywhere), else every object of the type
+ * every namespace; an empty list is no list), else `labelSelector` (in `namespace`, or everywhere), else every object of the type
  * in `namespace`, or everywhere. Keys are v2 keys (`namespace/name`).
  */
 import type { RelatedResourceRule } from '../api/hook.js';
@@ -65,7 +65,8 @@ export const groupKeyOfRule = (rule: RelatedResourceRule): string => {
 
 const selects = (rule: RelatedResourceRule, object: KubeResource): boolean => {
   if (rule.namespace !== undefined && rule.namespace !== '' && object.metadata.namespace !== rule.namespace) return false;
-  if (rule.names !== undefined) return rule.names.includes(object.metadata.name);
+  // An empty names list selects nothing in particular: every object (of the namespace), as Metacontroller reads it.
+  if (rule.names !== undefined && rule.names.length > 0) return rule.names.includes(object.metadata.name);
   return rule.labelSelector === undefined || selectorMatches(rule.labelSelector, object.metadata.labels);
 };
 
@@ -76,7 +77,7 @@ const selects = (rule: RelatedResourceRule, object: KubeResource): boolean => {
 export const resolveRelated = (rules: readonly RelatedResourceRule[], objects: readonly KubeResource[]): Record<string, Record<string, KubeResource>> => {
   const out: Record<string, Record<string, KubeResource>> = {};
   for (const rule of rules) {
-    if (rule.names !== undefined && rule.labelSelector !== undefined) throw new RelatedRuleError('a related rule cannot have both names and labelSelector');
+    if (rule.names !== undefined && rule.names.length > 0 && rule.labelSelector !== undefined) throw new RelatedRuleError('a related rule cannot have both names and labelSelector');
     const group = groupKeyOfRule(rule);
     const selected = (out[group] ??= {});
     for (const object of objects) if (groupKeyOf(object) === group && selects(rule, object)) selected[objectKeyOf(object)] = object;

@@ -4,6 +4,7 @@
  * graceful deletion with finalizers, and background deletion of dependents.
  */
 import { base64 } from '../render/meta.js';
+import { immutableFieldProblems, serverDefaulted } from './server-defaults.js';
 import { deepCopy, deepEqual, groupKeyOf, isRecord, objectKeyOf, withoutNulls, type Json, type KubeResource, type Metadata } from './objects.js';
 
 /** Core (`v1`) kinds have no metadata.generation; apps, batch, networking and custom resources do. */
@@ -24,8 +25,24 @@ const foldStringData = (object: KubeResource): KubeResource => {
   const { stringData: _stringData, ...rest } = object;
   const data = { ...(isRecord(object['data']) ? object['data'] : {}) };
   for (const [key, value] of Object.entries(stringData)) data[key] = base64(String(value));
-  return { ...rest, data } as KubeResource;
+  return { ...rest, data };
 };
+
+/** A write the API server refuses: 409 AlreadyExists, 422 Invalid (an immutable field), 404 NotFound. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: 404 | 409 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** How a deletion treats what the object owns (kubectl delete --cascade=background|foreground|orphan). */
+export type Propagation = 'Background' | 'Foreground' | 'Orphan';
+
+/** The finalizer the API server puts on an object deleted in the foreground, until its dependents are gone. */
+export const FOREGROUND_DELETION = 'foregroundDeletion';
 
 export class ObjectStore {
   readonly #objects = new Map<string, KubeResource>();
@@ -69,7 +86,7 @@ export class ObjectStore {
   }
 
   #defaults(object: KubeResource): KubeResource {
-    const clean = foldStringData(withoutNulls(object));
+    const clean = serverDefaulted(foldStringData(withoutNulls(object)));
     const spec = clean['spec'];
     if (clean.kind !== 'Service' || !isRecord(spec) || spec['type'] === 'ExternalName' || spec['clusterIP'] !== undefined) return clean;
     this.#clusterIPs += 1;
@@ -84,7 +101,7 @@ export class ObjectStore {
 
   /** Creates an object; throws when it exists. */
   create(object: KubeResource): KubeResource {
-    if (this.get(groupKeyOf(object), objectKeyOf(object)) !== undefined) throw new Error(`${object.kind} ${objectKeyOf(object)} already exists`);
+    if (this.get(groupKeyOf(object), objectKeyOf(object)) !== undefined) throw new ApiError(409, `${object.kind} ${objectKeyOf(object)} already exists`);
     const defaulted = this.#defaults(object);
     const metadata: Metadata = {
       ...defaulted.metadata,
@@ -110,11 +127,13 @@ export class ObjectStore {
     for (const field of SERVER_METADATA) {
       if (field === 'finalizers' || field === 'ownerReferences') {
         if (metadata[field] === undefined && stored.metadata[field] !== undefined) metadata[field] = stored.metadata[field];
-      } else if (stored.metadata[field] === undefined) delete metadata[field];
+      } else if (stored.metadata[field] === undefined) Reflect.deleteProperty(metadata, field);
       else metadata[field] = stored.metadata[field];
     }
     const { status: _status, ...rest } = defaulted;
     const candidate = { ...rest, metadata: metadata as Metadata, ...(stored['status'] !== undefined && { status: stored['status'] }) } as KubeResource;
+    const immutable = immutableFieldProblems(stored, candidate);
+    if (immutable.length > 0) throw new ApiError(422, `${object.kind} ${objectKeyOf(object)} is invalid: ${immutable.join('; ')}`);
     if (deepEqual(candidate, stored)) return undefined;
     const generation = stored.metadata.generation;
     const bumped = generation !== undefined && !deepEqual(specOf(candidate), specOf(stored)) ? generation + 1 : generation;
@@ -142,17 +161,61 @@ export class ObjectStore {
    * Deletes an object: with finalizers it only gets a deletionTimestamp (and, as the API server does, a
    * new generation); otherwise it is removed with everything it owns. Returns the removed objects.
    */
-  delete(group: string, key: string): KubeResource[] {
+  delete(group: string, key: string, propagation: Propagation = 'Background'): KubeResource[] {
     const stored = this.get(group, key);
     if (stored === undefined) return [];
+    if (propagation === 'Orphan') this.#orphanDependents(stored);
+    if (propagation === 'Foreground' && this.#dependents(stored).length > 0) return this.#deleteInForeground(stored);
     if ((stored.metadata.finalizers ?? []).length === 0) return this.#remove(stored);
-    if (stored.metadata.deletionTimestamp !== undefined) return [];
+    if (stored.metadata.deletionTimestamp === undefined) this.#markDeleted(stored, stored.metadata.finalizers ?? []);
+    return [];
+  }
+
+  #markDeleted(stored: KubeResource, finalizers: readonly string[]): void {
     const generation = stored.metadata.generation;
     this.#save({
       ...stored,
-      metadata: { ...stored.metadata, deletionTimestamp: this.#clock(), resourceVersion: this.#nextVersion(), ...(generation !== undefined && { generation: generation + 1 }) },
+      metadata: {
+        ...stored.metadata,
+        finalizers: [...finalizers],
+        deletionTimestamp: stored.metadata.deletionTimestamp ?? this.#clock(),
+        resourceVersion: this.#nextVersion(),
+        ...(generation !== undefined && stored.metadata.deletionTimestamp === undefined && { generation: generation + 1 }),
+      },
     });
-    return [];
+  }
+
+  /** Foreground: the object waits (finalizer foregroundDeletion) while the garbage collector deletes its dependents. */
+  #deleteInForeground(stored: KubeResource): KubeResource[] {
+    const finalizers = stored.metadata.finalizers ?? [];
+    this.#markDeleted(stored, finalizers.includes(FOREGROUND_DELETION) ? finalizers : [FOREGROUND_DELETION, ...finalizers]);
+    return this.#dependents(stored).flatMap((d) => this.delete(groupKeyOf(d), objectKeyOf(d)));
+  }
+
+  /** Orphan: the dependents lose their ownerReference to the object and keep everything else (labels too). */
+  #orphanDependents(stored: KubeResource): void {
+    const uid = stored.metadata.uid;
+    for (const dependent of this.#dependents(stored)) {
+      const ownerReferences = (dependent.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
+      const { ownerReferences: _old, ...metadata } = dependent.metadata;
+      this.#save({ ...dependent, metadata: { ...metadata, ...(ownerReferences.length > 0 && { ownerReferences }), resourceVersion: this.#nextVersion() } });
+    }
+  }
+
+  #dependents(object: KubeResource): KubeResource[] {
+    const uid = object.metadata.uid;
+    return uid === undefined ? [] : this.list().filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid));
+  }
+
+  /**
+   * One pass of the garbage collector: an object deleted in the foreground whose dependents are gone loses
+   * its foregroundDeletion finalizer (and goes, with no other finalizer). Returns the objects removed.
+   */
+  collectGarbage(): KubeResource[] {
+    const waiting = this.list().filter((o) => o.metadata.deletionTimestamp !== undefined && (o.metadata.finalizers ?? []).includes(FOREGROUND_DELETION));
+    return waiting
+      .filter((o) => this.#dependents(o).length === 0)
+      .flatMap((o) => this.setFinalizers(o, (o.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_DELETION)));
   }
 
   /** Removes an object, then (background propagation) its dependents. */

@@ -16,6 +16,7 @@ import {
   failedJobStatus,
   readyDaemonSetStatus,
   readyStatefulSetStatus,
+  scheduledNodes,
   settledStatus,
 } from '../../src/cli/kubelet.js';
 import { groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from '../../src/cli/objects.js';
@@ -202,7 +203,7 @@ export class Emulator {
   }
 
   markDaemonSetReady(name: string, options: { readonly namespace?: string; readonly nodes?: number } = {}): void {
-    this.#setStatus('DaemonSet', name, options.namespace, (o) => readyDaemonSetStatus(o, options.nodes ?? 1));
+    this.#setStatus('DaemonSet', name, options.namespace, (o) => readyDaemonSetStatus(o, options.nodes ?? scheduledNodes(o)));
   }
 
   completeJob(name: string, namespace?: string): void {
