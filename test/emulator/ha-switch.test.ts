@@ -1,0 +1,57 @@
+/**
+ * Toggling highAvailability on a converged Ironic with a database, walked to the end under the strict
+ * emulator: the old workload is scaled to no pod first, kept for its pods' grace period (the hook server
+ * and the cluster share one clock), then deleted, and only then is the new one created; Ready again, and
+ * no write once converged. Never are pods of both workloads running on the database at once.
+ */
+import t, { type Test } from 'tap';
+import { readFileSync } from 'node:fs';
+import type { KubeResource } from '../../src/cli/objects.js';
+import { startEmulator, type Emulator } from '../support/emulator.js';
+
+const WORKLOADS = new Set(['Deployment', 'DaemonSet']);
+
+/** Pods a workload runs, from its status as the kubelet stand-in reports it. */
+const podsOf = (workload: KubeResource): number => {
+  const status = (workload['status'] ?? {}) as Record<string, unknown>;
+  const count = workload.kind === 'Deployment' ? status['replicas'] : status['currentNumberScheduled'];
+  return typeof count === 'number' ? count : 0;
+};
+
+const workloads = (emulator: Emulator): KubeResource[] => emulator.children('Ironic', 'ironic').filter((c) => WORKLOADS.has(c.kind));
+
+const toggle = async (t: Test, from: boolean): Promise<void> => {
+  const emulator = await startEmulator({ tickSeconds: 5 });
+  t.teardown(() => emulator.close());
+  // ha.yaml (a database, the control-plane node, no fixed IP address), with highAvailability as `from` says.
+  const objects = emulator.apply(readFileSync('examples/ha.yaml', 'utf8'));
+  const ironic = objects.find((o) => o.kind === 'Ironic') as KubeResource;
+  const withHa = (on: boolean): KubeResource => ({ ...ironic, spec: { ...(ironic['spec'] as object), highAvailability: on } });
+  if (!from) emulator.apply(withHa(false));
+  t.ok((await emulator.runUntilStable({ autoReady: true, maxRounds: 10 })).stable, 'converged before the switch');
+  const [before] = workloads(emulator).map((w) => w.kind);
+  emulator.apply(withHa(!from));
+  let both = 0;
+  let result;
+  for (let round = 0; round < 40; round += 1) {
+    emulator.settleWorkloads();
+    if (workloads(emulator).filter((w) => podsOf(w) > 0).length > 1) both += 1;
+    result = await emulator.round();
+    if (result.writes.length === 0 && result.syncs.every((s) => s.error === undefined) && workloads(emulator).length === 1 && workloads(emulator)[0]?.kind !== before) break;
+  }
+  t.equal(both, 0, 'never two workloads with pods at once');
+  t.same(workloads(emulator).map((w) => w.kind), [from ? 'Deployment' : 'DaemonSet'], 'the new workload only');
+  const settled = await emulator.runUntilStable({ autoReady: true, maxRounds: 10 });
+  t.ok(settled.stable, `settled (${settled.rounds} rounds)`);
+  t.same(settled.errors, []);
+  t.match(emulator.ready('Ironic', 'ironic'), { status: 'True' });
+  for (let i = 0; i < 3; i += 1) {
+    emulator.settleWorkloads();
+    t.same((await emulator.round()).writes, [], `resync ${i + 1} after the switch writes nothing`);
+  }
+  const deletes = emulator.writes.filter((w) => w.verb === 'delete' && WORKLOADS.has(w.object.split(' ')[0] ?? '')).map((w) => w.object.split(' ')[0]);
+  t.same(deletes, [before], 'the old workload was deleted');
+};
+
+t.test('highAvailability false → true: Deployment scaled to 0, grace period, deleted, DaemonSet created', (t) => toggle(t, false));
+t.test('highAvailability true → false: DaemonSet onto no node, grace period, deleted, Deployment created', (t) => toggle(t, true));
