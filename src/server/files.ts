@@ -44,7 +44,10 @@ export const watchFiles = (
   };
   const check = async (): Promise<void> => {
     const contents = await Promise.all(files.map((f) => readFile(f.path, 'utf8')));
-    if (contents.join('\0') === accepted) return problem(undefined);
+    if (contents.join('\0') === accepted) {
+      problem(undefined);
+      return;
+    }
     const rejected = apply(contents);
     if (rejected === undefined) accepted = contents.join('\0');
     problem(rejected);
