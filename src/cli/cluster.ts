@@ -57,6 +57,14 @@ export type ClusterOptions = {
   readonly storedStatus?: (parent: KubeResource, status: Json) => Json;
   /** Problems that make the API server refuse a child write (reported as warnings). */
   readonly admitChild?: (child: KubeResource) => readonly string[];
+  /**
+   * Event-driven timing: a round syncs only the parents that are due (a change to the parent, a child or
+   * a related object since the last sync, a failed last sync, the resync period or resyncAfterSeconds
+   * elapsed), not every parent. Without it, every round syncs every parent.
+   */
+  readonly resyncPeriodSeconds?: number;
+  /** Child groups (e.g. `Secret.v1`) whose informer cache lags: observed as they were a round earlier. */
+  readonly laggingGroups?: readonly string[];
 };
 
 /** A failed sync: like Metacontroller, nothing is applied and the status is not written. */
@@ -139,6 +147,10 @@ export class Cluster {
   readonly #customized = new Map<string, { readonly rules: RelatedResourceRule[]; readonly at: number }>();
   readonly #clock: () => string;
   #round = 0;
+  /** Objects of the lagging groups as the previous round began, and as the one before (what a lagging cache shows). */
+  #previous: KubeResource[] = [];
+  #lagging: KubeResource[] = [];
+  readonly #lastSync = new Map<string, { readonly at: number; readonly fingerprint: string; readonly failed: boolean; readonly resyncAfter?: number }>();
 
   constructor(options: ClusterOptions) {
     this.#options = options;
@@ -162,14 +174,47 @@ export class Cluster {
   async round(): Promise<RoundResult> {
     this.#round += 1;
     this.store.collectGarbage();
+    this.#lagging = this.#previous;
+    this.#previous = this.store.list().filter((o) => this.#options.laggingGroups?.includes(groupKeyOf(o)) === true);
     const syncs: SyncOutcome[] = [];
     for (const controller of this.#controllers) {
       for (const parent of this.store.list(controller.parentGroup)) {
         const current = this.store.get(controller.parentGroup, objectKeyOf(parent));
-        if (current !== undefined) syncs.push(await this.sync(controller, current));
+        if (current !== undefined && this.#due(controller, current)) syncs.push(await this.#timedSync(controller, current));
       }
     }
     return { round: this.#round, syncs, writes: syncs.flatMap((s) => s.writes) };
+  }
+
+  /** What a parent's sync would observe, as resource versions: a change is an event that enqueues it. */
+  #fingerprint(controller: ControllerSpec, parent: KubeResource): string {
+    const rules = this.#customized.get(`${parent.metadata.uid ?? ''} ${parent.metadata.generation ?? 0}`)?.rules ?? [];
+    let related: string[] = [];
+    try {
+      related = Object.values(resolveRelated(rules, this.store.list())).flatMap((m) => Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`));
+    } catch {
+      related = ['unresolvable'];
+    }
+    const children = Object.values(this.#observedChildren(controller, parent)).flatMap((m) => Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`));
+    return JSON.stringify([parent.metadata.resourceVersion, children.sort(), related.sort()]);
+  }
+
+  #due(controller: ControllerSpec, parent: KubeResource): boolean {
+    const period = this.#options.resyncPeriodSeconds;
+    if (period === undefined) return true;
+    const last = this.#lastSync.get(parent.metadata.uid ?? '');
+    if (last === undefined || last.failed) return true;
+    const elapsed = (Date.parse(this.#clock()) - last.at) / 1000;
+    if (elapsed >= Math.max(1, period) || (last.resyncAfter !== undefined && elapsed >= last.resyncAfter)) return true;
+    return this.#fingerprint(controller, parent) !== last.fingerprint;
+  }
+
+  async #timedSync(controller: ControllerSpec, parent: KubeResource): Promise<SyncOutcome> {
+    const fingerprint = this.#options.resyncPeriodSeconds === undefined ? '' : this.#fingerprint(controller, parent);
+    const outcome = await this.sync(controller, parent);
+    const resyncAfter = outcome.resyncAfterSeconds !== undefined && outcome.resyncAfterSeconds > 0 ? outcome.resyncAfterSeconds : undefined;
+    this.#lastSync.set(parent.metadata.uid ?? '', { at: Date.parse(this.#clock()), fingerprint, failed: outcome.error !== undefined, ...(resyncAfter !== undefined && { resyncAfter }) });
+    return outcome;
   }
 
   /** syncParentObject for one parent. */
@@ -252,7 +297,10 @@ export class Cluster {
   /** The owned children of the declared types, every declared group present (v2 keys). */
   #observedChildren(controller: ControllerSpec, parent: KubeResource): ObservedChildren {
     const out: ObservedChildren = Object.fromEntries(controller.childTypes.map((t) => [t.group, {}]));
-    for (const child of this.store.ownedBy(parent.metadata.uid ?? '')) {
+    const lagging = new Set(this.#options.laggingGroups ?? []);
+    const uid = parent.metadata.uid ?? '';
+    const lagged = this.#lagging.filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true));
+    for (const child of [...this.store.ownedBy(uid).filter((o) => !lagging.has(groupKeyOf(o))), ...lagged]) {
       const group = out[groupKeyOf(child)];
       if (group !== undefined) group[objectKeyOf(child)] = child;
     }
@@ -338,7 +386,10 @@ export class Cluster {
   }
 
   #create(parent: KubeResource, child: KubeResource, log: WriteLog): void {
-    if (this.store.get(groupKeyOf(child), objectKeyOf(child)) !== undefined) {
+    const existing = this.store.get(groupKeyOf(child), objectKeyOf(child));
+    // AlreadyExists: ignored by Metacontroller. Ours, and not yet in a lagging cache: nothing to say.
+    if (existing !== undefined && (existing.metadata.ownerReferences ?? []).some((r) => r.uid === parent.metadata.uid)) return;
+    if (existing !== undefined) {
       log.warnings.push(`${describe(child)} already exists and is not owned by ${describe(parent)}: left alone`);
       return;
     }

@@ -183,3 +183,51 @@ t.test('kubelet: a DaemonSet runs on the emulated nodes its nodeSelector matches
   const none = settledStatus({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generation: 2 }, spec: { replicas: 0 } }, '2026-01-01T00:00:00Z');
   t.match(none, { observedGeneration: 2, replicas: 0, readyReplicas: 0 });
 });
+
+t.test('gap 7: syncs on events, the resync period and resyncAfterSeconds, not every round', async (t) => {
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  let resyncAfter: number | undefined;
+  const transport: HookTransport = async (path) => ({
+    statusCode: 200,
+    body: path.endsWith('/customize') ? { relatedResources: [] } : { status: {}, children: [deployment({})], ...(resyncAfter !== undefined && { resyncAfterSeconds: resyncAfter }) },
+  });
+  const c = new Cluster({ transport, controllers: [CONTROLLER], clock: () => new Date(now).toISOString(), resyncPeriodSeconds: 300 });
+  c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
+  const syncs = async (): Promise<number> => {
+    now += 1000;
+    return (await c.round()).syncs.length;
+  };
+  t.equal(await syncs(), 1, 'the new parent');
+  t.equal(await syncs(), 1, 'its own writes are events');
+  t.equal(await syncs(), 0, 'nothing changed: no sync');
+  c.store.updateStatus(c.store.get('Deployment.apps/v1', 'ns/d') as KubeResource, { readyReplicas: 1 });
+  t.equal(await syncs(), 1, 'a child changed');
+  t.equal(await syncs(), 0);
+  now += 300 * 1000;
+  t.equal(await syncs(), 1, 'the resync period');
+  resyncAfter = 5;
+  c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: { x: 1 } });
+  t.equal(await syncs(), 1, 'the parent changed');
+  t.equal(await syncs(), 1, 'the status write is an event');
+  t.equal(await syncs(), 0);
+  now += 5000;
+  t.equal(await syncs(), 1, 'resyncAfterSeconds');
+});
+
+t.test('gap 7: a lagging cache shows a child a round late; its create is not repeated (AlreadyExists is ignored)', async (t) => {
+  const seen: string[][] = [];
+  const transport: HookTransport = async (path, body) => {
+    if (path.endsWith('/customize')) return { statusCode: 200, body: { relatedResources: [] } };
+    const request = body as Request;
+    seen.push([...Object.keys(request.children['Secret.v1'] ?? {}), ...Object.keys(request.children['Deployment.apps/v1'] ?? {})]);
+    return { statusCode: 200, body: { status: {}, children: [deployment({}), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: {} }] } };
+  };
+  const c = new Cluster({ transport, controllers: [CONTROLLER], clock: () => '2026-01-01T00:00:00Z', laggingGroups: ['Secret.v1'] });
+  c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
+  await c.round();
+  const second = await c.round();
+  await c.round();
+  t.same(seen, [[], ['ns/d'], ['ns/s', 'ns/d']], 'the Secret is observed a round after the Deployment');
+  t.same(second.writes, [], 'no second create');
+  t.same(second.syncs[0]?.warnings, []);
+});

@@ -42,6 +42,23 @@ for (const file of EXAMPLES) {
   });
 }
 
+for (const file of EXAMPLES) {
+  t.test(`examples/${file} converges with event-driven syncs and lagging Secret and ConfigMap caches`, async (t) => {
+    const emulator = await startEmulator({ eventDriven: true, laggingGroups: ['Secret.v1', 'ConfigMap.v1'] });
+    t.teardown(() => emulator.close());
+    const parents = emulator.apply(readFileSync(`examples/${file}`, 'utf8')).filter((o) => o.kind === 'Ironic' || o.kind === 'IronicDatabase');
+    const result = await emulator.runUntilStable({ maxRounds: 2 * MAX_ROUNDS, autoReady: true });
+    t.same(result.errors, [], 'no sync failed');
+    t.ok(result.stable, `stable after ${result.rounds} rounds`);
+    for (const parent of parents) t.match(emulator.ready(parent.kind, parent.metadata.name), { status: 'True' }, `${parent.kind} ${parent.metadata.name} is Ready`);
+    t.same(emulator.history.flatMap((r) => r.syncs.flatMap((s) => [...s.warnings, ...s.pending])), [], 'no warning');
+    for (let i = 0; i < 10; i += 1) {
+      emulator.settleWorkloads();
+      t.same((await emulator.round()).writes, [], `round ${i + 1} after convergence writes nothing`);
+    }
+  });
+}
+
 t.test('every example is accepted by the API server', async (t) => {
   for (const file of EXAMPLES) {
     const { objects, errors, warnings } = readObjects([{ text: readFileSync(`examples/${file}`, 'utf8'), source: file }], 'default');

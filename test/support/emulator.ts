@@ -38,7 +38,18 @@ export type EmulatorOptions = {
   readonly tickSeconds?: number;
   /** Namespace of objects given without one (default `metal3`). */
   readonly namespace?: string;
+  /**
+   * Metacontroller's timing instead of a sync of every parent every round: syncs on events (a change to
+   * the parent, a child or a related object), on the CompositeController's resync period (300s) and
+   * resyncAfterSeconds.
+   */
+  readonly eventDriven?: boolean;
+  /** Child groups whose cache lags a round behind the others (e.g. `Secret.v1`). */
+  readonly laggingGroups?: readonly string[];
 };
+
+/** resyncPeriodSeconds of the CompositeControllers of deploy/. */
+const RESYNC_PERIOD_SECONDS = 300;
 
 export type Condition = { readonly type: string; readonly status: string; readonly reason?: string; readonly message?: string };
 
@@ -99,6 +110,8 @@ export class Emulator {
       clock: () => this.#now,
       storedStatus: (parent, status) => storedStatus(parent.kind, status),
       admitChild: childProblems,
+      ...(options.eventDriven === true && { resyncPeriodSeconds: RESYNC_PERIOD_SECONDS }),
+      ...(options.laggingGroups !== undefined && { laggingGroups: options.laggingGroups }),
     });
   }
 
