@@ -67,3 +67,23 @@ t.test('the migrated design proposal objects render to Ready', async (t) => {
   t.match(r.stdout, /# Ironic test\/ironic: Ready=True DeploymentAvailable/);
   t.match(r.stdout, /# IronicDatabase test\/ironic: Ready=True/);
 });
+
+t.test('upstream\'s own samples and a kubectl get of a recent release migrate and render to Ready', async (t) => {
+  const samples = await run(['migrate', '-f', 'test/fixtures/migrate/upstream-samples.yaml']);
+  t.equal(samples.code, 0, samples.stderr);
+  const r = await run(['-f', 'new.yaml', '--rounds', '10'], { 'new.yaml': samples.stdout });
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /# Ironic baremetal-operator-system\/ironic-sample: Ready=True DeploymentAvailable/);
+  t.match(r.stdout, /# Ironic baremetal-operator-system\/ironic-with-networking: Ready=True DeploymentAvailable/);
+
+  const listed = await run(['migrate', '-f', 'test/fixtures/migrate/kubectl-get.yaml']);
+  t.equal(listed.code, 0, listed.stderr);
+  const secrets = [
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-tls', namespace: 'baremetal-operator-system' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'CERT', 'tls.key': 'KEY' } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-service-abcde', namespace: 'baremetal-operator-system' }, stringData: { username: 'ironic', password: 'secret' } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-db-user', namespace: 'baremetal-operator-system' }, stringData: { username: 'ironic', password: 'secret' } },
+  ].map((s) => stringify(s)).join('---\n');
+  const rendered = await run(['-f', 'new.yaml', '-f', 'secrets.yaml', '--rounds', '10'], { 'new.yaml': listed.stdout, 'secrets.yaml': secrets });
+  t.equal(rendered.code, 0, rendered.stderr);
+  t.match(rendered.stdout, /# Ironic baremetal-operator-system\/ironic: Ready=True DeploymentAvailable/);
+});
