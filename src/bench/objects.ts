@@ -5,10 +5,11 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import forge from 'node-forge';
+import { LAST_APPLIED_ANNOTATION } from '../render/child.js';
 
 export type Obj = Record<string, unknown>;
 
-export const LAST_APPLIED = 'metacontroller.k8s.io/last-applied-configuration';
+const LAST_APPLIED = LAST_APPLIED_ANNOTATION;
 const CREATED = '2026-01-01T00:00:00Z';
 
 const isRecord = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -82,7 +83,6 @@ export const availableDeployment = (): Obj => ({
   ],
 });
 
-export type Pem = { readonly cert: string; readonly key: string };
 
 /** RSA keys from node (forge's pure-JS key generation is slow); certificates from forge. */
 export const rsaKey = (): string =>

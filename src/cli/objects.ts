@@ -80,8 +80,3 @@ export const withoutNulls = <T>(value: T): T => {
   return value;
 };
 
-/** A copy with new metadata fields merged in. */
-export const withMetadata = (object: KubeResource, metadata: Partial<Metadata>): KubeResource => ({
-  ...object,
-  metadata: { ...object.metadata, ...metadata },
-});
