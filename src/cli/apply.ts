@@ -49,35 +49,49 @@ const listMapKey = (lists: readonly (readonly unknown[])[]): string | undefined 
 
 const toMap = (list: readonly unknown[], key: string): Json => Object.fromEntries(list.filter(isRecord).map((item) => [keyText(item[key]), item]));
 
+/**
+ * mergeListMap of apply.go: the lists as maps by key (a later duplicate wins), merged as objects, then
+ * back to a list. Every item of the destination is written with its key's merged value, so a duplicate
+ * already stored is written once per duplicate; a duplicate only desired is written once.
+ */
 const mergeListMap = (destination: readonly unknown[], lastApplied: readonly unknown[], desired: readonly unknown[], key: string): unknown[] => {
   const merged = mergeObject(toMap(destination, key), toMap(lastApplied, key), toMap(desired, key));
+  const idOf = (item: unknown): string => (isRecord(item) ? keyText(item[key]) : '');
   const out: unknown[] = [];
   const added = new Set<string>();
-  const take = (item: unknown): void => {
-    const id = isRecord(item) ? keyText(item[key]) : '';
-    if (!added.has(id) && id in merged) {
-      out.push(merged[id]);
+  // Items already in the destination keep their order (each of them, duplicates included).
+  for (const item of destination) {
+    const id = idOf(item);
+    if (id in merged) {
+      out.push(deepCopy(merged[id]));
       added.add(id);
     }
-  };
-  // Items already in the destination keep their order; new ones follow in the desired order.
-  destination.forEach(take);
-  desired.forEach(take);
+  }
+  // Then the desired items not added yet, in the desired order.
+  for (const item of desired) {
+    const id = idOf(item);
+    if (!added.has(id) && id in merged) {
+      out.push(deepCopy(merged[id]));
+      added.add(id);
+    }
+  }
   return out;
 };
 
-/** A merge apply refuses, e.g. a map the desired object replaces with a scalar or a list. */
-export class MergeError extends Error {}
-
+/**
+ * merge of apply.go. Its type checks never fail: a failed type assertion leaves a nil value, which the
+ * check (`!ok && val != nil`) lets through. So a map desired as a scalar or a list is merged with nothing
+ * desired (the fields applied last time go, the others stay), and a list desired as anything else becomes
+ * null (a list-map keeps the items never applied). No merge error reaches the API server.
+ */
 const mergeValue = (destination: unknown, lastApplied: unknown, desired: unknown): unknown => {
-  if (isRecord(destination) && isRecord(desired)) return mergeObject(destination, isRecord(lastApplied) ? lastApplied : {}, desired);
-  if (isRecord(destination) && isRecord(lastApplied) && desired !== undefined) {
-    throw new MergeError(`expecting map, got ${Array.isArray(desired) ? 'a list' : typeof desired} ${JSON.stringify(desired)}`);
-  }
-  if (Array.isArray(destination) && Array.isArray(desired)) {
+  if (isRecord(destination)) return mergeObject(destination, isRecord(lastApplied) ? lastApplied : {}, isRecord(desired) ? desired : {});
+  if (Array.isArray(destination)) {
     const last = Array.isArray(lastApplied) ? lastApplied : [];
-    const key = listMapKey([destination, last, desired]);
-    return key === undefined ? deepCopy(desired) : mergeListMap(destination, last, desired, key);
+    const wanted = Array.isArray(desired) ? desired : [];
+    const key = listMapKey([destination, last, wanted]);
+    if (key !== undefined) return mergeListMap(destination, last, wanted, key);
+    return Array.isArray(desired) ? deepCopy(desired) : null;
   }
   return deepCopy(desired);
 };

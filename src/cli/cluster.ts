@@ -8,7 +8,7 @@
  * Metacontroller; differences are marked NOTE.
  */
 import type { RelatedResourceRule } from '../api/hook.js';
-import { applyUpdate, MergeError, withLastApplied } from './apply.js';
+import { applyUpdate, withLastApplied } from './apply.js';
 import { CONTROLLERS, finalizerOf, type ControllerSpec, type UpdateStrategy } from './controllers.js';
 import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type Json, type KubeResource, type OwnerReference } from './objects.js';
 import { RelatedRuleError, resolveRelated } from './related.js';
@@ -400,14 +400,8 @@ export class Cluster {
   }
 
   #update(controller: ControllerSpec, observed: KubeResource, desired: KubeResource, log: WriteLog): void {
-    const merged = ((): KubeResource => {
-      try {
-        return applyUpdate(observed, desired);
-      } catch (error) {
-        if (error instanceof MergeError) throw new ApiError(422, `${describe(observed)}: can't merge the desired form: ${error.message}`);
-        throw error;
-      }
-    })();
+    // DynamicApply.Apply (pkg/controller/common/manage_children.go): ApplyUpdate, then DeepEqual.
+    const merged = applyUpdate(observed, desired);
     if (deepEqual(merged, observed) || observed.metadata.deletionTimestamp !== undefined) return;
     switch (this.#strategy(controller, observed)) {
       case 'OnDelete':

@@ -166,3 +166,50 @@ export const immutableFieldProblems = (stored: KubeResource, updated: KubeResour
     .filter((path) => at(stored, path) !== undefined && !deepEqual(at(stored, path), at(updated, path)))
     .map((path) => `${path.join('.')}: Invalid value: ${jsonText(at(updated, path))}: field is immutable`);
 };
+
+const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
+  Pod: ['spec'],
+  Deployment: ['spec', 'template', 'spec'],
+  StatefulSet: ['spec', 'template', 'spec'],
+  DaemonSet: ['spec', 'template', 'spec'],
+  Job: ['spec', 'template', 'spec'],
+};
+
+const itemsAt = (value: unknown, key: string): unknown[] => (isRecord(value) && Array.isArray(value[key]) ? value[key] : []);
+
+/** `path[i].field: Duplicate value: "x"` for every item whose field repeats an earlier one (seen is shared). */
+const duplicates = (items: readonly unknown[], path: string, field: string, seen = new Set<string>(), invalid = false): string[] =>
+  items.flatMap((item, i) => {
+    const value = isRecord(item) ? item[field] : undefined;
+    if (typeof value !== 'string' || value === '') return [];
+    if (!seen.has(value)) {
+      seen.add(value);
+      return [];
+    }
+    return [invalid ? `${path}[${i}].${field}: Invalid value: ${JSON.stringify(value)}: must be unique` : `${path}[${i}].${field}: Duplicate value: ${JSON.stringify(value)}`];
+  });
+
+/**
+ * Keys the API server's validation wants unique (422 Invalid), as it says it: container names (across
+ * init containers and containers, ValidatePodSpec's validateContainers), volume names, port names and
+ * mount paths of a container, and Service port names. Duplicate env names are allowed (a warning only,
+ * "hides previous definition"), so they are stored as given.
+ */
+export const duplicateKeyProblems = (object: KubeResource): string[] => {
+  const path = POD_SPEC_PATHS[object.kind];
+  if (path === undefined) return object.kind === 'Service' ? duplicates(itemsAt(object['spec'], 'ports'), 'spec.ports', 'name') : [];
+  const spec = at(object, path);
+  const prefix = path.join('.');
+  const names = new Set<string>();
+  const containerProblems = (['initContainers', 'containers'] as const).flatMap((list) => {
+    const containers = itemsAt(spec, list);
+    return [
+      ...duplicates(containers, `${prefix}.${list}`, 'name', names),
+      ...containers.flatMap((c, i) => [
+        ...duplicates(itemsAt(c, 'ports'), `${prefix}.${list}[${i}].ports`, 'name'),
+        ...duplicates(itemsAt(c, 'volumeMounts'), `${prefix}.${list}[${i}].volumeMounts`, 'mountPath', new Set(), true),
+      ]),
+    ];
+  });
+  return [...containerProblems, ...duplicates(itemsAt(spec, 'volumes'), `${prefix}.volumes`, 'name')];
+};

@@ -4,7 +4,7 @@
  * graceful deletion with finalizers, and background deletion of dependents.
  */
 import { base64 } from '../render/meta.js';
-import { immutableFieldProblems, serverDefaulted } from './server-defaults.js';
+import { duplicateKeyProblems, immutableFieldProblems, serverDefaulted } from './server-defaults.js';
 import { deepCopy, deepEqual, groupKeyOf, isRecord, objectKeyOf, withoutNulls, type Json, type KubeResource, type Metadata } from './objects.js';
 
 /** Core (`v1`) kinds have no metadata.generation; apps, batch, networking and custom resources do. */
@@ -75,6 +75,12 @@ export class ObjectStore {
     return this.list().filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true));
   }
 
+  /** 422 when the object repeats a key the API server wants unique (container names, volume names, ...). */
+  #validate(object: KubeResource): void {
+    const problems = duplicateKeyProblems(object);
+    if (problems.length > 0) throw new ApiError(422, `${object.kind} ${objectKeyOf(object)} is invalid: ${problems.join('; ')}`);
+  }
+
   #nextVersion(): string {
     this.#resourceVersion += 1;
     return String(this.#resourceVersion);
@@ -103,6 +109,7 @@ export class ObjectStore {
   create(object: KubeResource): KubeResource {
     if (this.get(groupKeyOf(object), objectKeyOf(object)) !== undefined) throw new ApiError(409, `${object.kind} ${objectKeyOf(object)} already exists`);
     const defaulted = this.#defaults(object);
+    this.#validate(defaulted);
     const metadata: Metadata = {
       ...defaulted.metadata,
       uid: this.#nextUid(),
@@ -123,6 +130,7 @@ export class ObjectStore {
     const stored = this.get(groupKeyOf(object), objectKeyOf(object));
     if (stored === undefined) throw new Error(`${object.kind} ${objectKeyOf(object)} does not exist`);
     const defaulted = this.#defaults(object);
+    this.#validate(defaulted);
     const metadata: Json = { ...defaulted.metadata };
     for (const field of SERVER_METADATA) {
       if (field === 'finalizers' || field === 'ownerReferences') {

@@ -91,12 +91,68 @@ t.test('gap 2: a Secret with immutable: true keeps its data', async (t) => {
   t.match((await c.round()).syncs[0]?.error, /Secret ns\/s is invalid: data: Forbidden: field is immutable/);
 });
 
-t.test('gap 3: a map replaced by a scalar or a list cannot be merged, on every sync', async (t) => {
+t.test('gap 3: a map desired as a scalar or a list is no merge error (apply.go lets it through): the fields applied last time go', async (t) => {
   let data: unknown = { a: 'x' };
-  const { cluster: c } = cluster(() => ({ status: {}, children: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', annotations: { x: 'y' } }, data }] }));
+  const { cluster: c } = cluster(() => ({ status: {}, children: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data }] }));
   await c.round();
+  const stored = c.store.get('ConfigMap.v1', 'ns/c') as KubeResource;
+  c.store.update({ ...stored, data: { a: 'x', other: 'kept' } });
   data = ['a'];
-  for (let i = 0; i < 2; i += 1) t.match((await c.round()).syncs[0]?.error, /ConfigMap ns\/c: can't merge the desired form: expecting map/);
+  const round = await c.round();
+  t.same(round.syncs[0]?.error, undefined, 'no error');
+  t.same(verbs(round.writes), ['update ConfigMap ns/c']);
+  t.same(c.store.get('ConfigMap.v1', 'ns/c')?.['data'], { other: 'kept' }, 'the key applied last time is gone, the other stays');
+  t.same((await c.round()).writes, [], 'then quiet');
+});
+
+const withEnv = (env: Json[]): Json => deployment({ template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i:1', env }] } } });
+const envOf = (c: Cluster): unknown => ((((c.store.get('Deployment.apps/v1', 'ns/d')?.['spec'] as Json)['template'] as Json)['spec'] as Json)['containers'] as Json[])[0]?.['env'];
+
+t.test('gap 3: duplicate env names are stored as given, then written once per duplicate with the last value', async (t) => {
+  const { cluster: c } = cluster(() => ({ status: {}, children: [withEnv([{ name: 'FOO', value: '1' }, { name: 'FOO', value: '2' }])] }));
+  await c.round();
+  t.same(envOf(c), [{ name: 'FOO', value: '1' }, { name: 'FOO', value: '2' }], 'created as given (a duplicate env name is only a warning)');
+  t.same(verbs((await c.round()).writes), ['update Deployment ns/d']);
+  t.same(envOf(c), [{ name: 'FOO', value: '2' }, { name: 'FOO', value: '2' }], 'each stored duplicate becomes the last desired one');
+  t.same((await c.round()).writes, [], 'then quiet');
+});
+
+const withContainers = (names: readonly string[]): Json => deployment({ template: { metadata: { labels: { app: 'a' } }, spec: { containers: names.map((name, i) => ({ name, image: `i:${i}` })) } } });
+const imagesOf = (c: Cluster): unknown => ((((c.store.get('Deployment.apps/v1', 'ns/d')?.['spec'] as Json)['template'] as Json)['spec'] as Json)['containers'] as Json[]).map((x) => x['image']);
+
+t.test('gap 3: a create with duplicate container names is refused (422 Duplicate value), on every sync', async (t) => {
+  const { cluster: c } = cluster(() => ({ status: {}, children: [withContainers(['c', 'c'])] }));
+  for (let i = 0; i < 2; i += 1) t.match((await c.round()).syncs[0]?.error, /Deployment ns\/d is invalid: spec\.template\.spec\.containers\[1\]\.name: Duplicate value: "c"/);
+  t.equal(c.store.get('Deployment.apps/v1', 'ns/d'), undefined);
+});
+
+t.test('gap 3: a desired duplicate of a stored container is merged into it (written once, the last wins) and the update passes', async (t) => {
+  let names = ['c'];
+  const { cluster: c } = cluster(() => ({ status: {}, children: [withContainers(names)] }));
+  await c.round();
+  names = ['c', 'c'];
+  const round = await c.round();
+  t.same(round.syncs[0]?.error, undefined);
+  t.same(imagesOf(c), ['i:1'], 'one container, the image of the last duplicate');
+  t.same((await c.round()).writes, []);
+});
+
+t.test('gap 3: the API server refuses repeated volume names, port names and mount paths', async (t) => {
+  const { cluster: c } = cluster(() => ({ status: {}, children: [] }));
+  const refused = (object: KubeResource): string => {
+    try {
+      c.store.create(object);
+      return '';
+    } catch (error) {
+      return error instanceof Error ? error.message : '';
+    }
+  };
+  const pod = (spec: Json): KubeResource => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'ns' }, spec });
+  t.match(refused(pod({ containers: [{ name: 'a' }], initContainers: [{ name: 'a' }] })), /spec\.containers\[0\]\.name: Duplicate value: "a"/);
+  t.match(refused(pod({ containers: [{ name: 'a' }], volumes: [{ name: 'v' }, { name: 'v' }] })), /spec\.volumes\[1\]\.name: Duplicate value: "v"/);
+  t.match(refused(pod({ containers: [{ name: 'a', volumeMounts: [{ name: 'v', mountPath: '/x' }, { name: 'w', mountPath: '/x' }] }] })), /volumeMounts\[1\]\.mountPath: Invalid value: "\/x": must be unique/);
+  t.match(refused({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'ns' }, spec: { ports: [{ name: 'p', port: 1 }, { name: 'p', port: 2 }] } }), /spec\.ports\[1\]\.name: Duplicate value: "p"/);
+  t.equal(refused(pod({ containers: [{ name: 'a', env: [{ name: 'E' }, { name: 'E' }] }] })), '', 'duplicate env names are allowed');
 });
 
 t.test('gap 4: an object with a child name the parent does not own is never adopted (AlreadyExists, ignored)', async (t) => {
