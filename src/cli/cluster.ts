@@ -12,7 +12,7 @@ import { applyUpdate, withLastApplied } from './apply.js';
 import { CONTROLLERS, finalizerOf, type ControllerSpec, type UpdateStrategy } from './controllers.js';
 import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type Json, type KubeResource, type OwnerReference } from './objects.js';
 import { RelatedRuleError, resolveRelated } from './related.js';
-import { ApiError, FOREGROUND_DELETION, ObjectStore, type Propagation } from './store.js';
+import { ApiError, FOREGROUND_DELETION, ObjectStore, ORPHAN_DEPENDENTS, type Propagation } from './store.js';
 
 /** How a hook is reached: POST a JSON body to a path, get the status code and the parsed body. */
 export type HookTransport = (path: string, body: unknown) => Promise<{ readonly statusCode: number; readonly body: unknown }>;
@@ -120,9 +120,33 @@ const parseCustomizeResponse = (body: unknown): RelatedResourceRule[] => {
   return rules as RelatedResourceRule[];
 };
 
-/** Metacontroller's order of child writes: by kind (its map of child types is sorted), then by name. */
-const byKind = (children: readonly KubeResource[]): KubeResource[] =>
-  [...children].sort((a, b) => a.kind.localeCompare(b.kind) || a.apiVersion.localeCompare(b.apiVersion) || objectKeyOf(a).localeCompare(objectKeyOf(b)));
+const gvkOf = (apiVersion: string, kind: string): readonly [string, string, string] => {
+  const slash = apiVersion.lastIndexOf('/');
+  return [slash < 0 ? '' : apiVersion.slice(0, slash), apiVersion.slice(slash + 1), kind];
+};
+
+const compareGvk = (a: readonly [string, string, string], b: readonly [string, string, string]): number => {
+  for (let i = 0; i < 3; i += 1) if (a[i] !== b[i]) return (a[i] ?? '') < (b[i] ?? '') ? -1 : 1;
+  return 0;
+};
+
+/**
+ * Metacontroller's order of child writes: ManageChildren (pkg/controller/common/manage_children.go) walks
+ * UniformObjectMap.GetAllGVKs (pkg/controller/common/api/v2/common.go), sorted by group, then version,
+ * then kind (so the core group, Secret and Service, comes before apps, batch, networking.k8s.io). NOTE:
+ * within one type Go ranges over a map (random order); here by namespace/name.
+ */
+const byGvk = (children: readonly KubeResource[]): KubeResource[] =>
+  [...children].sort((a, b) => compareGvk(gvkOf(a.apiVersion, a.kind), gvkOf(b.apiVersion, b.kind)) || (objectKeyOf(a) < objectKeyOf(b) ? -1 : objectKeyOf(a) > objectKeyOf(b) ? 1 : 0));
+
+/** Group keys (`Kind.apiVersion`) in GetAllGVKs order. */
+const groupsByGvk = (groups: readonly string[]): string[] => {
+  const split = (group: string): readonly [string, string, string] => {
+    const dot = group.indexOf('.');
+    return gvkOf(group.slice(dot + 1), group.slice(0, dot));
+  };
+  return [...groups].sort((a, b) => compareGvk(split(a), split(b)));
+};
 
 class WriteLog {
   readonly writes: Write[] = [];
@@ -255,18 +279,26 @@ export class Cluster {
     return { status, desired, ...extra, ...(failures.length > 0 && { error: `applying the children failed: ${failures.join('; ')}` }) };
   }
 
-  /** Metacontroller's ShouldFinalize: a finalize hook is declared and the parent is being deleted (finalizer or not). */
+  /**
+   * Whether the finalize hook is called: shouldCallFinalizeHook (pkg/controller/composite/hooks.go), a
+   * finalize hook is declared and the parent is being deleted (finalizer or not).
+   */
   #shouldFinalize(controller: ControllerSpec, parent: KubeResource): boolean {
     return controller.finalize && parent.metadata.deletionTimestamp !== undefined;
   }
 
   /**
-   * Whether the children are managed: always for a live parent; for one being deleted, only while it is
-   * finalized, and not under foreground deletion (the garbage collector deletes the children).
+   * Whether the children are managed, as syncParentObject (pkg/controller/composite/controller.go) decides:
+   * `parent.GetDeletionTimestamp() == nil || pc.finalizer.ShouldFinalize(parent)`. Manager.ShouldFinalize
+   * (pkg/controller/common/finalizer/finalizer.go) is false while the parent carries a garbage collector
+   * finalizer (foregroundDeletion or orphan: "we'd be fighting the GC") and once Metacontroller's own
+   * finalizer is gone (removed in this sync or earlier), true otherwise when a finalize hook is declared.
    */
   #managesChildren(controller: ControllerSpec, parent: KubeResource): boolean {
     if (parent.metadata.deletionTimestamp === undefined) return true;
-    return this.#shouldFinalize(controller, parent) && !(parent.metadata.finalizers ?? []).includes(FOREGROUND_DELETION);
+    const finalizers = parent.metadata.finalizers ?? [];
+    if (finalizers.includes(FOREGROUND_DELETION) || finalizers.includes(ORPHAN_DEPENDENTS)) return false;
+    return controller.finalize && finalizers.includes(finalizerOf(controller));
   }
 
   /** Adds Metacontroller's finalizer to a live parent (or removes it when no finalize hook is declared). */
@@ -357,16 +389,16 @@ export class Cluster {
     return controller.childTypes.find((t) => t.group === groupKeyOf(child))?.strategy ?? 'OnDelete';
   }
 
-  /** ManageChildren: delete what was left out, then create or update (by kind). Returns the writes the API server refused. */
+  /** ManageChildren: delete what was left out, then create or update (by group, version, kind). Returns the writes the API server refused. */
   #manageChildren(controller: ControllerSpec, parent: KubeResource, observed: ObservedChildren, desired: readonly KubeResource[], log: WriteLog): string[] {
     const failures: string[] = [];
     const wanted = new Set(desired.map((d) => `${groupKeyOf(d)} ${objectKeyOf(d)}`));
-    for (const [group, objects] of Object.entries(observed)) {
-      for (const [key, child] of Object.entries(objects)) {
+    for (const group of groupsByGvk(Object.keys(observed))) {
+      for (const [key, child] of Object.entries(observed[group] ?? {})) {
         if (child.metadata.deletionTimestamp === undefined && !wanted.has(`${group} ${key}`)) log.removed(this.store.delete(group, key));
       }
     }
-    for (const child of byKind(desired)) {
+    for (const child of byGvk(desired)) {
       const current = observed[groupKeyOf(child)]?.[objectKeyOf(child)];
       try {
         if (current === undefined) this.#create(parent, child, log);

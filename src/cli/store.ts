@@ -44,6 +44,9 @@ export type Propagation = 'Background' | 'Foreground' | 'Orphan';
 /** The finalizer the API server puts on an object deleted in the foreground, until its dependents are gone. */
 export const FOREGROUND_DELETION = 'foregroundDeletion';
 
+/** The finalizer of an object deleted with orphan propagation, until its dependents are orphaned. */
+export const ORPHAN_DEPENDENTS = 'orphan';
+
 export class ObjectStore {
   readonly #objects = new Map<string, KubeResource>();
   readonly #clock: () => string;

@@ -201,6 +201,28 @@ t.test('gap 5: foreground deletion: Metacontroller stops managing children and t
   t.equal(c.store.get(PARENT, 'ns/p'), undefined, 'gone once finalized and its dependents are gone');
 });
 
+t.test('gap 5: once its own finalizer is removed, Metacontroller no longer manages the children of a parent being deleted', async (t) => {
+  const { cluster: c } = cluster((request) => ({ status: {}, children: request.finalizing ? [] : [deployment({})], finalized: request.finalizing }));
+  await c.round();
+  const p = c.store.get(PARENT, 'ns/p') as KubeResource;
+  c.store.setFinalizers(p, [...(p.metadata.finalizers ?? []), 'someone.else/keep']);
+  c.remove(PARENT, 'ns', 'p');
+  const round = await c.round();
+  t.same(c.store.get(PARENT, 'ns/p')?.metadata.finalizers, ['someone.else/keep'], 'finalized: our finalizer is gone');
+  t.notOk(verbs(round.writes).includes('delete Deployment ns/d'), 'the child left out is not deleted');
+  t.ok(c.store.get('Deployment.apps/v1', 'ns/d'), 'the child stays for the garbage collector');
+});
+
+t.test('gap 5: a parent with the orphan finalizer (a garbage collector finalizer) has its children left alone', async (t) => {
+  const { cluster: c } = cluster((request) => ({ status: {}, children: request.finalizing ? [] : [deployment({})] }));
+  await c.round();
+  const p = c.store.get(PARENT, 'ns/p') as KubeResource;
+  c.store.setFinalizers(p, ['orphan', ...(p.metadata.finalizers ?? [])]);
+  c.remove(PARENT, 'ns', 'p');
+  await c.round();
+  t.ok(c.store.get('Deployment.apps/v1', 'ns/d'), 'not deleted by Metacontroller');
+});
+
 t.test('gap 6: a related rule with an empty names list selects every object of the namespace', async (t) => {
   const objects: KubeResource[] = [
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'a', namespace: 'x' } },
@@ -222,13 +244,17 @@ t.test('gap 6: customize answers are cached per uid+generation for 20 minutes', 
   t.equal(calls.filter((p) => p.endsWith('/customize')).length, 2, 'asked again after 20');
 });
 
-t.test('gap 7: children are created in Metacontroller order, sorted by kind, not response order', async (t) => {
+t.test('gap 7: children are written in Metacontroller order (GetAllGVKs: group, version, kind), not response order', async (t) => {
+  let all = true;
+  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' }, data: {} };
   const { cluster: c } = cluster(() => ({
     status: {},
-    children: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 1 }] } }, deployment({}), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: {} }],
+    children: all ? [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 1 }] } }, deployment({}), secret, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: {} }] : [],
   }));
   const round = await c.round();
-  t.same(verbs(round.writes).filter((w) => w.startsWith('create')), ['create ConfigMap ns/c', 'create Deployment ns/d', 'create Service ns/s']);
+  t.same(verbs(round.writes).filter((w) => w.startsWith('create')), ['create ConfigMap ns/c', 'create Secret ns/x', 'create Service ns/s', 'create Deployment ns/d'], 'the core group before apps');
+  all = false;
+  t.same(verbs((await c.round()).writes).filter((w) => w.startsWith('delete')), ['delete ConfigMap ns/c', 'delete Secret ns/x', 'delete Service ns/s', 'delete Deployment ns/d'], 'deletions in the same order');
 });
 
 t.test('kubelet: a DaemonSet runs on the emulated nodes its nodeSelector matches; a Deployment of 0 replicas has no pod', async (t) => {

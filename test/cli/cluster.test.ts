@@ -46,7 +46,7 @@ const verbs = (writes: readonly { verb: string; object: string }[]): string[] =>
 t.test('a created child gets the namespace, the controller-uid label, an owner and the last-applied annotation', async (t) => {
   const { cluster: c, parent } = cluster(() => ({ status: {}, children: [deployment({ replicas: 1 }), { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: {} }] }));
   const round = await c.round();
-  t.same(verbs(round.writes), ['finalizer Ironic ns/p', 'create Deployment ns/d', 'create Service ns/s', 'status Ironic ns/p']);
+  t.same(verbs(round.writes), ['finalizer Ironic ns/p', 'create Service ns/s', 'create Deployment ns/d', 'status Ironic ns/p'], 'the core group before apps');
   const uid = parent().metadata.uid ?? '';
   const d = c.store.get('Deployment.apps/v1', 'ns/d') as KubeResource;
   t.match(d.metadata, { namespace: 'ns', labels: { 'controller-uid': uid }, generation: 1, creationTimestamp: NOW });
