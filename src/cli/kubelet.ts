@@ -134,3 +134,68 @@ export const settledStatus = (child: KubeResource, time: string): Json | undefin
   const upToDate = child.kind !== 'Job' && observed === generationOf(child) && JSON.stringify(current) === JSON.stringify(wanted);
   return upToDate ? undefined : wanted;
 };
+
+const numberIn = (value: unknown, key: string): number => {
+  const n = isRecord(value) ? value[key] : undefined;
+  return typeof n === 'number' ? n : 0;
+};
+
+/** Pods a workload runs as its status counts them (terminating pods are not counted, as in Kubernetes). */
+export const podsInStatus = (workload: KubeResource): number => {
+  const status = workload['status'];
+  switch (workload.kind) {
+    case 'Deployment':
+    case 'StatefulSet':
+      return numberIn(status, 'replicas');
+    case 'DaemonSet':
+      return numberIn(status, 'currentNumberScheduled') + numberIn(status, 'numberMisscheduled');
+    default:
+      return 0;
+  }
+};
+
+/** Kubernetes' default terminationGracePeriodSeconds. */
+const DEFAULT_GRACE_PERIOD_SECONDS = 30;
+
+/** How long a workload's pods take to terminate: the template's terminationGracePeriodSeconds, or 30 s. */
+const gracePeriodSeconds = (workload: KubeResource): number => {
+  const spec = workload['spec'];
+  const template = isRecord(spec) ? spec['template'] : undefined;
+  const grace = isRecord(template) && isRecord(template['spec']) ? template['spec']['terminationGracePeriodSeconds'] : undefined;
+  return typeof grace === 'number' ? grace : DEFAULT_GRACE_PERIOD_SECONDS;
+};
+
+/** Pods of a workload that stopped being counted (scaled down or deleted) and run until their grace period ends. */
+export type TerminatingPods = {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly pods: number;
+  /** When they were told to stop, and when the last of them is gone (RFC 3339). */
+  readonly since: string;
+  readonly until: string;
+};
+
+/**
+ * The kubelet's terminating pods: a workload scaled down or deleted (Metacontroller deletes children in
+ * background, so the garbage collector deletes the pods after the workload) keeps the pods it loses
+ * running for their termination grace period (pods that ignore SIGTERM run to the end of it).
+ */
+export class TerminatingPodLedger {
+  readonly #entries: TerminatingPods[] = [];
+
+  /** `workload` went from `before` counted pods to `after` at `now`: the difference terminates. */
+  record(workload: KubeResource, before: number, after: number, now: string): void {
+    if (after >= before) return;
+    const until = new Date(Date.parse(now) + gracePeriodSeconds(workload) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const { kind, metadata } = workload;
+    this.#entries.push({ kind, namespace: metadata.namespace ?? '', name: metadata.name, uid: metadata.uid ?? '', pods: before - after, since: now, until });
+  }
+
+  /** The pods still terminating at `now`. */
+  at(now: string): TerminatingPods[] {
+    const time = Date.parse(now);
+    return this.#entries.filter((e) => Date.parse(e.until) > time).map((e) => ({ ...e }));
+  }
+}

@@ -1,9 +1,11 @@
 /**
  * The API server and garbage collector of the in-memory cluster: objects by group and key, with the
  * metadata the server owns (uid, resourceVersion, generation, creationTimestamp), a few server defaults,
- * graceful deletion with finalizers, and background deletion of dependents.
+ * graceful deletion with finalizers, and background deletion of dependents. The pods a workload loses
+ * (scaled down or deleted) are kept by the kubelet stand-in for their grace period.
  */
 import { base64 } from '../render/meta.js';
+import { podsInStatus, TerminatingPodLedger, type TerminatingPods } from './kubelet.js';
 import { duplicateKeyProblems, immutableFieldProblems, serverDefaulted } from './server-defaults.js';
 import { deepCopy, deepEqual, groupKeyOf, isRecord, objectKeyOf, withoutNulls, type Json, type KubeResource, type Metadata } from './objects.js';
 
@@ -53,6 +55,7 @@ export class ObjectStore {
   #resourceVersion = 0;
   #uids = 0;
   #clusterIPs = 0;
+  readonly #terminating = new TerminatingPodLedger();
 
   constructor(clock: () => string) {
     this.#clock = clock;
@@ -76,6 +79,11 @@ export class ObjectStore {
   /** Objects whose controller ownerReference points at the given uid. */
   ownedBy(uid: string): KubeResource[] {
     return this.list().filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true));
+  }
+
+  /** Pods of scaled-down or deleted workloads still in their termination grace period, by the store's clock. */
+  terminatingPods(): TerminatingPods[] {
+    return this.#terminating.at(this.#clock());
   }
 
   /** 422 when the object repeats a key the API server wants unique (container names, volume names, ...). */
@@ -155,7 +163,9 @@ export class ObjectStore {
   updateStatus(object: KubeResource, status: unknown): KubeResource {
     const stored = this.get(groupKeyOf(object), objectKeyOf(object));
     if (stored === undefined) throw new Error(`${object.kind} ${objectKeyOf(object)} does not exist`);
-    return this.#save({ ...stored, metadata: { ...stored.metadata, resourceVersion: this.#nextVersion() }, status: withoutNulls(status) });
+    const updated = this.#save({ ...stored, metadata: { ...stored.metadata, resourceVersion: this.#nextVersion() }, status: withoutNulls(status) });
+    this.#terminating.record(stored, podsInStatus(stored), podsInStatus(updated), this.#clock());
+    return updated;
   }
 
   /** Sets or removes metadata.finalizers; an object being deleted goes away with its last finalizer. */
@@ -233,6 +243,8 @@ export class ObjectStore {
   #remove(object: KubeResource): KubeResource[] {
     this.#objects.delete(`${groupKeyOf(object)} ${objectKeyOf(object)}`);
     this.#nextVersion();
+    // Its pods go after it (background propagation) and run out their grace period.
+    this.#terminating.record(object, podsInStatus(object), 0, this.#clock());
     const uid = object.metadata.uid;
     const dependents = uid === undefined ? [] : this.ownedBy(uid);
     return [object, ...dependents.flatMap((d) => this.delete(groupKeyOf(d), objectKeyOf(d)))];

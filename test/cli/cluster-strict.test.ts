@@ -223,6 +223,26 @@ t.test('gap 5: a parent with the orphan finalizer (a garbage collector finalizer
   t.ok(c.store.get('Deployment.apps/v1', 'ns/d'), 'not deleted by Metacontroller');
 });
 
+t.test('gap 5: a deleted or scaled-down workload keeps its pods for their termination grace period', async (t) => {
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  const { cluster: c } = cluster(() => ({ status: {}, children: [] }), { clock: () => new Date(now).toISOString() });
+  const template = (grace?: number): Json => ({ ...podTemplate(), spec: { containers: [{ name: 'c', image: 'i:1' }], ...(grace !== undefined && { terminationGracePeriodSeconds: grace }) } });
+  const d = c.store.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns' }, spec: { replicas: 2, selector: { matchLabels: { app: 'a' } }, template: template(60) } });
+  c.store.updateStatus(d, { replicas: 2 });
+  const s = c.store.create({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's', namespace: 'ns' }, spec: { serviceName: 's', selector: { matchLabels: { app: 'a' } }, template: template() } });
+  c.store.updateStatus(s, { replicas: 1 });
+  c.store.updateStatus(s, { replicas: 0 });
+  c.remove('Deployment.apps/v1', 'ns', 'd');
+  t.same(c.store.terminatingPods().map((p) => [p.kind, p.name, p.pods, p.until]), [
+    ['StatefulSet', 's', 1, '2026-01-01T00:00:30Z'],
+    ['Deployment', 'd', 2, '2026-01-01T00:01:00Z'],
+  ]);
+  now += 30 * 1000;
+  t.same(c.store.terminatingPods().map((p) => p.name), ['d'], 'the default grace period (30 s) is over');
+  now += 30 * 1000;
+  t.same(c.store.terminatingPods(), [], 'and the template one (60 s)');
+});
+
 t.test('gap 6: a related rule with an empty names list selects every object of the namespace', async (t) => {
   const objects: KubeResource[] = [
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'a', namespace: 'x' } },

@@ -14,6 +14,7 @@ import {
   availableDeploymentStatus,
   completeJobStatus,
   failedJobStatus,
+  podsInStatus,
   readyDaemonSetStatus,
   readyStatefulSetStatus,
   scheduledNodes,
@@ -189,6 +190,16 @@ export class Emulator {
   /** The children a parent owns, in creation order. */
   children(kind: string, name: string, namespace?: string): KubeResource[] {
     return this.cluster.store.ownedBy(this.#find(kind, name, namespace).metadata.uid ?? '');
+  }
+
+  /**
+   * Pods of a workload at the cluster's time: those its status counts while it exists, and those still
+   * in their termination grace period after it was scaled down or deleted (the kubelet stand-in's).
+   */
+  podsOf(kind: string, name: string, namespace?: string): number {
+    const workload = this.get(kind, name, namespace);
+    const terminating = this.cluster.store.terminatingPods().filter((p) => p.kind === kind && p.name === name && (namespace ?? workload?.metadata.namespace ?? p.namespace) === p.namespace);
+    return (workload === undefined ? 0 : podsInStatus(workload)) + terminating.reduce((sum, p) => sum + p.pods, 0);
   }
 
   status(kind: string, name: string, namespace?: string): Json {
