@@ -10,6 +10,7 @@ import { IronicDatabaseSpec } from './ironic-database.js';
 import { unknownFields } from './strict.js';
 import { validateIronic } from './validate-ironic.js';
 import { validateIronicDatabase } from './validate-database.js';
+import { isRecord } from './problems.js';
 
 type Json = Record<string, unknown>;
 
@@ -19,7 +20,7 @@ export type Migrated = { readonly objects: readonly Json[]; readonly problems: r
 /** The API versions of upstream's objects: its CRD's, and the design proposal's. */
 const SOURCE_VERSIONS = new Set([GROUP_VERSION, 'metal3.io/v1alpha1']);
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject: (value: unknown) => value is Json = isRecord;
 
 /** Metadata the user wrote; what the API server or a controller wrote goes (uid, finalizers, owners, ...). */
 const KEPT_METADATA = ['name', 'namespace', 'labels', 'annotations'] as const;

@@ -6,11 +6,12 @@
  * `spec.x: Required value`, `spec.x: Unsupported value: "a": supported values: "b", "c"`. Pure; never throws.
  */
 import { evaluate } from '@marcbachmann/cel-js';
+import { isRecord } from './problems.js';
 
 type Json = Readonly<Record<string, unknown>>;
 type Rule = { readonly rule: string; readonly message?: string };
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject: (value: unknown) => value is Json = isRecord;
 
 const objectOr = (value: unknown): Json | undefined => (isObject(value) ? value : undefined);
 

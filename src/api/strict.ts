@@ -4,10 +4,11 @@
  * (`x-kubernetes-preserve-unknown-fields`, the embedded Kubernetes objects of overrides). Pure; never throws.
  */
 import type { TSchema } from '@sinclair/typebox';
+import { isRecord } from './problems.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject: (value: unknown) => value is Json = isRecord;
 
 /** Nesting beyond this is not walked (no schema of ours is that deep; a hostile input could be). */
 const MAX_DEPTH = 64;

@@ -2,6 +2,7 @@
  * Small helpers shared by renderers: labels, content hashes, base64, and dropping undefined values.
  */
 import { createHash } from 'node:crypto';
+import { sortedMap } from '../api/fields.js';
 import { LABELS, MANAGED_BY, labelValue } from './names.js';
 
 /** JSON with object keys sorted at every level, so equal content always hashes the same. */
@@ -45,10 +46,6 @@ export const databaseLabels = (name: string): Record<string, string> => ({
   [LABELS.database]: labelValue(name),
   [LABELS.managedBy]: MANAGED_BY,
 });
-
-/** Sorted copy of a string map (user maps are sorted before they reach an object). */
-export const sortedMap = (map: Readonly<Record<string, string>> | undefined): Record<string, string> =>
-  map === undefined ? {} : Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] ?? '']));
 
 /**
  * Recursively drops undefined values and empty objects/arrays created by optional parts, so a rendered

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject, ObjectMap } from '../api/hook.js';
 import { GROUP_KEYS } from '../api/hook.js';
-import { dataOf, findObject } from './observed.js';
+import { dataOf, findObject, isRecord as isMap } from './observed.js';
 
 /** Why a reference cannot be used: `missing` objects may appear later; `invalid` ones need a change. */
 export type ReferenceProblem = { readonly kind: 'missing' | 'invalid'; readonly path: string; readonly message: string };
@@ -17,7 +17,6 @@ export type Lookup = { readonly related: ObjectMap | null | undefined; readonly 
 /** A resolved reference, or the problem that keeps it from being used. */
 export type Resolved<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: ReferenceProblem };
 
-const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The keys of the `data` (and ConfigMap `binaryData`) of an object, sorted. */
 export const dataKeys = (object: KubeObject): string[] => {

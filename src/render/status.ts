@@ -28,7 +28,8 @@ const wordsOf = (value: unknown, fallback: string): string => (typeof value === 
 
 const condition = (object: KubeObject, type: string): ObservedCondition | undefined => findCondition(object['status'], type);
 
-const numberAt = (object: KubeObject, ...path: string[]): number => {
+/** A number at a path of an observed object, or 0. */
+export const numberAt = (object: unknown, ...path: string[]): number => {
   const value = pathOf(object, ...path);
   return typeof value === 'number' ? value : 0;
 };

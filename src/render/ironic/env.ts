@@ -5,7 +5,7 @@
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { DHCPModel } from '../../api/model.js';
 import type { IronicRenderInput } from './input.js';
-import { dedupeEnv, env, joinedEnv, optionalEnv, provisioningEnv } from './facts.js';
+import { bracketIPv6, dedupeEnv, env, joinedEnv, optionalEnv, provisioningEnv } from './facts.js';
 import { MOUNTS } from './volumes.js';
 import { rpcTLSEnv } from './ha.js';
 import { ironicNetworkingEnv } from './networking-service.js';
@@ -181,7 +181,6 @@ export const buildKeepalivedEnv = (input: IronicRenderInput): IEnvVar[] => {
   return [env('KEEPALIVED_VIRTUAL_IPS', [main, ...extra].join(' '))];
 };
 
-const bracketIPv6 = (address: string): string => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
 
 /** The Prometheus exporter (gunicorn). */
 export const buildExporterEnv = (input: IronicRenderInput, bindAddress: string): IEnvVar[] => [

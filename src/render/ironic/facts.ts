@@ -48,6 +48,9 @@ export const ironicScheduling = (input: IronicRenderInput): { nodeSelector?: Rec
 /** Labels that select the Ironic pods. */
 export const selectorLabels = (input: IronicRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(input.names.workload) });
 
+/** An IPv6 address in brackets, as URLs and `host:port` need it; anything else as it is. */
+export const bracketIPv6 = (address: string): string => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
+
 /** A plain `name=value` variable. */
 export const env = (name: string, value: string): IEnvVar => ({ name, value });
 

@@ -10,14 +10,13 @@ import type { ClientAccess } from '../../api/ironic.js';
 import { base64, ironicSecretLabels } from '../meta.js';
 import { LABELS } from '../names.js';
 import type { IronicRenderInput } from './input.js';
+import { bracketIPv6 } from './facts.js';
 
 /** Where the clouds Secret is meant to be mounted, and so where clouds.yaml finds the CA. */
 export const CLOUDS_MOUNT = '/etc/openstack';
 
 /** The component label value of the clouds Secret. */
 export const CLOUDS_COMPONENT = 'clouds';
-
-const bracketed = (address: string): string => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
 
 /** The API for clients in the cluster: the Service, on its default port for the scheme. */
 const apiURL = (input: IronicRenderInput): string => {
@@ -32,7 +31,7 @@ const externalAPIURL = (input: IronicRenderInput): string | undefined => {
   if (n.ingress?.host !== undefined) return `https://${n.ingress.host}`;
   if (n.externalCallbackURL !== undefined && n.externalCallbackURL !== '') return n.externalCallbackURL;
   if (highAvailability || n.ipAddress === undefined || n.ipAddress === '') return undefined;
-  return `${tls.certificateName !== undefined ? 'https' : 'http'}://${bracketed(n.ipAddress)}:${n.apiPort}`;
+  return `${tls.certificateName !== undefined ? 'https' : 'http'}://${bracketIPv6(n.ipAddress)}:${n.apiPort}`;
 };
 
 /** The image server BMCs and hosts use. */
@@ -41,7 +40,7 @@ const imageServerURL = (input: IronicRenderInput): string | undefined => {
   if (n.imageServerExternalURL !== undefined && n.imageServerExternalURL !== '') return n.imageServerExternalURL;
   if (n.ingress?.host !== undefined) return `https://${n.ingress.host}`;
   if (highAvailability || n.ipAddress === undefined || n.ipAddress === '') return undefined;
-  return tls.virtualMedia ? `https://${bracketed(n.ipAddress)}:${n.imageServerTLSPort}` : `http://${bracketed(n.ipAddress)}:${n.imageServerPort}`;
+  return tls.virtualMedia ? `https://${bracketIPv6(n.ipAddress)}:${n.imageServerTLSPort}` : `http://${bracketIPv6(n.ipAddress)}:${n.imageServerPort}`;
 };
 
 /** status.access: how clients reach this Ironic. */

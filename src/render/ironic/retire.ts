@@ -8,7 +8,7 @@ import type { KubeObject } from '../../api/hook.js';
 import { keepObserved, type KubeChild } from '../child.js';
 import { LABELS } from '../names.js';
 import { isRecord, pathOf, textOf } from '../observed.js';
-import { progressing, type Readiness } from '../status.js';
+import { numberAt, progressing, type Readiness } from '../status.js';
 
 const RETIRED_NODE_LABEL = LABELS.retiredWorkload;
 
@@ -20,11 +20,6 @@ const DEFAULT_GRACE_SECONDS = 30;
 
 /** The next step of the retirement: the child to keep (if any), how ready the switch is, and when to look again. */
 export type Retirement = { readonly child?: KubeChild; readonly readiness: Readiness; readonly resyncAfterSeconds?: number };
-
-const numberAt = (object: unknown, ...path: string[]): number => {
-  const value = pathOf(object, ...path);
-  return typeof value === 'number' ? value : 0;
-};
 
 const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
 
