@@ -22,6 +22,7 @@ import {
   DEFAULT_SENSOR_INTERVAL,
   EXTRA_RANGES_MIN_VERSION,
   MIN_SENSOR_INTERVAL,
+  SENSOR_INTERVAL_REASON,
   VLAN_IDS,
   type CAField,
 } from './constants.js';
@@ -358,13 +359,21 @@ export const PrometheusExporter = Type.Object(
     ),
     sensorCollectionInterval: Type.Optional(
       Type.Integer({
-        description: `Seconds between two sensor data collections. Defaults to ${DEFAULT_SENSOR_INTERVAL}.`,
-        minimum: MIN_SENSOR_INTERVAL,
+        description: `Seconds between two sensor data collections. Defaults to ${DEFAULT_SENSOR_INTERVAL}, at least ${MIN_SENSOR_INTERVAL}: ${SENSOR_INTERVAL_REASON}.`,
         default: DEFAULT_SENSOR_INTERVAL,
       }),
     ),
   },
-  { description: 'Hardware sensor metrics through the Ironic Prometheus exporter.' },
+  {
+    description: 'Hardware sensor metrics through the Ironic Prometheus exporter.',
+    'x-kubernetes-validations': [
+      {
+        // NOTE: a rule rather than `minimum`, so that the refusal says why.
+        rule: `!has(self.sensorCollectionInterval) || self.sensorCollectionInterval >= ${MIN_SENSOR_INTERVAL}`,
+        message: `sensorCollectionInterval must be at least ${MIN_SENSOR_INTERVAL}: ${SENSOR_INTERVAL_REASON}`,
+      },
+    ],
+  },
 );
 
 const caField = (ref: CAField['ref']): CAField => {

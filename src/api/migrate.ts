@@ -5,6 +5,7 @@
  * fields dropped; a field with no equivalent is refused with its path, never dropped silently. Pure.
  */
 import { GROUP_VERSION } from './common.js';
+import { MIN_SENSOR_INTERVAL, SENSOR_INTERVAL_REASON } from './constants.js';
 import { IronicSpec } from './ironic.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
 import { unknownFields } from './strict.js';
@@ -140,8 +141,24 @@ const renamed = (renames: readonly Rename[], removed: typeof IRONIC_REMOVED) => 
   return out;
 };
 
+/**
+ * Upstream allows sensor collection every 60 s; this API follows ironic-image's minimum (constants.ts). A
+ * lower interval is raised to the minimum with a note rather than refused: the only change is fewer BMC calls.
+ */
+const raiseSensorInterval = (spec: Json, where: string, notes: string[]): Json => {
+  const exporter = spec['prometheusExporter'];
+  if (!isObject(exporter)) return spec;
+  const interval = exporter['sensorCollectionInterval'];
+  if (typeof interval !== 'number' || interval >= MIN_SENSOR_INTERVAL) return spec;
+  notes.push(`${where}: spec.prometheusExporter.sensorCollectionInterval raised from ${interval} to ${MIN_SENSOR_INTERVAL} s: ${SENSOR_INTERVAL_REASON}`);
+  return { ...spec, prometheusExporter: { ...exporter, sensorCollectionInterval: MIN_SENSOR_INTERVAL } };
+};
+
+const migrateIronic = (spec: Json, where: string, problems: string[], notes: string[]): Json =>
+  raiseSensorInterval(renamed(IRONIC_RENAMES, IRONIC_REMOVED)(spec, where, problems), where, notes);
+
 const KINDS = {
-  Ironic: { schema: IronicSpec, migrate: renamed(IRONIC_RENAMES, IRONIC_REMOVED), validate: (spec: unknown) => validateIronic(spec) },
+  Ironic: { schema: IronicSpec, migrate: migrateIronic, validate: (spec: unknown) => validateIronic(spec) },
   IronicDatabase: { schema: IronicDatabaseSpec, migrate: renamed(DATABASE_RENAMES, []), validate: validateIronicDatabase },
 } as const;
 
@@ -163,7 +180,7 @@ const migrateObject = (object: Json, problems: string[], notes: string[]): Json 
   }
   const kind = KINDS[object['kind']];
   const before = problems.length;
-  const spec = kind.migrate(isObject(object['spec']) ? object['spec'] : {}, where, problems);
+  const spec = kind.migrate(isObject(object['spec']) ? object['spec'] : {}, where, problems, notes);
   for (const path of unknownFields(kind.schema, spec, 'spec')) problems.push(`${where}: ${path} has no equivalent in ${GROUP_VERSION}: remove it, or tell us what it is for`);
   if (problems.length > before) return undefined;
   for (const problem of kind.validate(spec)) problems.push(`${where}: ${problem.message.startsWith(problem.path) ? problem.message : `${problem.path}: ${problem.message}`}`);

@@ -57,3 +57,21 @@ t.test('what has no equivalent is refused with its path, and nothing is printed 
   const other = migrateDocuments([{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }, 'text']);
   t.equal(other.problems.length, 2, 'other kinds and non-objects are refused');
 });
+
+t.test('a sensor interval below ironic-image\'s minimum is raised to it, with a note; others are kept', async (t) => {
+  const upstream = (sensorCollectionInterval: number) => ({
+    apiVersion: 'ironic.metal3.io/v1alpha1',
+    kind: 'Ironic',
+    metadata: { name: 'x', namespace: 'ns' },
+    spec: { prometheusExporter: { enabled: true, sensorCollectionInterval } },
+  });
+  const low = migrateDocuments([upstream(60)]);
+  t.same(low.problems, []);
+  t.same(low.objects[0]?.['spec'], { prometheusExporter: { enabled: true, sensorCollectionInterval: 120 } });
+  t.match(low.notes.join('\n'), /Ironic ns\/x: spec.prometheusExporter.sensorCollectionInterval raised from 60 to 120 s: the power state is already polled every 60 s/);
+  const kept = migrateDocuments([upstream(300)]);
+  t.same(kept.objects[0]?.['spec'], { prometheusExporter: { enabled: true, sensorCollectionInterval: 300 } });
+  t.same(kept.notes, []);
+  const disabled = migrateDocuments([{ ...upstream(60), spec: { prometheusExporter: 'not an object' } }]);
+  t.same(disabled.notes, [], 'an exporter that is not an object is left to validation');
+});

@@ -438,6 +438,22 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: 'beyond upstream: sensor data at most every 120 s (ironic-image\'s advice)',
+    accepted: [
+      { name: 'the minimum', spec: exporter({ enabled: true, sensorCollectionInterval: 120 }) },
+      { name: 'the default', spec: exporter({ enabled: true }) },
+    ],
+    refused: [
+      {
+        name: 'upstream\'s 60',
+        spec: exporter({ enabled: true, sensorCollectionInterval: 60 }),
+        path: 'spec.prometheusExporter.sensorCollectionInterval',
+        words: ['below the minimum of 120', 'power state is already polled every 60 s', 'BMCs'],
+      },
+      { name: 'zero', spec: exporter({ enabled: false, sensorCollectionInterval: 0 }), path: 'spec.prometheusExporter.sensorCollectionInterval', words: ['below the minimum of 120'] },
+    ],
+  },
+  {
     rule: '16 is dropped: high availability needs no feature gate',
     accepted: [{ name: 'HA with a database', spec: { ...HA, networking: { interface: 'eth0' } } }],
     refused: [],

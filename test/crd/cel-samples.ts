@@ -170,3 +170,8 @@ export const ironicDatabaseSamples: fc.Arbitrary<Sample> = databaseSamplesOf(som
 
 /** IronicDatabase objects with storage whose ephemeral field is set. */
 export const storageSamples: fc.Arbitrary<Sample> = databaseSamplesOf(allOf({ storage: withField(someOf(storageFields), 'ephemeral', fc.boolean()) }));
+
+/** The exporter's sensor interval around its minimum (the exporter enabled or not: the rule applies either way). */
+export const exporterSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({ prometheusExporter: someOf({ sensorCollectionInterval: fc.constantFrom(0, 1, 60, 119, 120, 121, 160, 3600) }).map((e) => ({ enabled: true, ...e })) }),
+);

@@ -10,6 +10,7 @@ import {
   agentImageSamples,
   databaseSamples,
   dhcpSamples,
+  exporterSamples,
   ironicDatabaseSamples,
   keepalivedSamples,
   networkingSamples,
@@ -169,6 +170,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
     'spec.overrides.agentImages[]: http and https URLs must include a host: write them as http(s)://host/path': {
       samples: agentImageSamples,
       twin: problemAt(['.kernel', '.initramfs'], /^https? URL must include a host/),
+    },
+    'spec.prometheusExporter: sensorCollectionInterval must be at least 120: the power state is already polled every 60 s and ironic-image advises against collecting sensor data more often than every 120 s, so as not to overload the BMCs': {
+      samples: exporterSamples,
+      twin: problemAt('.sensorCollectionInterval', /^sensorCollectionInterval is [0-9]+, below the minimum of 120/),
     },
     'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
       samples: tlsSamples,

@@ -11,13 +11,13 @@ const run = async (spec: Obj, serviceMonitors: boolean) => {
   return r.children.filter((c) => (c as Obj)['kind'] === 'ServiceMonitor') as Obj[];
 };
 
-const exporter = { networking: { interface: 'eth1' }, prometheusExporter: { enabled: true, sensorCollectionInterval: 90 } };
+const exporter = { networking: { interface: 'eth1' }, prometheusExporter: { enabled: true, sensorCollectionInterval: 180 } };
 
 t.test('a ServiceMonitor only where the Prometheus Operator is declared, for an enabled exporter', async (t) => {
   const [monitor] = await run(exporter, true);
   t.ok(monitor);
   t.doesNotThrow(() => validateK8s(monitor!));
-  t.same((monitor!['spec'] as Obj)['endpoints'], [{ port: 'metrics', path: '/metrics', interval: '90s' }]);
+  t.same((monitor!['spec'] as Obj)['endpoints'], [{ port: 'metrics', path: '/metrics', interval: '180s' }]);
   t.same((monitor!['metadata'] as Obj)['name'], 'ironic-metrics');
   t.same(await run(exporter, false), [], 'not without the Prometheus Operator');
   t.same(await run({ ...exporter, prometheusExporter: { enabled: true, disableServiceMonitor: true } }, true), [], 'not when disabled');
