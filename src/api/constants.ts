@@ -47,6 +47,9 @@ export const MIN_SENSOR_INTERVAL = 120;
 /** Why MIN_SENSOR_INTERVAL, for messages. */
 export const SENSOR_INTERVAL_REASON = `the power state is already polled every 60 s and ironic-image advises against collecting sensor data more often than every ${MIN_SENSOR_INTERVAL} s, so as not to overload the BMCs`;
 
+/** A DNS-1123 subdomain (PriorityClass names, for example), empty allowed (unset). */
+export const DNS_SUBDOMAIN_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$';
+
 /** The switch port mode of a provider network without one. */
 export const DEFAULT_PROVIDER_NETWORK_MODE = 'access';
 

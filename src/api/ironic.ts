@@ -20,6 +20,7 @@ import {
   DEFAULT_PORTS,
   DEFAULT_PROVIDER_NETWORK_MODE,
   DEFAULT_SENSOR_INTERVAL,
+  DNS_SUBDOMAIN_PATTERN,
   EXTRA_RANGES_MIN_VERSION,
   MIN_SENSOR_INTERVAL,
   SENSOR_INTERVAL_REASON,
@@ -441,6 +442,14 @@ export const IronicSpec = Type.Object(
     networkingService: Type.Optional(NetworkingService),
     nodeSelector: Type.Optional(StringMap('Node labels the Ironic pods must match.')),
     overrides: Type.Optional(Overrides),
+    priorityClassName: Type.Optional(
+      Type.String({
+        description:
+          'PriorityClass of the Ironic pods, of the upgrade Jobs and of the networking service, for example `system-node-critical` (as OpenShift runs Ironic) or a class of your own, so that they are not the first evicted under pressure. The class must exist: pods naming a missing class are not created.',
+        maxLength: 253,
+        pattern: DNS_SUBDOMAIN_PATTERN,
+      }),
+    ),
     prometheusExporter: Type.Optional(PrometheusExporter),
     tls: Type.Optional(TLS),
     version: Type.Optional(

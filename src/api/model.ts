@@ -146,6 +146,7 @@ export type SchedulingModel = {
   /** Sorted. */
   readonly nodeSelector: Readonly<Record<string, string>>;
   readonly tolerations: readonly IToleration[];
+  readonly priorityClassName?: string;
 };
 
 /** Image overrides given in the spec (non-empty only); the operator's defaults fill the rest. */

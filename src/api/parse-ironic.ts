@@ -237,7 +237,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
         ...optionalFields({ switchConfigSecretName: given(service.switchConfigSecretName), switchCredentialsSecretName: given(service.switchCredentialsSecretName) }),
       },
     }),
-    scheduling: { nodeSelector: sortedMap(spec.nodeSelector), tolerations: tolerations.filter(isToleration) },
+    scheduling: { nodeSelector: sortedMap(spec.nodeSelector), tolerations: tolerations.filter(isToleration), ...optionalFields({ priorityClassName: given(spec.priorityClassName) }) },
     overrides: podOverrides(spec),
   };
 };

@@ -43,6 +43,8 @@ const TABLES: readonly RuleTable[] = [
     accepted: [
       { name: 'empty spec', spec: {} },
       { name: 'unknown fields are kept, not refused', spec: { somethingNew: 1 } },
+      { name: 'a priority class', spec: { priorityClassName: 'system-node-critical' } },
+      { name: 'an empty priority class (unset)', spec: { priorityClassName: '' } },
       { name: 'ports in range', spec: { networking: { apiPort: 1, imageServerPort: 65535, rpcPort: 6189 } } },
     ],
     refused: [
@@ -54,6 +56,8 @@ const TABLES: readonly RuleTable[] = [
       { name: 'port too large', spec: { networking: { rpcPort: 70000 } }, path: 'spec.networking.rpcPort', words: ['too large', '65535'] },
       { name: 'fractional port', spec: { networking: { apiPort: 1.5 } }, path: 'spec.networking.apiPort', words: ['whole number'] },
       { name: 'boolean as string', spec: { highAvailability: 'true' }, path: 'spec.highAvailability', words: ['true or false'] },
+      { name: 'priority class with capitals', spec: { priorityClassName: 'System-Node-Critical' }, path: 'spec.priorityClassName', words: ['wrong format', 'PriorityClass'] },
+      { name: 'priority class too long', spec: { priorityClassName: 'a'.repeat(254) }, path: 'spec.priorityClassName', words: ['too long', '253'] },
       {
         name: 'missing required fields of an extra range, with array index',
         spec: extraOnly({}),

@@ -39,10 +39,14 @@ export const ironicImages = (input: IronicRenderInput): IronicImages => {
 /** Labels of every child of this Ironic (its name, version and manager). */
 export const childLabels = (input: IronicRenderInput): Record<string, string> => ironicLabels(input.name, input.model.version);
 
-/** Where Ironic pods (and the pods that go with them: networking, upgrade Jobs) may run. */
-export const ironicScheduling = (input: IronicRenderInput): { nodeSelector?: Record<string, string>; tolerations?: IToleration[] } => {
-  const { nodeSelector, tolerations } = input.model.scheduling;
-  return { ...nodeSelection(nodeSelector), ...(tolerations.length > 0 && { tolerations: [...tolerations] }) };
+/** Where Ironic pods (and the pods that go with them: networking, upgrade Jobs) may run, and their priority. */
+export const ironicScheduling = (input: IronicRenderInput): { nodeSelector?: Record<string, string>; tolerations?: IToleration[]; priorityClassName?: string } => {
+  const { nodeSelector, tolerations, priorityClassName } = input.model.scheduling;
+  return {
+    ...nodeSelection(nodeSelector),
+    ...(tolerations.length > 0 && { tolerations: [...tolerations] }),
+    ...(priorityClassName !== undefined && { priorityClassName }),
+  };
 };
 
 /** Labels that select the Ironic pods. */
