@@ -149,7 +149,7 @@ const cases: Case[] = [
     scenario: 'exporter: sensor data',
     spec: { networking: provisioning, prometheusExporter: { enabled: true } },
     container: 'ironic',
-    present: { SEND_SENSOR_DATA: 'true', OS_SENSOR_DATA__INTERVAL: '60' },
+    present: { SEND_SENSOR_DATA: 'true', OS_SENSOR_DATA__INTERVAL: '160' },
   },
   {
     scenario: 'exporter container',
