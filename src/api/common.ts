@@ -5,7 +5,7 @@
  * Kubernetes structural schema: enums are unions of string literals, maps are `Type.Record(String, …)`,
  * and embedded Kubernetes types whose full schema we do not restate keep unknown fields.
  */
-import { Type, type Static, type TObject, type TSchema, type TLiteral, type TUnion, type SchemaOptions } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TRecord, type TSchema, type TString, type TLiteral, type TUnion, type SchemaOptions } from '@sinclair/typebox';
 
 /** The API group of both custom resources. */
 export const API_GROUP = 'ironic.metal3.io';
@@ -33,6 +33,13 @@ export const StringMap = (description: string): ReturnType<typeof Type.Record<Re
 /** Kubernetes `IntOrString` (quantities, ports by name). */
 export const IntOrString = (options: SchemaOptions = {}): TUnion<[ReturnType<typeof Type.Integer>, ReturnType<typeof Type.String>]> =>
   Type.Union([Type.Integer(), Type.String()], { ...options, 'x-kubernetes-int-or-string': true });
+
+/** A Kubernetes quantity: a whole number, or a string such as `100m`, `2` or `1Gi`. */
+export const Quantity = (): ReturnType<typeof IntOrString> =>
+  IntOrString({ pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$' });
+
+/** A map of quantities by resource name (`cpu`, `memory`, `ephemeral-storage`, ...). */
+export const QuantityMap = (description: string): TRecord<TString, ReturnType<typeof Quantity>> => Type.Record(Type.String(), Quantity(), { description, maxProperties: 16 });
 
 /**
  * An embedded Kubernetes object (Container, Volume, Probe, …) whose full upstream schema is not restated

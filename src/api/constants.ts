@@ -50,6 +50,29 @@ export const SENSOR_INTERVAL_REASON = `the power state is already polled every 6
 /** A DNS-1123 subdomain (PriorityClass names, for example), empty allowed (unset). */
 export const DNS_SUBDOMAIN_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$';
 
+/**
+ * Default requests of every container an Ironic runs, so that none is BestEffort (the first evicted under
+ * pressure). Sized for an idle Ironic; `spec.resources` changes them per container. No default limits:
+ * Ironic converts and checksums images, and a memory limit would kill it in the middle of a deployment.
+ */
+export const DEFAULT_CONTAINER_REQUESTS = {
+  ironic: { cpu: '100m', memory: '400Mi' },
+  httpd: { cpu: '10m', memory: '64Mi' },
+  'ramdisk-logs': { cpu: '5m', memory: '16Mi' },
+  dnsmasq: { cpu: '5m', memory: '16Mi' },
+  keepalived: { cpu: '5m', memory: '16Mi' },
+  'ironic-prometheus-exporter': { cpu: '10m', memory: '128Mi' },
+  'ramdisk-downloader': { cpu: '10m', memory: '64Mi' },
+  'rpc-certificate': { cpu: '10m', memory: '64Mi' },
+  'database-upgrade': { cpu: '100m', memory: '256Mi' },
+  'online-data-migrations': { cpu: '100m', memory: '256Mi' },
+  'ironic-networking': { cpu: '50m', memory: '128Mi' },
+} as const satisfies Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/** The names of the containers (init containers and Job containers included) `spec.resources` may set. */
+export type IronicContainerName = keyof typeof DEFAULT_CONTAINER_REQUESTS;
+export const IRONIC_CONTAINER_NAMES = Object.keys(DEFAULT_CONTAINER_REQUESTS) as readonly IronicContainerName[];
+
 /** The switch port mode of a provider network without one. */
 export const DEFAULT_PROVIDER_NETWORK_MODE = 'access';
 

@@ -9,6 +9,7 @@ import {
   Conditions,
   EmbeddedObject,
   ObjectMeta,
+  QuantityMap,
   ResourceReference,
   ResourceReferenceWithKey,
   StringEnum,
@@ -19,9 +20,11 @@ import {
   DEFAULT_EXPORTER_BIND_ADDRESS,
   DEFAULT_PORTS,
   DEFAULT_PROVIDER_NETWORK_MODE,
+  DEFAULT_CONTAINER_REQUESTS,
   DEFAULT_SENSOR_INTERVAL,
   DNS_SUBDOMAIN_PATTERN,
   EXTRA_RANGES_MIN_VERSION,
+  IRONIC_CONTAINER_NAMES,
   MIN_SENSOR_INTERVAL,
   SENSOR_INTERVAL_REASON,
   VLAN_IDS,
@@ -377,6 +380,40 @@ export const PrometheusExporter = Type.Object(
   },
 );
 
+/** `ironic (100m, 400Mi), httpd (...)`: the containers and their default requests, for descriptions. */
+const DEFAULT_REQUESTS_TEXT = IRONIC_CONTAINER_NAMES.map((name) => `${name} (${Object.values(DEFAULT_CONTAINER_REQUESTS[name]).join(', ')})`).join(', ');
+
+export const ContainerResources = Type.Object(
+  {
+    limits: Type.Optional(QuantityMap('Maximum amount of compute resources allowed, for example `memory: 2Gi`. None by default.')),
+    requests: Type.Optional(
+      QuantityMap('Minimum amount of compute resources required, for example `cpu: 500m`. Replaces the default of the same resource; the others are kept.'),
+    ),
+  },
+  {
+    description: 'Compute resources of one container (core/v1 ResourceRequirements).',
+    'x-kubernetes-validations': [
+      {
+        // Kubernetes' quantity library (1.29 and later); quantities that do not parse are the schema's to report.
+        rule: `!has(self.requests) || !has(self.limits) || self.requests.all(r, !(r in self.limits) || !isQuantity(string(self.requests[r])) || !isQuantity(string(self.limits[r])) || !quantity(string(self.limits[r])).isLessThan(quantity(string(self.requests[r]))))`,
+        message: 'a request is more than its limit: lower the request or raise the limit',
+      },
+    ],
+  },
+);
+export type ContainerResources = Static<typeof ContainerResources>;
+
+export const Resources = Type.Record(Type.String(), ContainerResources, {
+  description: `Compute resources by container name. Every container has default requests: ${DEFAULT_REQUESTS_TEXT} (CPU, memory). A request given here replaces the default of that resource; a limit below the default request and without a request lowers the request to the limit. A container of overrides.containers with the same name keeps its own resources.`,
+  maxProperties: IRONIC_CONTAINER_NAMES.length,
+  'x-kubernetes-validations': [
+    {
+      rule: `self.all(name, name in [${IRONIC_CONTAINER_NAMES.map((n) => `'${n}'`).join(', ')}])`,
+      message: `resources are set by container name: use ${IRONIC_CONTAINER_NAMES.join(', ')}`,
+    },
+  ],
+});
+
 const caField = (ref: CAField['ref']): CAField => {
   const field = CA_FIELDS.find((f) => f.ref === ref);
   if (field === undefined) throw new Error(`CA_FIELDS has no entry for ${ref}`);
@@ -451,6 +488,7 @@ export const IronicSpec = Type.Object(
       }),
     ),
     prometheusExporter: Type.Optional(PrometheusExporter),
+    resources: Type.Optional(Resources),
     tls: Type.Optional(TLS),
     version: Type.Optional(
       Type.String({

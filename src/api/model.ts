@@ -8,6 +8,7 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IronicContainerName } from './constants.js';
 import type { IPFamily } from './net.js';
 
 /** A DHCP pool with its network parsed: the mask is in dnsmasq's form (dotted for IPv4, a prefix length for IPv6). */
@@ -152,6 +153,9 @@ export type SchedulingModel = {
 /** Image overrides given in the spec (non-empty only); the operator's defaults fill the rest. */
 export type ImageOverrides = { readonly ironic?: string; readonly downloader?: string; readonly keepalived?: string };
 
+/** The compute resources of every container an Ironic runs: the defaults with spec.resources applied, canonical. */
+export type ContainerResourcesModel = Readonly<Record<IronicContainerName, IResourceRequirements>>;
+
 export type IronicModel = {
   readonly version: string;
   readonly highAvailability: boolean;
@@ -168,6 +172,7 @@ export type IronicModel = {
   readonly networkingService?: NetworkingServiceModel;
   readonly scheduling: SchedulingModel;
   readonly overrides: PodOverrides;
+  readonly resources: ContainerResourcesModel;
 };
 
 /** Storage of the database (the size and class only matter when it is not ephemeral). */

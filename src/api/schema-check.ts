@@ -5,7 +5,7 @@
  * (x-kubernetes-validations; transition rules only with an old object). Messages are the API server's:
  * `spec.x: Required value`, `spec.x: Unsupported value: "a": supported values: "b", "c"`. Pure; never throws.
  */
-import { evaluate } from '@marcbachmann/cel-js';
+import { evaluateKubeCel } from './kube-cel.js';
 import { isRecord } from './problems.js';
 
 type Json = Readonly<Record<string, unknown>>;
@@ -150,7 +150,7 @@ const ruleProblem = (rule: Rule, self: unknown, old: unknown, path: string): str
   if (transition && old === undefined) return undefined;
   const where = path === '' ? '<root>' : path;
   try {
-    const result: unknown = evaluate(rule.rule, { self: celValue(self), ...(transition && { oldSelf: celValue(old) }) });
+    const result: unknown = evaluateKubeCel(rule.rule, { self: celValue(self), ...(transition && { oldSelf: celValue(old) }) });
     return result === true ? undefined : `${where}: Invalid value: ${shown(self)}: ${rule.message ?? `failed rule: ${rule.rule}`}`;
   } catch (error) {
     return `${where}: Invalid value: ${shown(self)}: rule "${rule.rule}" could not be evaluated: ${error instanceof Error ? error.message : String(error)}`;

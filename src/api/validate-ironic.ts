@@ -8,6 +8,7 @@ import { registerFormats } from './formats.js';
 import { IronicSpec, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
 import { isLoopback, parseIP } from './net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
+import { resourcesProblems } from './validate-resources.js';
 import { dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
 import { DEFAULT_VERSION, imageTagFor, parseVersion, supportedVersionsText } from './version.js';
 
@@ -411,6 +412,9 @@ const distinctPorts: Rule = ({ spec }) => {
   return [...privilegedPortProblems(used), ...repeatedPortProblems(used), ...servicePortProblems(spec, tls, vmedia)];
 };
 
+// Beyond upstream (which has no per-container resources).
+const resourcesRule: Rule = ({ spec }) => resourcesProblems(spec.resources);
+
 /** The semantic rules, in the order of upstream's ValidateIronic. */
 const RULES: readonly Rule[] = [
   haNeedsDatabase,
@@ -435,6 +439,7 @@ const RULES: readonly Rule[] = [
   networkingServiceRules,
   bindInterfaceNeedsAddress,
   distinctPorts,
+  resourcesRule,
 ];
 
 const previousOf = (old: unknown): Previous => {

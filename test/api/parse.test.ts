@@ -3,7 +3,7 @@
  * as tables; and the refusal of anything validation refuses.
  */
 import t from 'tap';
-import { DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from '../../src/api/constants.js';
+import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from '../../src/api/constants.js';
 import type { IronicDatabaseModel, IronicModel } from '../../src/api/model.js';
 import { parseIronic } from '../../src/api/parse-ironic.js';
 import { parseIronicDatabase } from '../../src/api/parse-ironic-database.js';
@@ -20,6 +20,24 @@ const databaseModel = (spec: unknown): IronicDatabaseModel => {
   if (!parsed.ok) throw new Error(`unexpected problems: ${JSON.stringify(parsed.problems)}`);
   return parsed.model;
 };
+
+t.test('every container gets its default requests, changed per container and per resource by spec.resources', async (t) => {
+  const defaults = model({}).resources;
+  t.same(Object.keys(defaults), [...IRONIC_CONTAINER_NAMES], 'every container has resources');
+  for (const name of IRONIC_CONTAINER_NAMES) t.same(defaults[name], { requests: DEFAULT_CONTAINER_REQUESTS[name] }, `${name}: the default requests, no limits`);
+  const changed = model({
+    resources: {
+      ironic: { requests: { memory: '1024Mi', 'ephemeral-storage': '1Gi' }, limits: { memory: 2147483648, cpu: '0.5' } },
+      httpd: { limits: { memory: '32Mi', cpu: '1' } },
+      dnsmasq: { requests: { cpu: 0 } },
+    },
+  }).resources;
+  t.same(changed.ironic, { requests: { cpu: '100m', 'ephemeral-storage': '1Gi', memory: '1Gi' }, limits: { cpu: '500m', memory: '2147483648' } }, 'a request replaces the default of its resource; canonical and sorted');
+  t.same(changed.httpd, { requests: { cpu: '10m', memory: '32Mi' }, limits: { cpu: '1', memory: '32Mi' } }, 'a limit below the default request lowers it; a higher one does not');
+  t.same(changed.dnsmasq, { requests: { cpu: '0', memory: '16Mi' } }, 'a zero request is kept');
+  t.same(changed.keepalived, { requests: DEFAULT_CONTAINER_REQUESTS.keepalived }, 'other containers keep their defaults');
+  t.same(model({ resources: { ironic: { limits: {} } } }).resources.ironic, { requests: DEFAULT_CONTAINER_REQUESTS.ironic }, 'empty limits are no limits');
+});
 
 t.test('the default ports are the upstream ones', async (t) => {
   t.same(DEFAULT_PORTS, { apiPort: 6385, imageServerPort: 6180, imageServerTLSPort: 6183, rpcPort: 6189, prometheusExporterPort: 9608 });

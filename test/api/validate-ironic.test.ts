@@ -458,6 +458,23 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: 'beyond upstream: resources by container name, quantities, requests within limits',
+    accepted: [
+      { name: 'requests and limits', spec: { resources: { ironic: { requests: { cpu: '1', memory: '1Gi' }, limits: { memory: '2Gi' } }, 'database-upgrade': { limits: { cpu: 2 } } } } },
+      { name: 'a request equal to its limit', spec: { resources: { httpd: { requests: { memory: '1024Mi' }, limits: { memory: '1Gi' } } } } },
+      { name: 'a limit below the default request, without a request', spec: { resources: { ironic: { limits: { memory: '100Mi' } } } } },
+      { name: 'an empty entry', spec: { resources: { keepalived: {} } } },
+    ],
+    refused: [
+      { name: 'an unknown container', spec: { resources: { ironic: {}, sidecar: { requests: { cpu: '1' } } } }, path: 'spec.resources.sidecar', words: ['"sidecar" is not a container of Ironic', 'ironic, httpd'] },
+      { name: 'a request above its limit', spec: { resources: { dnsmasq: { requests: { cpu: '2' }, limits: { cpu: '1500m' } } } }, path: 'spec.resources.dnsmasq.requests.cpu', words: ['"cpu" request "2" is more than its limit "1500m"'] },
+      { name: 'a container name with a dash', spec: { resources: { 'ramdisk-logs': { requests: { memory: '1Gi' }, limits: { memory: '1Mi' } } } }, path: 'spec.resources["ramdisk-logs"].requests.memory', words: ['more than its limit'] },
+      { name: 'a quantity that does not parse', spec: { resources: { ironic: { requests: { memory: '1e999' } } } }, path: 'spec.resources.ironic.requests.memory', words: ['not a Kubernetes quantity'] },
+      { name: 'a negative limit', spec: { resources: { ironic: { limits: { cpu: '-1' } } } }, path: 'spec.resources.ironic.limits.cpu', words: ['negative'] },
+      { name: 'not a quantity at all', spec: { resources: { ironic: { requests: { cpu: 'lots' } } } }, path: 'spec.resources.ironic.requests.cpu', words: ['not a Kubernetes quantity'] },
+    ],
+  },
+  {
     rule: '16 is dropped: high availability needs no feature gate',
     accepted: [{ name: 'HA with a database', spec: { ...HA, networking: { interface: 'eth0' } } }],
     refused: [],

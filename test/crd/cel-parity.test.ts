@@ -6,7 +6,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import type { TSchema } from '@sinclair/typebox';
-import { parse as parseCel } from '@marcbachmann/cel-js';
+import { kubeCelProgram } from '../../src/api/kube-cel.js';
 import { IronicSpec } from '../../src/api/ironic.js';
 import { IronicDatabaseSpec } from '../../src/api/ironic-database.js';
 import { registerFormats } from '../../src/api/formats.js';
@@ -78,15 +78,6 @@ const celValue = (value: unknown): unknown => {
   return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : value;
 };
 
-const programs = new Map<string, ReturnType<typeof parseCel>>();
-const programOf = (rule: string): ReturnType<typeof parseCel> => {
-  const known = programs.get(rule);
-  if (known !== undefined) return known;
-  const program = parseCel(rule);
-  programs.set(rule, program);
-  return program;
-};
-
 /**
  * Whether the rule accepts `self`. A transition rule without an old value is not evaluated (the API server
  * skips it), so it accepts. An evaluation error is thrown: the API server would refuse the object.
@@ -94,7 +85,7 @@ const programOf = (rule: string): ReturnType<typeof parseCel> => {
 const celAccepts = (rule: CelRule, self: unknown, old: unknown): boolean => {
   const transition = rule.rule.includes('oldSelf');
   if (transition && old === undefined) return true;
-  const result: unknown = programOf(rule.rule)({ self: celValue(self), ...(transition && { oldSelf: celValue(old) }) });
+  const result: unknown = kubeCelProgram(rule.rule)({ self: celValue(self), ...(transition && { oldSelf: celValue(old) }) });
   if (typeof result !== 'boolean') throw new Error(`${keyOf(rule)}: evaluated to ${String(result)}, not a boolean`);
   return result;
 };

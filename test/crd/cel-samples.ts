@@ -175,3 +175,25 @@ export const storageSamples: fc.Arbitrary<Sample> = databaseSamplesOf(allOf({ st
 export const exporterSamples: fc.Arbitrary<Sample> = ironicSamples(
   allOf({ prometheusExporter: someOf({ sensorCollectionInterval: fc.constantFrom(0, 1, 60, 119, 120, 121, 160, 3600) }).map((e) => ({ enabled: true, ...e })) }),
 );
+
+/** spec.resources with known and unknown container names. */
+export const resourcesSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({
+    resources: fc
+      .uniqueArray(fc.constantFrom('ironic', 'httpd', 'ramdisk-logs', 'database-upgrade', 'sidecar', 'Ironic', ''), { maxLength: 3 })
+      .map((names) => Object.fromEntries(names.map((name) => [name, { requests: { cpu: '10m' } }]))),
+  }),
+);
+
+const quantity = fc.constantFrom('100m', '0.1', '1', 1, 2, '1500m', '1Gi', '1024Mi', 1073741824, '1e3', '0');
+const quantities = someOf({ cpu: quantity, memory: quantity });
+
+/** Requests and limits of known containers, in every notation (strings, integers, suffixes, exponents). */
+export const containerResourcesSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({
+    resources: fc
+      .uniqueArray(fc.constantFrom('ironic', 'ramdisk-logs', 'online-data-migrations'), { minLength: 1, maxLength: 2 })
+      .chain((names) => fc.tuple(...names.map((name) => someOf({ requests: quantities, limits: quantities }).map((r) => [name, r] as const))))
+      .map((entries) => Object.fromEntries(entries)),
+  }),
+);

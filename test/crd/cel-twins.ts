@@ -5,9 +5,10 @@
  * object itself). A CEL rule without an entry here fails the parity test.
  */
 import type fc from 'fast-check';
-import type { Problem } from '../../src/api/problems.js';
+import { fieldPath, type Problem } from '../../src/api/problems.js';
 import {
   agentImageSamples,
+  containerResourcesSamples,
   databaseSamples,
   dhcpSamples,
   exporterSamples,
@@ -15,6 +16,7 @@ import {
   keepalivedSamples,
   networkingSamples,
   providerNetworkSamples,
+  resourcesSamples,
   storageSamples,
   tlsSamples,
   type Json,
@@ -61,6 +63,12 @@ const problemAt =
       if (paths instanceof RegExp) return paths.test(rest);
       return typeof paths === 'string' ? rest === paths : paths.includes(rest);
     });
+
+/** `base["key"]` as validation writes it (fieldPath: `base.key` for identifiers). */
+const mapEntryPath = (at: string): string => {
+  const match = /^(.*)\[("(?:[^"\\]|\\.)*")\]$/.exec(at);
+  return match?.[1] !== undefined && match[2] !== undefined ? fieldPath(match[1], JSON.parse(match[2]) as string) : at;
+};
 
 const HA_DHCP = 'spec: networking.dhcp is not available with highAvailability';
 const HA_MASKS_DHCP = {
@@ -174,6 +182,15 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
     'spec.prometheusExporter: sensorCollectionInterval must be at least 120: the power state is already polled every 60 s and ironic-image advises against collecting sensor data more often than every 120 s, so as not to overload the BMCs': {
       samples: exporterSamples,
       twin: problemAt('.sensorCollectionInterval', /^sensorCollectionInterval is [0-9]+, below the minimum of 120/),
+    },
+    'spec.resources: resources are set by container name: use ironic, httpd, ramdisk-logs, dnsmasq, keepalived, ironic-prometheus-exporter, ramdisk-downloader, rpc-certificate, database-upgrade, online-data-migrations, ironic-networking': {
+      samples: resourcesSamples,
+      twin: problemAt(/^(\.[A-Za-z_][A-Za-z0-9_]*|\[".*"\])$/, /is not a container of Ironic/),
+    },
+    'spec.resources.{}: a request is more than its limit: lower the request or raise the limit': {
+      samples: containerResourcesSamples,
+      // The instance is `spec.resources["name"]`; validateIronic writes `spec.resources.name` where it can.
+      twin: (problems, at) => problemAt(/^\.requests\.(cpu|memory)$/, /request .* is more than its limit/)(problems, mapEntryPath(at)),
     },
     'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
       samples: tlsSamples,

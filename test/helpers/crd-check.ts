@@ -5,7 +5,7 @@
  */
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { evaluate } from '@marcbachmann/cel-js';
+import { evaluateKubeCel } from '../../src/api/kube-cel.js';
 
 type Json = { [key: string]: unknown };
 type Rule = { rule: string; message: string };
@@ -39,7 +39,7 @@ const runRules = (rules: Rule[], self: unknown, old: unknown, path: string, out:
   for (const { rule, message } of rules) {
     const transition = rule.includes('oldSelf');
     if (transition && old === undefined) continue;
-    const result = evaluate(rule, { self: celValue(self), ...(transition && { oldSelf: celValue(old) }) });
+    const result = evaluateKubeCel(rule, { self: celValue(self), ...(transition && { oldSelf: celValue(old) }) });
     if (result !== true) out.push(`${path}: ${message}`);
   }
 };

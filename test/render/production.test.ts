@@ -7,6 +7,8 @@ import { syncIronic } from '../../src/hooks/ironic.js';
 import type { SyncRequest } from '../../src/api/hook.js';
 import { ironic, testContext, type Obj } from '../helpers/hooks.js';
 import { syncFor, type PodSpec } from '../helpers/render.js';
+import { availableDeployment, observeAll } from '../helpers/k8s.js';
+import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, type IronicContainerName } from '../../src/api/constants.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const database = { host: 'mariadb.db.svc', name: 'ironic', credentialsName: 'db-credentials' };
@@ -22,6 +24,16 @@ const podsOf = (children: readonly unknown[]): Record<string, PodSpec> =>
 
 /** A first install with a database: the pre-upgrade Job is rendered. */
 const firstInstall = async (spec: Obj) => syncIronic({ parent: ironic(spec), children: {}, related: {} } as SyncRequest, testContext());
+
+/** The same, once the pre-upgrade Job completed and the Deployment is available: the post-upgrade Job. */
+const afterPreUpgrade = async (spec: Obj) => {
+  const first = await firstInstall(spec);
+  const complete = { conditions: [{ type: 'Complete', status: 'True' }] };
+  const children = observeAll(first.children as Obj[], {}, (o) => (o['kind'] === 'Job' ? complete : undefined));
+  const second = await syncIronic({ parent: ironic(spec, { status: first.status }), children, related: {} } as SyncRequest, testContext());
+  const observed = observeAll(second.children as Obj[], children, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : o['kind'] === 'Job' ? complete : undefined));
+  return syncIronic({ parent: ironic(spec, { status: second.status }), children: observed, related: {} } as SyncRequest, testContext());
+};
 
 t.test('priorityClassName reaches every pod: workload, networking service, upgrade Jobs', async (t) => {
   const cases: { name: string; pods: Record<string, PodSpec>; expected: string[] }[] = [
@@ -43,4 +55,41 @@ t.test('priorityClassName reaches every pod: workload, networking service, upgra
   }
   const none = podsOf((await syncFor({ networking: provisioning, priorityClassName: '' })).children);
   t.notOk('priorityClassName' in (none['Deployment ironic-service'] ?? {}), 'an empty priorityClassName is unset');
+});
+
+const dhcp = { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.100' };
+const everything = { networking: { ...provisioning, dhcp, keepalived: { enabled: true } }, prometheusExporter: { enabled: true }, networkingService: { enabled: true } };
+
+/** `<pod>/<container>` → its resources, for every container and init container of every pod. */
+const resourcesOf = (pods: Record<string, PodSpec>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(pods).flatMap(([pod, spec]) => [...(spec.initContainers ?? []), ...spec.containers].map((c) => [`${pod}/${c.name}`, c['resources']])));
+
+t.test('no container is BestEffort: every container of every pod has CPU and memory requests', async (t) => {
+  const resources = {
+    ...resourcesOf(podsOf((await syncFor(everything)).children)),
+    ...resourcesOf(podsOf((await syncFor({ highAvailability: true, database })).children)),
+    ...resourcesOf(podsOf((await firstInstall({ networking: provisioning, database })).children)),
+    ...resourcesOf(podsOf((await afterPreUpgrade({ networking: provisioning, database })).children)),
+  };
+  const containers = Object.keys(resources).map((k) => k.slice(k.indexOf('/') + 1));
+  t.same([...new Set(containers)].sort(), [...IRONIC_CONTAINER_NAMES].sort(), 'every container of DEFAULT_CONTAINER_REQUESTS is rendered somewhere, and no other');
+  for (const [container, value] of Object.entries(resources)) {
+    const name = container.slice(container.indexOf('/') + 1) as IronicContainerName;
+    t.same(value, { requests: DEFAULT_CONTAINER_REQUESTS[name] }, `${container}: the default requests`);
+  }
+});
+
+t.test('spec.resources reaches its container, canonical; an override container keeps its own resources', async (t) => {
+  const spec = {
+    ...everything,
+    resources: { ironic: { requests: { memory: '1024Mi' }, limits: { memory: '4096Mi' } }, keepalived: { limits: { cpu: '2m' } }, 'ironic-networking': { requests: { cpu: '0.2' } } },
+    overrides: { containers: [{ name: 'httpd', image: 'registry.example.com/httpd:1', resources: { requests: { cpu: '1' } } }] },
+  };
+  const resources = resourcesOf(podsOf((await syncFor(spec)).children));
+  t.same(resources['Deployment ironic-service/ironic'], { requests: { cpu: '100m', memory: '1Gi' }, limits: { memory: '4Gi' } });
+  t.same(resources['Deployment ironic-service/keepalived'], { requests: { cpu: '2m', memory: '16Mi' }, limits: { cpu: '2m' } }, 'the request is capped by the limit');
+  t.same(resources['Deployment ironic-networking/ironic-networking'], { requests: { cpu: '200m', memory: '128Mi' } });
+  t.same(resources['Deployment ironic-service/httpd'], { requests: { cpu: '1' } }, 'the override container is the user\'s, whole');
+  const jobs = resourcesOf(podsOf((await firstInstall({ networking: provisioning, database, resources: { 'database-upgrade': { requests: { cpu: '1' } } } })).children));
+  t.same(jobs['Job ironic-pre-none-to-38.0/database-upgrade'], { requests: { cpu: '1', memory: '256Mi' } }, 'the upgrade Jobs too');
 });

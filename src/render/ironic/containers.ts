@@ -9,7 +9,7 @@ import type { DHCPModel, ExporterModel } from '../../api/model.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
 import type { IronicRenderInput } from './input.js';
 import { buildDnsmasqEnv, buildDownloaderEnv, buildExporterEnv, buildHttpdEnv, buildIronicEnv, buildKeepalivedEnv } from './env.js';
-import { PORT_NAMES } from './facts.js';
+import { PORT_NAMES, resourcesOf } from './facts.js';
 import { rpcMounts } from './ha.js';
 import { dnsmasqProbe, exporterProbe, httpdProbe, ironicProbe, startupProbe } from './probes.js';
 import { buildIronicMounts, rpcAuthMount, scratchMounts, sharedMount } from './volumes.js';
@@ -55,6 +55,7 @@ export const buildIronicContainer = (input: IronicRenderInput, image: string): I
       ...(input.model.highAvailability ? rpcMounts() : input.model.networkingService !== undefined ? [rpcAuthMount] : []),
       ...scratchMounts('ironic'),
     ],
+    ...resourcesOf(input, 'ironic'),
     startupProbe: startupProbe(probe),
     livenessProbe: probe,
     readinessProbe: probe,
@@ -82,6 +83,7 @@ export const buildHttpdContainer = (input: IronicRenderInput, image: string): IC
       ...(tls.virtualMedia ? [port(input, PORT_NAMES.imageServerTLS, n.imageServerTLSPort)] : []),
     ],
     volumeMounts: [...buildIronicMounts(input), ...scratchMounts('httpd')],
+    ...resourcesOf(input, 'httpd'),
     // httpd waits for the provisioning address like ironic does (up to 20 minutes).
     startupProbe: startupProbe(overrides.httpdLivenessProbe ?? probe),
     livenessProbe: overrides.httpdLivenessProbe ?? probe,
@@ -90,11 +92,12 @@ export const buildHttpdContainer = (input: IronicRenderInput, image: string): IC
   };
 };
 
-export const buildRamdiskLogsContainer = (image: string): IContainer => ({
+export const buildRamdiskLogsContainer = (input: IronicRenderInput, image: string): IContainer => ({
   name: 'ramdisk-logs',
   image,
   command: ['/bin/runlogwatch.sh'],
   volumeMounts: [sharedMount, ...scratchMounts('ramdisk-logs')],
+  ...resourcesOf(input, 'ramdisk-logs'),
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
 
@@ -105,6 +108,7 @@ export const buildDnsmasqContainer = (input: IronicRenderInput, image: string, d
     image,
     command: ['/bin/rundnsmasq'],
     env: buildDnsmasqEnv(input, dhcp),
+    ...resourcesOf(input, 'dnsmasq'),
     startupProbe: startupProbe(probe),
     livenessProbe: probe,
     readinessProbe: probe,
@@ -116,6 +120,7 @@ export const buildKeepalivedContainer = (input: IronicRenderInput, image: string
   name: 'keepalived',
   image,
   env: buildKeepalivedEnv(input),
+  ...resourcesOf(input, 'keepalived'),
   securityContext: withCapabilities(KEEPALIVED_UID, KEEPALIVED_UID, ['NET_ADMIN', 'NET_BROADCAST', 'NET_RAW']),
 });
 
@@ -128,6 +133,7 @@ export const buildExporterContainer = (input: IronicRenderInput, image: string, 
     env: buildExporterEnv(input, exporter.bindAddress),
     ports: [{ name: PORT_NAMES.metrics, containerPort: input.model.networking.prometheusExporterPort, protocol: 'TCP' }],
     volumeMounts: [sharedMount, ...scratchMounts('ironic-prometheus-exporter')],
+    ...resourcesOf(input, 'ironic-prometheus-exporter'),
     ...(probe && { readinessProbe: probe }),
     securityContext: restricted(IRONIC_UID, IRONIC_GID),
   };
@@ -140,6 +146,7 @@ export const buildDownloaderContainer = (input: IronicRenderInput, image: string
     image,
     ...(env.length > 0 && { env }),
     volumeMounts: [sharedMount, ...scratchMounts('ramdisk-downloader')],
+    ...resourcesOf(input, 'ramdisk-downloader'),
     securityContext: restricted(IRONIC_UID, IRONIC_GID),
   };
 };

@@ -3,7 +3,9 @@
  * names and the environment helpers. The bottom of src/render/ironic: it imports no other piece.
  */
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
+import type { IronicContainerName } from '../../api/constants.js';
 import { imageTagFor, IRONIC_IMAGE_REPOSITORY } from '../../api/version.js';
 import { LABELS, labelValue } from '../names.js';
 import { ironicLabels, nodeSelection } from '../meta.js';
@@ -48,6 +50,9 @@ export const ironicScheduling = (input: IronicRenderInput): { nodeSelector?: Rec
     ...(priorityClassName !== undefined && { priorityClassName }),
   };
 };
+
+/** The compute resources of one of our containers (defaults with spec.resources applied). */
+export const resourcesOf = (input: IronicRenderInput, name: IronicContainerName): { resources: IResourceRequirements } => ({ resources: input.model.resources[name] });
 
 /** Labels that select the Ironic pods. */
 export const selectorLabels = (input: IronicRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(input.names.workload) });

@@ -12,7 +12,7 @@ import { CONTENT_COMPONENTS, LABELS } from '../names.js';
 import { base64, ironicSecretLabels } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 import { restricted } from '../security.js';
-import { childLabels, fieldEnv, provisioningEnv } from './facts.js';
+import { childLabels, fieldEnv, provisioningEnv, resourcesOf } from './facts.js';
 import { readOnlyMount, rpcAuthMount, rpcAuthVolume } from './volumes.js';
 
 /** The default image of the hook server, which also issues RPC certificates in HA pods. */
@@ -103,6 +103,7 @@ export const buildRpcCertificateContainer = (input: IronicRenderInput): IContain
     readOnlyMount(RPC_VOLUMES.caKey, RPC_PATHS.caKey),
     { name: RPC_VOLUMES.cert, mountPath: RPC_PATHS.cert },
   ],
+  ...resourcesOf(input, 'rpc-certificate'),
   // The ironic user, so that the ironic container can read the key it writes.
   securityContext: restricted(),
 });

@@ -15,7 +15,7 @@ import { base64, ironicSecretLabels } from '../meta.js';
 import { restricted } from '../security.js';
 import type { IronicRenderInput, SwitchSecrets } from './input.js';
 import { SWITCH_PLACEHOLDERS } from './references.js';
-import { childLabels, fieldEnv, ironicImages, ironicScheduling } from './facts.js';
+import { childLabels, fieldEnv, ironicImages, ironicScheduling, resourcesOf } from './facts.js';
 import { MOUNTS, VOLUMES, readOnlyMount, referenceVolume, rpcAuthMount, rpcAuthVolume, scratchMounts, scratchVolume } from './volumes.js';
 
 export const NETWORKING_RPC_PORT = 6190;
@@ -119,6 +119,7 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
                 ...(input.references.trustedCA !== undefined ? [readOnlyMount(VOLUMES.trustedCA, MOUNTS.trustedCA)] : []),
                 ...scratchMounts(CONTAINER),
               ],
+              ...resourcesOf(input, CONTAINER),
               securityContext: restricted(),
             },
           ],

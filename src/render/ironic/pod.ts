@@ -35,7 +35,7 @@ export const buildContainers = (input: IronicRenderInput, images: IronicImages):
   return [
     buildIronicContainer(input, images.ironic),
     buildHttpdContainer(input, images.ironic),
-    buildRamdiskLogsContainer(images.ironic),
+    buildRamdiskLogsContainer(input, images.ironic),
     ...(networking.dhcp !== undefined && !highAvailability ? [buildDnsmasqContainer(input, images.ironic, networking.dhcp)] : []),
     ...(networking.keepalived !== undefined ? [buildKeepalivedContainer(input, images.keepalived)] : []),
     ...(exporter !== undefined ? [buildExporterContainer(input, images.ironic, exporter)] : []),

@@ -13,7 +13,7 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { compareVersions, parseVersion } from '../../api/version.js';
 import type { IronicRenderInput } from './input.js';
 import { restricted } from '../security.js';
-import { childLabels, fieldEnv, ironicImages, ironicScheduling } from './facts.js';
+import { childLabels, fieldEnv, ironicImages, ironicScheduling, resourcesOf } from './facts.js';
 import { databaseAuthVolume, databaseCAVolume, databaseMounts, scratchMounts, scratchVolume, sharedMount, sharedVolume } from './volumes.js';
 
 export type Phase = 'pre' | 'post';
@@ -54,6 +54,7 @@ const jobContainer = (input: IronicRenderInput, phase: Phase): IContainer => {
       fieldEnv('PROVISIONING_IP', 'status.podIP'),
     ],
     volumeMounts: [sharedMount, ...databaseMounts(db), ...scratchMounts(PHASES[phase].container)],
+    ...resourcesOf(input, PHASES[phase].container),
     securityContext: restricted(),
   };
 };

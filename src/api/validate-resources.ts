@@ -1,0 +1,64 @@
+/**
+ * Validation of `spec.resources` of an Ironic: known container names, quantities that parse and are not
+ * negative, and no request above its limit (the API server would refuse the pod on every sync).
+ */
+import { IRONIC_CONTAINER_NAMES, type IronicContainerName } from './constants.js';
+import type { ContainerResources } from './ironic.js';
+import { describeValue, fieldPath, problem, type Problem } from './problems.js';
+import { compareQuantities, parseQuantity } from './quantity.js';
+
+type QuantityMap = Readonly<Record<string, string | number>>;
+
+const isContainerName = (name: string): name is IronicContainerName => (IRONIC_CONTAINER_NAMES as readonly string[]).includes(name);
+
+/** Quantities that do not parse or are negative, under `base` (`spec.resources.ironic.requests`). */
+export const quantityProblems = (base: string, quantities: QuantityMap): Problem[] =>
+  Object.keys(quantities)
+    .sort()
+    .flatMap((resource) => {
+      const value = quantities[resource];
+      const parsed = value === undefined ? undefined : parseQuantity(value);
+      const path = fieldPath(base, resource);
+      if (parsed === undefined) return [problem(path, `${describeValue(value)} is not a Kubernetes quantity: use a number with an optional suffix, for example 500m, 2 or 1Gi`)];
+      return parsed.numerator < 0n ? [problem(path, `${describeValue(value)} is negative: use a quantity of zero or more, for example 500m or 1Gi`)] : [];
+    });
+
+/** Requests above their limit (pairs that both parse; quantityProblems reports the others), under `base`. */
+export const requestsAboveLimits = (base: string, resources: { readonly requests?: QuantityMap; readonly limits?: QuantityMap }): Problem[] => {
+  const { requests = {}, limits = {} } = resources;
+  return Object.keys(requests)
+    .sort()
+    .flatMap((resource) => {
+      const [request, limit] = [requests[resource], limits[resource]];
+      if (request === undefined || limit === undefined) return [];
+      const [requested, limited] = [parseQuantity(request), parseQuantity(limit)];
+      if (requested === undefined || limited === undefined || compareQuantities(requested, limited) <= 0) return [];
+      return [
+        problem(
+          fieldPath(`${base}.requests`, resource),
+          `the ${describeValue(resource)} request ${describeValue(request)} is more than its limit ${describeValue(limit)}: lower the request or raise the limit`,
+        ),
+      ];
+    });
+};
+
+const containerProblems = (name: string, resources: ContainerResources): Problem[] => {
+  const base = fieldPath('spec.resources', name);
+  if (!isContainerName(name)) {
+    return [problem(base, `${describeValue(name)} is not a container of Ironic: set resources for ${IRONIC_CONTAINER_NAMES.join(', ')}`)];
+  }
+  return [
+    ...quantityProblems(`${base}.requests`, resources.requests ?? {}),
+    ...quantityProblems(`${base}.limits`, resources.limits ?? {}),
+    ...requestsAboveLimits(base, resources),
+  ];
+};
+
+/** Every problem of spec.resources, container by container in name order. */
+export const resourcesProblems = (resources: Readonly<Record<string, ContainerResources>> | undefined): Problem[] =>
+  Object.keys(resources ?? {})
+    .sort()
+    .flatMap((name) => {
+      const entry = resources?.[name];
+      return entry === undefined ? [] : containerProblems(name, entry);
+    });
