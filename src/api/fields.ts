@@ -7,6 +7,9 @@ export const given = (value: string | undefined): string | undefined => (value !
 /** A positive number, or the fallback: a missing or zero port gets its default. */
 export const positiveOr = (value: number | undefined, fallback: number): number => (value !== undefined && value > 0 ? value : fallback);
 
+/** The entries of a comma-separated list, trimmed, without empty ones. */
+export const listEntries = (text: string | undefined): string[] => (text ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+
 /** A copy of a string map with its keys sorted (user maps are sorted before they reach an object). */
 export const sortedMap = (map: Readonly<Record<string, string>> | undefined): Record<string, string> =>
   map === undefined ? {} : Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] ?? '']));

@@ -414,6 +414,34 @@ export const Resources = Type.Record(Type.String(), ContainerResources, {
   ],
 });
 
+/** CEL and validation: a proxy URL is http(s)://host..., in any letter case. */
+export const PROXY_URL_PATTERN = '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+([/?#].*)?$';
+
+export const Proxy = Type.Object(
+  {
+    httpProxy: Type.Optional(Type.String({ description: 'Proxy for http:// URLs (HTTP_PROXY and http_proxy), for example `http://proxy.example.com:3128`.', maxLength: 2048 })),
+    httpsProxy: Type.Optional(Type.String({ description: 'Proxy for https:// URLs (HTTPS_PROXY and https_proxy).', maxLength: 2048 })),
+    noProxy: Type.Optional(
+      Type.String({
+        description:
+          'Comma-separated hosts, domains (`.example.com`), IP addresses and CIDRs reached without the proxy (NO_PROXY and no_proxy). Loopback, `.svc`, the provisioning address and the DHCP networks are added.',
+        maxLength: 4096,
+      }),
+    ),
+  },
+  {
+    description:
+      'HTTP(S) proxy of the containers that reach out: Ironic (images, BMCs, the ramdisk), the IPA downloader and the upgrade Jobs. Each field wins over the setting of the hook server (IPA_HTTP_PROXY, IPA_HTTPS_PROXY, IPA_NO_PROXY) for the downloader.',
+    'x-kubernetes-validations': [
+      {
+        rule: `[has(self.httpProxy) ? self.httpProxy : '', has(self.httpsProxy) ? self.httpsProxy : ''].all(u, u == '' || u.matches('${PROXY_URL_PATTERN.replaceAll('\\', '\\\\')}'))`,
+        message: 'httpProxy and httpsProxy must be http or https URLs with a host, such as http://proxy.example.com:3128',
+      },
+    ],
+  },
+);
+export type Proxy = Static<typeof Proxy>;
+
 const caField = (ref: CAField['ref']): CAField => {
   const field = CA_FIELDS.find((f) => f.ref === ref);
   if (field === undefined) throw new Error(`CA_FIELDS has no entry for ${ref}`);
@@ -488,6 +516,7 @@ export const IronicSpec = Type.Object(
       }),
     ),
     prometheusExporter: Type.Optional(PrometheusExporter),
+    proxy: Type.Optional(Proxy),
     resources: Type.Optional(Resources),
     tls: Type.Optional(TLS),
     version: Type.Optional(

@@ -156,6 +156,9 @@ export type ImageOverrides = { readonly ironic?: string; readonly downloader?: s
 /** The compute resources of every container an Ironic runs: the defaults with spec.resources applied, canonical. */
 export type ContainerResourcesModel = Readonly<Record<IronicContainerName, IResourceRequirements>>;
 
+/** spec.proxy, with noProxy split into entries (trimmed, without empty ones). */
+export type ProxyModel = { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy: readonly string[] };
+
 export type IronicModel = {
   readonly version: string;
   readonly highAvailability: boolean;
@@ -173,6 +176,8 @@ export type IronicModel = {
   readonly scheduling: SchedulingModel;
   readonly overrides: PodOverrides;
   readonly resources: ContainerResourcesModel;
+  /** Only when spec.proxy sets anything. */
+  readonly proxy?: ProxyModel;
 };
 
 /** Storage of the database (the size and class only matter when it is not ephemeral). */

@@ -12,7 +12,7 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import { canonical, canonicalResources, given, optionalFields, positiveOr, sortedMap } from './fields.js';
+import { canonical, canonicalResources, given, listEntries, optionalFields, positiveOr, sortedMap } from './fields.js';
 import { compareQuantities, parseQuantity } from './quantity.js';
 import { CA_FIELDS, DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_PROVIDER_NETWORK_MODE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from './constants.js';
 import { IronicSpec, type ContainerResources, type DHCP, type Networking } from './ironic.js';
@@ -27,6 +27,7 @@ import type {
   NetworkingModel,
   Parsed,
   PodOverrides,
+  ProxyModel,
   RamdiskModel,
   TLSModel,
 } from './model.js';
@@ -233,6 +234,13 @@ const resourcesModel = (spec: IronicSpec): ContainerResourcesModel => {
   return Object.fromEntries(IRONIC_CONTAINER_NAMES.map((name) => [name, containerResources(DEFAULT_CONTAINER_REQUESTS[name], user[name])])) as ContainerResourcesModel;
 };
 
+const proxyModel = (spec: IronicSpec): ProxyModel | undefined => {
+  const p = spec.proxy;
+  const fields = optionalFields({ httpProxy: given(p?.httpProxy), httpsProxy: given(p?.httpsProxy) });
+  const noProxy = listEntries(p?.noProxy);
+  return Object.keys(fields).length > 0 || noProxy.length > 0 ? { ...fields, noProxy } : undefined;
+};
+
 /** The typed model of a valid spec. */
 const ironicModel = (spec: IronicSpec): IronicModel => {
   const exporter = spec.prometheusExporter;
@@ -273,6 +281,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
     scheduling: { nodeSelector: sortedMap(spec.nodeSelector), tolerations: tolerations.filter(isToleration), ...optionalFields({ priorityClassName: given(spec.priorityClassName) }) },
     overrides: podOverrides(spec),
     resources: resourcesModel(spec),
+    ...optionalFields({ proxy: proxyModel(spec) }),
   };
 };
 

@@ -4,8 +4,9 @@
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
 import { CA_FIELDS, DEFAULT_PORTS, DEFAULT_PROVIDER_NETWORK_MODE, MIN_SENSOR_INTERVAL, SENSOR_INTERVAL_REASON, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
+import { listEntries } from './fields.js';
 import { registerFormats } from './formats.js';
-import { IronicSpec, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
+import { IronicSpec, PROXY_URL_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
 import { isLoopback, parseIP } from './net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { resourcesProblems } from './validate-resources.js';
@@ -412,6 +413,28 @@ const distinctPorts: Rule = ({ spec }) => {
   return [...privilegedPortProblems(used), ...repeatedPortProblems(used), ...servicePortProblems(spec, tls, vmedia)];
 };
 
+const PROXY_URL = new RegExp(PROXY_URL_PATTERN);
+const NO_PROXY_ENTRY = /^[A-Za-z0-9.:*/_[\]-]+$/;
+
+const proxyURLProblems = (field: 'httpProxy' | 'httpsProxy', value: string | undefined): Problem[] =>
+  value === undefined || value === '' || PROXY_URL.test(value)
+    ? []
+    : [problem(`spec.proxy.${field}`, `${describeValue(value)} is not a proxy URL: write it as http://host:port or https://host:port (http or https, a host, no spaces)`)];
+
+// Beyond upstream (which has no proxy settings). noProxy entries: host names, domains, IPs, CIDRs or `*`.
+const proxyRule: Rule = ({ spec }) => {
+  const proxy = spec.proxy;
+  if (proxy === undefined) return [];
+  const badEntries = listEntries(proxy.noProxy).filter((e) => !NO_PROXY_ENTRY.test(e));
+  return [
+    ...proxyURLProblems('httpProxy', proxy.httpProxy),
+    ...proxyURLProblems('httpsProxy', proxy.httpsProxy),
+    ...(badEntries.length > 0
+      ? [problem('spec.proxy.noProxy', `${describeValue(badEntries[0])} is not a host name, domain, IP address or CIDR: separate the entries with commas, for example .example.com,192.0.2.0/24`)]
+      : []),
+  ];
+};
+
 // Beyond upstream (which has no per-container resources).
 const resourcesRule: Rule = ({ spec }) => resourcesProblems(spec.resources);
 
@@ -440,6 +463,7 @@ const RULES: readonly Rule[] = [
   bindInterfaceNeedsAddress,
   distinctPorts,
   resourcesRule,
+  proxyRule,
 ];
 
 const previousOf = (old: unknown): Previous => {

@@ -475,6 +475,19 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: 'beyond upstream: proxy URLs and noProxy entries',
+    accepted: [
+      { name: 'both proxies and noProxy', spec: { proxy: { httpProxy: 'http://proxy.example.com:3128', httpsProxy: 'HTTPS://user:pass@proxy.example.com/', noProxy: ' .example.com, 192.0.2.0/24,*,[fd00::1],, ' } } },
+      { name: 'empty fields', spec: { proxy: { httpProxy: '', noProxy: '' } } },
+    ],
+    refused: [
+      { name: 'another scheme', spec: { proxy: { httpProxy: 'socks5://proxy:1080' } }, path: 'spec.proxy.httpProxy', words: ['not a proxy URL', 'http://host:port'] },
+      { name: 'no host', spec: { proxy: { httpsProxy: 'http:///x' } }, path: 'spec.proxy.httpsProxy', words: ['not a proxy URL'] },
+      { name: 'a space after it', spec: { proxy: { httpsProxy: 'http://proxy ' } }, path: 'spec.proxy.httpsProxy', words: ['not a proxy URL'] },
+      { name: 'a noProxy entry with a space', spec: { proxy: { noProxy: 'a.example.com b.example.com' } }, path: 'spec.proxy.noProxy', words: ['"a.example.com b.example.com" is not a host name', 'commas'] },
+    ],
+  },
+  {
     rule: '16 is dropped: high availability needs no feature gate',
     accepted: [{ name: 'HA with a database', spec: { ...HA, networking: { interface: 'eth0' } } }],
     refused: [],

@@ -197,3 +197,8 @@ export const containerResourcesSamples: fc.Arbitrary<Sample> = ironicSamples(
       .map((entries) => Object.fromEntries(entries)),
   }),
 );
+
+const proxyURL = fc.constantFrom('', 'http://proxy.example.com:3128', 'HTTPS://u:p@proxy/', 'https://proxy.example.com/x?y#z', 'http://', 'http:///x', 'http://a b', ' http://a', 'http://a ', 'socks5://a', 'proxy:3128');
+
+/** spec.proxy with good and bad URLs. */
+export const proxySamples: fc.Arbitrary<Sample> = ironicSamples(allOf({ proxy: someOf({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: fc.constantFrom('', '.svc') }) }));

@@ -16,6 +16,7 @@ import {
   keepalivedSamples,
   networkingSamples,
   providerNetworkSamples,
+  proxySamples,
   resourcesSamples,
   storageSamples,
   tlsSamples,
@@ -191,6 +192,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
       samples: containerResourcesSamples,
       // The instance is `spec.resources["name"]`; validateIronic writes `spec.resources.name` where it can.
       twin: (problems, at) => problemAt(/^\.requests\.(cpu|memory)$/, /request .* is more than its limit/)(problems, mapEntryPath(at)),
+    },
+    'spec.proxy: httpProxy and httpsProxy must be http or https URLs with a host, such as http://proxy.example.com:3128': {
+      samples: proxySamples,
+      twin: problemAt(['.httpProxy', '.httpsProxy'], /is not a proxy URL/),
     },
     'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
       samples: tlsSamples,

@@ -93,3 +93,58 @@ t.test('spec.resources reaches its container, canonical; an override container k
   const jobs = resourcesOf(podsOf((await firstInstall({ networking: provisioning, database, resources: { 'database-upgrade': { requests: { cpu: '1' } } } })).children));
   t.same(jobs['Job ironic-pre-none-to-38.0/database-upgrade'], { requests: { cpu: '1', memory: '256Mi' } }, 'the upgrade Jobs too');
 });
+
+const envOf = (pods: Record<string, PodSpec>, pod: string, container: string): Record<string, string> => {
+  const spec = pods[pod];
+  const found = [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])].find((c) => c.name === container);
+  return Object.fromEntries((found?.env ?? []).map((e) => [e.name, e.value ?? '<from>']));
+};
+
+const PROXY_NAMES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'];
+const proxyOf = (env: Record<string, string>): Record<string, string> => Object.fromEntries(PROXY_NAMES.filter((n) => n in env).map((n) => [n, env[n] ?? '']));
+
+t.test('spec.proxy reaches ironic, the IPA downloader and the upgrade Jobs, in both cases, with what must bypass it', async (t) => {
+  const proxy = { httpProxy: 'http://proxy.example.com:3128', httpsProxy: 'http://proxy.example.com:3129', noProxy: '.example.com, 10.0.0.0/8' };
+  const spec = { ...everything, networking: { ...everything.networking, dhcp: { ...dhcp, extraRanges: [{ networkCIDR: '198.51.100.7/24', rangeBegin: '198.51.100.10', rangeEnd: '198.51.100.20' }] } }, proxy };
+  const pods = podsOf((await syncFor(spec)).children);
+  const noProxy = '.example.com,10.0.0.0/8,localhost,127.0.0.1,::1,.svc,192.0.2.2,192.0.2.0/24,198.51.100.0/24';
+  const expected = { HTTP_PROXY: proxy.httpProxy, http_proxy: proxy.httpProxy, HTTPS_PROXY: proxy.httpsProxy, https_proxy: proxy.httpsProxy, NO_PROXY: noProxy, no_proxy: noProxy };
+  t.same(proxyOf(envOf(pods, 'Deployment ironic-service', 'ironic')), expected, 'ironic');
+  t.same(proxyOf(envOf(pods, 'Deployment ironic-service', 'ramdisk-downloader')), expected, 'the downloader');
+  for (const container of ['httpd', 'dnsmasq', 'keepalived', 'ramdisk-logs', 'ironic-prometheus-exporter']) {
+    t.same(proxyOf(envOf(pods, 'Deployment ironic-service', container)), {}, `${container} reaches nothing outside`);
+  }
+  t.same(proxyOf(envOf(pods, 'Deployment ironic-networking', 'ironic-networking')), {}, 'the networking service talks SSH to switches, not HTTP');
+  const job = podsOf((await firstInstall({ networking: provisioning, database, proxy: { httpsProxy: 'http://proxy:3128' } })).children);
+  const jobNoProxy = 'localhost,127.0.0.1,::1,.svc,192.0.2.2';
+  t.same(proxyOf(envOf(job, 'Job ironic-pre-none-to-38.0', 'database-upgrade')), { HTTPS_PROXY: 'http://proxy:3128', https_proxy: 'http://proxy:3128', NO_PROXY: jobNoProxy, no_proxy: jobNoProxy }, 'the upgrade Jobs');
+  const none = podsOf((await syncFor({ networking: provisioning })).children);
+  t.same(proxyOf(envOf(none, 'Deployment ironic-service', 'ironic')), {}, 'no proxy, no variables');
+});
+
+t.test('the downloader: spec.proxy wins field by field over the hook server\'s IPA_*_PROXY settings', async (t) => {
+  const base = testContext();
+  const context = { ...base, config: { ...base.config, clusterDomain: 'cluster.local', downloaderEnv: { IPA_BASEURI: 'https://cache.example.com', HTTP_PROXY: 'http://hook-wide:1', HTTPS_PROXY: 'http://hook-wide:2', NO_PROXY: 'cache.internal' } } };
+  const sync = async (spec: Obj) =>
+    proxyOf(envOf(podsOf((await syncIronic({ parent: ironic(spec, { status: { installedVersion: '38.0' } }), children: {}, related: {} } as SyncRequest, context)).children), 'Deployment ironic-service', 'ramdisk-downloader'));
+  const automatic = 'localhost,127.0.0.1,::1,.svc,.svc.cluster.local,192.0.2.2';
+  t.same(await sync({ networking: provisioning }), {
+    HTTP_PROXY: 'http://hook-wide:1',
+    http_proxy: 'http://hook-wide:1',
+    HTTPS_PROXY: 'http://hook-wide:2',
+    https_proxy: 'http://hook-wide:2',
+    NO_PROXY: `cache.internal,${automatic}`,
+    no_proxy: `cache.internal,${automatic}`,
+  }, 'the hook server\'s settings alone');
+  t.same(await sync({ networking: provisioning, proxy: { httpsProxy: 'http://spec:3', noProxy: 'spec.internal' } }), {
+    HTTP_PROXY: 'http://hook-wide:1',
+    http_proxy: 'http://hook-wide:1',
+    HTTPS_PROXY: 'http://spec:3',
+    https_proxy: 'http://spec:3',
+    NO_PROXY: `spec.internal,${automatic}`,
+    no_proxy: `spec.internal,${automatic}`,
+  }, 'spec.proxy fields win, the others stay');
+  const onlyNoProxy = { ...base, config: { ...base.config, downloaderEnv: { NO_PROXY: 'cache.internal' } } };
+  const env = envOf(podsOf((await syncIronic({ parent: ironic({ networking: provisioning }, { status: { installedVersion: '38.0' } }), children: {}, related: {} } as SyncRequest, onlyNoProxy)).children), 'Deployment ironic-service', 'ramdisk-downloader');
+  t.same(proxyOf(env), { NO_PROXY: 'cache.internal', no_proxy: 'cache.internal' }, 'without a proxy, NO_PROXY is passed as given');
+});

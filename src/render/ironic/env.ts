@@ -3,7 +3,9 @@
  * ironic-image scripts (ironic-common.sh, tls-common.sh, auth-common.sh, configure-ironic.sh, rundnsmasq).
  */
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import type { DHCPModel } from '../../api/model.js';
+import type { DHCPModel, DHCPPool } from '../../api/model.js';
+import { parseCIDR } from '../../api/net.js';
+import { listEntries } from '../../api/fields.js';
 import type { IronicRenderInput } from './input.js';
 import { bracketIPv6, dedupeEnv, env, joinedEnv, optionalEnv, provisioningEnv } from './facts.js';
 import { MOUNTS } from './volumes.js';
@@ -115,6 +117,53 @@ const exporterIronicEnv = (input: IronicRenderInput): IEnvVar[] => {
   return [env('SEND_SENSOR_DATA', 'true'), env('OS_SENSOR_DATA__INTERVAL', String(exporter.sensorCollectionInterval))];
 };
 
+/** A pool's network as a CIDR (`192.0.2.0/24`). */
+const poolNetwork = (pool: DHCPPool): string | undefined => {
+  const parsed = parseCIDR(`${pool.begin}/${pool.prefixLength}`);
+  return parsed === undefined ? undefined : `${parsed.network}/${pool.prefixLength}`;
+};
+
+/**
+ * What must never go through the proxy: loopback (the probes curl it), Services (`.svc`: the networking
+ * service, a managed database), the provisioning address and the DHCP networks (Ironic calls the ramdisk
+ * agents there). NOTE: database connections are not HTTP and never use the proxy; the node addresses of
+ * high-availability replicas (JSON-RPC) are not known here: users list their node network in noProxy.
+ */
+export const automaticNoProxy = (input: IronicRenderInput): string[] => {
+  const { networking: n } = input.model;
+  const domain = input.config.clusterDomain;
+  const pools = [...(n.dhcp?.main !== undefined ? [n.dhcp.main] : []), ...(n.dhcp?.extraRanges ?? [])];
+  return [
+    'localhost',
+    '127.0.0.1',
+    '::1',
+    '.svc',
+    ...(domain !== '' ? [`.svc.${domain}`] : []),
+    ...(n.ipAddress !== undefined && n.ipAddress !== '' ? [n.ipAddress] : []),
+    ...pools.map(poolNetwork).filter((c): c is string => c !== undefined),
+  ];
+};
+
+/** Proxy settings the hook server has for one container (the downloader's IPA_*_PROXY), by variable. */
+type ProxyFallback = { readonly HTTP_PROXY?: string | undefined; readonly HTTPS_PROXY?: string | undefined; readonly NO_PROXY?: string | undefined };
+
+const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'] as const;
+
+/**
+ * HTTP_PROXY, HTTPS_PROXY and NO_PROXY, each in upper and lower case (curl reads only `http_proxy` for http
+ * URLs; Python's requests prefers the lower case). spec.proxy wins field by field over `fallback`. With a
+ * proxy, NO_PROXY also lists automaticNoProxy.
+ */
+export const proxyEnv = (input: IronicRenderInput, fallback: ProxyFallback = {}): IEnvVar[] => {
+  const proxy = input.model.proxy;
+  const http = proxy?.httpProxy ?? fallback.HTTP_PROXY;
+  const https = proxy?.httpsProxy ?? fallback.HTTPS_PROXY;
+  const given = proxy !== undefined && proxy.noProxy.length > 0 ? proxy.noProxy : listEntries(fallback.NO_PROXY);
+  const noProxy = http !== undefined || https !== undefined ? [...new Set([...given, ...automaticNoProxy(input)])] : given;
+  const values: Readonly<Record<(typeof PROXY_VARIABLES)[number], string | undefined>> = { HTTP_PROXY: http, HTTPS_PROXY: https, NO_PROXY: noProxy.join(',') };
+  return PROXY_VARIABLES.flatMap((name) => [...optionalEnv(name, values[name]), ...optionalEnv(name.toLowerCase(), values[name])]);
+};
+
 /** The ironic container: common variables, then database, RPC, auth, CA, extraConfig, URLs, sensors. */
 export const buildIronicEnv = (input: IronicRenderInput): IEnvVar[] =>
   dedupeEnv([
@@ -129,6 +178,7 @@ export const buildIronicEnv = (input: IronicRenderInput): IEnvVar[] =>
     ...externalURLEnv(input),
     ...exporterIronicEnv(input),
     ...ironicNetworkingEnv(input),
+    ...proxyEnv(input),
     ...extraConfigEnv(input),
   ]);
 
@@ -189,13 +239,16 @@ export const buildExporterEnv = (input: IronicRenderInput, bindAddress: string):
   env('FLASK_RUN_PORT', String(input.model.networking.prometheusExporterPort)),
 ];
 
-/** The IPA downloader: the branch, then the operator-wide settings (sorted). */
+/** The IPA downloader: the branch, the operator-wide settings (sorted), then the proxy (spec.proxy first). */
 export const buildDownloaderEnv = (input: IronicRenderInput): IEnvVar[] => {
   const configured = input.config.downloaderEnv;
+  const proxyNames: readonly string[] = PROXY_VARIABLES;
   return dedupeEnv([
     ...optionalEnv('IPA_BRANCH', input.model.ramdisk.branch),
     ...Object.keys(configured)
+      .filter((k) => !proxyNames.includes(k))
       .sort()
       .flatMap((k) => optionalEnv(k, configured[k])),
+    ...proxyEnv(input, { HTTP_PROXY: configured['HTTP_PROXY'], HTTPS_PROXY: configured['HTTPS_PROXY'], NO_PROXY: configured['NO_PROXY'] }),
   ]);
 };

@@ -12,6 +12,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { compareVersions, parseVersion } from '../../api/version.js';
 import type { IronicRenderInput } from './input.js';
+import { proxyEnv } from './env.js';
 import { restricted } from '../security.js';
 import { childLabels, fieldEnv, ironicImages, ironicScheduling, resourcesOf } from './facts.js';
 import { databaseAuthVolume, databaseCAVolume, databaseMounts, scratchMounts, scratchVolume, sharedMount, sharedVolume } from './volumes.js';
@@ -52,6 +53,7 @@ const jobContainer = (input: IronicRenderInput, phase: Phase): IContainer => {
       { name: 'MARIADB_DATABASE', value: db?.name ?? '' },
       // Every ironic-image entry point waits for a provisioning IP.
       fieldEnv('PROVISIONING_IP', 'status.podIP'),
+      ...proxyEnv(input),
     ],
     volumeMounts: [sharedMount, ...databaseMounts(db), ...scratchMounts(PHASES[phase].container)],
     ...resourcesOf(input, PHASES[phase].container),
