@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 /**
- * Init container of HA Ironic pods: issues this replica's JSON-RPC certificate, signed by the private
- * CA, and writes it where the ironic container reads it. The certificate covers every address the
- * conductor may register for RPC: PROVISIONING_IP, the addresses of PROVISIONING_INTERFACE or of the
- * interfaces with PROVISIONING_MACS (waited for, as ironic-image does), the node IP and the pod IP.
- *   RPC_CA_DIR    directory with the CA's tls.crt and tls.key
- *   RPC_CERT_DIR  directory to write tls.crt, tls.key and ca.crt into
+ * Init container of Ironic pods: issues this pod's certificate (the JSON-RPC certificate of an HA
+ * replica, or the generated API certificate), signed by a private CA the hook keeps, and writes it where
+ * the ironic and httpd containers read it. The certificate covers every address the conductor may
+ * register or advertise: PROVISIONING_IP, the addresses of PROVISIONING_INTERFACE or of the interfaces
+ * with PROVISIONING_MACS (waited for, as ironic-image does), the node IP and the pod IP, plus the given
+ * names and addresses.
+ *   CA_DIR (or RPC_CA_DIR)      directory with the CA's tls.crt and tls.key (and ca.crt, the bundle to trust)
+ *   CERT_DIR (or RPC_CERT_DIR)  directory to write tls.crt, tls.key and ca.crt into
+ *   CERT_DNS_NAMES, CERT_IP_ADDRESSES  comma-separated names and addresses to cover as well
+ *   CERT_VALIDITY_DAYS          lifetime of the certificate (default: until the CA expires)
  *   HOST_IP, POD_IP, PROVISIONING_IP, PROVISIONING_INTERFACE, PROVISIONING_MACS
  *   RPC_WAIT_SECONDS  how long to wait for an interface address (default 300)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { issueRpcCertificate } from '../crypto/rpc-ca.js';
+import { issueCertificate } from '../crypto/rpc-ca.js';
 
 export type IssuerEnv = Readonly<Record<string, string | undefined>>;
 export type Interfaces = () => NodeJS.Dict<NetworkInterfaceInfo[]>;
@@ -34,8 +38,10 @@ export const interfaceAddresses = (env: IssuerEnv, interfaces: Interfaces): stri
 const wantsInterface = (env: IssuerEnv): boolean => (env['PROVISIONING_INTERFACE'] ?? '') !== '' || (env['PROVISIONING_MACS'] ?? '') !== '';
 
 /** Every address to certify, waiting (up to RPC_WAIT_SECONDS) for the provisioning interface to get one. */
+const listOf = (value: string | undefined): string[] => (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+
 export const addressesToCertify = async (env: IssuerEnv, interfaces: Interfaces = networkInterfaces, pause = 2000): Promise<string[]> => {
-  const fixed = [env['PROVISIONING_IP']?.split('/')[0], env['HOST_IP'], env['POD_IP']].filter((ip): ip is string => ip !== undefined && ip !== '');
+  const fixed = [env['PROVISIONING_IP']?.split('/')[0], env['HOST_IP'], env['POD_IP'], ...listOf(env['CERT_IP_ADDRESSES'])].filter((ip): ip is string => ip !== undefined && ip !== '');
   const deadline = Date.now() + Number(env['RPC_WAIT_SECONDS'] ?? 300) * 1000;
   let found = interfaceAddresses(env, interfaces);
   while (wantsInterface(env) && found.length === 0 && Date.now() < deadline) {
@@ -47,17 +53,22 @@ export const addressesToCertify = async (env: IssuerEnv, interfaces: Interfaces 
 
 /** Issues and writes the certificate; returns the message to print. Throws with a clear message on bad input. */
 export const issueFromEnvironment = async (env: IssuerEnv, now: Date, interfaces: Interfaces = networkInterfaces, pause = 2000): Promise<string> => {
-  const caDir = env['RPC_CA_DIR'];
-  const outDir = env['RPC_CERT_DIR'];
-  if (caDir === undefined || outDir === undefined) throw new Error('RPC_CA_DIR and RPC_CERT_DIR must be set');
+  const caDir = env['CA_DIR'] ?? env['RPC_CA_DIR'];
+  const outDir = env['CERT_DIR'] ?? env['RPC_CERT_DIR'];
+  if (caDir === undefined || outDir === undefined) throw new Error('CA_DIR and CERT_DIR must be set');
+  const days = env['CERT_VALIDITY_DAYS'] !== undefined ? Number(env['CERT_VALIDITY_DAYS']) : undefined;
+  if (days !== undefined && !(Number.isInteger(days) && days > 0)) throw new Error(`CERT_VALIDITY_DAYS must be a positive number of days, not ${env['CERT_VALIDITY_DAYS']}`);
   const ips = await addressesToCertify(env, interfaces, pause);
-  if (ips.length === 0) throw new Error('no address to certify: set HOST_IP, POD_IP or PROVISIONING_IP');
+  const dnsNames = listOf(env['CERT_DNS_NAMES']);
+  if (ips.length === 0 && dnsNames.length === 0) throw new Error('no address to certify: set HOST_IP, POD_IP or PROVISIONING_IP');
   const ca = { certPem: readFileSync(join(caDir, 'tls.crt'), 'utf8'), keyPem: readFileSync(join(caDir, 'tls.key'), 'utf8') };
-  const leaf = issueRpcCertificate({ ca, ips, now });
+  // The bundle to trust: every CA of a rotation in progress, else the signing CA.
+  const bundle = existsSync(join(caDir, 'ca.crt')) ? readFileSync(join(caDir, 'ca.crt'), 'utf8') : ca.certPem;
+  const leaf = issueCertificate({ ca, ips, dnsNames, now, ...(days !== undefined && { validityDays: days }) });
   writeFileSync(join(outDir, 'tls.key'), leaf.keyPem, { mode: 0o600 });
   writeFileSync(join(outDir, 'tls.crt'), leaf.certPem, { mode: 0o644 });
-  writeFileSync(join(outDir, 'ca.crt'), ca.certPem, { mode: 0o644 });
-  return `issued a JSON-RPC certificate for ${ips.join(', ')}`;
+  writeFileSync(join(outDir, 'ca.crt'), bundle, { mode: 0o644 });
+  return `issued a certificate for ${[...dnsNames, ...ips].join(', ')}`;
 };
 
 /* c8 ignore start */
@@ -65,7 +76,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   try {
     console.log(await issueFromEnvironment(process.env, new Date()));
   } catch (error) {
-    console.error(`rpc-certificate: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`certificate issuer: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
 }

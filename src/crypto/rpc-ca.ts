@@ -1,5 +1,6 @@
 /**
- * The private JSON-RPC certificate authority of an HA Ironic, and the leaf certificates it signs.
+ * The private certificate authorities of an Ironic (the JSON-RPC CA of an HA Ironic, and the CA of
+ * generated API certificates), and the leaf certificates they sign.
  *
  * NOTE (design): each replica's leaf certificate is issued in its pod at start, by an init container
  * that runs this module, and not by the hook. Only the pod knows the address it registers for RPC (the
@@ -81,13 +82,28 @@ export const caIsUsable = (ca: KeyPairPem, now: Date): boolean => {
   }
 };
 
+/** A CA for `commonName`, valid from `now` for CA_VALIDITY_DAYS (the same for every CA the operator keeps). */
+export const generateCA = generateRpcCA;
+
+/** When a CA enters its renewal window (a next CA is staged then). */
+export const caRenewalStart = (certPem: string): Date => new Date(Date.parse(new X509Certificate(certPem).validTo) - CA_RENEW_BEFORE_DAYS * DAY_MS);
+
 const ipAltName = (ip: string): { type: number; ip: string } => ({ type: 7, ip });
+const dnsAltName = (value: string): { type: number; value: string } => ({ type: 2, value });
 
 /**
- * Issues a leaf certificate for the given IP addresses, signed by the CA, valid until the CA expires.
- * Used by the init container of every HA replica (synchronous: it runs once per pod start).
+ * Issues a leaf certificate for the given IP addresses and DNS names, signed by the CA, valid for
+ * `validityDays` (at most until the CA expires; by default exactly that long). Used by the init containers
+ * of the Ironic pods (synchronous: it runs once per pod start).
  */
-export const issueRpcCertificate = (params: { readonly ca: KeyPairPem; readonly ips: readonly string[]; readonly now: Date }): KeyPairPem => {
+export const issueCertificate = (params: {
+  readonly ca: KeyPairPem;
+  readonly ips: readonly string[];
+  readonly dnsNames?: readonly string[];
+  readonly now: Date;
+  readonly validityDays?: number;
+  readonly fallbackName?: string;
+}): KeyPairPem => {
   const caCert = forge.pki.certificateFromPem(params.ca.certPem);
   const caKey = forge.pki.privateKeyFromPem(params.ca.keyPem);
   const keys = forge.pki.rsa.generateKeyPair({ bits: 2048 });
@@ -95,15 +111,18 @@ export const issueRpcCertificate = (params: { readonly ca: KeyPairPem; readonly 
   cert.publicKey = keys.publicKey;
   cert.serialNumber = serialNumber();
   cert.validity.notBefore = new Date(params.now.getTime() - BACKDATE_MS);
-  cert.validity.notAfter = caCert.validity.notAfter;
+  const caEnd = caCert.validity.notAfter;
+  const wanted = params.validityDays !== undefined ? new Date(params.now.getTime() + params.validityDays * DAY_MS) : caEnd;
+  cert.validity.notAfter = wanted.getTime() < caEnd.getTime() ? wanted : caEnd;
   const ips = [...new Set(params.ips.filter((ip) => ip !== ''))];
-  cert.setSubject([{ name: 'commonName', value: ips[0] ?? 'ironic-json-rpc' }]);
+  const dnsNames = [...new Set((params.dnsNames ?? []).filter((n) => n !== ''))];
+  cert.setSubject([{ name: 'commonName', value: (dnsNames[0] ?? ips[0] ?? params.fallbackName ?? 'ironic-json-rpc').slice(0, 64) }]);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false, critical: true },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
     { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
-    { name: 'subjectAltName', altNames: ips.map(ipAltName) },
+    { name: 'subjectAltName', altNames: [...dnsNames.map(dnsAltName), ...ips.map(ipAltName)] },
     // Strict verifiers (OpenSSL -x509_strict, Python 3.13 defaults) require the issuer's key identifier.
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
@@ -111,3 +130,7 @@ export const issueRpcCertificate = (params: { readonly ca: KeyPairPem; readonly 
   cert.sign(caKey, forge.md.sha256.create());
   return { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) };
 };
+
+/** A JSON-RPC leaf: the given IP addresses, valid until the CA expires. */
+export const issueRpcCertificate = (params: { readonly ca: KeyPairPem; readonly ips: readonly string[]; readonly now: Date }): KeyPairPem =>
+  issueCertificate({ ca: params.ca, ips: params.ips, now: params.now });

@@ -110,6 +110,6 @@ t.test('the init container issues the certificate from its environment', async (
   let calls = 0;
   const late = () => (++calls < 3 ? {} : interfaces());
   t.match(await issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, PROVISIONING_INTERFACE: 'eth1' }, now, late, 1), /198\.51\.100\.7/, 'waits for the interface address');
-  await t.rejects(issueFromEnvironment({ RPC_CA_DIR: caDir }, now), /RPC_CERT_DIR/);
+  await t.rejects(issueFromEnvironment({ RPC_CA_DIR: caDir }, now), /CERT_DIR must be set/);
   await t.rejects(issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, RPC_WAIT_SECONDS: '0', PROVISIONING_INTERFACE: 'nope' }, now, interfaces, 1), /no address to certify/);
 });
