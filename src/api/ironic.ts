@@ -467,14 +467,26 @@ export const TLS = Type.Object(
     certificateName: Type.Optional(
       Type.String({ description: 'Name of a Secret (`tls.crt`, `tls.key`, optional `ca.crt`) with the certificate of the API and of virtual media.' }),
     ),
-    disableVirtualMediaTLS: Type.Optional(Type.Boolean({ description: 'Serve virtual media over plain HTTP even when certificateName is set.' })),
+    disableVirtualMediaTLS: Type.Optional(Type.Boolean({ description: 'Serve virtual media over plain HTTP even when certificateName or generateCertificate is set.' })),
+    generateCertificate: Type.Optional(
+      Type.Boolean({
+        description:
+          'Serve the API and virtual media over TLS with certificates from a private CA the operator keeps for this Ironic: each pod issues its own at start (every Service name, networking address and Ingress host, the node and provisioning addresses), renewed every 60 days; clients trust the ConfigMap `<name>-ca` (key `ca.crt`) named in status.access.caCertificate. Cannot be used with certificateName.',
+      }),
+    ),
     insecureRPC: Type.Optional(Type.Boolean({ description: 'Do not verify the JSON-RPC certificates between replicas. Only with high availability.' })),
     trustedCA: Type.Optional(Type.Object(ResourceReferenceWithKey.properties, { description: 'CA bundle trusted when downloading images and by the ramdisk.' })),
     trustedCAName: legacyCAName('trustedCA', 'trusted CA bundle'),
   },
   {
     description: 'TLS of the API, virtual media and JSON-RPC, and CA bundles.',
-    'x-kubernetes-validations': CA_FIELDS.map(caConsistencyRule),
+    'x-kubernetes-validations': [
+      ...CA_FIELDS.map(caConsistencyRule),
+      {
+        rule: `!(has(self.generateCertificate) && self.generateCertificate) || !${celGiven('self.certificateName')}`,
+        message: 'generateCertificate and certificateName cannot both be set: use one source of certificates',
+      },
+    ],
   },
 );
 export type TLS = Static<typeof TLS>;

@@ -78,9 +78,13 @@ export type NetworkingModel = {
 export type CAReference = { readonly name: string; readonly kind: 'Secret' | 'ConfigMap'; readonly path: string };
 
 export type TLSModel = {
-  /** The Secret with the API (and virtual media) certificate: TLS is on exactly when it is set. */
+  /** The API (and virtual media) is served over TLS: a certificate is named or generated. */
+  readonly enabled: boolean;
+  /** The user's Secret with the API (and virtual media) certificate. */
   readonly certificateName?: string;
-  /** Virtual media served over TLS: a certificate, and disableVirtualMediaTLS not set. */
+  /** Certificates issued from a private CA the operator keeps (spec.tls.generateCertificate). */
+  readonly generate: boolean;
+  /** Virtual media served over TLS: TLS on, and disableVirtualMediaTLS not set. */
   readonly virtualMedia: boolean;
   readonly insecureRPC: boolean;
   readonly bmcCA?: CAReference;

@@ -125,9 +125,13 @@ const tlsModel = (spec: IronicSpec): TLSModel => {
   const bmcCA = caReference(spec, 'bmcCA');
   const trusted = caReference(spec, 'trustedCA');
   const key = spec.tls?.trustedCA !== undefined ? given(spec.tls.trustedCA.key) : undefined;
+  const generate = spec.tls?.generateCertificate === true;
+  const enabled = certificateName !== undefined || generate;
   return {
+    enabled,
     ...(certificateName !== undefined && { certificateName }),
-    virtualMedia: certificateName !== undefined && spec.tls?.disableVirtualMediaTLS !== true,
+    generate,
+    virtualMedia: enabled && spec.tls?.disableVirtualMediaTLS !== true,
     insecureRPC: spec.tls?.insecureRPC === true,
     ...(bmcCA && { bmcCA }),
     ...(trusted && { trustedCA: { ...trusted, ...(key !== undefined && { key }) } }),

@@ -212,6 +212,12 @@ const insecureRPCNeedsHA: Rule = ({ spec }) =>
     ? [problem('spec.tls.insecureRPC', 'insecureRPC only makes sense with highAvailability (there is no JSON-RPC between replicas otherwise): remove it')]
     : [];
 
+// NOTE: not upstream (which has no generated certificates): one source of certificates.
+const oneCertificateSource: Rule = ({ spec }) =>
+  spec.tls?.generateCertificate === true && nonEmpty(spec.tls.certificateName)
+    ? [problem('spec.tls.generateCertificate', 'generateCertificate and certificateName cannot both be set: remove certificateName to have certificates generated, or set generateCertificate to false to use your Secret')]
+    : [];
+
 // A blank name is reported, and so is a legacy field that names something else (a blank name included).
 const caProblems = (spec: IronicSpec, { ref, legacy, legacyKind }: CAField): Problem[] => {
   const reference = spec.tls?.[ref];
@@ -407,7 +413,7 @@ const servicePortProblems = (spec: IronicSpec, tls: boolean, vmedia: boolean): P
 };
 
 const distinctPorts: Rule = ({ spec }) => {
-  const tls = (spec.tls?.certificateName ?? '') !== '';
+  const tls = (spec.tls?.certificateName ?? '') !== '' || spec.tls?.generateCertificate === true;
   const vmedia = tls && spec.tls?.disableVirtualMediaTLS !== true;
   const used = usedPorts(spec, vmedia);
   return [...privilegedPortProblems(used), ...repeatedPortProblems(used), ...servicePortProblems(spec, tls, vmedia)];
@@ -456,6 +462,7 @@ const RULES: readonly Rule[] = [
   bindAddressRules,
   sensorIntervalRule,
   insecureRPCNeedsHA,
+  oneCertificateSource,
   caRules,
   versionRule,
   agentImageRules,

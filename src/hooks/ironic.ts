@@ -11,7 +11,7 @@ import { computeIronicStatus } from '../render/ironic/status.js';
 import { finishIronic, keepIronic, prepareIronic, referenceOutcome, wantedIronicChildren } from '../render/ironic/plan.js';
 import { parseIronic } from '../api/parse-ironic.js';
 import { ironicNames } from '../render/names.js';
-import { materializeCredentials, materializeRpcCA } from './materialize.js';
+import { materializeCredentials, materializeGeneratedTLS, materializeRpcCA } from './materialize.js';
 import { viewOf } from './parent.js';
 import { wire } from './wire.js';
 import { namesRule, withWanted } from './related.js';
@@ -66,7 +66,15 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promis
   const rpcCA = model.highAvailability
     ? await materializeRpcCA({ name: view.name, names, namespace: view.namespace, children: view.children, now: new Date(view.now), secrets: ctx.secrets, rollout: prepared.rollout })
     : undefined;
-  return wire(finishIronic(view, prepared, { credentials: credentials.credentials, ...(rpcCA && { rpcCA }) }, ctx.config));
+  const generated = model.tls.generate
+    ? await materializeGeneratedTLS({ name: view.name, names, namespace: view.namespace, children: view.children, now: new Date(view.now), secrets: ctx.secrets, rollout: prepared.tlsRollout })
+    : undefined;
+  const materials = {
+    credentials: credentials.credentials,
+    ...(rpcCA && { rpcCA }),
+    ...(generated && { generatedTLS: generated.tls, tlsResyncAfterSeconds: generated.resyncAfterSeconds }),
+  };
+  return wire(finishIronic(view, prepared, materials, ctx.config));
 };
 
 /**

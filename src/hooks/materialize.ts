@@ -9,10 +9,11 @@ import type { KubeObject, ObjectMap } from '../api/hook.js';
 import { GROUP_KEYS } from '../api/hook.js';
 import { dataOf, objectsOf } from '../render/observed.js';
 import { CONTENT_COMPONENTS, LABELS, type IronicNames } from '../render/names.js';
-import type { ApiCredentials, RpcCAReference } from '../render/ironic/input.js';
+import type { ApiCredentials, GeneratedTLS, RpcCAReference } from '../render/ironic/input.js';
 import type { CredentialsPlan } from '../render/ironic/plan.js';
 import { resolveCredentialsSecret, type Lookup, type ReferenceProblem } from '../render/references.js';
-import { generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
+import { caRenewalStart, generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
+import { publishedLongEnough, renewalPeriod, signableAt } from '../crypto/renewal.js';
 import { nextCASet, normalizeBundle, type CASet } from '../crypto/rotation.js';
 
 /** Random passwords and bcrypt, injectable so tests can make golden files without randomness. */
@@ -147,13 +148,45 @@ const newestFirst = (a: ObservedCA, b: ObservedCA): number => {
   );
 };
 
-/** The observed CA Secrets of an Ironic (terminating ones left out), newest first. */
-const observedCAs = (children: ObjectMap | null | undefined, names: IronicNames): ObservedCA[] =>
-  contentNamedSecrets(children, CONTENT_COMPONENTS.rpcCA, names.rpcCAPrefix)
+/** Where the CA Secrets of one kind live: their component label, name prefix and content-named name. */
+export type CAKind = { readonly component: string; readonly prefix: string; readonly secretName: (hash: string) => string; readonly commonName: string };
+
+/** The observed CA Secrets of one kind (terminating ones left out), newest first. */
+const observedCAs = (children: ObjectMap | null | undefined, kind: CAKind): ObservedCA[] =>
+  contentNamedSecrets(children, kind.component, kind.prefix)
     .filter((o) => o.metadata.deletionTimestamp === undefined)
     .map((o) => ({ secretName: o.metadata.name, set: caSetOf(dataOf(o)) }))
     .filter((o): o is ObservedCA => o.set !== undefined)
     .sort(newestFirst);
+
+/**
+ * A CA the operator keeps: the observed one while it is valid, rotated in two rolling restarts ahead of
+ * expiry (see crypto/rotation.ts), or a new one. Every change is a new, content-named Secret. `mayPromote`
+ * adds a condition to promoting a staged CA, besides the workload having rolled out with it.
+ */
+export const materializeCA = async (params: {
+  readonly kind: CAKind;
+  readonly children: ObjectMap | null | undefined;
+  readonly now: Date;
+  readonly secrets: Secrets;
+  readonly rollout?: { readonly secretName: string; readonly ready: boolean } | undefined;
+  readonly mayPromote?: (set: CASet) => boolean;
+}): Promise<RpcCAReference> => {
+  const current = observedCAs(params.children, params.kind)[0];
+  const rolledOut = current !== undefined && params.rollout?.ready === true && params.rollout.secretName === current.secretName;
+  const settled = rolledOut && (params.mayPromote?.(current.set) ?? true);
+  const set = await nextCASet({ observed: current?.set, now: params.now, settled, generate: () => params.secrets.rpcCA(params.kind.commonName, params.now) });
+  const bundlePem = set.bundle.join('');
+  const hash = createHash('sha256').update(set.signing.certPem).update(bundlePem).update(set.next?.certPem ?? '').digest('hex');
+  return {
+    certPem: set.signing.certPem,
+    keyPem: set.signing.keyPem,
+    bundlePem,
+    ...(set.next && { next: set.next }),
+    hash,
+    secretName: params.kind.secretName(hash),
+  };
+};
 
 /**
  * The JSON-RPC CA of an HA Ironic: the observed one while it is valid, rotated in two rolling restarts
@@ -168,23 +201,45 @@ export const materializeRpcCA = async (params: {
   readonly secrets: Secrets;
   /** The CA Secret the running replicas were started with (the DaemonSet's annotation), and whether all are ready. */
   readonly rollout?: { readonly secretName: string; readonly ready: boolean } | undefined;
-}): Promise<RpcCAReference> => {
-  const current = observedCAs(params.children, params.names)[0];
-  const settled = current !== undefined && params.rollout?.ready === true && params.rollout.secretName === current.secretName;
-  const set = await nextCASet({
-    observed: current?.set,
+}): Promise<RpcCAReference> =>
+  materializeCA({
+    kind: { component: CONTENT_COMPONENTS.rpcCA, prefix: params.names.rpcCAPrefix, secretName: params.names.rpcCA, commonName: `${params.namespace}/${params.name} JSON-RPC CA` },
+    children: params.children,
     now: params.now,
-    settled,
-    generate: () => params.secrets.rpcCA(`${params.namespace}/${params.name} JSON-RPC CA`, params.now),
+    secrets: params.secrets,
+    rollout: params.rollout,
   });
-  const bundlePem = set.bundle.join('');
-  const hash = createHash('sha256').update(set.signing.certPem).update(bundlePem).update(set.next?.certPem ?? '').digest('hex');
-  return {
-    certPem: set.signing.certPem,
-    keyPem: set.signing.keyPem,
-    bundlePem,
-    ...(set.next && { next: set.next }),
-    hash,
-    secretName: params.names.rpcCA(hash),
-  };
+
+const SECOND_MS = 1000;
+
+/** Generated API certificates, and how soon the next step of their renewal is due. */
+export type GeneratedTLSResult = { readonly tls: GeneratedTLS; readonly resyncAfterSeconds: number };
+
+/**
+ * The CA of generated API certificates and the renewal period the pods run in. A staged next CA signs only
+ * once the workload rolled out with it and it has been published for CA_PUBLISHED_BEFORE_SIGNING_DAYS, so
+ * every client of the `<name>-ca` ConfigMap trusts it before any certificate it signed is served.
+ */
+export const materializeGeneratedTLS = async (params: {
+  readonly name: string;
+  readonly names: IronicNames;
+  readonly namespace: string;
+  readonly children: ObjectMap | null | undefined;
+  readonly now: Date;
+  readonly secrets: Secrets;
+  readonly rollout?: { readonly secretName: string; readonly ready: boolean } | undefined;
+}): Promise<GeneratedTLSResult> => {
+  const { now } = params;
+  const ca = await materializeCA({
+    kind: { component: CONTENT_COMPONENTS.tlsCA, prefix: params.names.tlsCAPrefix, secretName: params.names.tlsCA, commonName: `${params.namespace}/${params.name} CA` },
+    children: params.children,
+    now,
+    secrets: params.secrets,
+    rollout: params.rollout,
+    mayPromote: (set) => set.next !== undefined && publishedLongEnough(set.next.certPem, now),
+  });
+  const period = renewalPeriod(ca.certPem, now);
+  const due = [period.next, caRenewalStart(ca.certPem), ...(ca.next ? [signableAt(ca.next.certPem)] : [])].map((d) => d.getTime()).filter((t) => t > now.getTime());
+  const soonest = Math.min(...due, period.next.getTime());
+  return { tls: { ca, period: period.start.toISOString() }, resyncAfterSeconds: Math.max(1, Math.ceil((soonest - now.getTime()) / SECOND_MS)) };
 };

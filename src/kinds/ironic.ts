@@ -3,7 +3,7 @@ import { IronicSpec, IronicStatus } from '../api/ironic.js';
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronic, finalizeIronic, syncIronic } from '../hooks/ironic.js';
 import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';
-import { DAEMON_SETS, DEPLOYMENTS, INGRESSES, JOBS, SECRETS, SERVICE_MONITORS, SERVICES } from './resources.js';
+import { CONFIG_MAPS, DAEMON_SETS, DEPLOYMENTS, INGRESSES, JOBS, SECRETS, SERVICE_MONITORS, SERVICES } from './resources.js';
 
 /** Ironic: its Deployment (or DaemonSet in high availability), Service, Secrets, upgrade Jobs and Ingress. */
 export const IRONIC: ParentKind<'Ironic'> = {
@@ -23,7 +23,7 @@ export const IRONIC: ParentKind<'Ironic'> = {
   },
   hooks: { customize: customizeIronic, sync: syncIronic, finalize: finalizeIronic },
   childTypes: [
-    ...children(SECRETS, SERVICES, DEPLOYMENTS, DAEMON_SETS, JOBS, INGRESSES),
+    ...children(SECRETS, CONFIG_MAPS, SERVICES, DEPLOYMENTS, DAEMON_SETS, JOBS, INGRESSES),
     // The ServiceMonitor of a scraped exporter: for clusters with the Prometheus Operator CRDs only.
     ...overlayChildren('servicemonitor', SERVICE_MONITORS),
   ],

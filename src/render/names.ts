@@ -67,7 +67,7 @@ const CONTENT_HASH_LENGTH = 10;
 const contentBase = (name: string, suffix: string): string => `${fitTo(`${name}${suffix}`, 253 - 1 - CONTENT_HASH_LENGTH)}-`;
 
 /** Values of the component label of our content-named Secrets, by which observed ones are found again. */
-export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca' } as const;
+export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca', tlsCA: 'tls-ca' } as const;
 
 /** The names of an Ironic's children. */
 export type IronicNames = {
@@ -78,6 +78,10 @@ export type IronicNames = {
   readonly htpasswdPrefix: string;
   readonly rpcCA: (contentHash: string) => string;
   readonly rpcCAPrefix: string;
+  readonly tlsCA: (contentHash: string) => string;
+  readonly tlsCAPrefix: string;
+  /** The ConfigMap with the CA bundle clients trust (generated certificates). */
+  readonly caBundle: string;
   readonly ingress: string;
   readonly ingressTLS: string;
   readonly clouds: string;
@@ -105,6 +109,10 @@ export const ironicNames = (name: string): IronicNames => ({
   rpcCA: (contentHash: string): string => `${contentBase(name, '-rpc-ca')}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
   /** What every JSON-RPC CA Secret name of this Ironic starts with. */
   rpcCAPrefix: contentBase(name, '-rpc-ca'),
+  /** The CA of generated API certificates, named by its content like the JSON-RPC CA. */
+  tlsCA: (contentHash: string): string => `${contentBase(name, '-tls-ca')}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
+  tlsCAPrefix: contentBase(name, '-tls-ca'),
+  caBundle: objectName(name, '-ca'),
   ingress: objectName(name),
   ingressTLS: objectName(name, '-ingress-tls'),
   clouds: objectName(name, '-clouds'),

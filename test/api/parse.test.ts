@@ -53,7 +53,7 @@ t.test('an empty spec gets every default', async (t) => {
   t.equal(m.version, DEFAULT_VERSION);
   t.equal(m.version, '38.0');
   t.equal(m.highAvailability, false);
-  t.same(m.tls, { virtualMedia: false, insecureRPC: false }, 'TLS off');
+  t.same(m.tls, { enabled: false, generate: false, virtualMedia: false, insecureRPC: false }, 'TLS off');
   t.same(m.database, { kind: 'none' });
   t.equal(m.apiCredentialsName, undefined, 'generated credentials');
   t.same(m.images, {});
@@ -139,22 +139,33 @@ t.test('DHCP networks are parsed once: pools, masks and families', async (t) => 
 
 t.test('TLS is one shape: the certificate, virtual media, and CA references with legacy fields mapped', async (t) => {
   const cases = [
-    { scenario: 'no certificate', tls: { disableVirtualMediaTLS: false }, expected: { virtualMedia: false, insecureRPC: false } },
-    { scenario: 'a certificate turns on virtual media TLS', tls: { certificateName: 'tls' }, expected: { certificateName: 'tls', virtualMedia: true, insecureRPC: false } },
+    { scenario: 'no certificate', tls: { disableVirtualMediaTLS: false }, expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false } },
+    {
+      scenario: 'a certificate turns on virtual media TLS',
+      tls: { certificateName: 'tls' },
+      expected: { enabled: true, certificateName: 'tls', generate: false, virtualMedia: true, insecureRPC: false },
+    },
     {
       scenario: 'virtual media TLS can be turned off',
       tls: { certificateName: 'tls', disableVirtualMediaTLS: true },
-      expected: { certificateName: 'tls', virtualMedia: false, insecureRPC: false },
+      expected: { enabled: true, certificateName: 'tls', generate: false, virtualMedia: false, insecureRPC: false },
+    },
+    {
+      scenario: 'generated certificates turn TLS on, virtual media included',
+      tls: { generateCertificate: true },
+      expected: { enabled: true, generate: true, virtualMedia: true, insecureRPC: false },
     },
     {
       scenario: 'bmcCAName is a Secret, trustedCAName a ConfigMap',
       tls: { bmcCAName: 'bmc', trustedCAName: 'trusted' },
-      expected: { virtualMedia: false, insecureRPC: false, bmcCA: { name: 'bmc', kind: 'Secret', path: 'spec.tls.bmcCAName' }, trustedCA: { name: 'trusted', kind: 'ConfigMap', path: 'spec.tls.trustedCAName' } },
+      expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false, bmcCA: { name: 'bmc', kind: 'Secret', path: 'spec.tls.bmcCAName' }, trustedCA: { name: 'trusted', kind: 'ConfigMap', path: 'spec.tls.trustedCAName' } },
     },
     {
       scenario: 'the reference objects win, with the key',
       tls: { bmcCA: { name: 'bmc', kind: 'ConfigMap' }, trustedCA: { name: 'trusted', kind: 'Secret', key: 'bundle.pem' } },
       expected: {
+        enabled: false,
+        generate: false,
         virtualMedia: false,
         insecureRPC: false,
         bmcCA: { name: 'bmc', kind: 'ConfigMap', path: 'spec.tls.bmcCA' },

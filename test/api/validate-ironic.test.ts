@@ -501,6 +501,22 @@ const TABLES: readonly RuleTable[] = [
     refused: [{ name: 'true without HA', spec: { tls: { insecureRPC: true } }, path: 'spec.tls.insecureRPC', words: ['insecureRPC', 'highAvailability'] }],
   },
   {
+    rule: 'one source of certificates: generateCertificate or certificateName',
+    accepted: [
+      { name: 'generated', spec: { tls: { generateCertificate: true } } },
+      { name: 'generated, with an empty certificateName', spec: { tls: { generateCertificate: true, certificateName: '' } } },
+      { name: 'a Secret, generateCertificate false', spec: { tls: { generateCertificate: false, certificateName: 'tls' } } },
+    ],
+    refused: [
+      {
+        name: 'both',
+        spec: { tls: { generateCertificate: true, certificateName: 'tls' } },
+        path: 'spec.tls.generateCertificate',
+        words: ['generateCertificate', 'certificateName'],
+      },
+    ],
+  },
+  {
     rule: '18: CA references',
     accepted: [
       { name: 'bmcCA alone', spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'ConfigMap' } } } },

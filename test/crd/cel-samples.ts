@@ -81,6 +81,8 @@ const caReference = allOf({ name: nonEmptyName, kind: fc.constantFrom('Secret', 
 const tls = someOf({
   bmcCA: caReference,
   bmcCAName: text,
+  certificateName: text,
+  generateCertificate: fc.boolean(),
   insecureRPC: fc.boolean(),
   trustedCA: caReference,
   trustedCAName: text,

@@ -197,6 +197,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
       samples: proxySamples,
       twin: problemAt(['.httpProxy', '.httpsProxy'], /is not a proxy URL/),
     },
+    'spec.tls: generateCertificate and certificateName cannot both be set: use one source of certificates': {
+      samples: tlsSamples,
+      twin: problemAt('.generateCertificate', /^generateCertificate and certificateName cannot both be set/),
+    },
     'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
       samples: tlsSamples,
       twin: problemAt('.bmcCAName', /^tls\.bmcCA and tls\.bmcCAName are both set but inconsistent/),

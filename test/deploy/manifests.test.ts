@@ -64,6 +64,7 @@ const server = async (t: { teardown: (fn: () => unknown) => void }): Promise<Fas
 const EXPECTED_CHILDREN: Record<string, Array<{ apiVersion: string; resource: string; method: string }>> = {
   ironic: [
     { apiVersion: 'v1', resource: 'secrets', method: 'OnDelete' },
+    { apiVersion: 'v1', resource: 'configmaps', method: 'InPlace' },
     { apiVersion: 'v1', resource: 'services', method: 'InPlace' },
     { apiVersion: 'apps/v1', resource: 'deployments', method: 'InPlace' },
     { apiVersion: 'apps/v1', resource: 'daemonsets', method: 'InPlace' },

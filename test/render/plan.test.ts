@@ -205,7 +205,7 @@ t.test('CA Secrets are kept until the DaemonSet rolled out on the current one', 
   for (const c of cases) {
     const v = view({}, { children: { ...group('Secret.v1', ca(oldHash), ca(newHash)), ...group('DaemonSet.apps/v1', c.ds) } });
     const rollout = caRollout(v, names, '38.0');
-    t.same(retainedCASecrets(v, names, rollout, names.rpcCA(newHash)).map((s) => s.metadata.name), c.kept, c.scenario);
+    t.same(retainedCASecrets(v, names.rpcCAPrefix, rollout, names.rpcCA(newHash)).map((s) => s.metadata.name), c.kept, c.scenario);
   }
 });
 

@@ -141,6 +141,11 @@ export class Emulator {
     return this.#now;
   }
 
+  /** Moves the cluster clock (and so the hook server's) forward, as if that much time passed without an event. */
+  advance(seconds: number): void {
+    this.#now = addSeconds(this.#now, seconds);
+  }
+
   /** Every write of every round so far. */
   get writes(): Write[] {
     return this.history.flatMap((r) => r.writes);

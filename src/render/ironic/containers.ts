@@ -65,7 +65,7 @@ export const buildIronicContainer = (input: IronicRenderInput, image: string): I
 
 /** The API port without TLS, and the JSON-RPC port in HA. */
 const ironicPorts = (input: IronicRenderInput): IContainerPort[] => [
-  ...(input.model.tls.certificateName === undefined ? [port(input, PORT_NAMES.api, input.model.networking.apiPort)] : []),
+  ...(!input.model.tls.enabled ? [port(input, PORT_NAMES.api, input.model.networking.apiPort)] : []),
   ...(input.model.highAvailability ? [port(input, PORT_NAMES.rpc, input.model.networking.rpcPort)] : []),
 ];
 
@@ -79,7 +79,7 @@ export const buildHttpdContainer = (input: IronicRenderInput, image: string): IC
     env: buildHttpdEnv(input),
     ports: [
       port(input, PORT_NAMES.imageServer, n.imageServerPort),
-      ...(tls.certificateName !== undefined ? [port(input, PORT_NAMES.api, n.apiPort)] : []),
+      ...(tls.enabled ? [port(input, PORT_NAMES.api, n.apiPort)] : []),
       ...(tls.virtualMedia ? [port(input, PORT_NAMES.imageServerTLS, n.imageServerTLSPort)] : []),
     ],
     volumeMounts: [...buildIronicMounts(input), ...scratchMounts('httpd')],

@@ -40,7 +40,7 @@ export const buildCommonEnv = (input: IronicRenderInput): IEnvVar[] => {
     env('LISTEN_ALL_INTERFACES', n.bindInterface ? 'false' : 'true'),
     ...provisioningEnv(input),
     // NOTE: reverse-proxy mode only together with a certificate (ironic-image quirk Q6).
-    ...(tls.certificateName !== undefined ? [env('IRONIC_PRIVATE_PORT', 'unix'), env('IRONIC_REVERSE_PROXY_SETUP', 'true')] : []),
+    ...(tls.enabled ? [env('IRONIC_PRIVATE_PORT', 'unix'), env('IRONIC_REVERSE_PROXY_SETUP', 'true')] : []),
     // NOTE: the ironic container has no default for it (ironic-image quirk Q1), so it goes everywhere.
     ...(tls.virtualMedia ? [env('VMEDIA_TLS_PORT', String(n.imageServerTLSPort))] : []),
     ...optionalEnv('IRONIC_KERNEL_PARAMS', ramdisk.extraKernelParams),
@@ -81,6 +81,8 @@ export const htpasswdEnv = (secretName: string): IEnvVar => ({
 });
 
 const caFileEnv = (input: IronicRenderInput): IEnvVar[] => {
+  // The init container writes the bundle next to the certificate it issues.
+  if (input.generatedTLS !== undefined) return [env('IRONIC_CACERT_FILE', `${MOUNTS.tls}/ca.crt`)];
   const tls = input.references.tls;
   if (tls === undefined) return [];
   if (tls.hasCA) return [env('IRONIC_CACERT_FILE', `${MOUNTS.tls}/ca.crt`)];
@@ -172,7 +174,7 @@ export const buildIronicEnv = (input: IronicRenderInput): IEnvVar[] =>
     ...rpcEnv(input),
     // Ironic authenticates itself without TLS; with TLS, httpd does it in front of the unix socket. In HA the
     // JSON-RPC server of each replica also needs it.
-    ...(input.model.tls.certificateName === undefined || input.model.highAvailability ? [htpasswdEnv(input.credentials.htpasswdSecretName)] : []),
+    ...(!input.model.tls.enabled || input.model.highAvailability ? [htpasswdEnv(input.credentials.htpasswdSecretName)] : []),
     ...caFileEnv(input),
     ...optionalEnv('IRONIC_EXTERNAL_IP', input.model.networking.externalIP),
     ...externalURLEnv(input),
@@ -184,7 +186,7 @@ export const buildIronicEnv = (input: IronicRenderInput): IEnvVar[] =>
 
 /** The httpd container: common variables, and the htpasswd when it terminates TLS. */
 export const buildHttpdEnv = (input: IronicRenderInput): IEnvVar[] =>
-  dedupeEnv([...buildCommonEnv(input), ...(input.model.tls.certificateName !== undefined ? [htpasswdEnv(input.credentials.htpasswdSecretName)] : [])]);
+  dedupeEnv([...buildCommonEnv(input), ...(input.model.tls.enabled ? [htpasswdEnv(input.credentials.htpasswdSecretName)] : [])]);
 
 /** dnsmasq `DHCP_RANGE`: `begin,end,mask` for the main pool, `set:range_N,begin,end,mask` for each extra one. */
 export const dhcpRange = (dhcp: DHCPModel): string =>

@@ -10,7 +10,7 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { CONTENT_COMPONENTS, LABELS } from '../names.js';
 import { base64, ironicSecretLabels } from '../meta.js';
-import type { IronicRenderInput } from './input.js';
+import type { IronicRenderInput, RpcCAReference } from './input.js';
 import { restricted } from '../security.js';
 import { childLabels, fieldEnv, provisioningEnv, resourcesOf } from './facts.js';
 import { readOnlyMount, rpcAuthMount, rpcAuthVolume } from './volumes.js';
@@ -27,30 +27,30 @@ const RPC_VOLUMES = { cert: 'rpc-cert', ca: 'rpc-ca', caKey: 'rpc-ca-key' } as c
 const caSecretName = (input: IronicRenderInput): string => input.rpcCA?.secretName ?? '';
 
 /**
- * `<name>-rpc-ca-<hash>`: the CA certificate and key, immutable and named by content, so a renewal is a
- * new Secret and a rolling restart, never an in-place change.
+ * A CA Secret: the CA certificate and key, immutable and named by content, so a renewal is a new Secret
+ * and a rolling restart, never an in-place change.
  */
-export const renderRpcCASecret = (input: IronicRenderInput): ISecret | undefined => {
-  const ca = input.rpcCA;
-  if (ca === undefined) return undefined;
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: ca.secretName,
-      namespace: input.namespace,
-      labels: { ...ironicSecretLabels(input.name), [LABELS.component]: CONTENT_COMPONENTS.rpcCA },
-    },
-    type: 'kubernetes.io/tls',
-    immutable: true,
-    data: {
-      'tls.crt': base64(ca.certPem),
-      'tls.key': base64(ca.keyPem),
-      'ca.crt': base64(ca.bundlePem),
-      ...(ca.next && { 'next.crt': base64(ca.next.certPem), 'next.key': base64(ca.next.keyPem) }),
-    },
-  };
-};
+export const renderCASecret = (input: IronicRenderInput, ca: RpcCAReference, component: string): ISecret => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: {
+    name: ca.secretName,
+    namespace: input.namespace,
+    labels: { ...ironicSecretLabels(input.name), [LABELS.component]: component },
+  },
+  type: 'kubernetes.io/tls',
+  immutable: true,
+  data: {
+    'tls.crt': base64(ca.certPem),
+    'tls.key': base64(ca.keyPem),
+    'ca.crt': base64(ca.bundlePem),
+    ...(ca.next && { 'next.crt': base64(ca.next.certPem), 'next.key': base64(ca.next.keyPem) }),
+  },
+});
+
+/** `<name>-rpc-ca-<hash>`: the JSON-RPC CA. */
+export const renderRpcCASecret = (input: IronicRenderInput): ISecret | undefined =>
+  input.rpcCA !== undefined ? renderCASecret(input, input.rpcCA, CONTENT_COMPONENTS.rpcCA) : undefined;
 
 /**
  * JSON-RPC TLS through oslo.config environment overrides, independent of the API's TLS: the server

@@ -20,7 +20,7 @@ export const CLOUDS_COMPONENT = 'clouds';
 
 /** The API for clients in the cluster: the Service, on its default port for the scheme. */
 const apiURL = (input: IronicRenderInput): string => {
-  const scheme = input.model.tls.certificateName !== undefined ? 'https' : 'http';
+  const scheme = input.model.tls.enabled ? 'https' : 'http';
   const domain = input.config.clusterDomain;
   return `${scheme}://${input.names.service}.${input.namespace}.svc${domain !== '' ? `.${domain}` : ''}`;
 };
@@ -31,7 +31,7 @@ const externalAPIURL = (input: IronicRenderInput): string | undefined => {
   if (n.ingress?.host !== undefined) return `https://${n.ingress.host}`;
   if (n.externalCallbackURL !== undefined && n.externalCallbackURL !== '') return n.externalCallbackURL;
   if (highAvailability || n.ipAddress === undefined || n.ipAddress === '') return undefined;
-  return `${tls.certificateName !== undefined ? 'https' : 'http'}://${bracketIPv6(n.ipAddress)}:${n.apiPort}`;
+  return `${tls.enabled ? 'https' : 'http'}://${bracketIPv6(n.ipAddress)}:${n.apiPort}`;
 };
 
 /** The image server BMCs and hosts use. */
@@ -54,9 +54,16 @@ export const clientAccess = (input: IronicRenderInput): ClientAccess => {
     ...(images !== undefined && { imageServerURL: images }),
     credentialsName: input.credentials.secretName,
     ...(tls && { caCertificate: { kind: 'Secret' as const, name: tls.name, key: tls.hasCA ? 'ca.crt' : 'tls.crt' } }),
+    ...(input.generatedTLS && { caCertificate: { kind: 'ConfigMap' as const, name: input.names.caBundle, key: 'ca.crt' } }),
     cloudsSecretName: input.names.clouds,
   };
 };
+
+/** The CA clients trust (base64): the generated bundle, or that of the user's Secret. */
+const caData = (input: IronicRenderInput): string | undefined =>
+  input.generatedTLS !== undefined ? base64(input.generatedTLS.ca.bundlePem) : input.references.tls?.caData;
+
+const optionalCA = (data: string | undefined): Record<string, string> => (data !== undefined ? { 'ca.crt': data } : {});
 
 /** The clouds.yaml text: one cloud named after the Ironic, HTTP basic authentication, the in-cluster endpoint. */
 export const cloudsYaml = (input: IronicRenderInput): string =>
@@ -67,7 +74,7 @@ export const cloudsYaml = (input: IronicRenderInput): string =>
           auth_type: 'http_basic',
           auth: { username: input.credentials.username, password: input.credentials.password },
           baremetal_endpoint_override: apiURL(input),
-          ...(input.references.tls && { cacert: `${CLOUDS_MOUNT}/ca.crt` }),
+          ...(caData(input) !== undefined && { cacert: `${CLOUDS_MOUNT}/ca.crt` }),
         },
       },
     },
@@ -83,5 +90,5 @@ export const renderCloudsSecret = (input: IronicRenderInput): ISecret => ({
   kind: 'Secret',
   metadata: { name: input.names.clouds, namespace: input.namespace, labels: { ...ironicSecretLabels(input.name), [LABELS.component]: CLOUDS_COMPONENT } },
   type: 'Opaque',
-  data: { 'clouds.yaml': base64(cloudsYaml(input)), ...(input.references.tls && { 'ca.crt': input.references.tls.caData }) },
+  data: { 'clouds.yaml': base64(cloudsYaml(input)), ...optionalCA(caData(input)) },
 });

@@ -8,6 +8,7 @@ import { renderCloudsSecret } from './handoff.js';
 import { renderIronicIngress, renderIronicService } from './service.js';
 import { renderIronicWorkload } from './workload.js';
 import { renderRpcCASecret } from './ha.js';
+import { renderCABundleConfigMap, renderTLSCASecret } from './generated-tls.js';
 import { renderServiceMonitor } from './service-monitor.js';
 import { renderNetworkingDeployment, renderNetworkingService, renderSwitchSecrets } from './networking-service.js';
 
@@ -17,6 +18,8 @@ export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
     renderHtpasswdSecret(input),
     renderCloudsSecret(input),
     renderRpcCASecret(input),
+    renderTLSCASecret(input),
+    renderCABundleConfigMap(input),
     renderIronicWorkload(input),
     renderIronicService(input),
     renderIronicIngress(input),

@@ -18,6 +18,16 @@ export type RpcCAReference = {
   readonly next?: { readonly certPem: string; readonly keyPem: string };
 };
 
+/**
+ * Generated API certificates: the CA the pods issue their certificates from, and the renewal period the
+ * pods were (or are to be) started in; a new period rolls them.
+ */
+export type GeneratedTLS = {
+  readonly ca: RpcCAReference;
+  /** Start of the current renewal period (ISO 8601), recorded on the pod template. */
+  readonly period: string;
+};
+
 /** A referenced Secret or ConfigMap, resolved: how to mount it and a hash of its content. */
 export type MountedReference = {
   readonly kind: 'Secret' | 'ConfigMap';
@@ -88,5 +98,7 @@ export type IronicRenderInput = {
   readonly credentials: ApiCredentials;
   /** Only with highAvailability. */
   readonly rpcCA?: RpcCAReference;
+  /** Only with tls.generateCertificate. */
+  readonly generatedTLS?: GeneratedTLS;
   readonly config: RenderConfig;
 };

@@ -21,7 +21,7 @@ import { resolveDatabase } from './database.js';
 import { renderIronicChildren } from './index.js';
 import { retireWorkload } from './retire.js';
 import { clientAccess } from './handoff.js';
-import type { ApiCredentials, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
+import type { ApiCredentials, GeneratedTLS, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
 import { downgradeRefusal, renderUpgradeJob, transitionFrom, type Phase } from './upgrade.js';
@@ -64,6 +64,8 @@ export type Prepared =
       readonly credentials: CredentialsPlan;
       /** The CA Secret the running replicas were started with (HA only), which the CA rotation waits for. */
       readonly rollout?: CARollout;
+      /** The same for the CA of generated API certificates (tls.generateCertificate). */
+      readonly tlsRollout?: CARollout;
     };
 
 /** The CA Secret an observed DaemonSet was rolled out with (from its annotation), and whether it is ready. */
@@ -77,6 +79,9 @@ const CACHE_RESYNC_SECONDS = 5;
 
 /** The annotation of the pod template that records the CA Secret's content hash. */
 const RPC_CA_ANNOTATION = versionAnnotation('rpc-ca');
+
+/** The annotation of the pod template that records the content hash of the CA of generated certificates. */
+export const TLS_CA_ANNOTATION = versionAnnotation('tls-ca');
 
 /** The outcome of unusable references: missing ones may appear later, invalid ones need a change. */
 export const referenceOutcome = (problems: readonly ReferenceProblem[]): IronicOutcome => ({
@@ -110,7 +115,12 @@ export const referencedSecrets = (workload: KubeObject): string[] => {
 
 /** Whether a Secret name is one of ours (a database's credentials, for one, belong to someone else). */
 const isOwnSecret = (names: IronicNames, secret: string): boolean =>
-  secret === names.apiCredentials || secret.startsWith(names.htpasswdPrefix) || secret.startsWith(names.rpcCAPrefix) || secret === names.switchConfig || secret === names.switchCredentials;
+  secret === names.apiCredentials ||
+  secret.startsWith(names.htpasswdPrefix) ||
+  secret.startsWith(names.rpcCAPrefix) ||
+  secret.startsWith(names.tlsCAPrefix) ||
+  secret === names.switchConfig ||
+  secret === names.switchCredentials;
 
 /**
  * True when the workload is observed but a Secret of ours that it uses is not: Metacontroller's Secret
@@ -136,15 +146,24 @@ export const caRollout = (view: ParentView, names: IronicNames, version: string)
   return { secretName: names.rpcCA(annotation), ready: daemonSetReadiness(daemonSet, version).state === 'ready' };
 };
 
+/** The CA Secret of generated certificates the observed workload (of the current kind) was rolled out with. */
+export const tlsCARollout = (view: ParentView, names: IronicNames, model: IronicModel): CARollout | undefined => {
+  const workload = findObject(view.children, model.highAvailability ? GROUP_KEYS.daemonSet : GROUP_KEYS.deployment, view.namespace, names.workload);
+  const annotation = pathOf(workload, 'spec', 'template', 'metadata', 'annotations', TLS_CA_ANNOTATION);
+  if (workload === undefined || typeof annotation !== 'string') return undefined;
+  const readiness = model.highAvailability ? daemonSetReadiness(workload, model.version) : deploymentReadiness(workload, model.version);
+  return { secretName: names.tlsCA(annotation), ready: readiness.state === 'ready' };
+};
+
 /**
- * CA Secrets that running replicas may still use: every observed one besides the current, until the
- * DaemonSet has rolled out completely with the current one (its template alone says nothing about the
- * pods). They stay in the response, since a child left out is deleted.
+ * CA Secrets (of the kind whose names start with `prefix`) that running pods may still use: every observed
+ * one besides the current, until the workload has rolled out completely with the current one (its template
+ * alone says nothing about the pods). They stay in the response, since a child left out is deleted.
  */
-export const retainedCASecrets = (view: ParentView, names: IronicNames, rollout: CARollout | undefined, current: string): KubeChild[] => {
+export const retainedCASecrets = (view: ParentView, prefix: string, rollout: CARollout | undefined, current: string): KubeChild[] => {
   if (rollout !== undefined && rollout.ready && rollout.secretName === current) return [];
   return objectsOf(view.children, GROUP_KEYS.secret)
-    .filter((s) => s.metadata.name.startsWith(names.rpcCAPrefix) && s.metadata.name !== current && s.metadata.deletionTimestamp === undefined)
+    .filter((s) => s.metadata.name.startsWith(prefix) && s.metadata.name !== current && s.metadata.deletionTimestamp === undefined)
     .map(keepObserved);
 };
 
@@ -158,6 +177,7 @@ export const wantedIronicChildren = (model: IronicModel, names: IronicNames): Wa
   return [
     ...(model.apiCredentialsName === undefined ? [{ group: GROUP_KEYS.secret, name: names.apiCredentials }] : []),
     { group: GROUP_KEYS.secret, name: names.clouds },
+    ...(model.tls.generate ? [{ group: GROUP_KEYS.configMap, name: names.caBundle }] : []),
     ...(service !== undefined && service.switchConfigSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchConfig }] : []),
     ...(service !== undefined && service.switchCredentialsSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchCredentials }] : []),
     { group: GROUP_KEYS.deployment, name: names.workload },
@@ -191,6 +211,7 @@ export const prepareIronic = (view: ParentView): Prepared => {
     return { kind: 'keep', result: { ...waiting, resyncAfterSeconds: CACHE_RESYNC_SECONDS } };
   }
   const rollout = model.highAvailability ? caRollout(view, names, model.version) : undefined;
+  const tlsRollout = model.tls.generate ? tlsCARollout(view, names, model) : undefined;
   return {
     kind: 'render',
     model,
@@ -198,6 +219,7 @@ export const prepareIronic = (view: ParentView): Prepared => {
     references: { ...references.references, ...(database.database && { database: database.database }) },
     credentials: credentialsPlan(view, model, names),
     ...(rollout && { rollout }),
+    ...(tlsRollout && { tlsRollout }),
   };
 };
 
@@ -266,8 +288,19 @@ const replacingChanged = (view: ParentView, children: KubeChild[], name: string)
   return children.filter((c) => !(c.kind === 'Secret' && c.metadata.name === name && JSON.stringify(c['data']) !== JSON.stringify(observed['data'])));
 };
 
-/** What the impure step materialized: the API credentials and, in HA, the JSON-RPC CA. */
-export type Materials = { readonly credentials: ApiCredentials; readonly rpcCA?: RpcCAReference };
+/**
+ * What the impure step materialized: the API credentials, in HA the JSON-RPC CA, and with generated
+ * certificates their CA and renewal period (and when the next renewal step is due).
+ */
+export type Materials = {
+  readonly credentials: ApiCredentials;
+  readonly rpcCA?: RpcCAReference;
+  readonly generatedTLS?: GeneratedTLS;
+  readonly tlsResyncAfterSeconds?: number;
+};
+
+/** The sooner of two optional resync delays. */
+const sooner = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
 /** The rest of a sync once credentials (and a CA) exist: a refused downgrade, or the children and status. */
 export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kind: 'render' }>, materials: Materials, config: RenderConfig): IronicSyncResult => {
@@ -283,11 +316,16 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
     references,
     credentials: materials.credentials,
     ...(materials.rpcCA && { rpcCA: materials.rpcCA }),
+    ...(materials.generatedTLS && { generatedTLS: materials.generatedTLS }),
     config,
   };
   const planned = planIronicChildren(view, input, installed);
   const children = replacingChanged(view, planned.children, names.clouds);
-  const retained = materials.rpcCA !== undefined ? retainedCASecrets(view, names, prepared.rollout, materials.rpcCA.secretName) : [];
+  const retained = [
+    ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),
+    ...(materials.generatedTLS !== undefined ? retainedCASecrets(view, names.tlsCAPrefix, prepared.tlsRollout, materials.generatedTLS.ca.secretName) : []),
+  ];
+  const resyncAfterSeconds = sooner(planned.resyncAfterSeconds, materials.tlsResyncAfterSeconds);
   return {
     status: computeIronicStatus({
       outcome: { kind: 'rendered', readiness: planned.readiness },
@@ -299,6 +337,6 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
       now: view.now,
     }),
     children: [...children, ...retained],
-    ...(planned.resyncAfterSeconds !== undefined && { resyncAfterSeconds: planned.resyncAfterSeconds }),
+    ...(resyncAfterSeconds !== undefined && { resyncAfterSeconds }),
   };
 };

@@ -18,6 +18,7 @@ import {
 } from './containers.js';
 import { childLabels, ironicImages, ironicScheduling, selectorLabels, type IronicImages } from './facts.js';
 import { buildRpcCertificateContainer, rpcVolumes } from './ha.js';
+import { buildTLSCertificateContainer, generatedTLSVolumes, TLS_PERIOD_ANNOTATION } from './generated-tls.js';
 import { buildReferenceVolumes, rpcAuthVolume, scratchVolume, scratchVolumeName, sharedVolume } from './volumes.js';
 
 /** Replaces items with the same name, appends the others; whole objects, no field is lost (upstream drops some). */
@@ -45,6 +46,7 @@ export const buildContainers = (input: IronicRenderInput, images: IronicImages):
 /** The init containers we build, before overrides. */
 export const buildInitContainers = (input: IronicRenderInput, images: IronicImages): IContainer[] => [
   ...(input.model.highAvailability ? [buildRpcCertificateContainer(input)] : []),
+  ...(input.generatedTLS !== undefined ? [buildTLSCertificateContainer(input)] : []),
   ...(input.model.ramdisk.downloader ? [buildDownloaderContainer(input, images.downloader)] : []),
 ];
 
@@ -54,6 +56,7 @@ export const buildVolumes = (input: IronicRenderInput, containers: readonly ICon
   // A scratch volume for each container that mounts its own (override containers may not).
   ...containers.filter((c) => (c.volumeMounts ?? []).some((m) => m.name === scratchVolumeName(c.name))).map((c) => scratchVolume(c.name)),
   ...buildReferenceVolumes(input),
+  ...generatedTLSVolumes(input),
   ...(input.model.highAvailability ? rpcVolumes(input) : input.model.networkingService !== undefined ? [rpcAuthVolume(input)] : []),
 ];
 
@@ -68,6 +71,7 @@ export const restartAnnotations = (input: IronicRenderInput): Record<string, str
     ...(trustedCA && { [versionAnnotation('trusted-ca')]: trustedCA.hash }),
     ...(database?.credentialsHash !== undefined && { [versionAnnotation('database-secret')]: database.credentialsHash }),
     ...(input.rpcCA !== undefined && { [versionAnnotation('rpc-ca')]: input.rpcCA.hash }),
+    ...(input.generatedTLS !== undefined && { [versionAnnotation('tls-ca')]: input.generatedTLS.ca.hash, [TLS_PERIOD_ANNOTATION]: input.generatedTLS.period }),
   };
 };
 
@@ -93,8 +97,8 @@ export const buildPodTemplate = (input: IronicRenderInput): IPodTemplateSpec => 
       automountServiceAccountToken: false,
       // Service links would add variables such as IRONIC_PORT next to the ones the image reads.
       enableServiceLinks: false,
-      // The RPC CA key is readable by the ironic group only: the certificate issuer runs in it.
-      ...(highAvailability && { securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' } }),
+      // The CA keys are readable by the ironic group only: the certificate issuers run in it.
+      ...((highAvailability || input.generatedTLS !== undefined) && { securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' } }),
       ...ironicScheduling(input),
       ...(initContainers.length > 0 && { initContainers }),
       containers,

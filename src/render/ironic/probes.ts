@@ -47,7 +47,7 @@ const endpointProbe = (input: IronicRenderInput, scheme: string, port: number, p
 
 /** The Ironic API probe: https when httpd terminates TLS in front of it. */
 export const ironicProbe = (input: IronicRenderInput): IProbe =>
-  endpointProbe(input, input.model.tls.certificateName !== undefined ? 'https' : 'http', input.model.networking.apiPort, '/v1', true);
+  endpointProbe(input, input.model.tls.enabled ? 'https' : 'http', input.model.networking.apiPort, '/v1', true);
 
 /**
  * The httpd probe on the IPA kernel. It must succeed only when the downloader provides the kernel and no

@@ -18,7 +18,7 @@ const servicePorts = (input: IronicRenderInput): IServicePort[] => {
   const imagePort = imageServerPortName(input);
   const imageServicePort = tls.virtualMedia ? SERVICE_PORTS.imageServerTLS : SERVICE_PORTS.imageServer;
   return [
-    { name: PORT_NAMES.api, port: tls.certificateName !== undefined ? SERVICE_PORTS.apiTLS : SERVICE_PORTS.api, targetPort: PORT_NAMES.api, protocol: 'TCP' },
+    { name: PORT_NAMES.api, port: tls.enabled ? SERVICE_PORTS.apiTLS : SERVICE_PORTS.api, targetPort: PORT_NAMES.api, protocol: 'TCP' },
     // NOTE: upstream points at image-svc-tls even when virtual media TLS is disabled; no container has it then.
     ...(!highAvailability ? [{ name: imagePort, port: imageServicePort, targetPort: imagePort, protocol: 'TCP' as const }] : []),
     ...(exporter !== undefined ? [{ name: PORT_NAMES.metrics, port: networking.prometheusExporterPort, targetPort: PORT_NAMES.metrics, protocol: 'TCP' as const }] : []),
@@ -48,7 +48,7 @@ export const NGINX_BACKEND_PROTOCOL = 'nginx.ingress.kubernetes.io/backend-proto
 
 /** Our annotations, then the user's (theirs win), sorted. */
 const ingressAnnotations = (input: IronicRenderInput, user: Readonly<Record<string, string>>): Record<string, string> => {
-  const merged: Record<string, string> = { ...(input.model.tls.certificateName !== undefined && { [NGINX_BACKEND_PROTOCOL]: 'HTTPS' }), ...user };
+  const merged: Record<string, string> = { ...(input.model.tls.enabled && { [NGINX_BACKEND_PROTOCOL]: 'HTTPS' }), ...user };
   return Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k] ?? '']));
 };
 

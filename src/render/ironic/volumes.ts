@@ -99,7 +99,9 @@ export const buildReferenceVolumes = (input: IronicRenderInput): IVolume[] => {
 
 /** Mounts shared by the ironic and httpd containers (upstream gives both the same list). */
 export const buildIronicMounts = (input: IronicRenderInput): IVolumeMount[] => {
-  const { tls, bmcCA, trustedCA, database } = input.references;
+  const { bmcCA, trustedCA, database } = input.references;
+  // The user's Secret, or the emptyDir the init container issued the generated certificate into.
+  const tls = input.references.tls !== undefined || input.generatedTLS !== undefined;
   return [
     sharedMount,
     ...(tls ? [readOnlyMount(VOLUMES.tls, MOUNTS.tls)] : []),

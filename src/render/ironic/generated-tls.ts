@@ -1,0 +1,113 @@
+/**
+ * Generated API certificates (spec.tls.generateCertificate). The hook keeps a private CA per Ironic in the
+ * content-named Secret `<name>-tls-ca-<hash>` and publishes the bundle clients trust in the ConfigMap
+ * `<name>-ca`. Each pod issues its own serving certificate at start, in the init container
+ * `tls-certificate` (the hook server image), for every name and address clients use: the Service DNS
+ * names, networking.ipAddress and externalIP, the Ingress host and external URLs, and the addresses only
+ * the pod knows (node, pod and provisioning interface, which differ per node in high availability).
+ *
+ * NOTE (design): the CA key is mounted into that init container only; the certificate and its key live in
+ * a memory emptyDir that the ironic and httpd containers mount read-only at /certs/ironic and
+ * /certs/vmedia, together with the CA bundle (so the CA file is never there without its server
+ * certificate: ironic-image quirk Q17). The leaf lives LEAF_VALIDITY_DAYS; a new renewal period (every
+ * LEAF_RENEW_AFTER_DAYS) changes a pod-template annotation, which rolls the pods once.
+ */
+import { isIP } from 'node:net';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import { LEAF_VALIDITY_DAYS } from '../../crypto/renewal.js';
+import { CONTENT_COMPONENTS, LABELS, versionAnnotation } from '../names.js';
+import { ironicSecretLabels } from '../meta.js';
+import { restricted } from '../security.js';
+import { env, fieldEnv, provisioningEnv } from './facts.js';
+import { DEFAULT_HOOK_IMAGE, ISSUER_SCRIPT, renderCASecret } from './ha.js';
+import type { IronicRenderInput } from './input.js';
+import { MOUNTS, VOLUMES, readOnlyMount } from './volumes.js';
+
+const CA_KEY_VOLUME = 'tls-ca-key';
+const CA_KEY_PATH = '/tls-ca';
+
+/** The pod-template annotation of the renewal period (its start): a new period rolls the pods. */
+export const TLS_PERIOD_ANNOTATION = versionAnnotation('tls-renewal');
+
+/** The host of a URL (IPv6 without brackets), or nothing for one that does not parse. */
+const hostOf = (url: string | undefined): string | undefined => {
+  if (url === undefined || url === '') return undefined;
+  try {
+    return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  } catch {
+    return undefined;
+  }
+};
+
+/** The DNS names and IP addresses every certificate of this Ironic covers (the pod adds its own addresses). */
+export const certificateSubjects = (input: IronicRenderInput): { readonly dnsNames: string[]; readonly ips: string[] } => {
+  const { networking: n } = input.model;
+  const service = input.names.service;
+  const svc = `${service}.${input.namespace}.svc`;
+  const domain = input.config.clusterDomain;
+  const hosts = [
+    service,
+    `${service}.${input.namespace}`,
+    svc,
+    ...(domain !== '' ? [`${svc}.${domain}`] : []),
+    n.ingress?.host,
+    hostOf(n.externalCallbackURL),
+    hostOf(n.imageServerExternalURL),
+    n.ipAddress,
+    n.externalIP,
+  ].filter((h): h is string => h !== undefined && h !== '');
+  const unique = [...new Set(hosts)];
+  return { dnsNames: unique.filter((h) => isIP(h) === 0).map((h) => h.toLowerCase()), ips: unique.filter((h) => isIP(h) !== 0) };
+};
+
+/** `<name>-tls-ca-<hash>`: the CA (and during a rotation the next one), immutable and named by content. */
+export const renderTLSCASecret = (input: IronicRenderInput): ISecret | undefined =>
+  input.generatedTLS !== undefined ? renderCASecret(input, input.generatedTLS.ca, CONTENT_COMPONENTS.tlsCA) : undefined;
+
+/** `<name>-ca`: the bundle clients trust (both CAs during a rotation), for baremetal-operator and other clients. */
+export const renderCABundleConfigMap = (input: IronicRenderInput): IConfigMap | undefined => {
+  const generated = input.generatedTLS;
+  if (generated === undefined) return undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: input.names.caBundle, namespace: input.namespace, labels: { ...ironicSecretLabels(input.name), [LABELS.component]: 'ca-bundle' } },
+    data: { 'ca.crt': generated.ca.bundlePem },
+  };
+};
+
+/** The init container that issues the pod's serving certificate into /certs/ironic. */
+export const buildTLSCertificateContainer = (input: IronicRenderInput): IContainer => {
+  const subjects = certificateSubjects(input);
+  return {
+    name: 'tls-certificate',
+    image: input.config.hookImage ?? DEFAULT_HOOK_IMAGE,
+    command: ['node', ISSUER_SCRIPT],
+    env: [
+      env('CA_DIR', CA_KEY_PATH),
+      env('CERT_DIR', MOUNTS.tls),
+      env('CERT_VALIDITY_DAYS', String(LEAF_VALIDITY_DAYS)),
+      env('CERT_DNS_NAMES', subjects.dnsNames.join(',')),
+      ...(subjects.ips.length > 0 ? [env('CERT_IP_ADDRESSES', subjects.ips.join(','))] : []),
+      // The addresses Ironic advertises (for virtual media and the agent) come from these settings.
+      ...provisioningEnv(input),
+      fieldEnv('HOST_IP', 'status.hostIP'),
+      fieldEnv('POD_IP', 'status.podIP'),
+    ],
+    volumeMounts: [readOnlyMount(CA_KEY_VOLUME, CA_KEY_PATH), { name: VOLUMES.tls, mountPath: MOUNTS.tls }],
+    securityContext: restricted(),
+  };
+};
+
+/** The CA with its key (for the init container only, through the pod's fsGroup) and the memory emptyDir the certificate goes to. */
+export const generatedTLSVolumes = (input: IronicRenderInput): IVolume[] => {
+  const generated = input.generatedTLS;
+  if (generated === undefined) return [];
+  return [
+    { name: CA_KEY_VOLUME, secret: { secretName: generated.ca.secretName, defaultMode: 0o440 } },
+    { name: VOLUMES.tls, emptyDir: { medium: 'Memory' } },
+  ];
+};

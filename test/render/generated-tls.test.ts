@@ -1,0 +1,144 @@
+/**
+ * Generated API certificates as the image sees them: the pod a sync renders with tls.generateCertificate
+ * satisfies the ironic-image contract (/certs/ironic and /certs/vmedia with tls.crt and tls.key, the CA file
+ * only next to its server certificate, VMEDIA_TLS_PORT, reverse proxy in both containers), the CA key
+ * reaches the issuing init container only, and clients are told which CA to trust.
+ */
+import t from 'tap';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { syncIronic } from '../../src/hooks/ironic.js';
+import type { SyncRequest } from '../../src/api/hook.js';
+import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
+import { generateRpcCA } from '../../src/crypto/rpc-ca.js';
+import { certificateSubjects } from '../../src/render/ironic/generated-tls.js';
+import { ironicNames } from '../../src/render/names.js';
+import { parseIronic } from '../../src/api/parse-ironic.js';
+import type { IronicRenderInput } from '../../src/render/ironic/input.js';
+import { childOf, containerOf, envOf, podOf, syncFor, type Container } from '../helpers/render.js';
+import { fakeSecrets, ironic, testConfig, type Obj } from '../helpers/hooks.js';
+import { observeAll, availableDeployment } from '../helpers/k8s.js';
+
+const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
+const spec = { networking: provisioning, tls: { generateCertificate: true } };
+
+const mountsOf = (c: Container | undefined): Record<string, { name: string; readOnly?: boolean }> =>
+  Object.fromEntries((c?.volumeMounts ?? []).map((m) => [m.mountPath, m]));
+
+t.test('the pod satisfies the image contract with generated certificates', async (t) => {
+  const response = await syncFor(spec);
+  const pod = podOf(response.children);
+  const issuer = containerOf(pod, 'tls-certificate');
+  const certVolume = pod.volumes.find((v) => v.name === 'cert-ironic');
+  t.same(certVolume, { name: 'cert-ironic', emptyDir: { medium: 'Memory' } }, 'the certificate lives in memory, in the pod');
+  t.equal(pod.initContainers?.[0]?.name, 'tls-certificate', 'issued before anything else starts');
+  t.same(mountsOf(issuer)['/certs/ironic'], { name: 'cert-ironic', mountPath: '/certs/ironic' }, 'the issuer writes /certs/ironic');
+  for (const name of ['ironic', 'httpd']) {
+    const c = containerOf(pod, name);
+    const mounts = mountsOf(c);
+    t.match(mounts['/certs/ironic'], { name: 'cert-ironic', readOnly: true }, `${name}: /certs/ironic (tls.crt, tls.key)`);
+    t.match(mounts['/certs/vmedia'], { name: 'cert-ironic', readOnly: true }, `${name}: /certs/vmedia, the same certificate`);
+    const env = envOf(c);
+    t.equal(env['IRONIC_REVERSE_PROXY_SETUP'], 'true', `${name}: reverse proxy (Q6: only with a certificate)`);
+    t.equal(env['IRONIC_PRIVATE_PORT'], 'unix', name);
+    t.equal(env['VMEDIA_TLS_PORT'], '6183', `${name}: VMEDIA_TLS_PORT (Q1)`);
+  }
+  // Q17: the CA file switches a container to https; it is only ever next to the server certificate.
+  t.equal(envOf(containerOf(pod, 'ironic'))['IRONIC_CACERT_FILE'], '/certs/ironic/ca.crt', 'the CA bundle the issuer writes next to tls.crt');
+  t.equal(envOf(containerOf(pod, 'httpd'))['IRONIC_HTPASSWD'], '<secretKeyRef>', 'httpd authenticates in front of the unix socket');
+  t.ok(containerOf(pod, 'httpd')?.ports?.some((p) => p.containerPort === 6385), 'httpd serves the API');
+  // The CA key: one volume, mounted by the issuer only, readable by the ironic group through fsGroup.
+  const keyVolume = pod.volumes.find((v) => v.name === 'tls-ca-key') as Obj;
+  t.match(keyVolume, { secret: { secretName: /^ironic-tls-ca-[0-9a-f]{10}$/, defaultMode: 0o440 } });
+  const withKey = [...pod.containers, ...(pod.initContainers ?? [])].filter((c) => (c.volumeMounts ?? []).some((m) => m.name === 'tls-ca-key')).map((c) => c.name);
+  t.same(withKey, ['tls-certificate'], 'the CA key is never mounted into an Ironic container');
+  t.match(pod['securityContext'], { fsGroup: 994 });
+  const env = envOf(issuer);
+  t.equal(env['CERT_DNS_NAMES'], 'ironic,ironic.metal3,ironic.metal3.svc');
+  t.equal(env['CERT_IP_ADDRESSES'], '192.0.2.2');
+  t.equal(env['CERT_VALIDITY_DAYS'], '90');
+  t.equal(env['PROVISIONING_INTERFACE'], 'eth1', 'the addresses Ironic advertises are found as Ironic finds them');
+});
+
+t.test('what the issuer writes is what tls-common.sh and httpd need', async (t) => {
+  const ca = await generateRpcCA('metal3/ironic CA', new Date('2026-01-01T00:00:00Z'));
+  const caDir = mkdtempSync(join(tmpdir(), 'tls-ca-'));
+  writeFileSync(join(caDir, 'tls.crt'), ca.certPem);
+  writeFileSync(join(caDir, 'tls.key'), ca.keyPem);
+  writeFileSync(join(caDir, 'ca.crt'), ca.certPem);
+  const response = await syncFor(spec);
+  const issuer = containerOf(podOf(response.children), 'tls-certificate');
+  const certs = mkdtempSync(join(tmpdir(), 'certs-ironic-'));
+  const env = { ...envOf(issuer), CA_DIR: caDir, CERT_DIR: certs, HOST_IP: '192.0.2.2', POD_IP: '192.0.2.2' };
+  await issueFromEnvironment(env, new Date('2026-01-01T00:00:00Z'), () => ({ eth1: [{ address: '192.0.2.2', netmask: '255.255.255.0', family: 'IPv4', mac: '52:54:00:00:00:01', internal: false, cidr: '192.0.2.2/24' }] }));
+  // tls-common.sh exits when tls.crt is there without tls.key, or the reverse; the CA file goes with them.
+  for (const file of ['tls.crt', 'tls.key', 'ca.crt']) t.ok(existsSync(join(certs, file)), `/certs/ironic/${file}`);
+  const cert = new X509Certificate(readFileSync(join(certs, 'tls.crt')));
+  t.ok(cert.verify(new X509Certificate(ca.certPem).publicKey), 'chains to the CA clients trust');
+  t.equal(cert.checkIP('192.0.2.2'), '192.0.2.2', 'the address in the image server URLs BMCs get');
+  t.equal(cert.checkHost('ironic.metal3.svc'), 'ironic.metal3.svc', 'the Service name of status.access.apiURL');
+});
+
+t.test('clients are told which CA to trust', async (t) => {
+  const response = await syncFor(spec);
+  const status = response.status as Obj;
+  t.same((status['access'] as Obj)['caCertificate'], { kind: 'ConfigMap', name: 'ironic-ca', key: 'ca.crt' });
+  t.match((status['access'] as Obj)['apiURL'], /^https:/);
+  const configMap = childOf(response.children, 'ConfigMap') as Obj;
+  const bundle = String((configMap['data'] as Obj)['ca.crt']);
+  t.match(bundle, /BEGIN CERTIFICATE/);
+  const clouds = response.children.find((c) => ((c as Obj)['metadata'] as Obj)['name'] === 'ironic-clouds') as Obj;
+  const data = clouds['data'] as Record<string, string>;
+  t.equal(Buffer.from(data['ca.crt'] ?? '', 'base64').toString(), bundle, 'the clouds hand-off carries the same bundle');
+  const yaml = parse(Buffer.from(data['clouds.yaml'] ?? '', 'base64').toString()) as Obj;
+  t.match(yaml, { clouds: { ironic: { cacert: '/etc/openstack/ca.crt', baremetal_endpoint_override: 'https://ironic.metal3.svc' } } });
+  t.ok(typeof response.resyncAfterSeconds === 'number' && response.resyncAfterSeconds > 0, 'comes back when the renewal is due');
+});
+
+t.test('a sync fed its own output at the same time changes nothing', async (t) => {
+  const secrets = fakeSecrets();
+  const ctx = { config: testConfig().render, secrets, now: () => '2026-02-01T00:00:00Z' };
+  const parent = ironic(spec, { status: { installedVersion: '38.0' } });
+  const first = await syncIronic({ parent, children: {}, related: {} } as unknown as SyncRequest, ctx);
+  const observed = observeAll(first.children as Obj[], {}, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : undefined));
+  const second = await syncIronic({ parent: { ...parent, status: first.status }, children: observed, related: {} } as unknown as SyncRequest, ctx);
+  const third = await syncIronic({ parent: { ...parent, status: second.status }, children: observeAll(second.children as Obj[], observed), related: {} } as unknown as SyncRequest, ctx);
+  t.same(third.children, second.children, 'children unchanged');
+  t.same(third.resyncAfterSeconds, second.resyncAfterSeconds);
+  t.equal(secrets.cas(), 1, 'one CA, kept');
+});
+
+const inputFor = (specObj: Obj, clusterDomain = ''): IronicRenderInput => {
+  const parsed = parseIronic(specObj);
+  if (!parsed.ok) throw new Error('invalid spec');
+  return { name: 'ironic', namespace: 'metal3', names: ironicNames('ironic'), model: parsed.model, config: { ...testConfig().render, clusterDomain } } as unknown as IronicRenderInput;
+};
+
+t.test('the certificates cover every name and address clients use', async (t) => {
+  t.same(certificateSubjects(inputFor({ networking: { ...provisioning, externalIP: '2001:DB8::5' }, tls: { generateCertificate: true } }, 'cluster.local')), {
+    dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.metal3.svc.cluster.local'],
+    ips: ['192.0.2.2', '2001:DB8::5'],
+  });
+  t.same(certificateSubjects(inputFor({ networking: { disableHostNetwork: true, ingress: { host: 'Ironic.Example.com' } }, tls: { generateCertificate: true } })), {
+    dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.example.com'],
+    ips: [],
+  });
+  t.same(
+    certificateSubjects(
+      inputFor({ networking: { ...provisioning, externalCallbackURL: 'https://[fd00::2]:6385', imageServerExternalURL: 'https://images.example.com:6183' }, tls: { generateCertificate: true } }),
+    ),
+    { dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'images.example.com'], ips: ['fd00::2', '192.0.2.2'] },
+    'the hosts of the external URLs',
+  );
+  const changed = await syncFor({ networking: { ...provisioning, externalIP: '203.0.113.9' }, tls: { generateCertificate: true } });
+  t.match(envOf(containerOf(podOf(changed.children), 'tls-certificate'))['CERT_IP_ADDRESSES'], /203\.0\.113\.9/, 'a new address changes the pod template: the pods roll and issue anew');
+});
+
+t.test('generated certificates and a certificate Secret exclude each other', async (t) => {
+  const refused = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-tls' } });
+  t.match((refused.status as Obj)['conditions'], [{ reason: 'InvalidSpec', message: /spec\.tls\.generateCertificate: generateCertificate and certificateName cannot both be set/ }]);
+  t.same(refused.children, [], 'nothing is created');
+});
