@@ -127,6 +127,7 @@ const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
     downloaderEnv: downloaderEnv(env),
     clusterDomain: env['CLUSTER_DOMAIN'] ?? '',
     serviceMonitors: boolean(env, 'SERVICE_MONITORS'),
+    certManager: boolean(env, 'CERT_MANAGER'),
     ...(hookImage !== undefined && { hookImage }),
   };
 };

@@ -88,6 +88,7 @@ export const GROUP_KEYS = {
   job: 'Job.batch/v1',
   ingress: 'Ingress.networking.k8s.io/v1',
   serviceMonitor: 'ServiceMonitor.monitoring.coreos.com/v1',
+  certificate: 'Certificate.cert-manager.io/v1',
   ironic: 'Ironic.ironic.metal3.io/v1alpha1',
   ironicDatabase: 'IronicDatabase.ironic.metal3.io/v1alpha1',
 } as const;

@@ -468,6 +468,19 @@ export const TLS = Type.Object(
       Type.String({ description: 'Name of a Secret (`tls.crt`, `tls.key`, optional `ca.crt`) with the certificate of the API and of virtual media.' }),
     ),
     disableVirtualMediaTLS: Type.Optional(Type.Boolean({ description: 'Serve virtual media over plain HTTP even when certificateName or generateCertificate is set.' })),
+    issuerRef: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ description: 'Name of the issuer.', minLength: 1 }),
+          kind: Type.Optional(Type.String({ description: 'Kind of the issuer: `Issuer` (the default, in the namespace of this Ironic), `ClusterIssuer`, or that of an external issuer.' })),
+          group: Type.Optional(Type.String({ description: 'API group of the issuer (default `cert-manager.io`).' })),
+        },
+        {
+          description:
+            'Have cert-manager issue and renew the certificate of the API and virtual media: the operator renders a cert-manager Certificate `<name>` for every Service name, networking address and Ingress host, and uses the Secret `<name>-serving-tls` it fills. Needs cert-manager and the hook server with CERT_MANAGER=true (deploy/components/cert-manager). Cannot be used with certificateName or generateCertificate.',
+        },
+      ),
+    ),
     generateCertificate: Type.Optional(
       Type.Boolean({
         description:
@@ -485,6 +498,10 @@ export const TLS = Type.Object(
       {
         rule: `!(has(self.generateCertificate) && self.generateCertificate) || !${celGiven('self.certificateName')}`,
         message: 'generateCertificate and certificateName cannot both be set: use one source of certificates',
+      },
+      {
+        rule: `!has(self.issuerRef) || (!${celGiven('self.certificateName')} && !(has(self.generateCertificate) && self.generateCertificate))`,
+        message: 'issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates',
       },
     ],
   },

@@ -77,6 +77,9 @@ export type NetworkingModel = {
 /** A CA bundle reference, with the deprecated name-only fields already mapped to their kinds. */
 export type CAReference = { readonly name: string; readonly kind: 'Secret' | 'ConfigMap'; readonly path: string };
 
+/** A cert-manager issuer. */
+export type IssuerReference = { readonly name: string; readonly kind: string; readonly group: string };
+
 export type TLSModel = {
   /** The API (and virtual media) is served over TLS: a certificate is named or generated. */
   readonly enabled: boolean;
@@ -84,6 +87,8 @@ export type TLSModel = {
   readonly certificateName?: string;
   /** Certificates issued from a private CA the operator keeps (spec.tls.generateCertificate). */
   readonly generate: boolean;
+  /** Certificates issued by cert-manager (spec.tls.issuerRef), with the defaults filled in. */
+  readonly issuerRef?: IssuerReference;
   /** Virtual media served over TLS: TLS on, and disableVirtualMediaTLS not set. */
   readonly virtualMedia: boolean;
   readonly insecureRPC: boolean;

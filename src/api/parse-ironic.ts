@@ -126,11 +126,14 @@ const tlsModel = (spec: IronicSpec): TLSModel => {
   const trusted = caReference(spec, 'trustedCA');
   const key = spec.tls?.trustedCA !== undefined ? given(spec.tls.trustedCA.key) : undefined;
   const generate = spec.tls?.generateCertificate === true;
-  const enabled = certificateName !== undefined || generate;
+  const issuer = spec.tls?.issuerRef;
+  const issuerRef = issuer !== undefined ? { name: issuer.name, kind: given(issuer.kind) ?? 'Issuer', group: given(issuer.group) ?? 'cert-manager.io' } : undefined;
+  const enabled = certificateName !== undefined || generate || issuerRef !== undefined;
   return {
     enabled,
     ...(certificateName !== undefined && { certificateName }),
     generate,
+    ...(issuerRef && { issuerRef }),
     virtualMedia: enabled && spec.tls?.disableVirtualMediaTLS !== true,
     insecureRPC: spec.tls?.insecureRPC === true,
     ...(bmcCA && { bmcCA }),

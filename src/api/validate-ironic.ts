@@ -218,6 +218,17 @@ const oneCertificateSource: Rule = ({ spec }) =>
     ? [problem('spec.tls.generateCertificate', 'generateCertificate and certificateName cannot both be set: remove certificateName to have certificates generated, or set generateCertificate to false to use your Secret')]
     : [];
 
+// NOTE: not upstream (which has no cert-manager issuer): one source of certificates, and a name.
+const issuerRules: Rule = ({ spec }) => {
+  const issuer = spec.tls?.issuerRef;
+  if (issuer === undefined) return [];
+  const other = nonEmpty(spec.tls?.certificateName) || spec.tls?.generateCertificate === true;
+  return [
+    ...(isBlank(issuer.name) ? [problem('spec.tls.issuerRef.name', 'tls.issuerRef.name is required: set the name of the cert-manager Issuer or ClusterIssuer')] : []),
+    ...(other ? [problem('spec.tls.issuerRef', 'issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates (remove the others)')] : []),
+  ];
+};
+
 // A blank name is reported, and so is a legacy field that names something else (a blank name included).
 const caProblems = (spec: IronicSpec, { ref, legacy, legacyKind }: CAField): Problem[] => {
   const reference = spec.tls?.[ref];
@@ -413,7 +424,7 @@ const servicePortProblems = (spec: IronicSpec, tls: boolean, vmedia: boolean): P
 };
 
 const distinctPorts: Rule = ({ spec }) => {
-  const tls = (spec.tls?.certificateName ?? '') !== '' || spec.tls?.generateCertificate === true;
+  const tls = (spec.tls?.certificateName ?? '') !== '' || spec.tls?.generateCertificate === true || spec.tls?.issuerRef !== undefined;
   const vmedia = tls && spec.tls?.disableVirtualMediaTLS !== true;
   const used = usedPorts(spec, vmedia);
   return [...privilegedPortProblems(used), ...repeatedPortProblems(used), ...servicePortProblems(spec, tls, vmedia)];
@@ -463,6 +474,7 @@ const RULES: readonly Rule[] = [
   sensorIntervalRule,
   insecureRPCNeedsHA,
   oneCertificateSource,
+  issuerRules,
   caRules,
   versionRule,
   agentImageRules,

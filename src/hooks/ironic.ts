@@ -42,8 +42,10 @@ export const customizeIronic = (request: CustomizeRequest): CustomizeResponse =>
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
   const tls = isRecord(spec['tls']) ? spec['tls'] : {};
+  // The Secret cert-manager fills for spec.tls.issuerRef: not our child, read like a user's Secret.
+  const issued = isRecord(tls['issuerRef']) ? ironicNames(request.parent.metadata.name).certificateSecret : undefined;
   const referenced = [
-    ...namesRule('v1', 'secrets', namespace, [textOf(spec['apiCredentialsName']), textOf(tls['certificateName']), ...caNames(tls, 'Secret'), ...switchNames(spec)]),
+    ...namesRule('v1', 'secrets', namespace, [textOf(spec['apiCredentialsName']), textOf(tls['certificateName']), issued, ...caNames(tls, 'Secret'), ...switchNames(spec)]),
     ...namesRule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
     ...namesRule(GROUP_VERSION, 'ironicdatabases', namespace, [textOf(spec['databaseName'])]),
   ];

@@ -3,7 +3,7 @@ import { IronicSpec, IronicStatus } from '../api/ironic.js';
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronic, finalizeIronic, syncIronic } from '../hooks/ironic.js';
 import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';
-import { CONFIG_MAPS, DAEMON_SETS, DEPLOYMENTS, INGRESSES, JOBS, SECRETS, SERVICE_MONITORS, SERVICES } from './resources.js';
+import { CERTIFICATES, CONFIG_MAPS, DAEMON_SETS, DEPLOYMENTS, INGRESSES, JOBS, SECRETS, SERVICE_MONITORS, SERVICES } from './resources.js';
 
 /** Ironic: its Deployment (or DaemonSet in high availability), Service, Secrets, upgrade Jobs and Ingress. */
 export const IRONIC: ParentKind<'Ironic'> = {
@@ -26,6 +26,8 @@ export const IRONIC: ParentKind<'Ironic'> = {
     ...children(SECRETS, CONFIG_MAPS, SERVICES, DEPLOYMENTS, DAEMON_SETS, JOBS, INGRESSES),
     // The ServiceMonitor of a scraped exporter: for clusters with the Prometheus Operator CRDs only.
     ...overlayChildren('servicemonitor', SERVICE_MONITORS),
+    // The cert-manager Certificate of spec.tls.issuerRef: for clusters with cert-manager only.
+    ...overlayChildren('cert-manager', CERTIFICATES),
   ],
   controllerName: 'ironic',
   metricLabel: 'Ironic',

@@ -25,6 +25,7 @@ export const JOBS: ResourceType = { kind: 'Job', apiVersion: 'batch/v1', resourc
 export const INGRESSES: ResourceType = { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', resource: 'ingresses' };
 export const NETWORK_POLICIES: ResourceType = { kind: 'NetworkPolicy', apiVersion: 'networking.k8s.io/v1', resource: 'networkpolicies' };
 export const SERVICE_MONITORS: ResourceType = { kind: 'ServiceMonitor', apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors' };
+export const CERTIFICATES: ResourceType = { kind: 'Certificate', apiVersion: 'cert-manager.io/v1', resource: 'certificates' };
 
 /** Every built-in (not ironic.metal3.io) resource type the project knows, for lookups by plural or kind. */
 export const BUILTIN_RESOURCES: readonly ResourceType[] = [
@@ -39,4 +40,5 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
   INGRESSES,
   NETWORK_POLICIES,
   SERVICE_MONITORS,
+  CERTIFICATES,
 ];

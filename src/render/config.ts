@@ -18,4 +18,6 @@ export type RenderConfig = {
   readonly hookImage?: string;
   /** Whether the cluster has the Prometheus Operator CRDs (and the CompositeController declares ServiceMonitors). */
   readonly serviceMonitors?: boolean;
+  /** Whether the cluster has cert-manager (and the CompositeController declares Certificates). */
+  readonly certManager?: boolean;
 };

@@ -82,6 +82,9 @@ export type IronicNames = {
   readonly tlsCAPrefix: string;
   /** The ConfigMap with the CA bundle clients trust (generated certificates). */
   readonly caBundle: string;
+  /** The cert-manager Certificate (spec.tls.issuerRef) and the Secret cert-manager fills. */
+  readonly certificate: string;
+  readonly certificateSecret: string;
   readonly ingress: string;
   readonly ingressTLS: string;
   readonly clouds: string;
@@ -113,6 +116,8 @@ export const ironicNames = (name: string): IronicNames => ({
   tlsCA: (contentHash: string): string => `${contentBase(name, '-tls-ca')}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
   tlsCAPrefix: contentBase(name, '-tls-ca'),
   caBundle: objectName(name, '-ca'),
+  certificate: objectName(name),
+  certificateSecret: objectName(name, '-serving-tls'),
   ingress: objectName(name),
   ingressTLS: objectName(name, '-ingress-tls'),
   clouds: objectName(name, '-clouds'),

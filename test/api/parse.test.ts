@@ -156,6 +156,11 @@ t.test('TLS is one shape: the certificate, virtual media, and CA references with
       expected: { enabled: true, generate: true, virtualMedia: true, insecureRPC: false },
     },
     {
+      scenario: 'a cert-manager issuer, with the defaults of its kind and group',
+      tls: { issuerRef: { name: 'ca', kind: '' } },
+      expected: { enabled: true, generate: false, issuerRef: { name: 'ca', kind: 'Issuer', group: 'cert-manager.io' }, virtualMedia: true, insecureRPC: false },
+    },
+    {
       scenario: 'bmcCAName is a Secret, trustedCAName a ConfigMap',
       tls: { bmcCAName: 'bmc', trustedCAName: 'trusted' },
       expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false, bmcCA: { name: 'bmc', kind: 'Secret', path: 'spec.tls.bmcCAName' }, trustedCA: { name: 'trusted', kind: 'ConfigMap', path: 'spec.tls.trustedCAName' } },

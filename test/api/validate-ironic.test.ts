@@ -517,6 +517,18 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: 'a cert-manager issuer: named, and the only source of certificates',
+    accepted: [
+      { name: 'an Issuer', spec: { tls: { issuerRef: { name: 'ca' } } } },
+      { name: 'a ClusterIssuer with an empty certificateName', spec: { tls: { issuerRef: { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }, certificateName: '' } } },
+    ],
+    refused: [
+      { name: 'with certificateName', spec: { tls: { issuerRef: { name: 'ca' }, certificateName: 'tls' } }, path: 'spec.tls.issuerRef', words: ['issuerRef', 'certificateName'] },
+      { name: 'with generateCertificate', spec: { tls: { issuerRef: { name: 'ca' }, generateCertificate: true } }, path: 'spec.tls.issuerRef', words: ['generateCertificate'] },
+      { name: 'a blank name', spec: { tls: { issuerRef: { name: ' ' } } }, path: 'spec.tls.issuerRef.name', words: ['issuerRef.name', 'Issuer'] },
+    ],
+  },
+  {
     rule: '18: CA references',
     accepted: [
       { name: 'bmcCA alone', spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'ConfigMap' } } } },

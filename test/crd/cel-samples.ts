@@ -83,6 +83,7 @@ const tls = someOf({
   bmcCAName: text,
   certificateName: text,
   generateCertificate: fc.boolean(),
+  issuerRef: fc.constantFrom({ name: 'ca' }, { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }),
   insecureRPC: fc.boolean(),
   trustedCA: caReference,
   trustedCAName: text,

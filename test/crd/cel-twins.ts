@@ -201,6 +201,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
       samples: tlsSamples,
       twin: problemAt('.generateCertificate', /^generateCertificate and certificateName cannot both be set/),
     },
+    'spec.tls: issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates': {
+      samples: tlsSamples,
+      twin: problemAt('.issuerRef', /^issuerRef cannot be used with certificateName or generateCertificate/),
+    },
     'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
       samples: tlsSamples,
       twin: problemAt('.bmcCAName', /^tls\.bmcCA and tls\.bmcCAName are both set but inconsistent/),

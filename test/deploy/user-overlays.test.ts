@@ -108,3 +108,23 @@ t.test('an images: retag changes the hook image and HOOK_IMAGE together, and not
   const other = kustomizeBuild(overlay(dir, 'retag-other', { resources: [`../${CHECKOUT}/deploy/base`], images: [{ name: 'some-other-image', newTag: '9' }] }));
   t.equal(envOf(hookContainer(other))['HOOK_IMAGE'], `${IMAGE}:${VERSION}`, 'a rule for another image leaves HOOK_IMAGE alone');
 });
+
+t.test('the cert-manager component adds Certificates and CERT_MANAGER to the base, an overlay, and next to the other component', async (t) => {
+  const dir = workspace(t, 'copy');
+  const cases = [
+    { resources: [`../${CHECKOUT}/deploy/base`], components: [`../${CHECKOUT}/deploy/components/cert-manager`], monitors: false },
+    { resources: [`../${CHECKOUT}/deploy/overlays/servicemonitor`], components: [`../${CHECKOUT}/deploy/components/cert-manager`, `../${CHECKOUT}/${COMPONENT}`], monitors: true },
+  ];
+  cases.forEach(({ resources, components, monitors }, i) => {
+    const objects = kustomizeBuild(overlay(dir, `cert-manager-${i}`, { resources, components }));
+    const controller = objects.find((o) => o['kind'] === 'CompositeController' && (o['metadata'] as Obj)['name'] === 'ironic') as Obj;
+    const children = ((controller['spec'] as Obj)['childResources'] as Obj[]).map((c) => `${String(c['apiVersion'])}/${String(c['resource'])}:${String((c['updateStrategy'] as Obj)['method'])}`);
+    t.ok(children.includes('cert-manager.io/v1/certificates:InPlace'), `${resources[0] ?? ''}: Certificates are managed in place`);
+    t.equal(children.includes('monitoring.coreos.com/v1/servicemonitors:InPlace'), monitors, 'the overlay keeps its own child type');
+    t.equal(envOf(hookContainer(objects))['CERT_MANAGER'], 'true', 'the hook renders Certificates');
+    t.equal(envOf(hookContainer(objects))['SERVICE_MONITORS'], monitors ? 'true' : undefined);
+    for (const object of objects) t.doesNotThrow(() => validateDeployObject(object), objectId(object));
+  });
+  const base = kustomizeBuild('deploy/base');
+  t.equal(envOf(hookContainer(base))['CERT_MANAGER'], undefined, 'not without the component');
+});

@@ -3,6 +3,8 @@
  * then pruning of unknown fields (unless x-kubernetes-preserve-unknown-fields). Also the admission
  * check of a parent against its CRD (OpenAPI schema and CEL rules).
  */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { crdOf as generatedCrd } from '../../src/crd/crds.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { checkAgainstCrd, schemaOf } from '../helpers/crd-check.js';
@@ -11,8 +13,20 @@ type Json = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The CRD of every parent kind, by kind. */
-const CRDS: ReadonlyMap<string, () => Json> = new Map(PARENT_KINDS.map((kind) => [kind.kind, () => generatedCrd(kind)]));
+/** A published CRD kept as a test fixture (see its SOURCE.md). */
+const fixtureCrd = (path: string): (() => Json) => {
+  let crd: Json | undefined;
+  return () => (crd ??= parse(readFileSync(path, 'utf8')) as Json);
+};
+
+/** cert-manager's CRDs (test/fixtures/cert-manager, release v1.21.1), by kind. */
+export const CERT_MANAGER_CRDS: ReadonlyMap<string, () => Json> = new Map([
+  ['Certificate', fixtureCrd('test/fixtures/cert-manager/cert-manager.io_certificates.yaml')],
+  ['Issuer', fixtureCrd('test/fixtures/cert-manager/cert-manager.io_issuers.yaml')],
+]);
+
+/** The CRD of every parent kind, and of the cert-manager kinds, by kind. */
+const CRDS: ReadonlyMap<string, () => Json> = new Map([...PARENT_KINDS.map((kind) => [kind.kind, () => generatedCrd(kind)] as const), ...CERT_MANAGER_CRDS]);
 
 const crdOf = (kind: string): Json | undefined => CRDS.get(kind)?.();
 

@@ -23,12 +23,17 @@ import {
 import { groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from '../../src/cli/objects.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
-import { BUILTIN_RESOURCES, groupKeyOfType } from '../../src/kinds/resources.js';
+import { BUILTIN_RESOURCES, CERTIFICATES, groupKeyOfType } from '../../src/kinds/resources.js';
 import { buildServer } from '../../src/server.js';
+import { loadConfig } from '../../src/config.js';
+import type { ChildType, ControllerSpec, UpdateStrategy } from '../../src/cli/controllers.js';
+import { generateCA, issueCertificate, type KeyPairPem } from '../../src/crypto/rpc-ca.js';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { FIXED_NOW, fakeSecrets, testConfig } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
 import { deployedControllers } from './controllers.js';
-import { admissionProblems, storedObject, storedStatus } from './crd-schema.js';
+import { admissionProblems, CERT_MANAGER_CRDS, storedObject, storedStatus } from './crd-schema.js';
 
 export type EmulatorOptions = {
   /** Passwords and bcrypt of the hook server (default: deterministic fakes). */
@@ -47,7 +52,24 @@ export type EmulatorOptions = {
   readonly eventDriven?: boolean;
   /** Child groups whose cache lags a round behind the others (e.g. `Secret.v1`). */
   readonly laggingGroups?: readonly string[];
+  /**
+   * cert-manager installed with deploy/components/cert-manager: the hook server runs with CERT_MANAGER=true,
+   * the `ironic` CompositeController declares Certificates as the component's patch does, and a cert-manager
+   * stand-in fills the Secret of every Certificate (see issueCertificates).
+   */
+  readonly certManager?: boolean;
 };
+
+/** The child type the cert-manager component's patch adds to the `ironic` CompositeController. */
+const certManagerChildType = (): ChildType => {
+  const [patch] = parse(readFileSync('deploy/components/cert-manager/ironic-controller-certificates.yaml', 'utf8')) as [{ value: { apiVersion: string; resource: string; updateStrategy: { method: UpdateStrategy } } }];
+  if (patch.value.resource !== CERTIFICATES.resource) throw new Error('the cert-manager component no longer adds certificates');
+  return { group: groupKeyOfType({ kind: CERTIFICATES.kind, apiVersion: patch.value.apiVersion }), strategy: patch.value.updateStrategy.method };
+};
+
+/** The controllers of deploy/, with the cert-manager component applied when asked. */
+const controllersFor = (options: EmulatorOptions): ControllerSpec[] =>
+  deployedControllers().map((c) => (options.certManager === true && c.name === 'ironic' ? { ...c, childTypes: [...c.childTypes, certManagerChildType()] } : c));
 
 /** resyncPeriodSeconds of the CompositeControllers of deploy/. */
 const RESYNC_PERIOD_SECONDS = 300;
@@ -64,13 +86,17 @@ export type StableResult = {
   readonly errors: readonly string[];
 };
 
-/** Kinds the emulator knows, by kind name: the built-in ones and every parent kind. */
-const GROUP_BY_KIND: ReadonlyMap<string, string> = new Map([...BUILTIN_RESOURCES, ...PARENT_KINDS].map((type) => [type.kind, groupKeyOfType(type)]));
+/** Kinds the emulator knows, by kind name: the built-in ones, cert-manager's Issuer and every parent kind. */
+const GROUP_BY_KIND: ReadonlyMap<string, string> = new Map(
+  [...BUILTIN_RESOURCES, { kind: 'Issuer', apiVersion: CERTIFICATES.apiVersion }, ...PARENT_KINDS].map((type) => [type.kind, groupKeyOfType(type)]),
+);
 
 /** Kinds kubernetes-models can validate (others, like ServiceMonitor, are not checked). */
 const VALIDATED = new Set(['Deployment', 'DaemonSet', 'StatefulSet', 'Job', 'Service', 'Secret', 'ConfigMap', 'PersistentVolumeClaim', 'Ingress', 'NetworkPolicy', 'ServiceAccount']);
 
 const childProblems = (child: KubeResource): string[] => {
+  // cert-manager's published CRD (test/fixtures/cert-manager), as the API server would check it.
+  if (CERT_MANAGER_CRDS.has(child.kind)) return admissionProblems(child);
   if (!VALIDATED.has(child.kind)) return [];
   try {
     validateK8s(child as Json);
@@ -94,10 +120,12 @@ export class Emulator {
   readonly #app: FastifyInstance;
   readonly #tick: number;
   readonly #namespace: string;
+  readonly #issuerCA: KeyPairPem | undefined;
   #now: string;
 
-  private constructor(app: FastifyInstance, url: string, options: EmulatorOptions) {
+  private constructor(app: FastifyInstance, url: string, options: EmulatorOptions, issuerCA?: KeyPairPem) {
     this.#app = app;
+    this.#issuerCA = issuerCA;
     this.#now = options.start ?? FIXED_NOW;
     this.#tick = options.tickSeconds ?? 1;
     this.#namespace = options.namespace ?? 'metal3';
@@ -107,7 +135,7 @@ export class Emulator {
         const text = await response.text();
         return { statusCode: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
       },
-      controllers: deployedControllers(),
+      controllers: controllersFor(options),
       clock: () => this.#now,
       storedStatus: (parent, status) => storedStatus(parent.kind, status),
       admitChild: childProblems,
@@ -119,11 +147,13 @@ export class Emulator {
   /** Starts the hook server on 127.0.0.1 (a free port) and returns an empty cluster that calls it. */
   static async start(options: EmulatorOptions = {}): Promise<Emulator> {
     let emulator: Emulator | undefined;
-    const app = buildServer(testConfig(), { secrets: options.secrets ?? fakeSecrets(), now: () => emulator?.now ?? FIXED_NOW, logger: false });
+    const config = options.certManager === true ? loadConfig({ LOG_LEVEL: 'silent', CERT_MANAGER: 'true' }) : testConfig();
+    const issuerCA = options.certManager === true ? await generateCA('emulated cert-manager CA', new Date(options.start ?? FIXED_NOW)) : undefined;
+    const app = buildServer(config, { secrets: options.secrets ?? fakeSecrets(), now: () => emulator?.now ?? FIXED_NOW, logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
     try {
-      emulator = new Emulator(app, `http://127.0.0.1:${port}`, options);
+      emulator = new Emulator(app, `http://127.0.0.1:${port}`, options, issuerCA);
     } catch (error) {
       // E.g. a CompositeController of deploy/ it cannot model: a listening server would keep the test alive.
       await app.close();
@@ -243,9 +273,50 @@ export class Emulator {
     this.#setStatus('Job', name, namespace, () => failedJobStatus(this.#now, message));
   }
 
-  /** Every workload ready at its generation, every unfinished Job complete. Returns how many changed. */
+  /**
+   * The cert-manager stand-in: every Certificate whose Secret is missing or was issued for other names
+   * gets a kubernetes.io/tls Secret (tls.crt for its DNS names and IP addresses, tls.key, ca.crt), labelled
+   * from its secretTemplate and annotated as cert-manager does, and the Certificate becomes Ready. Issuers
+   * are not modelled: one emulated CA signs everything. Returns how many were issued.
+   */
+  issueCertificates(): number {
+    const ca = this.#issuerCA;
+    if (ca === undefined) return 0;
+    let issued = 0;
+    for (const certificate of this.cluster.store.list(groupKeyOfType(CERTIFICATES))) {
+      const spec = (certificate['spec'] ?? {}) as { secretName?: string; dnsNames?: string[]; ipAddresses?: string[]; secretTemplate?: { labels?: Record<string, string> } };
+      const namespace = certificate.metadata.namespace ?? '';
+      const secretName = spec.secretName ?? '';
+      const altNames = (spec.dnsNames ?? []).join(',');
+      const ipSans = (spec.ipAddresses ?? []).join(',');
+      const existing = this.cluster.store.get('Secret.v1', `${namespace}/${secretName}`);
+      const annotations = existing?.metadata.annotations ?? {};
+      if (existing === undefined || annotations['cert-manager.io/alt-names'] !== altNames || annotations['cert-manager.io/ip-sans'] !== ipSans) {
+        const leaf = issueCertificate({ ca, dnsNames: spec.dnsNames ?? [], ips: spec.ipAddresses ?? [], now: new Date(this.#now), validityDays: 90 });
+        const data = { 'tls.crt': leaf.certPem, 'tls.key': leaf.keyPem, 'ca.crt': ca.certPem };
+        this.cluster.put({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: {
+            name: secretName,
+            namespace,
+            labels: { ...(spec.secretTemplate?.labels ?? {}) },
+            annotations: { 'cert-manager.io/certificate-name': certificate.metadata.name, 'cert-manager.io/alt-names': altNames, 'cert-manager.io/ip-sans': ipSans },
+          },
+          type: 'kubernetes.io/tls',
+          data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+        });
+        issued += 1;
+      }
+      const ready = { conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'Certificate is up to date and has not expired', observedGeneration: certificate.metadata.generation ?? 1 }] };
+      if (JSON.stringify(certificate['status']) !== JSON.stringify(ready)) this.cluster.store.updateStatus(certificate, ready);
+    }
+    return issued;
+  }
+
+  /** Every workload ready at its generation, every unfinished Job complete (and with cert-manager, every Certificate issued). Returns how many changed. */
   settleWorkloads(): number {
-    let changed = 0;
+    let changed = this.issueCertificates();
     for (const object of this.cluster.store.list()) {
       const status = settledStatus(object, this.#now);
       if (status === undefined) continue;

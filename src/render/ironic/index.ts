@@ -9,6 +9,7 @@ import { renderIronicIngress, renderIronicService } from './service.js';
 import { renderIronicWorkload } from './workload.js';
 import { renderRpcCASecret } from './ha.js';
 import { renderCABundleConfigMap, renderTLSCASecret } from './generated-tls.js';
+import { renderCertificate } from './cert-manager.js';
 import { renderServiceMonitor } from './service-monitor.js';
 import { renderNetworkingDeployment, renderNetworkingService, renderSwitchSecrets } from './networking-service.js';
 
@@ -20,6 +21,7 @@ export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
     renderRpcCASecret(input),
     renderTLSCASecret(input),
     renderCABundleConfigMap(input),
+    renderCertificate(input),
     renderIronicWorkload(input),
     renderIronicService(input),
     renderIronicIngress(input),

@@ -43,6 +43,8 @@ export type TLSReference = MountedReference & {
   readonly hasCA: boolean;
   /** The CA clients trust (base64, as in the Secret): ca.crt, or the certificate itself. */
   readonly caData: string;
+  /** What cert-manager says it issued the certificate for (its Secret annotations), when it says. */
+  readonly issuedFor?: { readonly altNames?: string; readonly ipSans?: string };
 };
 
 /** Connection facts of the database Ironic uses (external or managed). */

@@ -21,6 +21,7 @@ import { resolveDatabase } from './database.js';
 import { renderIronicChildren } from './index.js';
 import { retireWorkload } from './retire.js';
 import { clientAccess } from './handoff.js';
+import { issuedForOtherNames } from './cert-manager.js';
 import type { ApiCredentials, GeneratedTLS, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
@@ -302,9 +303,33 @@ export type Materials = {
 /** The sooner of two optional resync delays. */
 const sooner = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
+/** Why an Ironic with spec.tls.issuerRef cannot be rendered by this hook server, if it cannot. */
+const CERT_MANAGER_MISSING =
+  'spec.tls.issuerRef: this hook server does not render cert-manager Certificates: install it with deploy/components/cert-manager (which sets CERT_MANAGER=true and declares certificates.cert-manager.io in the CompositeController), or use tls.generateCertificate';
+
+/** How soon to look again while cert-manager issues the certificate (the Secret's creation also triggers a sync). */
+const ISSUING_RESYNC_SECONDS = 30;
+
+/**
+ * Waiting for cert-manager to fill the Secret of spec.tls.issuerRef: the observed children stay as they
+ * are (a workload keeps its current certificate), and the Certificate is created or kept up to date.
+ */
+const waitForIssuedCertificate = (view: ParentView, input: IronicRenderInput): IronicSyncResult => {
+  const { names, model } = input;
+  const certificate = findObject(view.children, GROUP_KEYS.certificate, view.namespace, names.certificate);
+  const conditions = pathOf(certificate, 'status', 'conditions');
+  const ready = Array.isArray(conditions) ? (conditions as unknown[]).find((c) => pathOf(c, 'type') === 'Ready') : undefined;
+  const why = textOf(pathOf(ready, 'message'));
+  const message = `waiting for cert-manager to issue the certificate into Secret ${view.namespace}/${names.certificateSecret} (Certificate ${names.certificate}${why !== undefined ? `: ${why}` : ''})`;
+  const kept = keepIronic(view, { kind: 'waiting', message }, model.version);
+  const rendered = renderIronicChildren(input).filter((c) => c.kind === 'Certificate');
+  return { ...kept, children: [...kept.children.filter((c) => c.kind !== 'Certificate'), ...rendered], resyncAfterSeconds: ISSUING_RESYNC_SECONDS };
+};
+
 /** The rest of a sync once credentials (and a CA) exist: a refused downgrade, or the children and status. */
 export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kind: 'render' }>, materials: Materials, config: RenderConfig): IronicSyncResult => {
   const { model, names, references } = prepared;
+  if (model.tls.issuerRef !== undefined && config.certManager !== true) return keepIronic(view, { kind: 'invalidSpec', message: CERT_MANAGER_MISSING }, model.version);
   const installed = textOf(pathOf(view.status, 'installedVersion'));
   const refusal = references.database !== undefined ? downgradeRefusal(installed, model.version) : undefined;
   if (refusal !== undefined) return keepIronic(view, { kind: 'refused', message: refusal });
@@ -319,6 +344,7 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
     ...(materials.generatedTLS && { generatedTLS: materials.generatedTLS }),
     config,
   };
+  if (model.tls.issuerRef !== undefined && (references.tls === undefined || issuedForOtherNames(input))) return waitForIssuedCertificate(view, input);
   const planned = planIronicChildren(view, input, installed);
   const children = replacingChanged(view, planned.children, names.clouds);
   const retained = [

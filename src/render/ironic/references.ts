@@ -2,10 +2,10 @@
  * Resolves the Secrets and ConfigMaps an Ironic names (TLS, CA bundles, switch Secrets) from the `related`
  * objects the customize hook asked for. Pure: returns the references, or problems that say what to fix.
  */
-import type { ObjectMap } from '../../api/hook.js';
+import type { KubeObject, ObjectMap } from '../../api/hook.js';
 import { GROUP_KEYS } from '../../api/hook.js';
 import type { CAReference, IronicModel } from '../../api/model.js';
-import { findObject } from '../observed.js';
+import { findObject, isRecord } from '../observed.js';
 import { base64 } from '../meta.js';
 import type { IronicNames } from '../names.js';
 import { dataKeys, findReferenced, missingReference, objectContentHash, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
@@ -19,7 +19,37 @@ export const SWITCH_PLACEHOLDERS = {
 
 export type ReferenceResult = { readonly ok: true; readonly references: IronicReferences } | { readonly ok: false; readonly problems: readonly ReferenceProblem[] };
 
-const resolveTLS = (model: IronicModel, lookup: Lookup, problems: ReferenceProblem[]): TLSReference | undefined => {
+/** The raw (base64) value of a key, when it is not empty. */
+const nonEmptyData = (object: KubeObject, key: string): string | undefined => {
+  const data = object['data'];
+  const value = isRecord(data) ? data[key] : undefined;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+/**
+ * The Secret cert-manager fills for spec.tls.issuerRef, once it holds a certificate and its key. Until then
+ * there is nothing to use yet (not a problem to fix: the sync waits, see plan.ts).
+ */
+const resolveIssuedTLS = (names: IronicNames, lookup: Lookup): TLSReference | undefined => {
+  const secret = findReferenced(lookup, 'Secret', names.certificateSecret);
+  if (secret === undefined || nonEmptyData(secret, 'tls.crt') === undefined || nonEmptyData(secret, 'tls.key') === undefined) return undefined;
+  // ACME issuers leave ca.crt out (or empty): clients then trust the certificate's public chain.
+  const ca = nonEmptyData(secret, 'ca.crt');
+  const annotations = secret.metadata.annotations ?? {};
+  const altNames = annotations['cert-manager.io/alt-names'];
+  const ipSans = annotations['cert-manager.io/ip-sans'];
+  return {
+    kind: 'Secret',
+    name: names.certificateSecret,
+    hash: objectContentHash(secret),
+    hasCA: ca !== undefined,
+    caData: ca ?? nonEmptyData(secret, 'tls.crt') ?? '',
+    issuedFor: { ...(altNames !== undefined && { altNames }), ...(ipSans !== undefined && { ipSans }) },
+  };
+};
+
+const resolveTLS = (model: IronicModel, names: IronicNames, lookup: Lookup, problems: ReferenceProblem[]): TLSReference | undefined => {
+  if (model.tls.issuerRef !== undefined) return resolveIssuedTLS(names, lookup);
   const name = model.tls.certificateName;
   if (name === undefined) return undefined;
   const resolved = resolveTLSSecret(lookup, name, 'spec.tls.certificateName');
@@ -102,7 +132,7 @@ export const resolveIronicReferences = (params: {
 }): ReferenceResult => {
   const { model, lookup } = params;
   const problems: ReferenceProblem[] = [];
-  const tls = resolveTLS(model, lookup, problems);
+  const tls = resolveTLS(model, params.names, lookup, problems);
   const bmcCA = resolveCA(model.tls.bmcCA, lookup, problems)?.reference;
   const trustedCA = resolveTrustedCA(model, lookup, problems);
   const switches = resolveSwitches(model, lookup, params.children, params.names, problems);

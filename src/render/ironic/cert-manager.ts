@@ -1,0 +1,64 @@
+/**
+ * spec.tls.issuerRef: a cert-manager Certificate (cert-manager.io/v1) `<name>` for every name and address
+ * in the spec, issued into the Secret `<name>-serving-tls`, which the pods then mount like a user's
+ * certificate Secret. cert-manager renews it (at two thirds of its lifetime) and updates the Secret in
+ * place; its new content hash rolls the pods once. Rendered only when the hook server runs with
+ * CERT_MANAGER=true (deploy/components/cert-manager declares the child type).
+ *
+ * NOTE: cert-manager cannot know the node addresses of a high-availability Ironic; its certificate covers
+ * the Service names and the addresses of the spec only (tls.generateCertificate covers each node).
+ */
+import { LABELS } from '../names.js';
+import { ironicSecretLabels } from '../meta.js';
+import { LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS } from '../../crypto/renewal.js';
+import { certificateSubjects } from './generated-tls.js';
+import type { IronicRenderInput } from './input.js';
+
+/** A cert-manager Certificate, as far as we write it (cert-manager.io/v1, checked against its CRD in the tests). */
+export type CertManagerCertificate = {
+  readonly apiVersion: 'cert-manager.io/v1';
+  readonly kind: 'Certificate';
+  readonly metadata: { readonly name: string; readonly namespace: string; readonly labels: Record<string, string> };
+  readonly spec: Record<string, unknown>;
+};
+
+const HOURS_PER_DAY = 24;
+
+/**
+ * Whether the Secret cert-manager filled was issued for other names or addresses than the Certificate now
+ * asks for (by the annotations cert-manager writes on it; a Secret without them is taken as current). The
+ * pods keep the old certificate until the new one is there, so that a change rolls them once.
+ */
+export const issuedForOtherNames = (input: IronicRenderInput): boolean => {
+  const issued = input.references.tls?.issuedFor;
+  if (issued === undefined) return false;
+  const { dnsNames, ips } = certificateSubjects(input);
+  const differs = (annotation: string | undefined, wanted: readonly string[]): boolean =>
+    annotation !== undefined && [...annotation.split(',').filter((v) => v !== '')].sort().join(',') !== [...wanted].sort().join(',');
+  return differs(issued.altNames, dnsNames) || differs(issued.ipSans, ips);
+};
+
+/** The Certificate of spec.tls.issuerRef, when cert-manager is declared. */
+export const renderCertificate = (input: IronicRenderInput): CertManagerCertificate | undefined => {
+  const issuer = input.model.tls.issuerRef;
+  if (issuer === undefined || input.config.certManager !== true) return undefined;
+  const { dnsNames, ips } = certificateSubjects(input);
+  const labels = { ...ironicSecretLabels(input.name), [LABELS.component]: 'serving-certificate' };
+  return {
+    apiVersion: 'cert-manager.io/v1',
+    kind: 'Certificate',
+    metadata: { name: input.names.certificate, namespace: input.namespace, labels },
+    spec: {
+      secretName: input.names.certificateSecret,
+      // The Secret carries our labels, so it is found as this Ironic's (it is not our child: cert-manager owns it).
+      secretTemplate: { labels },
+      issuerRef: { name: issuer.name, kind: issuer.kind, group: issuer.group },
+      ...(dnsNames.length > 0 && { commonName: dnsNames[0], dnsNames }),
+      ...(ips.length > 0 && { ipAddresses: ips }),
+      duration: `${LEAF_VALIDITY_DAYS * HOURS_PER_DAY}h`,
+      renewBefore: `${(LEAF_VALIDITY_DAYS - LEAF_RENEW_AFTER_DAYS) * HOURS_PER_DAY}h`,
+      usages: ['server auth', 'digital signature', 'key encipherment'],
+      privateKey: { rotationPolicy: 'Always' },
+    },
+  };
+};

@@ -1,0 +1,82 @@
+/** spec.tls.issuerRef rendered by a hook server with CERT_MANAGER=true: the Certificate, waiting, and serving. */
+import t from 'tap';
+import { syncIronic, customizeIronic } from '../../src/hooks/ironic.js';
+import type { CustomizeRequest, SyncRequest } from '../../src/api/hook.js';
+import { fakeSecrets, ironic, testContext, type Obj } from '../helpers/hooks.js';
+import { related, secret } from '../fixtures/ironic-scenarios.js';
+import { checkAgainstCrd } from '../helpers/crd-check.js';
+import { CERT_MANAGER_CRDS } from '../support/crd-schema.js';
+import { childOf, containerOf, envOf, podOf } from '../helpers/render.js';
+
+const spec = { networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, tls: { issuerRef: { name: 'ca' } } };
+
+const run = async (specObj: Obj, relatedObjects: Obj[] = [], children: Obj = {}) => {
+  const base = testContext(fakeSecrets());
+  const ctx = { ...base, config: { ...base.config, certManager: true, clusterDomain: 'cluster.local' } };
+  return syncIronic({ parent: ironic(specObj, { status: { installedVersion: '38.0' } }), children, related: related(...relatedObjects) } as unknown as SyncRequest, ctx);
+};
+
+const issued = (data: Record<string, string>, annotations: Record<string, string> = {}): Obj => {
+  const s = secret('ironic-serving-tls', data);
+  return { ...s, metadata: { ...(s['metadata'] as Obj), annotations } };
+};
+
+const certificateCrd = (): Obj => (CERT_MANAGER_CRDS.get('Certificate') as () => Obj)();
+
+t.test('customize asks for the Secret cert-manager fills', async (t) => {
+  const response = customizeIronic({ parent: ironic(spec), controller: {} } as unknown as CustomizeRequest);
+  t.ok(response.relatedResources.some((r) => r.resource === 'secrets' && (r.names ?? []).includes('ironic-serving-tls')));
+});
+
+t.test('until cert-manager filled the Secret: the Certificate only, waiting with the reason', async (t) => {
+  const waiting = await run(spec);
+  t.same(waiting.children.map((c) => (c as Obj)['kind']), ['Certificate']);
+  const certificate = childOf(waiting.children, 'Certificate') as Obj;
+  t.same(checkAgainstCrd(certificateCrd(), certificate), [], "fits cert-manager's published CRD");
+  t.same(certificate['spec'], {
+    secretName: 'ironic-serving-tls',
+    secretTemplate: { labels: { 'ironic.metal3.io/ironic': 'ironic', 'app.kubernetes.io/managed-by': 'ironic-metacontroller-hooks', 'ironic.metal3.io/component': 'serving-certificate' } },
+    issuerRef: { name: 'ca', kind: 'Issuer', group: 'cert-manager.io' },
+    commonName: 'ironic',
+    dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.metal3.svc.cluster.local'],
+    ipAddresses: ['192.0.2.2'],
+    duration: '2160h',
+    renewBefore: '720h',
+    usages: ['server auth', 'digital signature', 'key encipherment'],
+    privateKey: { rotationPolicy: 'Always' },
+  });
+  t.match((waiting.status as Obj)['conditions'], [{ status: 'False', reason: 'DeploymentInProgress', message: /waiting for cert-manager .* \(Certificate ironic\)$/ }]);
+  t.equal(waiting.resyncAfterSeconds, 30);
+  // The Certificate's own Ready condition says why cert-manager has not issued yet.
+  const observed = { 'Certificate.cert-manager.io/v1': { 'metal3/ironic': { ...certificate, status: { conditions: [{ type: 'Ready', status: 'False', message: 'Issuer ca not found' }] } } } };
+  const told = await run(spec, [], observed);
+  t.match((told.status as Obj)['conditions'], [{ message: /\(Certificate ironic: Issuer ca not found\)/ }]);
+  t.equal(told.children.length, 1, 'the Certificate is kept, once');
+  const half = await run(spec, [issued({ 'tls.crt': 'CERT' })]);
+  t.same(half.children.map((c) => (c as Obj)['kind']), ['Certificate'], 'a Secret without its key is not used yet');
+});
+
+t.test('once issued: served like a certificate Secret, and a ClusterIssuer works too', async (t) => {
+  const response = await run({ ...spec, tls: { issuerRef: { name: 'ca', kind: 'ClusterIssuer' } } }, [issued({ 'tls.crt': 'CERT', 'tls.key': 'KEY', 'ca.crt': 'CA' })]);
+  t.match((childOf(response.children, 'Certificate') as Obj)['spec'], { issuerRef: { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' } });
+  const pod = podOf(response.children);
+  t.match(pod.volumes.find((v) => v.name === 'cert-ironic'), { secret: { secretName: 'ironic-serving-tls' } });
+  t.equal(envOf(containerOf(pod, 'ironic'))['IRONIC_CACERT_FILE'], '/certs/ironic/ca.crt');
+  t.equal(envOf(containerOf(pod, 'ironic'))['VMEDIA_TLS_PORT'], '6183');
+  t.match((response.status as Obj)['access'], { caCertificate: { kind: 'Secret', name: 'ironic-serving-tls', key: 'ca.crt' } });
+  // An ACME issuer leaves ca.crt empty: clients trust the certificate's chain, the pods get no CA file.
+  const acme = await run(spec, [issued({ 'tls.crt': 'CERT', 'tls.key': 'KEY', 'ca.crt': '' })]);
+  t.match((acme.status as Obj)['access'], { caCertificate: { kind: 'Secret', name: 'ironic-serving-tls', key: 'tls.crt' } });
+  t.equal(envOf(containerOf(podOf(acme.children), 'ironic'))['IRONIC_CACERT_FILE'], undefined);
+});
+
+t.test('a Secret issued for other names keeps the pods on it until cert-manager re-issued', async (t) => {
+  const data = { 'tls.crt': 'CERT', 'tls.key': 'KEY', 'ca.crt': 'CA' };
+  const names = 'ironic,ironic.metal3,ironic.metal3.svc,ironic.metal3.svc.cluster.local';
+  const current = await run(spec, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': '192.0.2.2' })]);
+  t.ok(childOf(current.children, 'Deployment'), 'issued for exactly these names: served');
+  const stale = await run(spec, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': '192.0.2.9' })]);
+  t.same(stale.children.map((c) => (c as Obj)['kind']), ['Certificate'], 'another address: wait (observed children kept)');
+  const reordered = await run(spec, [issued(data, { 'cert-manager.io/alt-names': names.split(',').reverse().join(','), 'cert-manager.io/ip-sans': '192.0.2.2' })]);
+  t.ok(childOf(reordered.children, 'Deployment'), 'the order does not matter');
+});
