@@ -64,6 +64,7 @@ export const DEFAULT_CONTAINER_REQUESTS = {
   'ironic-prometheus-exporter': { cpu: '10m', memory: '128Mi' },
   'ramdisk-downloader': { cpu: '10m', memory: '64Mi' },
   'rpc-certificate': { cpu: '10m', memory: '64Mi' },
+  'tls-certificate': { cpu: '10m', memory: '64Mi' },
   'database-upgrade': { cpu: '100m', memory: '256Mi' },
   'online-data-migrations': { cpu: '100m', memory: '256Mi' },
   'ironic-networking': { cpu: '50m', memory: '128Mi' },

@@ -184,7 +184,7 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
       samples: exporterSamples,
       twin: problemAt('.sensorCollectionInterval', /^sensorCollectionInterval is [0-9]+, below the minimum of 120/),
     },
-    'spec.resources: resources are set by container name: use ironic, httpd, ramdisk-logs, dnsmasq, keepalived, ironic-prometheus-exporter, ramdisk-downloader, rpc-certificate, database-upgrade, online-data-migrations, ironic-networking': {
+    'spec.resources: resources are set by container name: use ironic, httpd, ramdisk-logs, dnsmasq, keepalived, ironic-prometheus-exporter, ramdisk-downloader, rpc-certificate, tls-certificate, database-upgrade, online-data-migrations, ironic-networking': {
       samples: resourcesSamples,
       twin: problemAt(/^(\.[A-Za-z_][A-Za-z0-9_]*|\[".*"\])$/, /is not a container of Ironic/),
     },

@@ -21,7 +21,7 @@ import { LEAF_VALIDITY_DAYS } from '../../crypto/renewal.js';
 import { CONTENT_COMPONENTS, LABELS, versionAnnotation } from '../names.js';
 import { ironicSecretLabels } from '../meta.js';
 import { restricted } from '../security.js';
-import { env, fieldEnv, provisioningEnv } from './facts.js';
+import { env, fieldEnv, provisioningEnv, resourcesOf } from './facts.js';
 import { DEFAULT_HOOK_IMAGE, ISSUER_SCRIPT, renderCASecret } from './ha.js';
 import type { IronicRenderInput } from './input.js';
 import { MOUNTS, VOLUMES, readOnlyMount } from './volumes.js';
@@ -98,6 +98,7 @@ export const buildTLSCertificateContainer = (input: IronicRenderInput): IContain
       fieldEnv('POD_IP', 'status.podIP'),
     ],
     volumeMounts: [readOnlyMount(CA_KEY_VOLUME, CA_KEY_PATH), { name: VOLUMES.tls, mountPath: MOUNTS.tls }],
+    ...resourcesOf(input, 'tls-certificate'),
     securityContext: restricted(),
   };
 };
