@@ -59,7 +59,7 @@ export const customizeIronic = (request: CustomizeRequest): CustomizeResponse =>
 /** sync: the plan, with credentials (and in HA the CA) materialized in between. */
 export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promise<SyncResponse> => {
   const view = viewOf(request, ctx.now());
-  const prepared = prepareIronic(view);
+  const prepared = prepareIronic(view, ctx.config);
   if (prepared.kind === 'keep') return wire(prepared.result);
   const { model, names } = prepared;
   const lookup = { related: view.related, namespace: view.namespace };

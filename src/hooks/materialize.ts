@@ -239,7 +239,8 @@ export const materializeGeneratedTLS = async (params: {
     mayPromote: (set) => set.next !== undefined && publishedLongEnough(set.next.certPem, now),
   });
   const period = renewalPeriod(ca.certPem, now);
-  const due = [period.next, caRenewalStart(ca.certPem), ...(ca.next ? [signableAt(ca.next.certPem)] : [])].map((d) => d.getTime()).filter((t) => t > now.getTime());
-  const soonest = Math.min(...due, period.next.getTime());
+  // The next renewal period, the start of the CA's renewal window, and when a staged CA may sign.
+  const due = [period.next, caRenewalStart(ca.certPem), ...(ca.next ? [signableAt(ca.next.certPem)] : [])].map((d) => d.getTime());
+  const soonest = Math.min(...due.filter((t) => t > now.getTime()));
   return { tls: { ca, period: period.start.toISOString() }, resyncAfterSeconds: Math.max(1, Math.ceil((soonest - now.getTime()) / SECOND_MS)) };
 };

@@ -108,6 +108,8 @@ t.test('a sync fed its own output at the same time changes nothing', async (t) =
   const third = await syncIronic({ parent: { ...parent, status: second.status }, children: observeAll(second.children as Obj[], observed), related: {} } as unknown as SyncRequest, ctx);
   t.same(third.children, second.children, 'children unchanged');
   t.same(third.resyncAfterSeconds, second.resyncAfterSeconds);
+  // The CA (a fixture) starts 2025-12-31T23:00Z: the next renewal period starts 60 days later.
+  t.equal(second.resyncAfterSeconds, (Date.parse('2026-03-01T23:00:00Z') - Date.parse('2026-02-01T00:00:00Z')) / 1000, 'back exactly when the next renewal is due');
   t.equal(secrets.cas(), 1, 'one CA, kept');
 });
 
@@ -132,6 +134,13 @@ t.test('the certificates cover every name and address clients use', async (t) =>
     ),
     { dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'images.example.com'], ips: ['fd00::2', '192.0.2.2'] },
     'the hosts of the external URLs',
+  );
+  const valid = inputFor({ networking: provisioning, tls: { generateCertificate: true } });
+  const unparsable = { ...valid, model: { ...valid.model, networking: { ...valid.model.networking, externalCallbackURL: 'not a url', imageServerExternalURL: '' } } } as IronicRenderInput;
+  t.same(
+    certificateSubjects(unparsable).dnsNames,
+    ['ironic', 'ironic.metal3', 'ironic.metal3.svc'],
+    'a URL that does not parse adds nothing (validation reports it)',
   );
   const changed = await syncFor({ networking: { ...provisioning, externalIP: '203.0.113.9' }, tls: { generateCertificate: true } });
   t.match(envOf(containerOf(podOf(changed.children), 'tls-certificate'))['CERT_IP_ADDRESSES'], /203\.0\.113\.9/, 'a new address changes the pod template: the pods roll and issue anew');

@@ -67,7 +67,7 @@ const resourcesOf = (pods: Record<string, PodSpec>): Record<string, unknown> =>
 t.test('no container is BestEffort: every container of every pod has CPU and memory requests', async (t) => {
   const resources = {
     ...resourcesOf(podsOf((await syncFor(everything)).children)),
-    ...resourcesOf(podsOf((await syncFor({ highAvailability: true, database })).children)),
+    ...resourcesOf(podsOf((await syncFor({ highAvailability: true, database, tls: { generateCertificate: true } })).children)),
     ...resourcesOf(podsOf((await firstInstall({ networking: provisioning, database })).children)),
     ...resourcesOf(podsOf((await afterPreUpgrade({ networking: provisioning, database })).children)),
   };

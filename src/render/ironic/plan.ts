@@ -72,6 +72,10 @@ export type Prepared =
 /** The CA Secret an observed DaemonSet was rolled out with (from its annotation), and whether it is ready. */
 export type CARollout = { readonly secretName: string; readonly ready: boolean };
 
+/** Why an Ironic with spec.tls.issuerRef cannot be rendered by this hook server, if it cannot. */
+const CERT_MANAGER_MISSING =
+  'spec.tls.issuerRef: this hook server does not render cert-manager Certificates: install it with deploy/components/cert-manager (which sets CERT_MANAGER=true and declares certificates.cert-manager.io in the CompositeController), or use tls.generateCertificate';
+
 /** How long after the workload was created a missing Secret is taken as deleted rather than not yet seen. */
 const CACHE_GRACE_SECONDS = 120;
 
@@ -195,10 +199,11 @@ export const wantedIronicChildren = (model: IronicModel, names: IronicNames): Wa
  * references and database resolve, and Metacontroller's Secret cache has caught up. Otherwise the result
  * keeps every observed child.
  */
-export const prepareIronic = (view: ParentView): Prepared => {
+export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'certManager'> = {}): Prepared => {
   const parsed = parseIronic(view.spec);
   if (!parsed.ok) return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: describeProblems(parsed.problems) }) };
   const { model } = parsed;
+  if (model.tls.issuerRef !== undefined && config.certManager !== true) return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: CERT_MANAGER_MISSING }, model.version) };
   const names = ironicNames(view.name);
   const inTheWay = objectsInTheWay(view, wantedIronicChildren(model, names));
   if (inTheWay.length > 0) return { kind: 'keep', result: keepIronic(view, { kind: 'conflict', message: conflictMessage(inTheWay, view.namespace, 'Ironic', { secretName: names.apiCredentials, field: 'spec.apiCredentialsName', what: 'API credentials' }) }, model.version) };
@@ -303,10 +308,6 @@ export type Materials = {
 /** The sooner of two optional resync delays. */
 const sooner = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
-/** Why an Ironic with spec.tls.issuerRef cannot be rendered by this hook server, if it cannot. */
-const CERT_MANAGER_MISSING =
-  'spec.tls.issuerRef: this hook server does not render cert-manager Certificates: install it with deploy/components/cert-manager (which sets CERT_MANAGER=true and declares certificates.cert-manager.io in the CompositeController), or use tls.generateCertificate';
-
 /** How soon to look again while cert-manager issues the certificate (the Secret's creation also triggers a sync). */
 const ISSUING_RESYNC_SECONDS = 30;
 
@@ -329,7 +330,6 @@ const waitForIssuedCertificate = (view: ParentView, input: IronicRenderInput): I
 /** The rest of a sync once credentials (and a CA) exist: a refused downgrade, or the children and status. */
 export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kind: 'render' }>, materials: Materials, config: RenderConfig): IronicSyncResult => {
   const { model, names, references } = prepared;
-  if (model.tls.issuerRef !== undefined && config.certManager !== true) return keepIronic(view, { kind: 'invalidSpec', message: CERT_MANAGER_MISSING }, model.version);
   const installed = textOf(pathOf(view.status, 'installedVersion'));
   const refusal = references.database !== undefined ? downgradeRefusal(installed, model.version) : undefined;
   if (refusal !== undefined) return keepIronic(view, { kind: 'refused', message: refusal });
