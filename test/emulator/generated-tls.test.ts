@@ -113,3 +113,28 @@ t.test('issue, renewal and CA rotation, with nothing moving in between', async (
   t.equal(bundle(e).length, 1, 'only the new CA is left');
   t.equal(tlsCASecrets(e).length, 1);
 });
+
+t.test('high availability with generated certificates: each node issues its own, the DaemonSet rolls for a renewal', async (t) => {
+  const e = await startEmulator({ secrets: { ...fakeSecrets(), rpcCA: generateRpcCA }, tickSeconds: 5 });
+  t.teardown(() => e.close());
+  const objects = e.apply(readFileSync('examples/ha.yaml', 'utf8'));
+  const ironic = objects.find((o) => o.kind === 'Ironic') as KubeResource;
+  e.apply({ ...ironic, spec: { ...(ironic['spec'] as object), tls: { generateCertificate: true } } });
+  const result = await e.runUntilStable({ autoReady: true, maxRounds: 12 });
+  t.ok(result.stable, `stable after ${result.rounds} rounds`);
+  t.same(result.errors, []);
+  t.match(e.ready('Ironic', 'ironic', NS), { status: 'True' });
+  const daemonSet = e.get('DaemonSet', 'ironic-service', NS) as KubeResource;
+  const spec = (daemonSet['spec'] as { template: { metadata: { annotations: Record<string, string> }; spec: { initContainers: Array<{ name: string }> } } }).template;
+  t.same(spec.spec.initContainers.map((c) => c.name).filter((n) => n.endsWith('-certificate')), ['rpc-certificate', 'tls-certificate'], 'a JSON-RPC and a serving certificate, each from its own CA');
+  t.equal(tlsCASecrets(e).length, 1);
+  for (let i = 0; i < 10; i += 1) {
+    e.settleWorkloads();
+    t.same((await e.round()).writes, [], `resync ${i + 1} writes nothing`);
+  }
+  const [ca] = tlsCASecrets(e);
+  const start = Date.parse(new X509Certificate(decoded(ca as KubeResource)['tls.crt'] ?? '').validFrom);
+  const writes = await later(e, (start + 60 * DAY * 1000 - Date.parse(e.now)) / 1000);
+  t.same(writes, ['update DaemonSet baremetal-operator-system/ironic-service'], 'the renewal rolls the DaemonSet, and nothing else');
+  await settle(t, e, 'HA renewed');
+});

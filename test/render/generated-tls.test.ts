@@ -151,3 +151,21 @@ t.test('generated certificates and a certificate Secret exclude each other', asy
   t.match((refused.status as Obj)['conditions'], [{ reason: 'InvalidSpec', message: /spec\.tls\.generateCertificate: generateCertificate and certificateName cannot both be set/ }]);
   t.same(refused.children, [], 'nothing is created');
 });
+
+t.test('in high availability the serving certificate and the JSON-RPC one stay apart', async (t) => {
+  const response = await syncFor({ highAvailability: true, database: { host: 'db', name: 'ironic', credentialsName: 'db' }, networking: { interface: 'eth1' }, tls: { generateCertificate: true } });
+  const pod = podOf(response.children);
+  const ironicC = containerOf(pod, 'ironic');
+  const env = envOf(ironicC);
+  t.equal(env['OS_JSON_RPC__CAFILE'], '/certs/rpc-ca/ca.crt', 'peers are verified with the JSON-RPC CA only');
+  t.equal(env['OS_SSL__CERT_FILE'], '/certs/rpc/tls.crt', 'the JSON-RPC server presents its RPC leaf');
+  t.equal(env['IRONIC_CACERT_FILE'], '/certs/ironic/ca.crt');
+  t.match(mountsOf(ironicC)['/certs/ironic'], { name: 'cert-ironic', readOnly: true });
+  t.match(mountsOf(containerOf(pod, 'httpd'))['/certs/ironic'], { name: 'cert-ironic', readOnly: true }, 'httpd serves the API with the node certificate');
+  const issuerEnv = envOf(containerOf(pod, 'tls-certificate'));
+  t.equal(issuerEnv['HOST_IP'], '<fieldRef>', "the node's address");
+  t.equal(issuerEnv['CERT_IP_ADDRESSES'], undefined, 'no fixed address in HA');
+  const keys = pod.volumes.filter((v) => v.name === 'tls-ca-key' || v.name === 'rpc-ca-key').map((v) => (v['secret'] as Obj)['secretName']);
+  t.equal(new Set(keys).size, 2, 'two CAs, two Secrets');
+  t.match((childOf(response.children, 'DaemonSet') as Obj)['spec'], { template: { spec: { securityContext: { fsGroup: 994 } } } });
+});
