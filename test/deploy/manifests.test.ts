@@ -176,8 +176,8 @@ t.test('deploy/base installs both CRDs, the CompositeControllers, the hook serve
   ]);
   t.same(
     overlay.objects.map(objectId).filter((id) => !base.objects.map(objectId).includes(id)),
-    [`monitoring.coreos.com/v1/ServiceMonitor/${NAMESPACE}/${HOOKS}`],
-    'the overlay adds only the ServiceMonitor',
+    [`monitoring.coreos.com/v1/PrometheusRule/${NAMESPACE}/${HOOKS}`, `monitoring.coreos.com/v1/ServiceMonitor/${NAMESPACE}/${HOOKS}`],
+    'the overlay adds only the ServiceMonitor and the alerts',
   );
 });
 

@@ -13,6 +13,7 @@ import { MutatingAdmissionPolicy } from 'kubernetes-models/admissionregistration
 import { MutatingAdmissionPolicyBinding } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding';
 import { ValidatingAdmissionPolicy } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy';
 import { ValidatingAdmissionPolicyBinding } from 'kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding';
+import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { validateK8s } from '../helpers/k8s.js';
 import { compositeControllerErrors } from './composite-controller.js';
 import { admissionPolicyErrors } from './admission-policy.js';
@@ -74,6 +75,8 @@ const extraModels: Record<string, (object: Obj) => void> = {
     validateK8s(o);
     fail([...Value.Errors(ServiceMonitor, o)].map((e) => `${e.path}: ${e.message}`));
   },
+  // Also checked against the published CRD, and its PromQL parsed, by test/deploy/alerts.test.ts.
+  'monitoring.coreos.com/v1/PrometheusRule': (o) => new PrometheusRule(o as never).validate(),
   // Validated (and regenerated) by test/crd/crd.test.ts.
   'apiextensions.k8s.io/v1/CustomResourceDefinition': () => undefined,
 };

@@ -1,0 +1,105 @@
+/**
+ * The alerts of deploy/overlays/servicemonitor, from the real `kubectl kustomize` build: a PrometheusRule the
+ * Prometheus Operator's published CRD accepts, whose expressions Prometheus' own PromQL grammar parses without
+ * an error, and which read metrics that exist (the hook server's, from its registry; the exporter's and
+ * kube-state-metrics', as they name them).
+ */
+import t from 'tap';
+import { parser } from '@prometheus-io/lezer-promql';
+import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
+import { checkAgainstCrd } from '../helpers/crd-check.js';
+import { hookMetrics } from '../../src/server/metrics.js';
+import { kustomizeBuild, readYamlDocuments, type Obj } from './kustomize.js';
+
+type Rule = { alert?: string; record?: string; expr: string | number; for?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+type Group = { name: string; rules: Rule[] };
+
+const overlay = kustomizeBuild('deploy/overlays/servicemonitor');
+const rules = overlay.filter((o) => o['kind'] === 'PrometheusRule');
+const [crd] = readYamlDocuments('test/fixtures/prometheus-operator/prometheusrules-crd.yaml');
+
+/**
+ * NOTE: the CRD's `^(?i)(abort|warn)?$` is Go (RE2) syntax, which JavaScript regular expressions refuse; the
+ * same language is written without the flag, so the rest of the schema is checked as published.
+ */
+const jsCompatible = (schema: Obj): Obj => JSON.parse(JSON.stringify(schema).replaceAll('^(?i)(abort|warn)?$', '^([aA][bB][oO][rR][tT]|[wW][aA][rR][nN])?$')) as Obj;
+
+const groupsOf = (rule: Obj): Group[] => ((rule['spec'] as Obj)['groups'] as Group[] | undefined) ?? [];
+const allRules = rules.flatMap(groupsOf).flatMap((g) => g.rules);
+
+/** The PromQL syntax errors of an expression: the error nodes of the parse tree, with their position. */
+export const promqlErrors = (expr: string): string[] => {
+  const errors: string[] = [];
+  parser.parse(expr).iterate({
+    enter: (node) => {
+      if (node.type.isError) errors.push(`error at ${node.from}: ${JSON.stringify(expr.slice(node.from, node.from + 20))}`);
+    },
+  });
+  return errors;
+};
+
+/** The metric names an expression reads (the identifiers of its vector selectors). */
+const metricNames = (expr: string): string[] => {
+  const names: string[] = [];
+  parser.parse(expr).iterate({
+    enter: (node) => {
+      if (node.name === 'Identifier' && node.node.parent?.name === 'VectorSelector') names.push(expr.slice(node.from, node.to));
+    },
+  });
+  return names;
+};
+
+t.test('the overlay has one PrometheusRule, valid against the published CRD and the Prometheus Operator model', async (t) => {
+  t.equal(rules.length, 1);
+  t.ok(crd, 'the CRD fixture exists');
+  for (const rule of rules) {
+    t.same(checkAgainstCrd(jsCompatible(crd ?? {}), rule), [], 'accepted by the PrometheusRule CRD schema');
+    t.doesNotThrow(() => new PrometheusRule(rule as never).validate(), 'valid for @kubernetes-models/prometheus-operator');
+  }
+  t.not(checkAgainstCrd(jsCompatible(crd ?? {}), { apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: {}, spec: { groups: [{ name: 'g', rules: [{ alert: 'A', for: '5 minutes', expr: 'up' }] }] } }).length, 0, 'the schema check can fail');
+});
+
+t.test('the PromQL checker finds syntax errors', async (t) => {
+  t.same(promqlErrors('sum by (job) (rate(up[5m])) > 0'), []);
+  t.not(promqlErrors('sum by (job (rate(up[5m])) > 0').length, 0, 'an unbalanced parenthesis');
+  t.not(promqlErrors('rate(up[5m]) >').length, 0, 'a missing operand');
+  t.not(promqlErrors('up{job="a"').length, 0, 'an open selector');
+});
+
+t.test('every rule is an alert with valid PromQL, a duration, a severity and a summary and description', async (t) => {
+  t.ok(allRules.length >= 6, `${allRules.length} rules`);
+  const names = allRules.map((r) => r.alert);
+  t.same(names.filter((n, i) => names.indexOf(n) !== i), [], 'alert names are unique');
+  for (const rule of allRules) {
+    const name = rule.alert ?? '(no name)';
+    t.type(rule.expr, 'string', `${name}: expr is text`);
+    t.same(promqlErrors(String(rule.expr)), [], `${name}: the expression parses`);
+    t.match(rule.for ?? '', /^[0-9]+[smh]$/, `${name}: fires after a while, not on one bad scrape`);
+    t.ok(['critical', 'warning'].includes(rule.labels?.['severity'] ?? ''), `${name}: a severity`);
+    t.ok((rule.annotations?.['summary'] ?? '') !== '' && (rule.annotations?.['description'] ?? '') !== '', `${name}: summary and description`);
+  }
+  t.same(
+    [...new Set(allRules.map((r) => r.alert))].sort(),
+    ['IronicConductorNotAlive', 'IronicDown', 'IronicExporterDown', 'IronicHookServerErrors', 'IronicHookSlow', 'IronicHooksDown'],
+    'Ironic down, conductor not alive, exporter errors, hook 5xx, hook latency and hook server down',
+  );
+});
+
+t.test('the rules read metrics that exist', async (t) => {
+  const metrics = hookMetrics();
+  metrics.observe({ hook: 'sync', kind: 'Ironic' }, 500, 0.01);
+  const exposed = new Set([...(await metrics.scrape()).body.matchAll(/^([a-z_:][a-z0-9_:]*)(?:\{| )/gm)].map((m) => m[1]));
+  /** Metrics of other programs, as they name them. */
+  const external = new Set([
+    // Prometheus itself, for every target.
+    'up',
+    // kube-state-metrics.
+    'kube_pod_container_status_ready',
+    // ironic-prometheus-exporter (parsers/header.py): when a host last sent sensor data.
+    'baremetal_last_payload_timestamp_seconds',
+  ]);
+  const read = [...new Set(allRules.flatMap((r) => metricNames(String(r.expr))))].sort();
+  t.ok(read.includes('ironic_hook_errors_total') && read.includes('ironic_hook_call_duration_seconds_bucket'), `the hook metrics are read: ${read.join(', ')}`);
+  for (const name of read) t.ok(exposed.has(name) || external.has(name), `${name} is a metric of the hook server or a known one`);
+  t.ok(exposed.has('ironic_hook_calls_total'), 'the scrape is parsed');
+});
