@@ -74,6 +74,9 @@ export const DEFAULT_CONTAINER_REQUESTS = {
 export type IronicContainerName = keyof typeof DEFAULT_CONTAINER_REQUESTS;
 export const IRONIC_CONTAINER_NAMES = Object.keys(DEFAULT_CONTAINER_REQUESTS) as readonly IronicContainerName[];
 
+/** keepalived's VRRP: virtual router IDs, and PASS authentication, which keeps 8 characters of a password. */
+export const VRRP = { minRouterID: 1, maxRouterID: 255, defaultRouterID: 1, maxPasswordLength: 8 } as const;
+
 /** The switch port mode of a provider network without one. */
 export const DEFAULT_PROVIDER_NETWORK_MODE = 'access';
 

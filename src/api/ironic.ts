@@ -27,6 +27,7 @@ import {
   IRONIC_CONTAINER_NAMES,
   MIN_SENSOR_INTERVAL,
   SENSOR_INTERVAL_REASON,
+  VRRP,
   VLAN_IDS,
   type CAField,
 } from './constants.js';
@@ -171,8 +172,28 @@ export const Keepalived = Type.Object(
   {
     enabled: Type.Boolean({ description: 'Run keepalived to hold networking.ipAddress on networking.interface.' }),
     additionalVIPs: Type.Optional(Type.Array(KeepalivedIP, { description: 'More virtual IPs to hold.', maxItems: 32 })),
+    vrid: Type.Optional(
+      Type.Integer({
+        description: `VRRP virtual router ID, unique on the layer 2 network: give each Ironic sharing one a different ID. Without it, the image's ${VRRP.defaultRouterID}.`,
+        minimum: VRRP.minRouterID,
+        maximum: VRRP.maxRouterID,
+      }),
+    ),
+    passwordRef: Type.Optional(
+      Type.Object(
+        { name: Type.String({ description: 'Name of the Secret, in the namespace of the Ironic.', minLength: 1, maxLength: 253 }) },
+        {
+          description: `A Secret whose \`password\` key is the VRRP password (PASS authentication): 1 to ${VRRP.maxPasswordLength} printable ASCII characters (VRRP keeps only ${VRRP.maxPasswordLength}), without spaces, quotes, \`#\`, \`!\`, braces or backslashes. Routers of one virtual router ID must share it.`,
+        },
+      ),
+    ),
   },
-  { description: 'A keepalived sidecar that keeps the provisioning IP on the node running Ironic. Not available with high availability.' },
+  {
+    description: 'A keepalived sidecar that keeps the provisioning IP on the node running Ironic. Not available with high availability.',
+    'x-kubernetes-validations': [
+      { rule: 'self.enabled || (!has(self.vrid) && !has(self.passwordRef))', message: 'vrid and passwordRef require enabled to be true' },
+    ],
+  },
 );
 
 export const Ingress = Type.Object(

@@ -76,7 +76,10 @@ const dhcpModel = (dhcp: DHCP): DHCPModel => {
 };
 
 const keepalivedModel = (n: Networking): KeepalivedModel | undefined => {
-  if (n.keepalived?.enabled === true) return { mode: 'vips', additionalVIPs: n.keepalived.additionalVIPs ?? [] };
+  const k = n.keepalived;
+  if (k?.enabled === true) {
+    return { mode: 'vips', additionalVIPs: k.additionalVIPs ?? [], ...optionalFields({ vrid: k.vrid, passwordSecretName: given(k.passwordRef?.name) }) };
+  }
   return n.ipAddressManager === 'keepalived' ? { mode: 'legacy' } : undefined;
 };
 

@@ -160,9 +160,16 @@ const vipProblems = (vip: { readonly ipAddress: string; readonly interface: stri
   return [...ip, ...iface];
 };
 
+/** As upstream's VRRP change: the router ID and password only configure a keepalived that runs. */
+const vrrpNeedsKeepalived = (keepalived: NonNullable<Networking['keepalived']>): Problem[] =>
+  !keepalived.enabled && (keepalived.vrid !== undefined || keepalived.passwordRef !== undefined)
+    ? [problem('spec.networking.keepalived.enabled', 'vrid and passwordRef configure keepalived, which is disabled: set enabled to true, or remove them')]
+    : [];
+
 // Rule 12. NOTE: keepalived is refused in HA in this form too (upstream only checks the legacy form).
 const keepalivedRules: Rule = ({ spec }) => {
   const keepalived = spec.networking?.keepalived;
+  if (keepalived !== undefined && !keepalived.enabled) return vrrpNeedsKeepalived(keepalived);
   if (keepalived?.enabled !== true) return [];
   return [
     ...(spec.networking?.ipAddressManager === 'keepalived'

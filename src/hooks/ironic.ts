@@ -33,6 +33,14 @@ const switchNames = (spec: Record<string, unknown>): (string | undefined)[] => {
   return service['enabled'] === true ? [textOf(service['switchConfigSecretName']), textOf(service['switchCredentialsSecretName'])] : [];
 };
 
+/** The VRRP password Secret of an enabled keepalived. */
+const keepalivedPasswordName = (spec: Record<string, unknown>): string | undefined => {
+  const networking = isRecord(spec['networking']) ? spec['networking'] : {};
+  const keepalived = isRecord(networking['keepalived']) ? networking['keepalived'] : {};
+  const ref = isRecord(keepalived['passwordRef']) ? keepalived['passwordRef'] : {};
+  return keepalived['enabled'] === true ? textOf(ref['name']) : undefined;
+};
+
 /**
  * customize: the objects the spec names, asked for by name only. Depends on the parent's spec (and
  * namespace) only, as Metacontroller caches the answer per generation. It reads the raw spec: an invalid
@@ -45,7 +53,7 @@ export const customizeIronic = (request: CustomizeRequest): CustomizeResponse =>
   // The Secret cert-manager fills for spec.tls.issuerRef: not our child, read like a user's Secret.
   const issued = isRecord(tls['issuerRef']) ? ironicNames(request.parent.metadata.name).certificateSecret : undefined;
   const referenced = [
-    ...namesRule('v1', 'secrets', namespace, [textOf(spec['apiCredentialsName']), textOf(tls['certificateName']), issued, ...caNames(tls, 'Secret'), ...switchNames(spec)]),
+    ...namesRule('v1', 'secrets', namespace, [textOf(spec['apiCredentialsName']), textOf(tls['certificateName']), issued, ...caNames(tls, 'Secret'), ...switchNames(spec), keepalivedPasswordName(spec)]),
     ...namesRule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
     ...namesRule(GROUP_VERSION, 'ironicdatabases', namespace, [textOf(spec['databaseName'])]),
   ];

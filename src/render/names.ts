@@ -67,7 +67,7 @@ const CONTENT_HASH_LENGTH = 10;
 const contentBase = (name: string, suffix: string): string => `${fitTo(`${name}${suffix}`, 253 - 1 - CONTENT_HASH_LENGTH)}-`;
 
 /** Values of the component label of our content-named Secrets, by which observed ones are found again. */
-export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca', tlsCA: 'tls-ca' } as const;
+export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca', tlsCA: 'tls-ca', keepalived: 'keepalived' } as const;
 
 /** The names of an Ironic's children. */
 export type IronicNames = {
@@ -85,6 +85,8 @@ export type IronicNames = {
   /** The cert-manager Certificate (spec.tls.issuerRef) and the Secret cert-manager fills. */
   readonly certificate: string;
   readonly certificateSecret: string;
+  readonly keepalivedConfig: (contentHash: string) => string;
+  readonly keepalivedConfigPrefix: string;
   readonly ingress: string;
   readonly ingressTLS: string;
   readonly clouds: string;
@@ -118,6 +120,9 @@ export const ironicNames = (name: string): IronicNames => ({
   caBundle: objectName(name, '-ca'),
   certificate: objectName(name),
   certificateSecret: objectName(name, '-serving-tls'),
+  /** keepalived's configuration (it holds the VRRP password), named by its content. */
+  keepalivedConfig: (contentHash: string): string => `${contentBase(name, '-keepalived')}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
+  keepalivedConfigPrefix: contentBase(name, '-keepalived'),
   ingress: objectName(name),
   ingressTLS: objectName(name, '-ingress-tls'),
   clouds: objectName(name, '-clouds'),

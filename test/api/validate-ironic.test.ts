@@ -488,6 +488,19 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: 'beyond upstream (its pull request 686): keepalived\'s VRRP router ID and password',
+    accepted: [
+      { name: 'both', spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 255, passwordRef: { name: 'vrrp' } } } } },
+      { name: 'the lowest ID', spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 1 } } } },
+    ],
+    refused: [
+      { name: 'ID 0', spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 0 } } }, path: 'spec.networking.keepalived.vrid', words: ['too small', 'from 1 to 255'] },
+      { name: 'ID 256', spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 256 } } }, path: 'spec.networking.keepalived.vrid', words: ['too large', '255'] },
+      { name: 'a password without a name', spec: { networking: { ...PROV, keepalived: { enabled: true, passwordRef: {} } } }, path: 'spec.networking.keepalived.passwordRef.name', words: ['required'] },
+      { name: 'settings of a disabled keepalived', spec: { networking: { ...PROV, keepalived: { enabled: false, vrid: 7 } } }, path: 'spec.networking.keepalived.enabled', words: ['keepalived, which is disabled'] },
+    ],
+  },
+  {
     rule: '16 is dropped: high availability needs no feature gate',
     accepted: [{ name: 'HA with a database', spec: { ...HA, networking: { interface: 'eth0' } } }],
     refused: [],

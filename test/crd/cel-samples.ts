@@ -205,3 +205,14 @@ const proxyURL = fc.constantFrom('', 'http://proxy.example.com:3128', 'HTTPS://u
 
 /** spec.proxy with good and bad URLs. */
 export const proxySamples: fc.Arbitrary<Sample> = ironicSamples(allOf({ proxy: someOf({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: fc.constantFrom('', '.svc') }) }));
+
+/** keepalived with and without its VRRP settings, enabled or not, on a valid provisioning network. */
+export const vrrpSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({
+    networking: allOf({
+      interface: fc.constant('eth0'),
+      ipAddress: fc.constant('192.0.2.2'),
+      keepalived: someOf({ vrid: fc.constantFrom(1, 42, 255), passwordRef: fc.constant({ name: 'vrrp' }) }).chain((k) => fc.boolean().map((enabled) => ({ enabled, ...k }))),
+    }),
+  }),
+);

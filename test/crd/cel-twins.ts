@@ -20,6 +20,7 @@ import {
   resourcesSamples,
   storageSamples,
   tlsSamples,
+  vrrpSamples,
   type Json,
   type Sample,
 } from './cel-samples.js';
@@ -204,6 +205,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
     'spec.tls: issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates': {
       samples: tlsSamples,
       twin: problemAt('.issuerRef', /^issuerRef cannot be used with certificateName or generateCertificate/),
+    },
+    'spec.networking.keepalived: vrid and passwordRef require enabled to be true': {
+      samples: vrrpSamples,
+      twin: problemAt('.enabled', /^vrid and passwordRef configure keepalived, which is disabled/),
     },
     'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
       samples: tlsSamples,

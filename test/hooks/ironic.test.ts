@@ -231,3 +231,11 @@ t.test('spec.apiCredentialsName set to <name>-api-credentials (as the admission 
   t.not(((status['conditions'] as Obj[])[0] as Obj)['reason'], 'MissingReference');
   t.equal(secrets.passwords(), 1, 'one password, reused on the next sync');
 });
+
+t.test('customize asks for the VRRP password Secret of an enabled keepalived', async (t) => {
+  const secrets = (c: Obj[]): unknown => c.find((r) => r['resource'] === 'secrets')?.['names'];
+  const networking = (keepalived: Obj) => ({ networking: { interface: 'eth1', ipAddress: '192.0.2.2', keepalived } });
+  t.same(secrets(customize(networking({ enabled: true, passwordRef: { name: 'vrrp' } }))), ['ironic-api-credentials', 'ironic-clouds', 'vrrp']);
+  t.same(secrets(customize(networking({ enabled: false, passwordRef: { name: 'vrrp' } }))), undefined, 'a disabled keepalived (an invalid spec, creating nothing) asks for nothing');
+  t.same(secrets(customize(networking({ enabled: true, passwordRef: 'vrrp' }))), undefined, 'a malformed reference (an invalid spec) asks for nothing');
+});

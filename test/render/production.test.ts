@@ -148,3 +148,71 @@ t.test('the downloader: spec.proxy wins field by field over the hook server\'s I
   const env = envOf(podsOf((await syncIronic({ parent: ironic({ networking: provisioning }, { status: { installedVersion: '38.0' } }), children: {}, related: {} } as SyncRequest, onlyNoProxy)).children), 'Deployment ironic-service', 'ramdisk-downloader');
   t.same(proxyOf(env), { NO_PROXY: 'cache.internal', no_proxy: 'cache.internal' }, 'without a proxy, NO_PROXY is passed as given');
 });
+
+const b64 = (s: string): string => Buffer.from(s).toString('base64');
+const vrrpSecret = (password: string): Obj => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vrrp', namespace: 'metal3' }, data: { password: b64(password) } });
+
+/**
+ * What the keepalived image's start script (utility-images keepalived/manage-keepalived.sh) does with the file
+ * at /etc/keepalived/keepalived.conf: copy it, then replace INTERFACE with the first VIP's interface and
+ * CHANGEIP with the VIPs (`ip/prefix dev interface`, one per line), everywhere in the file (sed `s~...~...~g`).
+ */
+const startScript = (template: string, vips: string): string => {
+  const entries = vips.split(' ').map((entry) => entry.split(','));
+  const addresses = entries.map(([ip = '', iface = '', prefix]) => `${ip}/${prefix ?? (ip.includes(':') ? '128' : '32')} dev ${iface}`).join('\n        ');
+  return template.replaceAll('INTERFACE', entries[0]?.[1] ?? '').replaceAll('CHANGEIP', addresses);
+};
+
+t.test('keepalived: the router ID and password reach the configuration the image\'s start script writes', async (t) => {
+  const spec = { networking: { ...provisioning, dhcp, keepalived: { enabled: true, vrid: 42, passwordRef: { name: 'vrrp' }, additionalVIPs: [{ ipAddress: '192.0.2.3', interface: 'eth2' }] } } };
+  const { children } = await syncFor(spec, [vrrpSecret(' Vr7p-pw\n')]);
+  const secrets = (children as Obj[]).filter((c) => c['kind'] === 'Secret' && String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-'));
+  t.equal(secrets.length, 1, 'one Secret with the configuration (it holds the password: never a ConfigMap)');
+  const template = Buffer.from(String(((secrets[0] ?? {})['data'] as Obj)['keepalived.conf']), 'base64').toString('utf8');
+  const pod = podsOf(children)['Deployment ironic-service'];
+  const keepalived = pod?.containers.find((c) => c.name === 'keepalived');
+  t.same(keepalived?.volumeMounts, [{ name: 'keepalived-config', mountPath: '/etc/keepalived/keepalived.conf', subPath: 'keepalived.conf', readOnly: true }], 'mounted over the file the script copies');
+  t.same(pod?.volumes.find((v) => v.name === 'keepalived-config'), { name: 'keepalived-config', secret: { secretName: (secrets[0]?.['metadata'] as Obj)['name'], items: [{ key: 'keepalived.conf', path: 'keepalived.conf' }] } });
+  const vips = envOf(podsOf(children), 'Deployment ironic-service', 'keepalived')['KEEPALIVED_VIRTUAL_IPS'] ?? '';
+  const written = startScript(template, vips);
+  t.match(written, /\n {4}interface eth1\n {4}virtual_router_id 42\n/, 'the interface and the router ID');
+  t.match(written, /\n {4}authentication \{\n {8}auth_type PASS\n {8}auth_pass Vr7p-pw\n {4}\}\n/, 'PASS authentication with the trimmed password');
+  t.match(written, /virtual_ipaddress \{\n {8}192\.0\.2\.2\/24 dev eth1\n {8}192\.0\.2\.3\/32 dev eth2\n {4}\}/, 'the VIPs');
+  t.notMatch(written, /INTERFACE|CHANGEIP/, 'no placeholder left');
+
+  const again = await syncFor(spec, [vrrpSecret(' Vr7p-pw\n')]);
+  t.same(again.children, children, 'deterministic');
+  const rotated = await syncFor(spec, [vrrpSecret('n3w-pw')]);
+  const rotatedName = (rotated.children as Obj[]).map((c) => String((c['metadata'] as Obj)['name'])).find((n) => n.startsWith('ironic-keepalived-'));
+  t.not(rotatedName, (secrets[0]?.['metadata'] as Obj)['name'], 'a new password is a new Secret, so the pod rolls');
+
+  const routerOnly = await syncFor({ networking: { ...provisioning, keepalived: { enabled: true, vrid: 7 } } });
+  const only = (routerOnly.children as Obj[]).find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-'));
+  const onlyTemplate = Buffer.from(String((only?.['data'] as Obj)['keepalived.conf']), 'base64').toString('utf8');
+  t.match(onlyTemplate, /virtual_router_id 7\n/);
+  t.notMatch(onlyTemplate, /authentication/, 'no authentication without a password');
+  const plain = await syncFor({ networking: { ...provisioning, keepalived: { enabled: true } } });
+  t.notOk((plain.children as Obj[]).some((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-')), 'without either, the image\'s own file');
+  t.notOk('volumeMounts' in (podsOf(plain.children)['Deployment ironic-service']?.containers.find((c) => c.name === 'keepalived') ?? {}));
+});
+
+t.test('keepalived: a VRRP password keepalived would cut or misread is refused, naming the Secret', async (t) => {
+  const spec = { networking: { ...provisioning, keepalived: { enabled: true, passwordRef: { name: 'vrrp' } } } };
+  const cases: readonly [string, string, RegExp][] = [
+    ['longer than 8', '123456789', /has 9 characters, but VRRP PASS authentication keeps only 8/],
+    ['empty', ' \n', /is empty/],
+    ['a space', 'a b', /printable ASCII characters other than spaces/],
+    ['a comment sign', 'ab#c', /other than spaces, quotes, #, !/],
+    ['a quote', 'ab"c', /quotes/],
+    ['the image placeholder', 'CHANGEIP', /cannot be CHANGEIP/],
+  ];
+  for (const [name, password, message] of cases) {
+    const { status } = await syncFor(spec, [vrrpSecret(password)]);
+    const ready = ((status as Obj)['conditions'] as Obj[])[0] ?? {};
+    t.equal(ready['status'], 'False', `${name}: not ready`);
+    t.match(String(ready['message']), /spec\.networking\.keepalived\.passwordRef\.name/, `${name}: names the field`);
+    t.match(String(ready['message']), message, name);
+  }
+  const missingKey = await syncFor(spec, [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vrrp', namespace: 'metal3' }, data: {} }]);
+  t.match(String((((missingKey.status as Obj)['conditions'] as Obj[])[0] ?? {})['message']), /is empty/, 'no password key');
+});

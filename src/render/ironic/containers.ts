@@ -11,6 +11,7 @@ import type { IronicRenderInput } from './input.js';
 import { buildDnsmasqEnv, buildDownloaderEnv, buildExporterEnv, buildHttpdEnv, buildIronicEnv, buildKeepalivedEnv } from './env.js';
 import { PORT_NAMES, resourcesOf } from './facts.js';
 import { rpcMounts } from './ha.js';
+import { keepalivedMounts } from './keepalived.js';
 import { dnsmasqProbe, exporterProbe, httpdProbe, ironicProbe, startupProbe } from './probes.js';
 import { buildIronicMounts, rpcAuthMount, scratchMounts, sharedMount } from './volumes.js';
 
@@ -120,6 +121,7 @@ export const buildKeepalivedContainer = (input: IronicRenderInput, image: string
   name: 'keepalived',
   image,
   env: buildKeepalivedEnv(input),
+  ...(keepalivedMounts(input).length > 0 && { volumeMounts: keepalivedMounts(input) }),
   ...resourcesOf(input, 'keepalived'),
   securityContext: withCapabilities(KEEPALIVED_UID, KEEPALIVED_UID, ['NET_ADMIN', 'NET_BROADCAST', 'NET_RAW']),
 });

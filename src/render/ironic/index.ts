@@ -10,6 +10,7 @@ import { renderIronicWorkload } from './workload.js';
 import { renderRpcCASecret } from './ha.js';
 import { renderCABundleConfigMap, renderTLSCASecret } from './generated-tls.js';
 import { renderCertificate } from './cert-manager.js';
+import { renderKeepalivedSecret } from './keepalived.js';
 import { renderServiceMonitor } from './service-monitor.js';
 import { renderNetworkingDeployment, renderNetworkingService, renderSwitchSecrets } from './networking-service.js';
 
@@ -22,6 +23,7 @@ export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
     renderTLSCASecret(input),
     renderCABundleConfigMap(input),
     renderCertificate(input),
+    renderKeepalivedSecret(input),
     renderIronicWorkload(input),
     renderIronicService(input),
     renderIronicIngress(input),

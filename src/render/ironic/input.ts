@@ -72,6 +72,8 @@ export type IronicReferences = {
   readonly bmcCA?: MountedReference;
   readonly trustedCA?: TrustedCAReference;
   readonly database?: DatabaseConnection;
+  /** The VRRP password of keepalived (networking.keepalived.passwordRef). */
+  readonly keepalivedPassword?: { readonly name: string; readonly password: string };
 };
 
 /** The API credentials and the bcrypt htpasswd derived from them. */

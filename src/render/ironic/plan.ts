@@ -124,6 +124,7 @@ const isOwnSecret = (names: IronicNames, secret: string): boolean =>
   secret.startsWith(names.htpasswdPrefix) ||
   secret.startsWith(names.rpcCAPrefix) ||
   secret.startsWith(names.tlsCAPrefix) ||
+  secret.startsWith(names.keepalivedConfigPrefix) ||
   secret === names.switchConfig ||
   secret === names.switchCredentials;
 

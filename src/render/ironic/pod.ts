@@ -19,6 +19,7 @@ import {
 import { childLabels, ironicImages, ironicScheduling, selectorLabels, type IronicImages } from './facts.js';
 import { buildRpcCertificateContainer, rpcVolumes } from './ha.js';
 import { buildTLSCertificateContainer, generatedTLSVolumes, TLS_PERIOD_ANNOTATION } from './generated-tls.js';
+import { keepalivedVolumes } from './keepalived.js';
 import { buildReferenceVolumes, rpcAuthVolume, scratchVolume, scratchVolumeName, sharedVolume } from './volumes.js';
 
 /** Replaces items with the same name, appends the others; whole objects, no field is lost (upstream drops some). */
@@ -58,6 +59,7 @@ export const buildVolumes = (input: IronicRenderInput, containers: readonly ICon
   ...buildReferenceVolumes(input),
   ...generatedTLSVolumes(input),
   ...(input.model.highAvailability ? rpcVolumes(input) : input.model.networkingService !== undefined ? [rpcAuthVolume(input)] : []),
+  ...keepalivedVolumes(input),
 ];
 
 /** Pod annotations: a hash per referenced content, so a rotated password or certificate rolls the pods. */

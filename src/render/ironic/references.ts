@@ -5,7 +5,8 @@
 import type { KubeObject, ObjectMap } from '../../api/hook.js';
 import { GROUP_KEYS } from '../../api/hook.js';
 import type { CAReference, IronicModel } from '../../api/model.js';
-import { findObject, isRecord } from '../observed.js';
+import { dataOf, findObject, isRecord } from '../observed.js';
+import { VRRP } from '../../api/constants.js';
 import { base64 } from '../meta.js';
 import type { IronicNames } from '../names.js';
 import { dataKeys, findReferenced, missingReference, objectContentHash, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
@@ -118,6 +119,42 @@ const resolveSwitches = (model: IronicModel, lookup: Lookup, children: ObjectMap
   return { config: one('config'), credentials: one('credentials') };
 };
 
+/** Characters keepalived.conf takes in an unquoted word: printable ASCII without quotes, comments, braces or escapes. */
+const VRRP_PASSWORD = /^[!-~]+$/;
+const VRRP_FORBIDDEN = /["'#!{}\\]/;
+/** The word the keepalived image's start script replaces in its configuration (manage-keepalived.sh). */
+const IMAGE_PLACEHOLDER = 'CHANGEIP';
+
+/** Why a VRRP password cannot be used, or undefined. */
+export const vrrpPasswordProblem = (password: string): string | undefined => {
+  if (password === '') return 'is empty: set a password of 1 to 8 characters';
+  if (password.length > VRRP.maxPasswordLength) {
+    return `has ${password.length} characters, but VRRP PASS authentication keeps only ${VRRP.maxPasswordLength} (keepalived would silently cut it): use at most ${VRRP.maxPasswordLength}`;
+  }
+  if (!VRRP_PASSWORD.test(password) || VRRP_FORBIDDEN.test(password)) return 'may only contain printable ASCII characters other than spaces, quotes, #, !, braces and backslashes';
+  return password === IMAGE_PLACEHOLDER ? `cannot be ${IMAGE_PLACEHOLDER}, a word the keepalived image replaces in its configuration: choose another` : undefined;
+};
+
+/** The VRRP password of keepalived: the `password` key of the named Secret (trimmed). */
+const resolveKeepalivedPassword = (model: IronicModel, lookup: Lookup, problems: ReferenceProblem[]): IronicReferences['keepalivedPassword'] => {
+  const keepalived = model.networking.keepalived;
+  const name = keepalived?.mode === 'vips' ? keepalived.passwordSecretName : undefined;
+  if (name === undefined) return undefined;
+  const path = 'spec.networking.keepalived.passwordRef.name';
+  const secret = findReferenced(lookup, 'Secret', name);
+  if (secret === undefined) {
+    problems.push(missingReference(lookup, 'Secret', name, path, 'create it with the VRRP password under the key password, or fix the name'));
+    return undefined;
+  }
+  const password = (dataOf(secret)['password'] ?? '').trim();
+  const problem = vrrpPasswordProblem(password);
+  if (problem !== undefined) {
+    problems.push({ kind: 'invalid', path, message: `the password of Secret ${lookup.namespace}/${name} named in ${path} ${problem}` });
+    return undefined;
+  }
+  return { name, password };
+};
+
 const base64Map = (data: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, base64(v)]));
 
 /**
@@ -136,6 +173,10 @@ export const resolveIronicReferences = (params: {
   const bmcCA = resolveCA(model.tls.bmcCA, lookup, problems)?.reference;
   const trustedCA = resolveTrustedCA(model, lookup, problems);
   const switches = resolveSwitches(model, lookup, params.children, params.names, problems);
+  const keepalivedPassword = resolveKeepalivedPassword(model, lookup, problems);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, references: { ...(tls && { tls }), ...(bmcCA && { bmcCA }), ...(trustedCA && { trustedCA }), ...(switches && { switches }) } };
+  return {
+    ok: true,
+    references: { ...(tls && { tls }), ...(bmcCA && { bmcCA }), ...(trustedCA && { trustedCA }), ...(switches && { switches }), ...(keepalivedPassword && { keepalivedPassword }) },
+  };
 };

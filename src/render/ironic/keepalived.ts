@@ -1,0 +1,74 @@
+/**
+ * keepalived's VRRP settings. The image (metal3-io/utility-images keepalived/) starts with
+ * manage-keepalived.sh, which copies /etc/keepalived/keepalived.conf to /conf/keepalived/keepalived.conf and
+ * replaces INTERFACE and CHANGEIP in the copy; its own file has `virtual_router_id 1` and no authentication.
+ * With a router ID or a password, our file is mounted in its place: the image's VRRP instance with them,
+ * the same two placeholders for the script. It holds the password, so it is a Secret, named by its content
+ * (a new password is a new Secret and a rolling restart).
+ */
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import { VRRP } from '../../api/constants.js';
+import { CONTENT_COMPONENTS, LABELS } from '../names.js';
+import { base64, contentHash, ironicSecretLabels } from '../meta.js';
+import type { IronicRenderInput } from './input.js';
+
+/** Where the image's start script reads its template. */
+const TEMPLATE_PATH = '/etc/keepalived/keepalived.conf';
+const KEY = 'keepalived.conf';
+const VOLUME = 'keepalived-config';
+
+/** The configuration template, when the spec sets a router ID or a password; undefined keeps the image's. */
+export const keepalivedTemplate = (input: IronicRenderInput): string | undefined => {
+  const keepalived = input.model.networking.keepalived;
+  if (keepalived?.mode !== 'vips') return undefined;
+  const password = input.references.keepalivedPassword?.password;
+  if (keepalived.vrid === undefined && password === undefined) return undefined;
+  return [
+    '! keepalived.conf of the Ironic operator: the image\'s VRRP instance with the router ID and password of the spec.',
+    '! INTERFACE and CHANGEIP are replaced by the image\'s start script.',
+    'vrrp_instance VI_1 {',
+    '    state MASTER',
+    '    interface INTERFACE',
+    `    virtual_router_id ${keepalived.vrid ?? VRRP.defaultRouterID}`,
+    '    priority 101',
+    '    advert_int 1',
+    ...(password !== undefined ? ['    authentication {', '        auth_type PASS', `        auth_pass ${password}`, '    }'] : []),
+    '    virtual_ipaddress {',
+    '        CHANGEIP',
+    '    }',
+    '}',
+    '',
+  ].join('\n');
+};
+
+/** The name of the Secret with the template, when there is one. */
+const secretName = (input: IronicRenderInput, template: string): string => input.names.keepalivedConfig(contentHash(template));
+
+/** `<name>-keepalived-<hash>`: the template, immutable and named by its content. */
+export const renderKeepalivedSecret = (input: IronicRenderInput): ISecret | undefined => {
+  const template = keepalivedTemplate(input);
+  if (template === undefined) return undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: secretName(input, template),
+      namespace: input.namespace,
+      labels: { ...ironicSecretLabels(input.name), [LABELS.component]: CONTENT_COMPONENTS.keepalived },
+    },
+    type: 'Opaque',
+    immutable: true,
+    data: { [KEY]: base64(template) },
+  };
+};
+
+/** The template over the image's file (a single-file mount: the rest of /etc/keepalived stays). */
+export const keepalivedMounts = (input: IronicRenderInput): IVolumeMount[] =>
+  keepalivedTemplate(input) !== undefined ? [{ name: VOLUME, mountPath: TEMPLATE_PATH, subPath: KEY, readOnly: true }] : [];
+
+export const keepalivedVolumes = (input: IronicRenderInput): IVolume[] => {
+  const template = keepalivedTemplate(input);
+  return template !== undefined ? [{ name: VOLUME, secret: { secretName: secretName(input, template), items: [{ key: KEY, path: KEY }] } }] : [];
+};
