@@ -2,7 +2,9 @@
  * The `Ironic` custom resource: a superset of upstream ironic-standalone-operator's v1alpha1 API.
  *
  * Additions over upstream: `spec.databaseName` (a managed `IronicDatabase`), `spec.overrides.tolerations`,
- * and `status.apiCredentialsName` / `status.observedGeneration` (a hook cannot write the spec back).
+ * `spec.resources`, `spec.priorityClassName`, `spec.proxy`, `spec.networking.keepalived.vrid` and `passwordRef`
+ * (as upstream's pull request 686 proposes them), and `status.apiCredentialsName` / `status.observedGeneration`
+ * (a hook cannot write the spec back).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import {
