@@ -3,6 +3,7 @@
  */
 import type { RenderConfig } from './render/config.js';
 import { IRONIC_IMAGE_REPOSITORY } from './api/version.js';
+import { DEFAULT_MARIADB_IMAGE } from './api/constants.js';
 
 /** HTTPS: the PEM files of the serving certificate, reloaded when they change. */
 export type TlsConfig = { readonly certFile: string; readonly keyFile: string };
@@ -122,12 +123,13 @@ const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
       ironicRepository: env['IRONIC_IMAGE_REPOSITORY'] ?? IRONIC_IMAGE_REPOSITORY,
       downloader: env['RAMDISK_DOWNLOADER_IMAGE'] ?? 'quay.io/metal3-io/ironic-ipa-downloader:latest',
       keepalived: env['KEEPALIVED_IMAGE'] ?? 'quay.io/metal3-io/keepalived:latest',
-      mariadb: env['MARIADB_IMAGE'] ?? 'quay.io/metal3-io/mariadb:latest',
+      mariadb: env['MARIADB_IMAGE'] ?? DEFAULT_MARIADB_IMAGE,
     },
     downloaderEnv: downloaderEnv(env),
     clusterDomain: env['CLUSTER_DOMAIN'] ?? '',
     serviceMonitors: boolean(env, 'SERVICE_MONITORS'),
     certManager: boolean(env, 'CERT_MANAGER'),
+    mariadbOperator: boolean(env, 'MARIADB_OPERATOR'),
     ...(hookImage !== undefined && { hookImage }),
   };
 };

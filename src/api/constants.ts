@@ -29,6 +29,15 @@ export const DEFAULT_EXPORTER_BIND_ADDRESS = '0.0.0.0';
 export const DEFAULT_SENSOR_INTERVAL = 160;
 export const DEFAULT_DATABASE_SIZE = '10Gi';
 
+/** The engines of an IronicDatabase: one MariaDB pod of the official image, or a Galera cluster of mariadb-operator. */
+export const DATABASE_ENGINES = ['Builtin', 'MariaDBOperator'] as const;
+export type DatabaseEngine = (typeof DATABASE_ENGINES)[number];
+export const DEFAULT_DATABASE_ENGINE: DatabaseEngine = 'Builtin';
+/** Galera nodes of the MariaDBOperator engine: three survive the loss of any one. */
+export const DEFAULT_GALERA_REPLICAS = 3;
+/** The official MariaDB image, on its long-term support line (11.8 LTS). */
+export const DEFAULT_MARIADB_IMAGE = 'docker.io/library/mariadb:11.8';
+
 /** A CA reference field, the deprecated name-only field it replaces, and the kind that field implies. */
 export type CAField = { readonly ref: 'bmcCA' | 'trustedCA'; readonly legacy: 'bmcCAName' | 'trustedCAName'; readonly legacyKind: 'Secret' | 'ConfigMap' };
 

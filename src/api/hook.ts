@@ -89,6 +89,10 @@ export const GROUP_KEYS = {
   ingress: 'Ingress.networking.k8s.io/v1',
   serviceMonitor: 'ServiceMonitor.monitoring.coreos.com/v1',
   certificate: 'Certificate.cert-manager.io/v1',
+  mariadb: 'MariaDB.k8s.mariadb.com/v1alpha1',
+  mariadbDatabase: 'Database.k8s.mariadb.com/v1alpha1',
+  mariadbUser: 'User.k8s.mariadb.com/v1alpha1',
+  mariadbGrant: 'Grant.k8s.mariadb.com/v1alpha1',
   ironic: 'Ironic.ironic.metal3.io/v1alpha1',
   ironicDatabase: 'IronicDatabase.ironic.metal3.io/v1alpha1',
 } as const;

@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, IntOrString, ObjectMeta, StringMap } from './common.js';
-import { DEFAULT_DATABASE_SIZE, DEFAULT_WHEN_DELETED } from './constants.js';
+import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from './constants.js';
 
 export const DatabaseStorage = Type.Object(
   {
@@ -51,8 +51,20 @@ export const ResourceRequirements = Type.Object(
     limits: Type.Optional(Quantities('Maximum amount of compute resources allowed, for example `memory: 1Gi`.')),
     requests: Type.Optional(Quantities('Minimum amount of compute resources required, for example `cpu: 100m`.')),
   },
-  { description: 'Compute resources of the MariaDB container.' },
+  { description: 'Compute resources of the MariaDB container (of each Galera node with engine MariaDBOperator).' },
 );
+
+/** CEL, on the spec (`root` is self or oldSelf): the engine, defaulted. */
+const engineOf = (root: string): string => `(has(${root}.engine) ? ${root}.engine : '${DEFAULT_DATABASE_ENGINE}')`;
+
+/** A Kubernetes object name that is a DNS subdomain (RFC 1123), as PriorityClass names are. */
+export const DNS_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+
+export const DatabaseEngine = Type.Union([Type.Literal('Builtin'), Type.Literal('MariaDBOperator')], {
+  description:
+    'How the database runs. Builtin (the default): one MariaDB pod of the official image, a StatefulSet with its volume. MariaDBOperator: a Galera cluster of `replicas` MariaDB pods managed by mariadb-operator (k8s.mariadb.com), which must be installed, with the hooks deployed from deploy/overlays/mariadb-operator. Cannot be changed once the database exists.',
+  default: DEFAULT_DATABASE_ENGINE,
+});
 
 /** CEL, on the spec (`root` is self or oldSelf): whether the data lives in an emptyDir. */
 const ephemeralOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.ephemeral) && ${root}.storage.ephemeral)`;
@@ -70,7 +82,26 @@ export const IronicDatabaseSpec = Type.Object(
         maxLength: 253,
       }),
     ),
-    image: Type.Optional(Type.String({ description: 'MariaDB image. Defaults to quay.io/metal3-io/mariadb:latest.' })),
+    engine: Type.Optional(DatabaseEngine),
+    image: Type.Optional(
+      Type.String({
+        description: `MariaDB image. Builtin: the official MariaDB image or a mirror of it (the hooks use its MARIADB_* variables, healthcheck.sh and /etc/mysql/conf.d), defaults to ${DEFAULT_MARIADB_IMAGE}. MariaDBOperator: the image of the Galera nodes, defaults to mariadb-operator's own.`,
+      }),
+    ),
+    replicas: Type.Optional(
+      Type.Integer({
+        description: `MariaDBOperator only: the number of Galera nodes, odd and at least 3 (a Galera cluster works while a majority of its nodes is up). Defaults to ${DEFAULT_GALERA_REPLICAS}.`,
+        minimum: 3,
+        maximum: 9,
+      }),
+    ),
+    priorityClassName: Type.Optional(
+      Type.String({
+        description: 'PriorityClass of the database pods, so that they are scheduled (and kept) before less important pods. When unset, they get the default priority of the cluster.',
+        maxLength: 253,
+        pattern: DNS_SUBDOMAIN_PATTERN,
+      }),
+    ),
     tlsCertificateName: Type.Optional(
       Type.String({
         description: 'Name of a Secret (`tls.crt`, `tls.key`) with the server certificate. With it, clients must use TLS.',
@@ -93,6 +124,18 @@ export const IronicDatabaseSpec = Type.Object(
       {
         rule: `${storageClassOf('self')} == ${storageClassOf('oldSelf')}`,
         message: 'storage.storageClassName cannot be changed once the database exists',
+      },
+      {
+        rule: `${engineOf('self')} == ${engineOf('oldSelf')}`,
+        message: 'engine cannot be changed once the database exists: the data stays with the engine that wrote it; create a new IronicDatabase with the other engine instead',
+      },
+      {
+        rule: `!has(self.replicas) || ${engineOf('self')} == 'MariaDBOperator'`,
+        message: 'replicas is only for engine MariaDBOperator: the Builtin engine runs one MariaDB pod',
+      },
+      {
+        rule: '!has(self.replicas) || self.replicas % 2 == 1',
+        message: 'replicas must be odd (3, 5, 7 or 9): Galera keeps working while a majority of its nodes is up, and an even number adds a node without surviving one more failure',
       },
     ],
   },

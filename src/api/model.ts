@@ -10,6 +10,7 @@ import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IronicContainerName } from './constants.js';
 import type { IPFamily } from './net.js';
+import type { DatabaseEngine } from './constants.js';
 
 /** A DHCP pool with its network parsed: the mask is in dnsmasq's form (dotted for IPv4, a prefix length for IPv6). */
 export type DHCPPool = {
@@ -207,7 +208,11 @@ export type DatabaseStorageModel = {
 };
 
 export type IronicDatabaseModel = {
+  readonly engine: DatabaseEngine;
+  /** Galera nodes (MariaDBOperator); 1 for Builtin. */
+  readonly replicas: number;
   readonly image?: string;
+  readonly priorityClassName?: string;
   /** The user's credentials Secret; undefined means generated. */
   readonly credentialsName?: string;
   readonly tlsCertificateName?: string;

@@ -1,7 +1,7 @@
 /**
  * `parseIronicDatabase`: an IronicDatabase spec in, every problem or the typed, defaulted model out.
  */
-import { DEFAULT_DATABASE_SIZE, DEFAULT_WHEN_DELETED } from './constants.js';
+import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_WHEN_DELETED } from './constants.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
 import type { IronicDatabaseModel, Parsed } from './model.js';
 import { canonical, canonicalResources, given, optionalFields, sortedMap } from './fields.js';
@@ -12,8 +12,11 @@ import { validateIronicDatabase } from './validate-database.js';
 const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
   const storage = spec.storage ?? {};
   const storageClassName = given(storage.storageClassName);
+  const engine = spec.engine ?? DEFAULT_DATABASE_ENGINE;
   return {
-    ...optionalFields({ image: given(spec.image), credentialsName: given(spec.credentialsName), tlsCertificateName: given(spec.tlsCertificateName) }),
+    engine,
+    replicas: engine === 'MariaDBOperator' ? (spec.replicas ?? DEFAULT_GALERA_REPLICAS) : 1,
+    ...optionalFields({ image: given(spec.image), priorityClassName: given(spec.priorityClassName), credentialsName: given(spec.credentialsName), tlsCertificateName: given(spec.tlsCertificateName) }),
     storage: {
       ...(storageClassName !== undefined && { storageClassName }),
       size: canonical(given(storage.size) ?? DEFAULT_DATABASE_SIZE),
@@ -27,9 +30,12 @@ const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);
 
-/** Parses an IronicDatabase spec: every problem, or the model. Pure and total: never throws. */
-export const parseIronicDatabase = (spec: unknown): Parsed<IronicDatabaseModel> => {
-  const problems = validateIronicDatabase(spec);
+/**
+ * Parses an IronicDatabase spec (`old`: the previous spec, or what the observed children say it was, for the
+ * rules about changes): every problem, or the model. Pure and total: never throws.
+ */
+export const parseIronicDatabase = (spec: unknown, old?: unknown): Parsed<IronicDatabaseModel> => {
+  const problems = validateIronicDatabase(spec, old);
   if (problems.length > 0) return { ok: false, problems };
   if (!isIronicDatabaseSpec(spec)) return { ok: false, problems: [{ path: 'spec', message: 'the spec does not match the IronicDatabase API: compare it with `kubectl explain ironicdatabase.spec`' }] };
   return { ok: true, model: databaseModel(spec) };

@@ -2,12 +2,40 @@
  * Validation of an IronicDatabase spec: the TypeBox schema first, then a few semantic rules on storage,
  * resources and the node selector. Every problem is reported.
  */
+import { DEFAULT_DATABASE_ENGINE, type DatabaseEngine } from './constants.js';
 import { registerFormats } from './formats.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
 import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { compareQuantities, isPositive, parseQuantity } from './quantity.js';
 
-type Rule = (spec: IronicDatabaseSpec) => Problem[];
+type Rule = (spec: IronicDatabaseSpec, previousEngine: DatabaseEngine | undefined) => Problem[];
+
+const engineOf = (spec: { readonly engine?: unknown } | undefined): DatabaseEngine => (spec?.engine === 'MariaDBOperator' ? 'MariaDBOperator' : DEFAULT_DATABASE_ENGINE);
+
+const engineUnchanged: Rule = (spec, previous) =>
+  previous !== undefined && engineOf(spec) !== previous
+    ? [
+        problem(
+          'spec.engine',
+          `engine cannot be changed once the database exists: the data stays with the engine that wrote it (${previous}); create a new IronicDatabase with the other engine instead, or set engine back to ${previous}`,
+        ),
+      ]
+    : [];
+
+const replicasNeedOperator: Rule = (spec) =>
+  spec.replicas !== undefined && engineOf(spec) !== 'MariaDBOperator'
+    ? [problem('spec.replicas', 'replicas is only for engine MariaDBOperator: the Builtin engine runs one MariaDB pod; remove replicas, or set engine to MariaDBOperator on a new IronicDatabase')]
+    : [];
+
+const replicasOdd: Rule = (spec) =>
+  spec.replicas !== undefined && spec.replicas % 2 === 0
+    ? [
+        problem(
+          'spec.replicas',
+          `replicas must be odd (3, 5, 7 or 9), but it is ${spec.replicas}: Galera keeps working while a majority of its nodes is up, and an even number adds a node without surviving one more failure`,
+        ),
+      ]
+    : [];
 
 const storageClassNotEphemeral: Rule = (spec) => {
   const storage = spec.storage;
@@ -69,20 +97,25 @@ const nodeSelectorKeys: Rule = (spec) =>
     .map((key) => problem(fieldPath('spec.nodeSelector', key), 'node selector keys must not be empty: remove this entry, or use a node label key such as kubernetes.io/os'));
 
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];
+const RULES: readonly Rule[] = [engineUnchanged, replicasNeedOperator, replicasOdd, storageClassNotEphemeral, sizePositive, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);
 
-const validateIronicDatabaseUnsafe = (spec: unknown): Problem[] => {
+/** The engine of the previous spec, when there is one. */
+const previousEngine = (old: unknown): DatabaseEngine | undefined => (typeof old === 'object' && old !== null ? engineOf(old) : undefined);
+
+const validateIronicDatabaseUnsafe = (spec: unknown, old: unknown): Problem[] => {
   registerFormats();
   const shapeProblems = schemaProblems(IronicDatabaseSpec, spec, 'spec');
   if (shapeProblems.length > 0) return shapeProblems;
   if (!isIronicDatabaseSpec(spec)) return [problem('spec', 'the spec does not match the IronicDatabase API: compare it with `kubectl explain ironicdatabase.spec`')];
-  return RULES.flatMap((rule) => rule(spec));
+  const previous = previousEngine(old);
+  return RULES.flatMap((rule) => rule(spec, previous));
 };
 
 /**
- * Validates an IronicDatabase spec: schema problems alone when the shape is wrong, otherwise the problems
- * of the semantic rules. Pure and total: it never throws, whatever the input.
+ * Validates an IronicDatabase spec (`old`: the previous spec on update, only its engine is read): schema
+ * problems alone when the shape is wrong, otherwise the problems of the semantic rules. Pure and total: it
+ * never throws, whatever the input.
  */
-export const validateIronicDatabase = (spec: unknown): Problem[] => withoutThrowing(() => validateIronicDatabaseUnsafe(spec));
+export const validateIronicDatabase = (spec: unknown, old?: unknown): Problem[] => withoutThrowing(() => validateIronicDatabaseUnsafe(spec, old));

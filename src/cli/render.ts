@@ -21,7 +21,7 @@ import { Cluster, type HookTransport, type SyncOutcome, type Write } from './clu
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONTROLLERS } from './controllers.js';
 import { isNamespaceName, readObjects } from './documents.js';
-import { settledStatus } from './kubelet.js';
+import { mariadbServices, settledStatus } from './kubelet.js';
 import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 import { runMigrate } from './migrate.js';
 
@@ -162,6 +162,7 @@ const settle = (cluster: Cluster, now: string): void => {
   for (const object of cluster.store.list()) {
     const status = settledStatus(object, now);
     if (status !== undefined) cluster.store.updateStatus(object, status);
+    for (const service of mariadbServices(object)) if (cluster.store.get(groupKeyOf(service), objectKeyOf(service)) === undefined) cluster.store.create(service);
   }
 };
 

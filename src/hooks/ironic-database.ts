@@ -13,7 +13,10 @@ import { viewOf } from './parent.js';
 import { wire } from './wire.js';
 import { namesRule, withWanted } from './related.js';
 
-/** customize: the referenced Secrets by name, and the Ironic objects of the namespace (to know who uses us). */
+/**
+ * customize: the referenced Secrets by name, the Ironic objects of the namespace (to know who uses us), the
+ * objects in the way of our children and, with mariadb-operator, the Service of the Galera primary.
+ */
 export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
@@ -23,8 +26,11 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
     { apiVersion: GROUP_VERSION, resource: 'ironics', namespace },
   ];
   const parsed = parseIronicDatabase(spec);
-  const wanted = parsed.ok ? wantedDatabaseChildren(parsed.model, databaseNames(request.parent.metadata.name)) : [];
-  return { relatedResources: withWanted(referenced, wanted, namespace) };
+  const names = databaseNames(request.parent.metadata.name);
+  const wanted = parsed.ok ? wantedDatabaseChildren(parsed.model, names) : [];
+  // The Service mariadb-operator makes for the Galera primary: the host an Ironic connects to.
+  const primary = parsed.ok && parsed.model.engine === 'MariaDBOperator' ? namesRule('v1', 'services', namespace, [names.primaryService]) : [];
+  return { relatedResources: withWanted([...referenced, ...primary], wanted, namespace) };
 };
 
 

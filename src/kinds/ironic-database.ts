@@ -2,10 +2,10 @@
 import { IronicDatabaseSpec, IronicDatabaseStatus } from '../api/ironic-database.js';
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from '../hooks/ironic-database.js';
-import { children, parentIdentity, type ParentKind } from './descriptor.js';
-import { CONFIG_MAPS, SECRETS, SERVICES, STATEFUL_SETS } from './resources.js';
+import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';
+import { CONFIG_MAPS, MARIADB_DATABASES, MARIADB_GRANTS, MARIADB_USERS, MARIADBS, SECRETS, SERVICES, STATEFUL_SETS } from './resources.js';
 
-/** IronicDatabase: its MariaDB StatefulSet, configuration, Service and generated password. */
+/** IronicDatabase: its MariaDB StatefulSet, configuration, Service and generated password, or mariadb-operator objects. */
 export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
   ...parentIdentity('IronicDatabase'),
   plural: 'ironicdatabases',
@@ -19,7 +19,11 @@ export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
     columns: [...readyColumns, { name: 'Host', type: 'string', jsonPath: '.status.host', description: 'Where Ironic connects to', priority: 1 }, ageColumn],
   },
   hooks: { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase },
-  childTypes: children(SECRETS, CONFIG_MAPS, STATEFUL_SETS, SERVICES),
+  childTypes: [
+    ...children(SECRETS, CONFIG_MAPS, STATEFUL_SETS, SERVICES),
+    // Engine MariaDBOperator: for clusters with mariadb-operator only.
+    ...overlayChildren('mariadb-operator', MARIADBS, MARIADB_DATABASES, MARIADB_USERS, MARIADB_GRANTS),
+  ],
   controllerName: 'ironicdatabase',
   metricLabel: 'IronicDatabase',
   // First: the Ironics that use a database read the status it got in the same round.

@@ -26,6 +26,11 @@ export const INGRESSES: ResourceType = { kind: 'Ingress', apiVersion: 'networkin
 export const NETWORK_POLICIES: ResourceType = { kind: 'NetworkPolicy', apiVersion: 'networking.k8s.io/v1', resource: 'networkpolicies' };
 export const SERVICE_MONITORS: ResourceType = { kind: 'ServiceMonitor', apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors' };
 export const CERTIFICATES: ResourceType = { kind: 'Certificate', apiVersion: 'cert-manager.io/v1', resource: 'certificates' };
+/** mariadb-operator's kinds (k8s.mariadb.com), for IronicDatabase engine MariaDBOperator. */
+export const MARIADBS: ResourceType = { kind: 'MariaDB', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'mariadbs' };
+export const MARIADB_DATABASES: ResourceType = { kind: 'Database', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'databases' };
+export const MARIADB_USERS: ResourceType = { kind: 'User', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'users' };
+export const MARIADB_GRANTS: ResourceType = { kind: 'Grant', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'grants' };
 
 /** Every built-in (not ironic.metal3.io) resource type the project knows, for lookups by plural or kind. */
 export const BUILTIN_RESOURCES: readonly ResourceType[] = [
@@ -41,4 +46,8 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
   NETWORK_POLICIES,
   SERVICE_MONITORS,
   CERTIFICATES,
+  MARIADBS,
+  MARIADB_DATABASES,
+  MARIADB_USERS,
+  MARIADB_GRANTS,
 ];

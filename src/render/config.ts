@@ -20,4 +20,6 @@ export type RenderConfig = {
   readonly serviceMonitors?: boolean;
   /** Whether the cluster has cert-manager (and the CompositeController declares Certificates). */
   readonly certManager?: boolean;
+  /** Whether the cluster has mariadb-operator (and the IronicDatabase CompositeController declares its kinds). */
+  readonly mariadbOperator?: boolean;
 };

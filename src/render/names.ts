@@ -136,7 +136,15 @@ export const ironicNames = (name: string): IronicNames => ({
 });
 
 /** The names of an IronicDatabase's children. */
-export type DatabaseNames = { readonly statefulSet: string; readonly service: string; readonly credentials: string; readonly config: string };
+export type DatabaseNames = {
+  readonly statefulSet: string;
+  readonly service: string;
+  readonly credentials: string;
+  readonly config: string;
+  readonly mariadb: string;
+  readonly primaryService: string;
+  readonly rootPassword: string;
+};
 
 /** Names of the children of an IronicDatabase. */
 export const databaseNames = (name: string): DatabaseNames => ({
@@ -144,4 +152,10 @@ export const databaseNames = (name: string): DatabaseNames => ({
   service: dnsLabel(name, '-database'),
   credentials: objectName(name, '-database-credentials'),
   config: objectName(name, '-database-config'),
+  // mariadb-operator (engine MariaDBOperator): the MariaDB and its Database, User and Grant share the
+  // StatefulSet's name; mariadb-operator names the Service of the current primary `<MariaDB>-primary`
+  // (api/v1alpha1 PrimaryServiceKey) and generates the root password under rootPassword.
+  mariadb: objectName(name, '-database'),
+  primaryService: dnsLabel(name, '-database-primary'),
+  rootPassword: objectName(name, '-database-root'),
 });

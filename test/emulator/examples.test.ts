@@ -11,6 +11,9 @@ import { startEmulator } from '../support/emulator.js';
 
 const EXAMPLES = readdirSync('examples').filter((f) => f.endsWith('.yaml')).sort();
 
+/** The deploy overlay an example needs: mariadb-operator's for a Galera database, else deploy/base. */
+const overlayOf = (file: string): { overlay?: string } => (readFileSync(`examples/${file}`, 'utf8').includes('engine: MariaDBOperator') ? { overlay: 'mariadb-operator' } : {});
+
 /** Rounds within which each example must settle (the managed database adds its own rollout and two Jobs). */
 const MAX_ROUNDS = 8;
 
@@ -20,7 +23,7 @@ t.test('the examples directory has the documented examples', async (t) => {
 
 for (const file of EXAMPLES) {
   t.test(`examples/${file} converges and stays converged`, async (t) => {
-    const emulator = await startEmulator();
+    const emulator = await startEmulator(overlayOf(file));
     t.teardown(() => emulator.close());
     const applied = emulator.apply(readFileSync(`examples/${file}`, 'utf8'));
     const parents = applied.filter((o) => o.kind === 'Ironic' || o.kind === 'IronicDatabase');
@@ -44,7 +47,7 @@ for (const file of EXAMPLES) {
 
 for (const file of EXAMPLES) {
   t.test(`examples/${file} converges with event-driven syncs and lagging Secret and ConfigMap caches`, async (t) => {
-    const emulator = await startEmulator({ eventDriven: true, laggingGroups: ['Secret.v1', 'ConfigMap.v1'] });
+    const emulator = await startEmulator({ eventDriven: true, laggingGroups: ['Secret.v1', 'ConfigMap.v1'], ...overlayOf(file) });
     t.teardown(() => emulator.close());
     const parents = emulator.apply(readFileSync(`examples/${file}`, 'utf8')).filter((o) => o.kind === 'Ironic' || o.kind === 'IronicDatabase');
     const result = await emulator.runUntilStable({ maxRounds: 2 * MAX_ROUNDS, autoReady: true });
@@ -71,11 +74,15 @@ t.test('every example is accepted by the API server', async (t) => {
   }
 });
 
-t.test('ha.yaml runs Ironic as a DaemonSet instead of the Deployment', async (t) => {
-  const emulator = await startEmulator();
+t.test('ha.yaml runs Ironic as a DaemonSet instead of the Deployment, on a Galera cluster of mariadb-operator', async (t) => {
+  const emulator = await startEmulator({ overlay: 'mariadb-operator' });
   t.teardown(() => emulator.close());
   emulator.apply(readFileSync('examples/ha.yaml', 'utf8'));
   t.ok((await emulator.runUntilStable({ maxRounds: MAX_ROUNDS, autoReady: true })).stable);
   const workloads = emulator.children('Ironic', 'ironic').filter((c) => c.kind === 'Deployment' || c.kind === 'DaemonSet');
   t.same(workloads.map((w) => `${w.kind} ${w.metadata.name}`), ['DaemonSet ironic-service']);
+  const database = emulator.children('IronicDatabase', 'ironic-db').map((c) => `${c.kind} ${c.metadata.name}`);
+  t.same(database.sort(), ['Database ironic-db-database', 'Grant ironic-db-database', 'MariaDB ironic-db-database', 'Secret ironic-db-database-credentials', 'User ironic-db-database'], 'no StatefulSet: mariadb-operator objects');
+  t.match(emulator.status('IronicDatabase', 'ironic-db'), { host: 'ironic-db-database-primary.baremetal-operator-system.svc', port: 3306, databaseName: 'ironic', credentialsName: 'ironic-db-database-credentials' });
+  t.notMatch(emulator.ready('Ironic', 'ironic')?.message ?? '', /single point of failure/, 'no hint on a Galera database');
 });

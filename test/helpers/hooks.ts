@@ -40,7 +40,8 @@ export const fakeSecrets = (): Secrets & { readonly hashes: () => number; readon
   };
 };
 
-export const testConfig = (): Config => loadConfig({ LOG_LEVEL: 'silent' });
+/** The hook server's configuration, with extra environment variables (e.g. MARIADB_OPERATOR). */
+export const testConfig = (env: Readonly<Record<string, string>> = {}): Config => loadConfig({ ...env, LOG_LEVEL: 'silent' });
 
 export const testContext = (secrets: Secrets = fakeSecrets(), now = FIXED_NOW): HookContext => ({
   config: testConfig().render,
@@ -48,8 +49,8 @@ export const testContext = (secrets: Secrets = fakeSecrets(), now = FIXED_NOW): 
   now: () => now,
 });
 
-export const testServer = (secrets: Secrets = fakeSecrets(), now = FIXED_NOW): FastifyInstance =>
-  buildServer(testConfig(), { secrets, now: () => now, logger: false });
+export const testServer = (secrets: Secrets = fakeSecrets(), now = FIXED_NOW, env: Readonly<Record<string, string>> = {}): FastifyInstance =>
+  buildServer(testConfig(env), { secrets, now: () => now, logger: false });
 
 export type Obj = Record<string, unknown>;
 

@@ -14,8 +14,53 @@ import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { checkAgainstCrd, schemaOf } from './crd-check.js';
+import { defaultAndPrune } from '../support/crd-schema.js';
+
+const cache = new Map<string, Record<string, unknown>>();
+const readYamlFile = (file: string): Record<string, unknown> => {
+  const cached = cache.get(file);
+  if (cached !== undefined) return cached;
+  const value = parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  cache.set(file, value);
+  return value;
+};
 
 type Obj = Record<string, unknown>;
+
+const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Fields of `value` its structural schema does not know (the API server would prune them). */
+const unknownFields = (schema: Obj, value: unknown, path: string): string[] => {
+  if (Array.isArray(value)) return isObj(schema['items']) ? value.flatMap((v, i) => unknownFields(schema['items'] as Obj, v, `${path}[${i}]`)) : [];
+  if (!isObj(value) || schema['x-kubernetes-preserve-unknown-fields'] === true) return [];
+  const properties = isObj(schema['properties']) ? schema['properties'] : undefined;
+  const additional = isObj(schema['additionalProperties']) ? schema['additionalProperties'] : undefined;
+  return Object.entries(value).flatMap(([key, item]) => {
+    const child = properties !== undefined && isObj(properties[key]) ? properties[key] : additional;
+    return child === undefined ? [`${path}.${key}`] : unknownFields(child, item, `${path}.${key}`);
+  });
+};
+
+/** The published CRD of a mariadb-operator kind (test/fixtures/mariadb-operator, v26.6.0). */
+const mariadbCrd = (plural: string): Obj => readYamlFile(`test/fixtures/mariadb-operator/k8s.mariadb.com_${plural}.yaml`);
+
+/**
+ * A mariadb-operator object checked as the API server would: its CRD's schema with defaults applied, CEL
+ * rules included, and no field the schema would prune.
+ */
+const foreignModel = (plural: string) => (data: Obj) => ({
+  validate: () => {
+    const crd = mariadbCrd(plural);
+    const schema = schemaOf(crd);
+    const { metadata, ...rest } = data;
+    const pruned = unknownFields(schema, rest, '');
+    const problems = [...pruned.map((p) => `${p}: unknown field (pruned by the API server)`), ...checkAgainstCrd(crd, { ...(defaultAndPrune(schema, rest) as Obj), metadata })];
+    if (problems.length > 0) throw new Error(`${String(data['kind'])} ${String((metadata as Obj | undefined)?.['name'])}: ${problems.join('; ')}`);
+  },
+});
 
 const models: Record<string, (data: Obj) => { validate: () => void }> = {
   'apps/v1/Deployment': (d) => new Deployment(d as never),
@@ -30,6 +75,10 @@ const models: Record<string, (data: Obj) => { validate: () => void }> = {
   'networking.k8s.io/v1/Ingress': (d) => new Ingress(d as never),
   'networking.k8s.io/v1/NetworkPolicy': (d) => new NetworkPolicy(d as never),
   'monitoring.coreos.com/v1/ServiceMonitor': (d) => new ServiceMonitor(d as never),
+  'k8s.mariadb.com/v1alpha1/MariaDB': foreignModel('mariadbs'),
+  'k8s.mariadb.com/v1alpha1/Database': foreignModel('databases'),
+  'k8s.mariadb.com/v1alpha1/User': foreignModel('users'),
+  'k8s.mariadb.com/v1alpha1/Grant': foreignModel('grants'),
 };
 
 /** Throws when `object` is not a valid instance of its kind (or of a kind we do not know). */

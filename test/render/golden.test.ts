@@ -23,7 +23,7 @@ const suites = [
 for (const suite of suites) {
   for (const scenario of suite.scenarios) {
     t.test(`${suite.kind}/${scenario.name}`, async (t) => {
-      const app = testServer();
+      const app = testServer(undefined, undefined, 'env' in scenario ? scenario.env : {});
       t.teardown(() => app.close());
       const request = await scenario.request(app);
       const response = await app.inject({ method: 'POST', url: suite.path, payload: request });

@@ -9,6 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import type { ChildType, ControllerSpec, UpdateStrategy } from '../../src/cli/controllers.js';
 import { inSyncOrder, PARENT_KINDS } from '../../src/kinds/index.js';
 import { BUILTIN_RESOURCES } from '../../src/kinds/resources.js';
+import { kustomizeBuild } from '../deploy/kustomize.js';
 
 type Json = Record<string, unknown>;
 
@@ -86,4 +87,19 @@ export const deployedControllers = (): ControllerSpec[] => {
   const twice = names.filter((name, index) => names.indexOf(name) !== index);
   if (twice.length > 0) throw new Error(`deploy/ declares the CompositeController(s) ${twice.join(', ')} more than once`);
   return controllers.sort((a, b) => syncRank(a) - syncRank(b));
+};
+
+/**
+ * The controllers and the hook server's environment of a deploy overlay (e.g. `mariadb-operator`), built
+ * with the real `kubectl kustomize`: its CompositeControllers declare the overlay's child types and its
+ * Deployment sets the variables that turn them on.
+ */
+export const overlayDeployment = (overlay: string): { readonly controllers: ControllerSpec[]; readonly env: Readonly<Record<string, string>> } => {
+  const objects = kustomizeBuild(`deploy/overlays/${overlay}`);
+  const controllers = objects.filter((o) => o['kind'] === 'CompositeController').map(controllerSpecOf);
+  const deployment = objects.find((o) => o['kind'] === 'Deployment' && at(o, 'metadata', 'name') === 'ironic-hooks');
+  const containers = at(deployment, 'spec', 'template', 'spec', 'containers');
+  const env = Array.isArray(containers) ? at(containers[0], 'env') : undefined;
+  const variables = (Array.isArray(env) ? env : []).flatMap((e) => (typeof at(e, 'value') === 'string' ? [[String(at(e, 'name')), String(at(e, 'value'))] as const] : []));
+  return { controllers: controllers.sort((a, b) => syncRank(a) - syncRank(b)), env: Object.fromEntries(variables) };
 };

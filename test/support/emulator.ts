@@ -12,6 +12,7 @@ import { Cluster, type RoundResult, type Write } from '../../src/cli/cluster.js'
 import { readObjects } from '../../src/cli/documents.js';
 import {
   availableDeploymentStatus,
+  mariadbServices,
   completeJobStatus,
   failedJobStatus,
   podsInStatus,
@@ -25,14 +26,13 @@ import type { Secrets } from '../../src/hooks/materialize.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { BUILTIN_RESOURCES, CERTIFICATES, groupKeyOfType } from '../../src/kinds/resources.js';
 import { buildServer } from '../../src/server.js';
-import { loadConfig } from '../../src/config.js';
 import type { ChildType, ControllerSpec, UpdateStrategy } from '../../src/cli/controllers.js';
 import { generateCA, issueCertificate, type KeyPairPem } from '../../src/crypto/rpc-ca.js';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { FIXED_NOW, fakeSecrets, testConfig } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
-import { deployedControllers } from './controllers.js';
+import { deployedControllers, overlayDeployment } from './controllers.js';
 import { admissionProblems, CERT_MANAGER_CRDS, storedObject, storedStatus } from './crd-schema.js';
 
 export type EmulatorOptions = {
@@ -58,6 +58,11 @@ export type EmulatorOptions = {
    * stand-in fills the Secret of every Certificate (see issueCertificates).
    */
   readonly certManager?: boolean;
+  /**
+   * Install from a deploy overlay (e.g. `mariadb-operator`) instead of deploy/base: its CompositeControllers
+   * and the hook server's environment, from the real `kubectl kustomize`.
+   */
+  readonly overlay?: string;
 };
 
 /** The child type the cert-manager component's patch adds to the `ironic` CompositeController. */
@@ -68,8 +73,8 @@ const certManagerChildType = (): ChildType => {
 };
 
 /** The controllers of deploy/, with the cert-manager component applied when asked. */
-const controllersFor = (options: EmulatorOptions): ControllerSpec[] =>
-  deployedControllers().map((c) => (options.certManager === true && c.name === 'ironic' ? { ...c, childTypes: [...c.childTypes, certManagerChildType()] } : c));
+const controllersFor = (options: EmulatorOptions, controllers: readonly ControllerSpec[]): ControllerSpec[] =>
+  controllers.map((c) => (options.certManager === true && c.name === 'ironic' ? { ...c, childTypes: [...c.childTypes, certManagerChildType()] } : c));
 
 /** resyncPeriodSeconds of the CompositeControllers of deploy/. */
 const RESYNC_PERIOD_SECONDS = 300;
@@ -92,7 +97,24 @@ const GROUP_BY_KIND: ReadonlyMap<string, string> = new Map(
 );
 
 /** Kinds kubernetes-models can validate (others, like ServiceMonitor, are not checked). */
-const VALIDATED = new Set(['Deployment', 'DaemonSet', 'StatefulSet', 'Job', 'Service', 'Secret', 'ConfigMap', 'PersistentVolumeClaim', 'Ingress', 'NetworkPolicy', 'ServiceAccount']);
+const VALIDATED = new Set([
+  'Deployment',
+  'DaemonSet',
+  'StatefulSet',
+  'Job',
+  'Service',
+  'Secret',
+  'ConfigMap',
+  'PersistentVolumeClaim',
+  'Ingress',
+  'NetworkPolicy',
+  'ServiceAccount',
+  // mariadb-operator's, against its published CRDs (test/fixtures/mariadb-operator).
+  'MariaDB',
+  'Database',
+  'User',
+  'Grant',
+]);
 
 const childProblems = (child: KubeResource): string[] => {
   // cert-manager's published CRD (test/fixtures/cert-manager), as the API server would check it.
@@ -123,7 +145,7 @@ export class Emulator {
   readonly #issuerCA: KeyPairPem | undefined;
   #now: string;
 
-  private constructor(app: FastifyInstance, url: string, options: EmulatorOptions, issuerCA?: KeyPairPem) {
+  private constructor(app: FastifyInstance, url: string, options: EmulatorOptions, controllers: ControllerSpec[], issuerCA?: KeyPairPem) {
     this.#app = app;
     this.#issuerCA = issuerCA;
     this.#now = options.start ?? FIXED_NOW;
@@ -135,7 +157,7 @@ export class Emulator {
         const text = await response.text();
         return { statusCode: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
       },
-      controllers: controllersFor(options),
+      controllers: controllersFor(options, controllers),
       clock: () => this.#now,
       storedStatus: (parent, status) => storedStatus(parent.kind, status),
       admitChild: childProblems,
@@ -147,13 +169,14 @@ export class Emulator {
   /** Starts the hook server on 127.0.0.1 (a free port) and returns an empty cluster that calls it. */
   static async start(options: EmulatorOptions = {}): Promise<Emulator> {
     let emulator: Emulator | undefined;
-    const config = options.certManager === true ? loadConfig({ LOG_LEVEL: 'silent', CERT_MANAGER: 'true' }) : testConfig();
+    const overlay = options.overlay !== undefined ? overlayDeployment(options.overlay) : undefined;
+    const config = testConfig({ ...(overlay?.env ?? {}), ...(options.certManager === true && { CERT_MANAGER: 'true' }) });
     const issuerCA = options.certManager === true ? await generateCA('emulated cert-manager CA', new Date(options.start ?? FIXED_NOW)) : undefined;
     const app = buildServer(config, { secrets: options.secrets ?? fakeSecrets(), now: () => emulator?.now ?? FIXED_NOW, logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
     try {
-      emulator = new Emulator(app, `http://127.0.0.1:${port}`, options, issuerCA);
+      emulator = new Emulator(app, `http://127.0.0.1:${port}`, options, overlay?.controllers ?? deployedControllers(), issuerCA);
     } catch (error) {
       // E.g. a CompositeController of deploy/ it cannot model: a listening server would keep the test alive.
       await app.close();
@@ -314,10 +337,18 @@ export class Emulator {
     return issued;
   }
 
-  /** Every workload ready at its generation, every unfinished Job complete (and with cert-manager, every Certificate issued). Returns how many changed. */
+  /**
+   * Every workload ready at its generation, every unfinished Job complete, with cert-manager every Certificate
+   * issued, and every mariadb-operator object Ready (a MariaDB with its Services). Returns how many changed.
+   */
   settleWorkloads(): number {
     let changed = this.issueCertificates();
     for (const object of this.cluster.store.list()) {
+      for (const service of mariadbServices(object)) {
+        if (this.cluster.store.get(groupKeyOf(service), objectKeyOf(service)) !== undefined) continue;
+        this.cluster.store.create(service);
+        changed += 1;
+      }
       const status = settledStatus(object, this.#now);
       if (status === undefined) continue;
       this.cluster.store.updateStatus(object, status);

@@ -11,11 +11,14 @@ import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { databaseNames, type DatabaseNames } from '../names.js';
 import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
-import { dataOf, findObject, objectsOf, pathOf } from '../observed.js';
+import { dataOf, findObject, objectsOf, pathOf, textOf } from '../observed.js';
 import { countChildren, type ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
 import { resolveCredentialsSecret, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
-import { combineReadiness, serviceReadiness, statefulSetReadiness } from '../status.js';
+import { combineReadiness, findCondition, progressing, ready, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
+import { READY_CONDITION } from '../../api/common.js';
+import type { DatabaseEngine } from '../../api/constants.js';
+import { renderOperatorChildren } from './operator.js';
 import type { DatabaseCredentials, DatabaseRenderInput, DatabaseTLS } from './input.js';
 import { renderDatabaseChildren } from './render.js';
 import { computeDatabaseStatus, type DatabaseOutcome } from './status.js';
@@ -80,18 +83,34 @@ const credentialsOf = (view: ParentView, model: IronicDatabaseModel, lookup: Loo
   return { ok: true, value: username !== '' && password !== '' ? { secretName, username, password, generated: true } : { generate: secretName } };
 };
 
-/** The children with names fixed by the parent's name that this spec creates. */
+/**
+ * The children with names fixed by the parent's name that this spec creates. NOTE: the mariadb-operator
+ * objects are not listed: asking for them in customize would break clusters without mariadb-operator.
+ */
 export const wantedDatabaseChildren = (model: IronicDatabaseModel, names: DatabaseNames): Wanted[] => [
   ...(model.credentialsName === undefined ? [{ group: GROUP_KEYS.secret, name: names.credentials }] : []),
-  { group: GROUP_KEYS.configMap, name: names.config },
-  { group: GROUP_KEYS.statefulSet, name: names.statefulSet },
-  { group: GROUP_KEYS.service, name: names.service },
+  ...(model.engine === 'Builtin'
+    ? [
+        { group: GROUP_KEYS.configMap, name: names.config },
+        { group: GROUP_KEYS.statefulSet, name: names.statefulSet },
+        { group: GROUP_KEYS.service, name: names.service },
+      ]
+    : []),
 ];
+
+/** The engine the observed children were made by (a previous spec that is never sent to the hook). */
+export const observedEngine = (view: ParentView): DatabaseEngine | undefined => {
+  const names = databaseNames(view.name);
+  if (findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet) !== undefined) return 'Builtin';
+  if (findObject(view.children, GROUP_KEYS.mariadb, view.namespace, names.mariadb) !== undefined) return 'MariaDBOperator';
+  return undefined;
+};
 
 
 /** Parses the spec and resolves its references; otherwise the outcome that keeps every observed child. */
 export const prepareDatabase = (view: ParentView): PreparedDatabase => {
-  const parsed = parseIronicDatabase(view.spec);
+  const engine = observedEngine(view);
+  const parsed = parseIronicDatabase(view.spec, engine !== undefined ? { engine } : undefined);
   if (!parsed.ok) return { kind: 'keep', outcome: { kind: 'invalidSpec', message: describeProblems(parsed.problems) } };
   const { model } = parsed;
   const names = databaseNames(view.name);
@@ -107,9 +126,64 @@ export const prepareDatabase = (view: ParentView): PreparedDatabase => {
   return { kind: 'render', model, credentials: credentials.value, tls: { secretName: name, caKey: keys.includes('ca.crt') ? 'ca.crt' : 'tls.crt', hash } };
 };
 
+/** Readiness of the Builtin engine: its StatefulSet and Service. */
+const builtinReadiness = (view: ParentView, observedSet: KubeObject | undefined): Readiness =>
+  combineReadiness(
+    [statefulSetReadiness(observedSet), serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, databaseNames(view.name).service))],
+    'all resources are available',
+  );
+
+/** Readiness of a mariadb-operator object: its Ready condition, as mariadb-operator reports it. */
+const operatorObjectReadiness = (view: ParentView, group: string, kind: string): Readiness => {
+  const name = databaseNames(view.name).mariadb;
+  const found = findObject(view.children, group, view.namespace, name);
+  if (found === undefined) return progressing(`${kind} ${name} is being created`);
+  const condition = findCondition(found['status'], READY_CONDITION);
+  if (condition?.status === 'True') return ready(`${kind} ${name} is ready`);
+  const why = textOf(condition?.message);
+  return progressing(`${kind} ${name} is not ready yet${why !== undefined ? `: ${why}` : ''}`);
+};
+
+/** Readiness of the MariaDBOperator engine: the Ready conditions of its objects, then the primary Service. */
+const operatorReadiness = (view: ParentView): Readiness => {
+  const service = databaseNames(view.name).primaryService;
+  const primary = findObject(view.related, GROUP_KEYS.service, view.namespace, service);
+  return combineReadiness(
+    [
+      operatorObjectReadiness(view, GROUP_KEYS.mariadb, 'MariaDB'),
+      operatorObjectReadiness(view, GROUP_KEYS.mariadbDatabase, 'Database'),
+      operatorObjectReadiness(view, GROUP_KEYS.mariadbUser, 'User'),
+      operatorObjectReadiness(view, GROUP_KEYS.mariadbGrant, 'Grant'),
+      primary === undefined ? progressing(`waiting for mariadb-operator to create Service ${service} of the Galera primary`) : serviceReadiness(primary),
+    ],
+    'the Galera cluster, its database, user and grant are ready',
+  );
+};
+
+/** Why the engine cannot render in this deployment or with this certificate, if it cannot. */
+const engineProblem = (prepared: PreparedDatabase & { kind: 'render' }, config: RenderConfig): DatabaseOutcome | undefined => {
+  if (prepared.model.engine !== 'MariaDBOperator') return undefined;
+  if (config.mariadbOperator !== true) {
+    return {
+      kind: 'invalidSpec',
+      message:
+        'spec.engine: MariaDBOperator needs mariadb-operator in the cluster and the hooks deployed with deploy/overlays/mariadb-operator (which declares its kinds to Metacontroller and sets MARIADB_OPERATOR=true); install both, or use engine Builtin on a new IronicDatabase',
+    };
+  }
+  if (prepared.tls !== undefined && prepared.tls.caKey !== 'ca.crt') {
+    return {
+      kind: 'invalidReference',
+      message: `spec.tlsCertificateName: Secret ${prepared.tls.secretName} has no ca.crt, which mariadb-operator needs (serverCASecretRef) with engine MariaDBOperator: add the CA certificate as ca.crt (cert-manager writes it)`,
+    };
+  }
+  return undefined;
+};
+
 /** The rendered children and the outcome (with its readiness), or the kept children. */
 const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: string, config: RenderConfig): { outcome: DatabaseOutcome; children: KubeChild[] } => {
   if (prepared.kind === 'keep') return { outcome: prepared.outcome, children: keepObservedChildren(view.children) };
+  const problem = engineProblem(prepared, config);
+  if (problem !== undefined) return { outcome: problem, children: keepObservedChildren(view.children) };
   const names = databaseNames(view.name);
   const observedSet = findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet);
   const templates = pathOf(observedSet, 'spec', 'volumeClaimTemplates');
@@ -123,11 +197,8 @@ const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: st
     ...(Array.isArray(templates) && templates.length > 0 && { observedClaimTemplates: templates }),
     config,
   };
-  const readiness = combineReadiness(
-    [statefulSetReadiness(observedSet), serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, names.service))],
-    'all resources are available',
-  );
-  return { outcome: { kind: 'rendered', readiness, input }, children: renderDatabaseChildren(input) };
+  if (prepared.model.engine === 'MariaDBOperator') return { outcome: { kind: 'rendered', readiness: operatorReadiness(view), input }, children: renderOperatorChildren(input) };
+  return { outcome: { kind: 'rendered', readiness: builtinReadiness(view, observedSet), input }, children: renderDatabaseChildren(input) };
 };
 
 /** Whether the hook must generate a password before `finishDatabase`. */

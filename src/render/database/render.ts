@@ -1,6 +1,6 @@
 /**
  * Children of an IronicDatabase: credentials, a MariaDB configuration file, the StatefulSet and its
- * Service. Facts about the mariadb image: ironic-image.md §5.1.
+ * Service (engine Builtin), on the official MariaDB image. The metal3 mariadb-image it replaces: ironic-image.md §5.1.
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
@@ -16,25 +16,41 @@ import { compareQuantities, parseQuantity } from '../../api/quantity.js';
 import { restricted } from '../security.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
-/** The mysql user of the mariadb image. */
+/**
+ * The uid and gid MariaDB runs as. NOTE: 27 is the mysql user of the metal3 mariadb-image; the official
+ * image's own mysql user is 999, but its entrypoint runs under any uid (it steps down with gosu only when
+ * started as root, and its /run/mysqld is world-writable). Keeping 27 means a data volume the metal3 image
+ * wrote (owned by 27:27, directories 0700) works unchanged, with no recursive ownership change and on
+ * volumes that ignore fsGroup.
+ */
 const MYSQL_UID = 27;
 const CONFIG_FILE = 'ironic-database.cnf';
 const DATA_VOLUME = 'data';
+/** Where the official image reads extra configuration files, on every start. */
+const CONFIG_DIR = '/etc/mysql/conf.d';
+const CREDENTIALS_DIR = '/auth/mariadb';
+const TLS_DIR = '/certs/mariadb';
+/** Connections MariaDB accepts (the metal3 image's default, kept). */
+export const MAX_CONNECTIONS = 64;
 
 const selector = (input: DatabaseRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(databaseNames(input.name).statefulSet) });
 
 /**
- * The server configuration, mounted as its own file. NOTE: the image writes its metal3.cnf only on the
- * first start, so with persistent data TLS and the connection limit would silently disappear on the
- * second start (ironic-image quirk Q12). Our file is there on every start.
+ * The server settings, the same for both engines: the connection limit, and the character set Ironic
+ * asks for (its URL says charset=utf8, utf8mb3 in MariaDB, and its tables are created with it).
+ */
+export const serverSettings = (): string[] => [`max_connections = ${MAX_CONNECTIONS}`, 'character_set_server = utf8mb3', 'collation_server = utf8mb3_general_ci'];
+
+/**
+ * The server configuration, mounted as its own file in /etc/mysql/conf.d, which the official image reads
+ * on every start. NOTE: the metal3 image wrote its metal3.cnf only on the first start, so TLS and the
+ * connection limit disappeared on the second (ironic-image quirk Q12); a mounted file cannot.
  */
 export const mariadbConfig = (input: DatabaseRenderInput): string =>
   [
-    '[mysqld]',
-    'max_connections = 64',
-    ...(input.tls !== undefined
-      ? ['ssl_cert = /certs/mariadb/tls.crt', 'ssl_key = /certs/mariadb/tls.key', 'require_secure_transport = ON']
-      : []),
+    '[mariadb]',
+    ...serverSettings(),
+    ...(input.tls !== undefined ? [`ssl_cert = ${TLS_DIR}/tls.crt`, `ssl_key = ${TLS_DIR}/tls.key`, 'require_secure_transport = ON'] : []),
     '',
   ].join('\n');
 
@@ -56,9 +72,9 @@ export const renderDatabaseConfig = (input: DatabaseRenderInput): IConfigMap => 
   data: { [CONFIG_FILE]: mariadbConfig(input) },
 });
 
-const probe = (failureThreshold: number): IProbe => ({
-  // `mysqladmin ping` succeeds whenever the server answers, without credentials.
-  exec: { command: ['mysqladmin', 'ping', '--silent'] },
+/** The official image's healthcheck.sh, with the healthcheck user its entrypoint creates (first start or upgrade). */
+const probe = (checks: readonly string[], failureThreshold: number): IProbe => ({
+  exec: { command: ['healthcheck.sh', ...checks] },
   initialDelaySeconds: 5,
   periodSeconds: 10,
   timeoutSeconds: 5,
@@ -66,31 +82,45 @@ const probe = (failureThreshold: number): IProbe => ({
   failureThreshold,
 });
 
+/**
+ * The documented variables of the official image's entrypoint. It creates the database, the user (from the
+ * credentials files) and root only when the data directory has no `mysql` directory yet; otherwise (a data
+ * directory of an earlier start, or of the metal3 image) it keeps every user as it is and, with
+ * MARIADB_AUTO_UPGRADE, upgrades the system tables and adds its healthcheck user.
+ */
+const mariadbEnv = (): { name: string; value: string }[] => [
+  { name: 'MARIADB_DATABASE', value: DATABASE_SCHEMA },
+  { name: 'MARIADB_USER_FILE', value: `${CREDENTIALS_DIR}/username` },
+  { name: 'MARIADB_PASSWORD_FILE', value: `${CREDENTIALS_DIR}/password` },
+  // The host part of the SQL account: Ironic connects from other pods.
+  { name: 'MARIADB_USER_HOST', value: '%' },
+  // root exists only on the socket, inside the pod (its password is the user's: no other secret to keep).
+  { name: 'MARIADB_ROOT_HOST', value: 'localhost' },
+  { name: 'MARIADB_ROOT_PASSWORD_FILE', value: `${CREDENTIALS_DIR}/password` },
+  { name: 'MARIADB_AUTO_UPGRADE', value: '1' },
+];
+
 const mariadbContainer = (input: DatabaseRenderInput): IContainer => ({
   name: 'mariadb',
   image: input.model.image ?? input.config.images.mariadb,
-  env: [
-    { name: 'MARIADB_DATABASE', value: DATABASE_SCHEMA },
-    // The host part of the SQL account: Ironic connects from other pods.
-    { name: 'MARIADB_HOST', value: '%' },
-    { name: 'MARIADB_MAX_CONNECTIONS', value: '64' },
-    ...(input.tls !== undefined ? [{ name: 'RESTART_CONTAINER_CERTIFICATE_UPDATED', value: 'true' }] : []),
-  ],
+  env: mariadbEnv(),
   ports: [{ name: 'mariadb', containerPort: MARIADB_PORT, protocol: 'TCP' }],
   volumeMounts: [
     { name: DATA_VOLUME, mountPath: '/var/lib/mysql' },
     // Credentials are read from files, never from the environment.
-    { name: 'credentials', mountPath: '/auth/mariadb', readOnly: true },
-    { name: 'config', mountPath: `/etc/my.cnf.d/${CONFIG_FILE}`, subPath: CONFIG_FILE, readOnly: true },
+    { name: 'credentials', mountPath: CREDENTIALS_DIR, readOnly: true },
+    { name: 'config', mountPath: `${CONFIG_DIR}/${CONFIG_FILE}`, subPath: CONFIG_FILE, readOnly: true },
     { name: 'tmp', mountPath: '/tmp' },
-    ...(input.tls !== undefined ? [{ name: 'tls', mountPath: '/certs/mariadb', readOnly: true }] : []),
+    // The socket and pid file: the root file system stays read-only.
+    { name: 'run', mountPath: '/run/mysqld' },
+    ...(input.tls !== undefined ? [{ name: 'tls', mountPath: TLS_DIR, readOnly: true }] : []),
   ],
   ...(input.model.resources !== undefined && { resources: input.model.resources }),
-  startupProbe: { ...probe(60), periodSeconds: 5 },
-  livenessProbe: probe(6),
-  readinessProbe: probe(3),
-  // The image writes its first-boot configuration into /etc/my.cnf.d: the root stays writable.
-  securityContext: restricted(MYSQL_UID, MYSQL_UID, true),
+  // --connect fails while the entrypoint's temporary server (no networking) initializes or upgrades.
+  startupProbe: { ...probe(['--connect', '--innodb_initialized'], 60), periodSeconds: 5 },
+  livenessProbe: probe(['--connect'], 6),
+  readinessProbe: probe(['--connect', '--innodb_initialized'], 3),
+  securityContext: restricted(MYSQL_UID, MYSQL_UID),
 });
 
 /** Whether the data lives on a claim: asked for, or already there (never drop existing data). */
@@ -101,6 +131,7 @@ const volumes = (input: DatabaseRenderInput): IVolume[] => [
   { name: 'credentials', secret: { secretName: input.credentials.secretName, defaultMode: 0o440 } },
   { name: 'config', configMap: { name: databaseNames(input.name).config } },
   { name: 'tmp', emptyDir: { medium: 'Memory' } },
+  { name: 'run', emptyDir: { medium: 'Memory' } },
   ...(input.tls !== undefined ? [{ name: 'tls', secret: { secretName: input.tls.secretName, defaultMode: 0o440 } }] : []),
 ];
 
@@ -149,6 +180,7 @@ export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStateful
           enableServiceLinks: false,
           securityContext: { fsGroup: MYSQL_UID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
           ...nodeSelection(input.model.nodeSelector),
+          ...(input.model.priorityClassName !== undefined && { priorityClassName: input.model.priorityClassName }),
           containers: [mariadbContainer(input)],
           volumes: volumes(input),
         },

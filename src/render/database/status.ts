@@ -28,9 +28,13 @@ const reasonOf = (outcome: DatabaseOutcome): { status: 'True' | 'False'; reason:
   return { status: 'False', reason: state === 'failed' ? DATABASE_REASONS.failed : DATABASE_REASONS.inProgress, message };
 };
 
-/** Connection facts, published once rendered so that an Ironic can use them as soon as the database is ready. */
+/**
+ * Connection facts, published once rendered so that an Ironic can use them as soon as the database is ready.
+ * With mariadb-operator, the host is the Service of the current Galera primary: every write goes to one
+ * node, so concurrent transactions never fail Galera's certification.
+ */
 const connection = (input: DatabaseRenderInput): Partial<IronicDatabaseStatus> => ({
-  host: `${databaseNames(input.name).service}.${input.namespace}.svc`,
+  host: `${input.model.engine === 'MariaDBOperator' ? databaseNames(input.name).primaryService : databaseNames(input.name).service}.${input.namespace}.svc`,
   port: MARIADB_PORT,
   databaseName: DATABASE_SCHEMA,
   credentialsName: input.credentials.secretName,

@@ -1,0 +1,99 @@
+/**
+ * Children of an IronicDatabase with engine MariaDBOperator: mariadb-operator objects (k8s.mariadb.com,
+ * v1alpha1, as of mariadb-operator 26.6.0) instead of the StatefulSet. A `MariaDB` runs a Galera cluster
+ * of `replicas` nodes; `Database`, `User` and `Grant` create what Ironic connects with, the user's password
+ * read from the same credentials Secret an Ironic mounts. mariadb-operator makes the Services, the
+ * StatefulSet and the root password itself.
+ */
+import { toChild, type KubeChild } from '../child.js';
+import { databaseNames } from '../names.js';
+import { databaseLabels } from '../meta.js';
+import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
+import { MAX_CONNECTIONS, renderDatabaseCredentials, serverSettings } from './render.js';
+
+export const MARIADB_API_VERSION = 'k8s.mariadb.com/v1alpha1';
+
+type Spec = Record<string, unknown>;
+
+const object = (input: DatabaseRenderInput, kind: string, spec: Spec): KubeChild => ({
+  apiVersion: MARIADB_API_VERSION,
+  kind,
+  metadata: { name: databaseNames(input.name).mariadb, namespace: input.namespace, labels: databaseLabels(input.name) },
+  spec,
+});
+
+/** The MariaDB the Database, User and Grant belong to (same namespace). */
+const mariaDbRef = (input: DatabaseRenderInput): Spec => ({ name: databaseNames(input.name).mariadb });
+
+/**
+ * NOTE: the volumes follow storage.whenDeleted as with the Builtin engine. Deleting the Database, User or
+ * Grant objects never drops what they created (cleanupPolicy Skip): the data is the volume's to keep or lose.
+ */
+const storage = (input: DatabaseRenderInput): Spec => {
+  const { ephemeral, size, storageClassName, whenDeleted } = input.model.storage;
+  if (ephemeral) return { ephemeral: true };
+  return { size, ...(storageClassName !== undefined && { storageClassName }), pvcRetentionPolicy: { whenDeleted, whenScaled: 'Retain' } };
+};
+
+/** TLS with the user's certificate (its ca.crt is the CA clients trust); otherwise mariadb-operator's default. */
+const tls = (input: DatabaseRenderInput): Spec =>
+  input.tls === undefined
+    ? {}
+    : { tls: { enabled: true, required: true, serverCertSecretRef: { name: input.tls.secretName }, serverCASecretRef: { name: input.tls.secretName } } };
+
+export const renderMariaDB = (input: DatabaseRenderInput): KubeChild => {
+  const { model } = input;
+  return object(input, 'MariaDB', {
+    ...(model.image !== undefined && { image: model.image }),
+    replicas: model.replicas,
+    galera: { enabled: true },
+    port: MARIADB_PORT,
+    rootPasswordSecretKeyRef: { name: databaseNames(input.name).rootPassword, key: 'password', generate: true },
+    storage: storage(input),
+    myCnf: ['[mariadb]', ...serverSettings(), ''].join('\n'),
+    ...tls(input),
+    ...(model.priorityClassName !== undefined && { priorityClassName: model.priorityClassName }),
+    ...(Object.keys(model.nodeSelector).length > 0 && { nodeSelector: model.nodeSelector }),
+    ...(model.resources !== undefined && { resources: model.resources }),
+  });
+};
+
+export const renderMariaDBDatabase = (input: DatabaseRenderInput): KubeChild =>
+  object(input, 'Database', {
+    mariaDbRef: mariaDbRef(input),
+    name: DATABASE_SCHEMA,
+    characterSet: 'utf8mb3',
+    collate: 'utf8mb3_general_ci',
+    cleanupPolicy: 'Skip',
+  });
+
+export const renderMariaDBUser = (input: DatabaseRenderInput): KubeChild =>
+  object(input, 'User', {
+    mariaDbRef: mariaDbRef(input),
+    name: input.credentials.username,
+    host: '%',
+    passwordSecretKeyRef: { name: input.credentials.secretName, key: 'password' },
+    // mariadb-operator's default is 10, fewer than Ironic's connection pools open.
+    maxUserConnections: MAX_CONNECTIONS,
+    cleanupPolicy: 'Skip',
+  });
+
+export const renderMariaDBGrant = (input: DatabaseRenderInput): KubeChild =>
+  object(input, 'Grant', {
+    mariaDbRef: mariaDbRef(input),
+    privileges: ['ALL PRIVILEGES'],
+    database: DATABASE_SCHEMA,
+    table: '*',
+    username: input.credentials.username,
+    host: '%',
+    cleanupPolicy: 'Skip',
+  });
+
+/** Every child of an IronicDatabase with engine MariaDBOperator, in a fixed order. */
+export const renderOperatorChildren = (input: DatabaseRenderInput): KubeChild[] => [
+  ...[renderDatabaseCredentials(input)].filter((c) => c !== undefined).map(toChild),
+  renderMariaDB(input),
+  renderMariaDBDatabase(input),
+  renderMariaDBUser(input),
+  renderMariaDBGrant(input),
+];
