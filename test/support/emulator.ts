@@ -219,6 +219,11 @@ export class Emulator {
     });
   }
 
+  /** The objects of a YAML text, in the emulator's default namespace when they name none. */
+  parse(text: string): KubeResource[] {
+    return this.#parse(text);
+  }
+
   #parse(text: string): KubeResource[] {
     const result = readObjects([{ text, source: 'input' }], this.#namespace);
     if (result.errors.length > 0) throw new Error(result.errors.join('\n'));

@@ -60,5 +60,16 @@ export const resolveDatabase = (database: DatabaseModel, related: ObjectMap | nu
     const why = textOf(findCondition(status, READY_CONDITION)?.message);
     return { ok: false, kind: 'waiting', message: `waiting for IronicDatabase ${namespace}/${dbName} to become ready${why !== undefined ? `: ${why}` : ''}` };
   }
-  return { ok: true, database: connection };
+  // A single MariaDB pod (engine Builtin, the default): named, so that high availability can say so.
+  const engine = pathOf(db, 'spec', 'engine');
+  return { ok: true, database: { ...connection, ...(engine !== 'MariaDBOperator' && { singlePodDatabase: dbName }) } };
 };
+
+/**
+ * A short note for the Ready message of a highly available Ironic whose database is one MariaDB pod, or
+ * undefined when there is nothing to say.
+ */
+export const singlePodDatabaseHint = (highAvailability: boolean, database: DatabaseConnection | undefined): string | undefined =>
+  highAvailability && database?.singlePodDatabase !== undefined
+    ? `note: IronicDatabase ${database.singlePodDatabase} is a single MariaDB pod, the last single point of failure; engine MariaDBOperator runs a Galera cluster instead`
+    : undefined;

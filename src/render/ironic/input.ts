@@ -57,6 +57,8 @@ export type DatabaseConnection = {
   readonly tlsCAKey?: string;
   /** Hash of the credentials Secret when it was read, so a rotation rolls the pods. */
   readonly credentialsHash?: string;
+  /** The name of the IronicDatabase, when it runs a single MariaDB pod (engine Builtin). */
+  readonly singlePodDatabase?: string;
 };
 
 /** The switch Secrets of the networking service: the user's (related) or our placeholders (children). */

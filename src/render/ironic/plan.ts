@@ -14,10 +14,10 @@ import { ironicNames, versionAnnotation, type IronicNames } from '../names.js';
 import { findObject, objectsOf, pathOf, textOf } from '../observed.js';
 import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
-import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, serviceReadiness, type Readiness } from '../status.js';
+import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, serviceReadiness, ready, type Readiness } from '../status.js';
 import { describeProblems } from '../problems.js';
 import { conflictMessage, objectsInTheWay, ownedBy, type Wanted } from '../ownership.js';
-import { resolveDatabase } from './database.js';
+import { resolveDatabase, singlePodDatabaseHint } from './database.js';
 import { renderIronicChildren } from './index.js';
 import { retireWorkload } from './retire.js';
 import { clientAccess } from './handoff.js';
@@ -246,6 +246,10 @@ const observedReadiness = (view: ParentView, input: IronicRenderInput): Readines
 
 const isWorkload = (child: KubeChild, names: IronicNames): boolean => (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === names.workload;
 
+/** The plan with the hint appended to a Ready message (the status stays Ready=True). */
+const withDatabaseHint = <P extends { readonly readiness: Readiness }>(planned: P, hint: string | undefined): P =>
+  hint !== undefined && planned.readiness.state === 'ready' ? { ...planned, readiness: ready(`${planned.readiness.message}; ${hint}`) } : planned;
+
 /**
  * The children and readiness of a sync: everything rendered when no upgrade is due; otherwise the steps
  * of the version transition, driven by the observed Jobs and workload.
@@ -346,7 +350,7 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
     config,
   };
   if (model.tls.issuerRef !== undefined && (references.tls === undefined || issuedForOtherNames(input))) return waitForIssuedCertificate(view, input);
-  const planned = planIronicChildren(view, input, installed);
+  const planned = withDatabaseHint(planIronicChildren(view, input, installed), singlePodDatabaseHint(model.highAvailability, input.references.database));
   const children = replacingChanged(view, planned.children, names.clouds);
   const retained = [
     ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),
