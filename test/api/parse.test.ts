@@ -248,10 +248,15 @@ t.test('parseIronic never mutates its input and is deterministic', async (t) => 
 });
 
 t.test('parseIronicDatabase', async (t) => {
-  t.same(databaseModel({}), { storage: { size: '10Gi', ephemeral: false, whenDeleted: 'Retain' }, nodeSelector: {} });
+  t.same(databaseModel({}), { engine: 'Builtin', replicas: 1, storage: { size: '10Gi', ephemeral: false, whenDeleted: 'Retain' }, nodeSelector: {} });
+  t.match(databaseModel({ engine: 'MariaDBOperator' }), { engine: 'MariaDBOperator', replicas: 3 }, 'three Galera nodes by default');
+  t.match(databaseModel({ engine: 'MariaDBOperator', replicas: 5, priorityClassName: 'db-critical' }), { replicas: 5, priorityClassName: 'db-critical' });
+  t.equal(parseIronicDatabase({ engine: 'MariaDBOperator' }, { engine: 'Builtin' }).ok, false, 'an engine change is refused');
   t.equal(DEFAULT_DATABASE_SIZE, '10Gi');
   t.same(databaseModel({ storage: { storageClassName: '' } }).storage, { size: '10Gi', ephemeral: false, whenDeleted: 'Retain' }, 'an empty class is no class');
   t.same(databaseModel({ image: 'mariadb', storage: { size: '50Gi', storageClassName: 'fast', whenDeleted: 'Delete' }, credentialsName: 'c' }), {
+    engine: 'Builtin',
+    replicas: 1,
     image: 'mariadb',
     credentialsName: 'c',
     storage: { storageClassName: 'fast', size: '50Gi', ephemeral: false, whenDeleted: 'Delete' },

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { validateIronicDatabase, type Problem } from '../../src/api/validate.js';
 import { compareQuantities, isPositive, parseQuantity, type Quantity } from '../../src/api/quantity.js';
 
-type Accepted = { readonly name: string; readonly spec: unknown };
+type Accepted = { readonly name: string; readonly spec: unknown; readonly old?: unknown };
 type Refused = Accepted & { readonly path: string; readonly words: readonly string[]; readonly paths?: readonly string[] };
 type RuleTable = { readonly rule: string; readonly accepted: readonly Accepted[]; readonly refused: readonly Refused[] };
 
@@ -14,7 +14,8 @@ const TABLES: readonly RuleTable[] = [
     rule: 'schema: the shape is checked first, with spec paths',
     accepted: [
       { name: 'empty spec', spec: {} },
-      { name: 'everything set', spec: { credentialsName: 'c', image: 'quay.io/metal3-io/mariadb:latest', tlsCertificateName: 't', storage: { size: '20Gi', storageClassName: 'fast', whenDeleted: 'Delete' }, nodeSelector: { 'kubernetes.io/os': 'linux' } } },
+      { name: 'everything set, Galera', spec: { engine: 'MariaDBOperator', replicas: 5, priorityClassName: 'system-cluster-critical', credentialsName: 'c', image: 'docker.io/library/mariadb:11.8', tlsCertificateName: 't', storage: { size: '20Gi' } } },
+      { name: 'everything set', spec: { engine: 'Builtin', priorityClassName: 'ironic.critical-1', credentialsName: 'c', image: 'quay.io/metal3-io/mariadb:latest', tlsCertificateName: 't', storage: { size: '20Gi', storageClassName: 'fast', whenDeleted: 'Delete' }, nodeSelector: { 'kubernetes.io/os': 'linux' } } },
     ],
     refused: [
       { name: 'null', spec: null, path: 'spec', words: ['must be an object'] },
@@ -26,7 +27,39 @@ const TABLES: readonly RuleTable[] = [
       { name: 'fractional integer quantity', spec: resources({}, { cpu: 1.5 }), path: 'spec.resources.limits.cpu', words: ['quantity'] },
       { name: 'resource key with a slash', spec: resources({ 'nvidia.com/gpu': true }, {}), path: 'spec.resources.requests["nvidia.com/gpu"]', words: ['quantity'] },
       { name: 'too long credentials name', spec: { credentialsName: 'x'.repeat(254) }, path: 'spec.credentialsName', words: ['too long', '253'] },
+      { name: 'unknown engine', spec: { engine: 'Galera' }, path: 'spec.engine', words: ['"Builtin"', '"MariaDBOperator"'] },
+      { name: 'one Galera node', spec: { engine: 'MariaDBOperator', replicas: 1 }, path: 'spec.replicas', words: ['3'] },
+      { name: 'eleven Galera nodes', spec: { engine: 'MariaDBOperator', replicas: 11 }, path: 'spec.replicas', words: ['9'] },
+      { name: 'priorityClassName with capitals', spec: { priorityClassName: 'High' }, path: 'spec.priorityClassName', words: ['format'] },
+      { name: 'priorityClassName empty', spec: { priorityClassName: '' }, path: 'spec.priorityClassName', words: ['format'] },
+      { name: 'priorityClassName too long', spec: { priorityClassName: 'p'.repeat(254) }, path: 'spec.priorityClassName', words: ['too long', '253'] },
       { name: 'semantic rules do not run on a malformed spec', spec: { storage: { ephemeral: 'yes', storageClassName: 'x', size: '0' } }, path: 'spec.storage.ephemeral', words: ['true or false'] },
+    ],
+  },
+  {
+    rule: 'the engine of an existing database does not change',
+    accepted: [
+      { name: 'created with either engine', spec: { engine: 'MariaDBOperator' } },
+      { name: 'Builtin, unchanged (defaulted before)', spec: { engine: 'Builtin' }, old: {} },
+      { name: 'MariaDBOperator, unchanged', spec: { engine: 'MariaDBOperator' }, old: { engine: 'MariaDBOperator' } },
+      { name: 'unset, as before', spec: {}, old: { engine: 'Builtin' } },
+    ],
+    refused: [
+      { name: 'Builtin to MariaDBOperator', spec: { engine: 'MariaDBOperator' }, old: {}, path: 'spec.engine', words: ['cannot be changed', 'Builtin', 'create a new IronicDatabase'] },
+      { name: 'MariaDBOperator to Builtin', spec: {}, old: { engine: 'MariaDBOperator' }, path: 'spec.engine', words: ['cannot be changed', 'set engine back to MariaDBOperator'] },
+    ],
+  },
+  {
+    rule: 'replicas: MariaDBOperator only, and odd',
+    accepted: [
+      { name: 'three', spec: { engine: 'MariaDBOperator', replicas: 3 } },
+      { name: 'nine', spec: { engine: 'MariaDBOperator', replicas: 9 } },
+      { name: 'defaulted', spec: { engine: 'MariaDBOperator' } },
+    ],
+    refused: [
+      { name: 'with Builtin', spec: { replicas: 3 }, path: 'spec.replicas', words: ['only for engine MariaDBOperator', 'one MariaDB pod'] },
+      { name: 'even', spec: { engine: 'MariaDBOperator', replicas: 4 }, path: 'spec.replicas', words: ['odd', 'majority', 'it is 4'] },
+      { name: 'even with Builtin', spec: { replicas: 4 }, path: 'spec.replicas', paths: ['spec.replicas', 'spec.replicas'], words: ['odd'] },
     ],
   },
   {
@@ -108,10 +141,10 @@ const hasWords = (message: string, words: readonly string[]): boolean => words.e
 for (const table of TABLES) {
   t.test(table.rule, async (t) => {
     for (const c of table.accepted) {
-      t.same(validateIronicDatabase(c.spec), [], `accepts: ${c.name}`);
+      t.same(validateIronicDatabase(c.spec, c.old), [], `accepts: ${c.name}`);
     }
     for (const c of table.refused) {
-      const problems = validateIronicDatabase(c.spec);
+      const problems = validateIronicDatabase(c.spec, c.old);
       t.same(
         problems.map((p) => p.path),
         c.paths ?? [c.path],

@@ -97,7 +97,7 @@ const defaulted = (crd: Json, object: KubeObject): KubeObject => {
 };
 
 const validate = (kind: Kind, object: KubeObject, old: KubeObject | undefined): readonly Problem[] =>
-  kind === 'Ironic' ? validateIronic(object.spec, old?.spec) : validateIronicDatabase(object.spec);
+  kind === 'Ironic' ? validateIronic(object.spec, old?.spec) : validateIronicDatabase(object.spec, old?.spec);
 
 /** Whether `rule` refuses the object somewhere, and at which instances. */
 const refusals = (rule: CelRule, object: KubeObject, old: KubeObject | undefined): Array<{ readonly path: string; readonly refused: boolean }> => {

@@ -216,3 +216,8 @@ export const vrrpSamples: fc.Arbitrary<Sample> = ironicSamples(
     }),
   }),
 );
+
+/** IronicDatabase objects with an engine and Galera replicas (odd or not), created or updated across engines. */
+export const engineSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
+  someOf({ engine: fc.constantFrom('Builtin', 'MariaDBOperator'), replicas: fc.constantFrom(3, 4, 5, 8, 9), storage: someOf({ size: fc.constantFrom('1Gi') }) }),
+);

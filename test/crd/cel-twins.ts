@@ -11,6 +11,7 @@ import {
   containerResourcesSamples,
   databaseSamples,
   dhcpSamples,
+  engineSamples,
   exporterSamples,
   ironicDatabaseSamples,
   keepalivedSamples,
@@ -84,7 +85,7 @@ const ephemeral = (object: { readonly spec: Json } | undefined): boolean => stor
 const storageClass = (object: { readonly spec: Json } | undefined): unknown => storageOf(object)['storageClassName'] ?? '';
 
 const NO_PREVIOUS_SPEC =
-  'validateIronicDatabase has no previous spec (the sync hook never receives one, and its signature is fixed); the database renderer keeps the claim template of an existing StatefulSet, so the data is never dropped';
+  'validateIronicDatabase reads only the engine of the previous spec (the sync hook never receives one and passes the engine its observed children were made by, which storage cannot be read back from); the database renderer keeps the claim template of an existing StatefulSet, so the data is never dropped';
 
 /** The twin of every CEL rule, per kind. */
 export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record<string, Entry>>>> = {
@@ -238,6 +239,19 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
       samples: ironicDatabaseSamples,
       noTwin: NO_PREVIOUS_SPEC,
       refuses: ({ object, old }) => old !== undefined && storageClass(object) !== storageClass(old),
+    },
+    'spec: engine cannot be changed once the database exists: the data stays with the engine that wrote it; create a new IronicDatabase with the other engine instead': {
+      samples: engineSamples,
+      // The hook passes the engine its observed children were made by as the previous spec.
+      twin: problemAt('.engine', /^engine cannot be changed once the database exists/),
+    },
+    'spec: replicas is only for engine MariaDBOperator: the Builtin engine runs one MariaDB pod': {
+      samples: engineSamples,
+      twin: problemAt('.replicas', /^replicas is only for engine MariaDBOperator/),
+    },
+    'spec: replicas must be odd (3, 5, 7 or 9): Galera keeps working while a majority of its nodes is up, and an even number adds a node without surviving one more failure': {
+      samples: engineSamples,
+      twin: problemAt('.replicas', /^replicas must be odd/),
     },
   },
 };

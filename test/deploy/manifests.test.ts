@@ -1,5 +1,5 @@
 /**
- * deploy/: what `kubectl apply -k deploy/base` (and the servicemonitor overlay) installs, built with the
+ * deploy/: what `kubectl apply -k deploy/base` (and the servicemonitor and mariadb-operator overlays) installs, built with the
  * real `kubectl kustomize`, validated per kind, and checked against what the hook server serves.
  */
 import t from 'tap';
@@ -32,9 +32,11 @@ type Build = { readonly objects: readonly Obj[] };
 const build = (dir: string): Build => ({ objects: kustomizeBuild(dir) });
 const base = build('deploy/base');
 const overlay = build('deploy/overlays/servicemonitor');
+const mariadbOverlay = build('deploy/overlays/mariadb-operator');
 const builds = [
   { name: 'deploy/base', build: base },
   { name: 'deploy/overlays/servicemonitor', build: overlay },
+  { name: 'deploy/overlays/mariadb-operator', build: mariadbOverlay },
 ] as const;
 
 const find = <T>(build: Build, kind: string, name: string): T => {
@@ -80,6 +82,8 @@ const EXPECTED_CHILDREN: Record<string, Array<{ apiVersion: string; resource: st
   ],
 };
 const SERVICE_MONITORS = { apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors', method: 'InPlace' };
+// The mariadb-operator objects of engine MariaDBOperator, all updated in place.
+const MARIADB_OPERATOR_CHILDREN = ['mariadbs', 'databases', 'users', 'grants'].map((resource) => ({ apiVersion: 'k8s.mariadb.com/v1alpha1', resource, method: 'InPlace' }));
 // CompositeController name -> parent plural, route prefix and golden directory.
 const CONTROLLERS = {
   ironic: { resource: 'ironics', prefix: '/ironic/', golden: 'test/golden/ironic' },
@@ -95,6 +99,10 @@ const RESOURCE_OF_KIND: Record<string, string> = {
   Job: 'jobs',
   Ingress: 'ingresses',
   ServiceMonitor: 'servicemonitors',
+  MariaDB: 'mariadbs',
+  Database: 'databases',
+  User: 'users',
+  Grant: 'grants',
 };
 const childRules = (cc: CompositeController): Array<{ apiVersion: string; resource: string; method: string | undefined }> =>
   (cc.spec.childResources ?? []).map((c: ChildResource) => ({ apiVersion: c.apiVersion, resource: c.resource, method: c.updateStrategy?.method }));
@@ -131,7 +139,7 @@ t.test('every kustomization under deploy/ builds with kubectl kustomize', async 
     const dir = dirname(file);
     let objects: readonly Obj[] = [];
     t.doesNotThrow(() => (objects = kustomizeBuild(dir)), `${dir} builds`);
-    // A component made of patches only (deploy/components/cert-manager) changes what it is combined with.
+    // A component made of patches only (deploy/components/cert-manager, mariadb-operator) changes what it is combined with.
     const k = parse(readFileSync(file, 'utf8')) as { kind?: string; resources?: string[] };
     if (k.kind === 'Component' && (k.resources ?? []).length === 0) {
       const check = mkComponentCheck(dir);
@@ -179,6 +187,7 @@ t.test('deploy/base installs both CRDs, the CompositeControllers, the hook serve
     [`monitoring.coreos.com/v1/PrometheusRule/${NAMESPACE}/${HOOKS}`, `monitoring.coreos.com/v1/ServiceMonitor/${NAMESPACE}/${HOOKS}`],
     'the overlay adds only the ServiceMonitor and the alerts',
   );
+  t.same(mariadbOverlay.objects.map(objectId).sort(), base.objects.map(objectId).sort(), 'the mariadb-operator overlay only patches the base');
 });
 
 t.test('every object is valid for its kind', async (t) => {
@@ -279,7 +288,7 @@ t.test('the NetworkPolicy admits only Metacontroller to port 8080 (and Prometheu
     t.ok(selects(policy.spec?.podSelector?.matchLabels, podLabels), `${name}: applies to the hook pods`);
     t.same(policy.spec?.policyTypes, ['Ingress', 'Egress'], name);
     t.same(policy.spec?.egress, [], `${name}: no egress`);
-    const ingress = name === 'deploy/base' ? [expected(METACONTROLLER_NAMESPACE)] : [expected(METACONTROLLER_NAMESPACE), expected(MONITORING_NAMESPACE)];
+    const ingress = name !== 'deploy/overlays/servicemonitor' ? [expected(METACONTROLLER_NAMESPACE)] : [expected(METACONTROLLER_NAMESPACE), expected(MONITORING_NAMESPACE)];
     t.same(policy.spec?.ingress, ingress, name);
   }
 });
@@ -349,6 +358,8 @@ t.test('every child type the hooks render is declared, with its deliberate updat
     t.same(childRules(controllerOf(base, name)), expected, `deploy: ${name}`);
     const withMonitors = name === 'ironic' ? [...expected, SERVICE_MONITORS] : expected;
     t.same(childRules(controllerOf(overlay, name)), withMonitors, `overlay: ${name}`);
+    const withMariadb = name === 'ironicdatabase' ? [...expected, ...MARIADB_OPERATOR_CHILDREN] : expected;
+    t.same(childRules(controllerOf(mariadbOverlay, name)), withMariadb, `mariadb-operator overlay: ${name}`);
   }
   for (const { name, build } of builds) {
     for (const controller of Object.keys(CONTROLLERS)) {
@@ -363,7 +374,8 @@ t.test('every child type the hooks render is declared, with its deliberate updat
 
 t.test('every child in the golden sync responses is of a declared type (and apiVersion)', async (t) => {
   for (const [name, { golden }] of Object.entries(CONTROLLERS)) {
-    const declared = new Set(childRules(controllerOf(base, name)).map((r) => `${r.apiVersion}/${r.resource}`));
+    // Declared by the base or by the overlay that turns the child on (the ServiceMonitor, mariadb-operator's kinds).
+    const declared = new Set(builds.flatMap(({ build }) => childRules(controllerOf(build, name)).map((r) => `${r.apiVersion}/${r.resource}`)));
     const files = readdirSync(golden).filter((f) => f.endsWith('.yaml'));
     t.ok(files.length > 0, `${golden} has goldens`);
     for (const file of files) {
@@ -374,6 +386,23 @@ t.test('every child in the golden sync responses is of a declared type (and apiV
       }
     }
   }
+});
+
+t.test('the mariadb-operator overlay turns engine MariaDBOperator on, and combines with the servicemonitor overlay', async (t) => {
+  const variables = (build: Build) => Object.fromEntries((containerOf(build).env ?? []).map((e) => [e.name, e.value]));
+  t.equal(variables(base)['MARIADB_OPERATOR'], undefined, 'off by default: the CRDs may not exist');
+  t.equal(variables(mariadbOverlay)['MARIADB_OPERATOR'], 'true');
+  t.equal(loadConfig({ ...variables(mariadbOverlay), LOG_LEVEL: 'silent' }).render.mariadbOperator, true, 'the hook server reads it');
+  t.equal(loadConfig({ ...variables(base), LOG_LEVEL: 'silent' }).render.mariadbOperator, false);
+  const dir = t.testdir({});
+  writeFileSync(
+    join(dir, KUSTOMIZATION),
+    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ${relative(dir, resolve('deploy/overlays/servicemonitor'))}\ncomponents:\n  - ${relative(dir, resolve('deploy/components/mariadb-operator'))}\n`,
+  );
+  const both = { objects: kustomizeBuild(dir) };
+  t.match(variables(both), { SERVICE_MONITORS: 'true', MARIADB_OPERATOR: 'true' });
+  t.same(childRules(controllerOf(both, 'ironicdatabase')), [...EXPECTED_CHILDREN['ironicdatabase'] ?? [], ...MARIADB_OPERATOR_CHILDREN]);
+  t.same(childRules(controllerOf(both, 'ironic')), [...EXPECTED_CHILDREN['ironic'] ?? [], SERVICE_MONITORS]);
 });
 
 t.test('the servicemonitor overlay turns ServiceMonitors on and scrapes the hook server', async (t) => {

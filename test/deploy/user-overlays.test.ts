@@ -65,7 +65,7 @@ t.test("the README's overlay builds next to a copy of the checkout and next to a
 
 t.test('every overlay and the component build from outside the repository', async (t) => {
   const dir = workspace(t, 'copy');
-  const targets = [`../${CHECKOUT}/deploy/base`, `../${CHECKOUT}/deploy/overlays/servicemonitor`];
+  const targets = [`../${CHECKOUT}/deploy/base`, `../${CHECKOUT}/deploy/overlays/servicemonitor`, `../${CHECKOUT}/deploy/overlays/mariadb-operator`];
   targets.forEach((target, i) => {
     t.doesNotThrow(() => kustomizeBuild(overlay(dir, `plain-${i}`, { resources: [target] })), target);
     const objects = kustomizeBuild(overlay(dir, `component-${i}`, { resources: [target], components: [`../${CHECKOUT}/${COMPONENT}`] }));
@@ -93,7 +93,8 @@ t.test('an images: retag changes the hook image and HOOK_IMAGE together, and not
     { scenario: 'a tag only', rule: { name: IMAGE, newTag: '0.2.0' }, image: `${IMAGE}:0.2.0` },
     { scenario: 'a digest', rule: { name: IMAGE, newName: 'registry.example.com/hooks', digest }, image: `registry.example.com/hooks@${digest}` },
   ];
-  for (const target of ['base', 'overlays/servicemonitor']) {
+  const added: Readonly<Record<string, Record<string, string>>> = { base: {}, 'overlays/servicemonitor': { SERVICE_MONITORS: 'true' }, 'overlays/mariadb-operator': { MARIADB_OPERATOR: 'true' } };
+  for (const target of ['base', 'overlays/servicemonitor', 'overlays/mariadb-operator']) {
     for (const { scenario, rule, image } of cases) {
       const objects = kustomizeBuild(overlay(dir, `retag-${target.replace('/', '-')}-${rule.newTag ?? 'digest'}`, { resources: [`../${CHECKOUT}/deploy/${target}`], images: [rule] }));
       const container = hookContainer(objects);
@@ -102,7 +103,7 @@ t.test('an images: retag changes the hook image and HOOK_IMAGE together, and not
       t.equal(env['HOOK_IMAGE'], image, `${target}, ${scenario}: HOOK_IMAGE`);
       const others = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'HOOK_IMAGE'));
       const expected = Object.fromEntries(Object.entries(before).filter(([name]) => name !== 'HOOK_IMAGE'));
-      t.same(others, target === 'base' ? expected : { ...expected, SERVICE_MONITORS: 'true' }, `${target}, ${scenario}: the other variables are untouched`);
+      t.same(others, { ...expected, ...added[target] }, `${target}, ${scenario}: the other variables are untouched`);
     }
   }
   const other = kustomizeBuild(overlay(dir, 'retag-other', { resources: [`../${CHECKOUT}/deploy/base`], images: [{ name: 'some-other-image', newTag: '9' }] }));

@@ -1,7 +1,9 @@
 import t from 'tap';
 import { ironic, testServer, type Obj } from '../helpers/hooks.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';
-import { DB_TLS, ironicDatabase, syncedDatabaseChildren } from '../fixtures/database-scenarios.js';
+import { DB_TLS, ironicDatabase, mariadbOperatorReady, primaryService, syncedDatabaseChildren, WITH_MARIADB_OPERATOR } from '../fixtures/database-scenarios.js';
+import { observeAll } from '../helpers/k8s.js';
+import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { customizeIronicDatabase } from '../../src/hooks/ironic-database.js';
 import type { CustomizeRequest } from '../../src/api/hook.js';
 import { containerOf, envOf, podOf } from '../helpers/render.js';
@@ -147,4 +149,99 @@ t.test('finalize called late, under foreground deletion, does no harm and says w
   t.match(String(ready?.['message']), /although user still use it \(deleted with foreground propagation/);
   const gone = (await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children: {}, related: related(user), finalizing: true } })).json() as Response;
   t.equal(gone.finalized, true, 'released once the children are gone');
+});
+
+t.test('customize with engine MariaDBOperator asks for the Service of the Galera primary, not for a StatefulSet', async (t) => {
+  const rules = customizeIronicDatabase({ parent: ironicDatabase({ engine: 'MariaDBOperator' }) } as unknown as CustomizeRequest).relatedResources;
+  t.same(rules, [
+    { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics', namespace: 'metal3' },
+    { apiVersion: 'v1', resource: 'services', namespace: 'metal3', names: ['ironic-db-database-primary'] },
+    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['ironic-db-database-credentials'] },
+  ]);
+});
+
+const operatorApp = () => testServer(undefined, undefined, WITH_MARIADB_OPERATOR);
+
+t.test('engine MariaDBOperator: Ready follows the Ready conditions of the mariadb-operator objects, then the primary Service', async (t) => {
+  const app = operatorApp();
+  t.teardown(() => app.close());
+  const parent = ironicDatabase({ engine: 'MariaDBOperator' });
+  const sync = async (children: Obj, rel: Obj[] = []) => (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent, children, related: related(...rel) } })).json() as Response;
+  const first = await sync({});
+  t.same(first.children.map((c) => c['kind']), ['Secret', 'MariaDB', 'Database', 'User', 'Grant']);
+  const notReady = { conditions: [{ type: 'Ready', status: 'False', reason: 'Provisioning', message: 'Waiting for Galera' }] };
+  const observed = (statusOf: (o: Obj) => Obj | undefined) => observeAll(first.children, {}, statusOf);
+  const message = async (children: Obj, rel: Obj[] = []) => ((await sync(children, rel)).status.conditions[0] as { status: string; message: string });
+  t.match(await message(observed((o) => (o['kind'] === 'MariaDB' ? notReady : undefined))), { status: 'False', message: 'MariaDB ironic-db-database is not ready yet: Waiting for Galera' });
+  t.match(await message(observed((o) => (o['kind'] === 'MariaDB' ? mariadbOperatorReady() : undefined))), { status: 'False', message: 'Database ironic-db-database is not ready yet' });
+  const allReady = observed((o) => (String(o['apiVersion']).startsWith('k8s.mariadb.com/') ? mariadbOperatorReady() : undefined));
+  t.match(await message(allReady), { status: 'False', message: 'waiting for mariadb-operator to create Service ironic-db-database-primary of the Galera primary' });
+  t.match(await message(allReady, [primaryService()]), { status: 'True' });
+  const again = await sync(allReady, [primaryService()]);
+  t.same(again.children.find((c) => c['kind'] === 'Secret')?.['data'], first.children.find((c) => c['kind'] === 'Secret')?.['data'], 'the generated password is kept');
+});
+
+t.test('engine MariaDBOperator with a TLS Secret without ca.crt is refused: mariadb-operator needs the CA', async (t) => {
+  const app = operatorApp();
+  t.teardown(() => app.close());
+  const tls = secret('db-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' });
+  const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(tls) } })).json() as Response;
+  t.match(r.status.conditions[0], { status: 'False', reason: 'InvalidReference', message: /^spec\.tlsCertificateName: Secret db-tls has no ca\.crt/ });
+  t.same(r.children, []);
+  const ok = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(DB_TLS) } })).json() as Response;
+  t.match(ok.status, { tlsCertificateName: 'db-tls', tlsCAKey: 'ca.crt', host: 'ironic-db-database-primary.metal3.svc' });
+});
+
+t.test('the switch from the metal3 mariadb-image: the data directory it wrote keeps working', async (t) => {
+  // What the StatefulSet rendered before this change (the metal3 image) and what it renders now.
+  const app = testServer();
+  t.teardown(() => app.close());
+  const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({}), children: {}, related: {} } })).json() as Response;
+  const set = r.children.find((c) => c['kind'] === 'StatefulSet') as unknown as IStatefulSet;
+  const pod = set.spec?.template.spec;
+  const container = pod?.containers.find((c) => c.name === 'mariadb') ?? { name: 'missing' };
+  t.equal(container.image, 'docker.io/library/mariadb:11.8', 'the official image, an LTS line pinned by tag');
+  t.match(
+    (container.volumeMounts ?? []).find((m) => m.name === 'data'),
+    { mountPath: '/var/lib/mysql' },
+    'the same data directory as the metal3 image (both images use /var/lib/mysql)',
+  );
+  t.same(
+    (set.spec?.volumeClaimTemplates ?? []).map((c) => c.metadata?.name),
+    ['data'],
+    'the same claim template name, so the StatefulSet keeps its claim data-<name>-database-0',
+  );
+  t.match(container.securityContext, { runAsUser: 27, runAsGroup: 27, readOnlyRootFilesystem: true }, "the metal3 image's mysql uid and gid (27), which own its files");
+  t.match(pod?.securityContext, { fsGroup: 27, fsGroupChangePolicy: 'OnRootMismatch' }, 'no recursive ownership change of an existing volume');
+  const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value]));
+  t.same(
+    Object.keys(env).filter((k) => !k.startsWith('MARIADB_')),
+    [],
+    'only the documented MARIADB_* variables of the official image (RESTART_CONTAINER_CERTIFICATE_UPDATED was metal3-only)',
+  );
+  t.equal(env['MARIADB_AUTO_UPGRADE'], '1', 'the existing data directory (it has a mysql directory, so init is skipped) is upgraded in place');
+  t.equal(env['MARIADB_USER_FILE'], '/auth/mariadb/username', 'the user is read from the same credentials file; an existing user keeps its password');
+  t.equal(env['MARIADB_ROOT_HOST'], 'localhost', 'root only on the socket');
+  t.notOk('MARIADB_HOST' in env, "MARIADB_HOST was the metal3 image's account host; the official image calls it MARIADB_USER_HOST");
+  t.equal(env['MARIADB_USER_HOST'], '%');
+  t.match(
+    (container.volumeMounts ?? []).find((m) => m.name === 'config'),
+    { mountPath: '/etc/mysql/conf.d/ironic-database.cnf', readOnly: true },
+    'the configuration is read from conf.d on every start, not written on the first',
+  );
+  t.match((container.volumeMounts ?? []).find((m) => m.name === 'run'), { mountPath: '/run/mysqld' }, 'socket and pid file off the read-only root');
+  t.same(container.readinessProbe?.exec?.command, ['healthcheck.sh', '--connect', '--innodb_initialized']);
+  const config = r.children.find((c) => c['kind'] === 'ConfigMap') as { data: Record<string, string> };
+  t.match(config.data['ironic-database.cnf'], /max_connections = 64\ncharacter_set_server = utf8mb3\n/);
+});
+
+t.test('priorityClassName reaches the database pods of either engine', async (t) => {
+  const app = operatorApp();
+  t.teardown(() => app.close());
+  for (const engine of ['Builtin', 'MariaDBOperator']) {
+    const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine, priorityClassName: 'db-critical' }), children: {}, related: {} } })).json() as Response;
+    const workload = r.children.find((c) => c['kind'] === 'StatefulSet' || c['kind'] === 'MariaDB') as Obj;
+    const found = engine === 'Builtin' ? (workload as unknown as IStatefulSet).spec?.template.spec?.priorityClassName : (workload['spec'] as Obj)['priorityClassName'];
+    t.equal(found, 'db-critical', engine);
+  }
 });

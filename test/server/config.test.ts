@@ -13,7 +13,7 @@ t.test('defaults', async (t) => {
     reloadIntervalMs: 10_000,
     shutdownDelayMs: 3_000,
     shutdownTimeoutMs: 20_000,
-    render: { serviceMonitors: false, clusterDomain: '' },
+    render: { serviceMonitors: false, mariadbOperator: false, clusterDomain: '', images: { mariadb: 'docker.io/library/mariadb:11.8' } },
   });
   t.notOk('tls' in config);
   t.notOk('auth' in config);
@@ -35,6 +35,7 @@ t.test('TLS, auth, shutdown and render settings', async (t) => {
   t.match(loadConfig({ AUTH_BASIC_USERNAME: 'mc', AUTH_BASIC_PASSWORD_FILE: '/p', AUTH_ROTATION_GRACE_SECONDS: '3600' }).auth, { rotationGraceMs: 3_600_000 });
   t.match(loadConfig({ RELOAD_INTERVAL_SECONDS: '2', SHUTDOWN_DELAY_SECONDS: '0', SHUTDOWN_TIMEOUT_SECONDS: '5' }), { reloadIntervalMs: 2000, shutdownDelayMs: 0, shutdownTimeoutMs: 5000 });
   t.match(loadConfig({ SERVICE_MONITORS: 'true', HOOK_IMAGE: 'registry.example/hooks:1.0' }).render, { serviceMonitors: true, hookImage: 'registry.example/hooks:1.0' });
+  t.match(loadConfig({ MARIADB_OPERATOR: 'true', MARIADB_IMAGE: 'registry.example/mariadb:11.8' }).render, { mariadbOperator: true, images: { mariadb: 'registry.example/mariadb:11.8' } });
   t.match(loadConfig({ TLS_CERT_FILE: '', TLS_KEY_FILE: '', AUTH_BEARER_TOKEN_FILE: '' }), { tls: undefined, auth: undefined }, 'empty means unset');
 });
 
@@ -54,6 +55,7 @@ t.test('an invalid value is a ConfigError that names the variable', async (t) =>
     [{ SHUTDOWN_DELAY_SECONDS: '-1' }, /^SHUTDOWN_DELAY_SECONDS must be/],
     [{ SHUTDOWN_DELAY_SECONDS: '30', SHUTDOWN_TIMEOUT_SECONDS: '20' }, /^SHUTDOWN_TIMEOUT_SECONDS \(20\) must be longer than SHUTDOWN_DELAY_SECONDS \(30\)/],
     [{ SERVICE_MONITORS: 'yes' }, /^SERVICE_MONITORS must be "true" or "false"/],
+    [{ MARIADB_OPERATOR: '1' }, /^MARIADB_OPERATOR must be "true" or "false"/],
   ];
   for (const [env, message] of cases) {
     const error = thrownBy(() => loadConfig(env));
