@@ -18,7 +18,8 @@ const run = async (text: string): Promise<Run> => {
     stderr: (s) => (stderr += s),
     stdin: async () => text,
     readFile: async (path) => readFileSync(path, 'utf8'),
-    env: {},
+    // As deploy/overlays/mariadb-operator sets it, for an example with a Galera database.
+    env: text.includes('engine: MariaDBOperator') ? { MARIADB_OPERATOR: 'true' } : {},
     deps: { secrets: fakeSecrets(), now: () => FIXED_NOW },
   };
   const code = await runRender(['-f', '-', '-n', 'metal3'], io);

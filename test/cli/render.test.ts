@@ -11,7 +11,7 @@ import { validateK8s } from '../helpers/k8s.js';
 type Run = { code: number; stdout: string; stderr: string };
 type Obj = Record<string, unknown>;
 
-const run = async (argv: string[], files: Record<string, string> = {}, stdin = ''): Promise<Run> => {
+const run = async (argv: string[], files: Record<string, string> = {}, stdin = '', env: Record<string, string> = {}): Promise<Run> => {
   let stdout = '';
   let stderr = '';
   const io: RenderIO = {
@@ -23,7 +23,7 @@ const run = async (argv: string[], files: Record<string, string> = {}, stdin = '
       if (text === undefined) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
       return text;
     },
-    env: {},
+    env,
     deps: { secrets: fakeSecrets(), now: () => FIXED_NOW },
   };
   const code = await runRender(argv, io);
@@ -119,6 +119,15 @@ t.test('--rounds replays the loop until the managed database and Ironic are read
   const docs = documents(r.stdout);
   t.notOk(docs.some((d) => d['kind'] === 'Job'), 'the upgrade Jobs are gone at the end');
   t.ok(docs.some((d) => d['kind'] === 'StatefulSet') && docs.some((d) => d['kind'] === 'Deployment'));
+});
+
+t.test('--rounds with MARIADB_OPERATOR: the HA example converges on a Galera cluster (mariadb-operator played by the render)', async (t) => {
+  const r = await run(['-f', 'examples/ha.yaml', '--rounds', '8'], {}, '', { MARIADB_OPERATOR: 'true' });
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /# IronicDatabase baremetal-operator-system\/ironic-db: Ready=True DatabaseAvailable/);
+  t.match(r.stdout, /# Ironic baremetal-operator-system\/ironic: Ready=True DeploymentAvailable/);
+  const kinds = documents(r.stdout).map((d) => d['kind']);
+  t.ok(kinds.includes('MariaDB') && !kinds.includes('StatefulSet'), 'a MariaDB, no StatefulSet');
 });
 
 t.test('without --rounds, a parent that has nothing yet gets a hint', async (t) => {
