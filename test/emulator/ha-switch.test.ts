@@ -1,5 +1,5 @@
 /**
- * Toggling highAvailability on a converged Ironic with a database, walked to the end under the strict
+ * Toggling highAvailability on a converged Ironic with a database (ha.yaml: Galera, mariadb-operator overlay), walked to the end under the strict
  * emulator: the old workload is scaled to no pod first, kept for its pods' grace period (the hook server
  * and the cluster share one clock), then deleted, and only then is the new one created; Ready again, and
  * no write once converged. Never are pods of both workloads running on the database at once, counting the
@@ -25,7 +25,7 @@ const withPods = (emulator: Emulator, seen: Set<string>): string[] => {
 };
 
 const toggle = async (t: Test, from: boolean): Promise<void> => {
-  const emulator = await startEmulator({ tickSeconds: 5 });
+  const emulator = await startEmulator({ tickSeconds: 5, overlay: 'mariadb-operator' });
   t.teardown(() => emulator.close());
   // ha.yaml (a database, the control-plane node, no fixed IP address), with highAvailability as `from` says.
   const objects = emulator.apply(readFileSync('examples/ha.yaml', 'utf8'));

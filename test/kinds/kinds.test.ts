@@ -194,7 +194,8 @@ for (const kind of PARENT_KINDS) {
       stderr: (text) => (stderr += text),
       stdin: async () => '',
       readFile: async (path) => readFileSync(path, 'utf8'),
-      env: {},
+      // As deploy/overlays/mariadb-operator sets it, for an example with a Galera database.
+      env: readFileSync(example.file, 'utf8').includes('engine: MariaDBOperator') ? { MARIADB_OPERATOR: 'true' } : {},
       deps: { secrets: fakeSecrets(), now: () => FIXED_NOW },
     });
     t.equal(code, 0, `${example.file} renders`);

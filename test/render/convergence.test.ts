@@ -99,7 +99,7 @@ t.test('IronicDatabase scenarios converge too', async (t) => {
   const { databaseScenarios, readyStatefulSet } = await import('../fixtures/database-scenarios.js');
   for (const scenario of databaseScenarios) {
     const secrets = fakeSecrets();
-    const app = testServer(secrets);
+    const app = testServer(secrets, undefined, scenario.env ?? {});
     const first = await scenario.request(app);
     let request = first;
     let previous = '';
