@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, IntOrString, ObjectMeta, StringMap } from './common.js';
-import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from './constants.js';
+import { DNS_SUBDOMAIN_PATTERN, DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from './constants.js';
 
 export const DatabaseStorage = Type.Object(
   {
@@ -57,9 +57,6 @@ export const ResourceRequirements = Type.Object(
 /** CEL, on the spec (`root` is self or oldSelf): the engine, defaulted. */
 const engineOf = (root: string): string => `(has(${root}.engine) ? ${root}.engine : '${DEFAULT_DATABASE_ENGINE}')`;
 
-/** A Kubernetes object name that is a DNS subdomain (RFC 1123), as PriorityClass names are. */
-export const DNS_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
-
 export const DatabaseEngine = Type.Union([Type.Literal('Builtin'), Type.Literal('MariaDBOperator')], {
   description:
     'How the database runs. Builtin (the default): one MariaDB pod of the official image, a StatefulSet with its volume. MariaDBOperator: a Galera cluster of `replicas` MariaDB pods managed by mariadb-operator (k8s.mariadb.com), which must be installed, with the hooks deployed from deploy/overlays/mariadb-operator. Cannot be changed once the database exists.',
@@ -97,7 +94,7 @@ export const IronicDatabaseSpec = Type.Object(
     ),
     priorityClassName: Type.Optional(
       Type.String({
-        description: 'PriorityClass of the database pods, so that they are scheduled (and kept) before less important pods. When unset, they get the default priority of the cluster.',
+        description: 'PriorityClass of the database pods, so that they are scheduled (and kept) before less important pods. When unset or empty, they get the default priority of the cluster.',
         maxLength: 253,
         pattern: DNS_SUBDOMAIN_PATTERN,
       }),

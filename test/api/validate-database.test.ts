@@ -14,6 +14,7 @@ const TABLES: readonly RuleTable[] = [
     rule: 'schema: the shape is checked first, with spec paths',
     accepted: [
       { name: 'empty spec', spec: {} },
+      { name: 'empty priorityClassName (the default priority)', spec: { priorityClassName: '' } },
       { name: 'everything set, Galera', spec: { engine: 'MariaDBOperator', replicas: 5, priorityClassName: 'system-cluster-critical', credentialsName: 'c', image: 'docker.io/library/mariadb:11.8', tlsCertificateName: 't', storage: { size: '20Gi' } } },
       { name: 'everything set', spec: { engine: 'Builtin', priorityClassName: 'ironic.critical-1', credentialsName: 'c', image: 'quay.io/metal3-io/mariadb:latest', tlsCertificateName: 't', storage: { size: '20Gi', storageClassName: 'fast', whenDeleted: 'Delete' }, nodeSelector: { 'kubernetes.io/os': 'linux' } } },
     ],
@@ -31,7 +32,6 @@ const TABLES: readonly RuleTable[] = [
       { name: 'one Galera node', spec: { engine: 'MariaDBOperator', replicas: 1 }, path: 'spec.replicas', words: ['3'] },
       { name: 'eleven Galera nodes', spec: { engine: 'MariaDBOperator', replicas: 11 }, path: 'spec.replicas', words: ['9'] },
       { name: 'priorityClassName with capitals', spec: { priorityClassName: 'High' }, path: 'spec.priorityClassName', words: ['format'] },
-      { name: 'priorityClassName empty', spec: { priorityClassName: '' }, path: 'spec.priorityClassName', words: ['format'] },
       { name: 'priorityClassName too long', spec: { priorityClassName: 'p'.repeat(254) }, path: 'spec.priorityClassName', words: ['too long', '253'] },
       { name: 'semantic rules do not run on a malformed spec', spec: { storage: { ephemeral: 'yes', storageClassName: 'x', size: '0' } }, path: 'spec.storage.ephemeral', words: ['true or false'] },
     ],
