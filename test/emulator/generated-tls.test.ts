@@ -115,7 +115,8 @@ t.test('issue, renewal and CA rotation, with nothing moving in between', async (
 });
 
 t.test('high availability with generated certificates: each node issues its own, the DaemonSet rolls for a renewal', async (t) => {
-  const e = await startEmulator({ secrets: { ...fakeSecrets(), rpcCA: generateRpcCA }, tickSeconds: 5 });
+  // ha.yaml's database is a Galera cluster: the hooks as deploy/overlays/mariadb-operator installs them.
+  const e = await startEmulator({ secrets: { ...fakeSecrets(), rpcCA: generateRpcCA }, tickSeconds: 5, overlay: 'mariadb-operator' });
   t.teardown(() => e.close());
   const objects = e.apply(readFileSync('examples/ha.yaml', 'utf8'));
   const ironic = objects.find((o) => o.kind === 'Ironic') as KubeResource;
