@@ -1,7 +1,7 @@
 /**
  * Configuration of the hook server, read once from the environment at start and validated.
  */
-import type { RenderConfig } from './render/config.js';
+import { DEFAULT_IPXE_BUILDER_IMAGE, type RenderConfig } from './render/config.js';
 import { IRONIC_IMAGE_REPOSITORY } from './api/version.js';
 import { DEFAULT_MARIADB_IMAGE } from './api/constants.js';
 
@@ -124,6 +124,7 @@ const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
       downloader: env['RAMDISK_DOWNLOADER_IMAGE'] ?? 'quay.io/metal3-io/ironic-ipa-downloader:latest',
       keepalived: env['KEEPALIVED_IMAGE'] ?? 'quay.io/metal3-io/keepalived:latest',
       mariadb: env['MARIADB_IMAGE'] ?? DEFAULT_MARIADB_IMAGE,
+      ipxeBuilder: env['IPXE_BUILDER_IMAGE'] ?? DEFAULT_IPXE_BUILDER_IMAGE,
     },
     downloaderEnv: downloaderEnv(env),
     clusterDomain: env['CLUSTER_DOMAIN'] ?? '',

@@ -10,6 +10,8 @@ export const DEFAULT_PORTS = {
   imageServerTLSPort: 6183,
   rpcPort: 6189,
   prometheusExporterPort: 9608,
+  /** ironic-image's IPXE_TLS_PORT default. */
+  ipxeTLSPort: 8084,
 } as const;
 
 /** Ports of the Ironic Service (fixed: clients reach the API on 80/443 and the image server on 8080/8443). */
@@ -74,6 +76,8 @@ export const DEFAULT_CONTAINER_REQUESTS = {
   'ramdisk-downloader': { cpu: '10m', memory: '64Mi' },
   'rpc-certificate': { cpu: '10m', memory: '64Mi' },
   'tls-certificate': { cpu: '10m', memory: '64Mi' },
+  // Compiles iPXE (gcc, make) at every pod start.
+  'ipxe-builder': { cpu: '100m', memory: '256Mi' },
   'database-upgrade': { cpu: '100m', memory: '256Mi' },
   'online-data-migrations': { cpu: '100m', memory: '256Mi' },
   'ironic-networking': { cpu: '50m', memory: '128Mi' },
@@ -97,3 +101,9 @@ export const DEFAULT_WHEN_DELETED = 'Retain';
 
 /** The first Ironic release whose dnsmasq configuration supports `networking.dhcp.extraRanges`. */
 export const EXTRA_RANGES_MIN_VERSION = { major: 37, minor: 0 } as const;
+
+/**
+ * The first Ironic release whose rundnsmasq and runhttpd accept the firmware the iPXE builder makes for
+ * one architecture (they skip a missing `snponly-<arch>.efi`; 35.0 copies all three and fails).
+ */
+export const IPXE_TLS_MIN_VERSION = { major: 37, minor: 0 } as const;

@@ -106,6 +106,9 @@ export const Images = Type.Object(
     deployRamdiskBranch: Type.Optional(Type.String({ description: 'Branch of IPA to download (IPA_BRANCH of the downloader), for example `stable/2025.1`.' })),
     deployRamdiskDownloader: Type.Optional(Type.String({ description: 'Image of the IPA downloader init container.' })),
     ironic: Type.Optional(Type.String({ description: 'Ironic image, used by every Ironic container and job. Overrides the image derived from `version`.' })),
+    ipxeBuilder: Type.Optional(
+      Type.String({ description: 'Image of the `ipxe-builder` init container (metal3-io/utility-images ipxe-builder) that builds the iPXE firmware for tls.ipxe.' }),
+    ),
     keepalived: Type.Optional(Type.String({ description: 'Keepalived image.' })),
   },
   { description: 'Container image overrides.' },
@@ -222,6 +225,7 @@ export const Networking = Type.Object(
     imageServerTLSPort: Type.Optional(Port('HTTPS port of the virtual media image server, also used as the host port.', DEFAULT_PORTS.imageServerTLSPort)),
     ingress: Type.Optional(Ingress),
     interface: Type.Optional(Type.String({ description: 'Provisioning network interface.' })),
+    ipxeTLSPort: Type.Optional(Port('HTTPS port that iPXE loads its scripts, the kernel and the ramdisk from with tls.ipxe, also used as the host port.', DEFAULT_PORTS.ipxeTLSPort)),
     ipAddress: Type.Optional(Type.String({ description: 'Provisioning IP address of Ironic.' })),
     ipAddressManager: Type.Optional(
       StringEnum(['', 'keepalived'], { description: 'Deprecated: use keepalived.enabled. `keepalived` runs keepalived for the provisioning IP.' }),
@@ -511,6 +515,12 @@ export const TLS = Type.Object(
       }),
     ),
     insecureRPC: Type.Optional(Type.Boolean({ description: 'Do not verify the JSON-RPC certificates between replicas. Only with high availability.' })),
+    ipxe: Type.Optional(
+      Type.Boolean({
+        description:
+          'Boot over iPXE with TLS: the init container `ipxe-builder` builds iPXE firmware (BIOS, and UEFI for the architecture of the node the pod runs on) that trusts the CA of the certificate and chains to https://<networking.ipAddress>:<networking.ipxeTLSPort>/boot.ipxe; dnsmasq hands it out over TFTP, and iPXE loads its scripts, the kernel and the ramdisk over HTTPS only. Needs a certificate (generateCertificate, certificateName or issuerRef), networking.dhcp, an IPv4 networking.ipAddress that the certificate covers, Ironic 37.0 or newer, and access from the pod to https://github.com/ipxe/ipxe (spec.proxy applies), where the builder clones the iPXE source at every pod start.',
+      }),
+    ),
     trustedCA: Type.Optional(Type.Object(ResourceReferenceWithKey.properties, { description: 'CA bundle trusted when downloading images and by the ramdisk.' })),
     trustedCAName: legacyCAName('trustedCA', 'trusted CA bundle'),
   },
@@ -525,6 +535,10 @@ export const TLS = Type.Object(
       {
         rule: `!has(self.issuerRef) || (!${celGiven('self.certificateName')} && !(has(self.generateCertificate) && self.generateCertificate))`,
         message: 'issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates',
+      },
+      {
+        rule: `!(has(self.ipxe) && self.ipxe) || ${celGiven('self.certificateName')} || (has(self.generateCertificate) && self.generateCertificate) || has(self.issuerRef)`,
+        message: 'ipxe needs a certificate: set generateCertificate, certificateName or issuerRef',
       },
     ],
   },
@@ -610,6 +624,10 @@ export const IronicSpec = Type.Object(
       {
         rule: '(has(self.highAvailability) && self.highAvailability) || !has(self.tls) || !has(self.tls.insecureRPC) || !self.tls.insecureRPC',
         message: 'tls.insecureRPC only makes sense with highAvailability',
+      },
+      {
+        rule: `!(has(self.tls) && has(self.tls.ipxe) && self.tls.ipxe) || (has(self.networking) && has(self.networking.dhcp) && ${celGiven('self.networking.ipAddress')} && !self.networking.ipAddress.contains(':'))`,
+        message: 'tls.ipxe needs networking.dhcp and an IPv4 networking.ipAddress',
       },
     ],
   },

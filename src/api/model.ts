@@ -70,6 +70,7 @@ export type NetworkingModel = {
   readonly imageServerTLSPort: number;
   readonly rpcPort: number;
   readonly prometheusExporterPort: number;
+  readonly ipxeTLSPort: number;
   /** Whether the pod shares the node's network (the default). */
   readonly hostNetwork: boolean;
   readonly bindInterface: boolean;
@@ -102,6 +103,8 @@ export type TLSModel = {
   /** Virtual media served over TLS: TLS on, and disableVirtualMediaTLS not set. */
   readonly virtualMedia: boolean;
   readonly insecureRPC: boolean;
+  /** iPXE over TLS: firmware built with the CA, scripts and images over HTTPS (validation ensures a certificate). */
+  readonly ipxe: boolean;
   readonly bmcCA?: CAReference;
   readonly trustedCA?: CAReference & { readonly key?: string };
 };
@@ -170,7 +173,7 @@ export type SchedulingModel = {
 };
 
 /** Image overrides given in the spec (non-empty only); the operator's defaults fill the rest. */
-export type ImageOverrides = { readonly ironic?: string; readonly downloader?: string; readonly keepalived?: string };
+export type ImageOverrides = { readonly ironic?: string; readonly downloader?: string; readonly keepalived?: string; readonly ipxeBuilder?: string };
 
 /** The compute resources of every container an Ironic runs: the defaults with spec.resources applied, canonical. */
 export type ContainerResourcesModel = Readonly<Record<IronicContainerName, IResourceRequirements>>;

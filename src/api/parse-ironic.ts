@@ -97,6 +97,7 @@ const networkingModel = (spec: IronicSpec): NetworkingModel => {
     imageServerTLSPort: positiveOr(n.imageServerTLSPort, DEFAULT_PORTS.imageServerTLSPort),
     rpcPort: positiveOr(n.rpcPort, DEFAULT_PORTS.rpcPort),
     prometheusExporterPort: positiveOr(n.prometheusExporterPort, DEFAULT_PORTS.prometheusExporterPort),
+    ipxeTLSPort: positiveOr(n.ipxeTLSPort, DEFAULT_PORTS.ipxeTLSPort),
     hostNetwork: n.disableHostNetwork !== true,
     bindInterface: n.bindInterface === true,
     macAddresses: n.macAddresses ?? [],
@@ -139,6 +140,7 @@ const tlsModel = (spec: IronicSpec): TLSModel => {
     ...(issuerRef && { issuerRef }),
     virtualMedia: enabled && spec.tls?.disableVirtualMediaTLS !== true,
     insecureRPC: spec.tls?.insecureRPC === true,
+    ipxe: enabled && spec.tls?.ipxe === true,
     ...(bmcCA && { bmcCA }),
     ...(trusted && { trustedCA: { ...trusted, ...(key !== undefined && { key }) } }),
   };
@@ -263,7 +265,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
     tls: tlsModel(spec),
     database: databaseModel(spec),
     ...optionalFields({ apiCredentialsName: given(spec.apiCredentialsName) }),
-    images: optionalFields({ ironic: given(spec.images?.ironic), downloader: given(spec.images?.deployRamdiskDownloader), keepalived: given(spec.images?.keepalived) }),
+    images: optionalFields({ ironic: given(spec.images?.ironic), downloader: given(spec.images?.deployRamdiskDownloader), keepalived: given(spec.images?.keepalived), ipxeBuilder: given(spec.images?.ipxeBuilder) }),
     ramdisk: ramdiskModel(spec),
     inspection: { collectors: spec.inspection?.collectors ?? [], vlanInterfaces: spec.inspection?.vlanInterfaces ?? [] },
     extraConfig: (spec.extraConfig ?? []).flatMap((c) =>

@@ -3,7 +3,7 @@
  * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
-import { CA_FIELDS, DEFAULT_PORTS, DEFAULT_PROVIDER_NETWORK_MODE, MIN_SENSOR_INTERVAL, SENSOR_INTERVAL_REASON, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
+import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, DEFAULT_PROVIDER_NETWORK_MODE, MIN_SENSOR_INTERVAL, SENSOR_INTERVAL_REASON, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
 import { listEntries } from './fields.js';
 import { registerFormats } from './formats.js';
 import { IronicSpec, PROXY_URL_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
@@ -11,7 +11,7 @@ import { isLoopback, parseIP } from './net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { resourcesProblems } from './validate-resources.js';
 import { dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
-import { DEFAULT_VERSION, imageTagFor, parseVersion, supportedVersionsText } from './version.js';
+import { DEFAULT_VERSION, imageTagFor, isAtLeast, parseVersion, supportedVersionsText } from './version.js';
 
 /** What the rules need to know about the previous spec (on update). */
 type Previous = { readonly database?: { readonly host: string; readonly name: string }; readonly databaseName?: string };
@@ -236,6 +236,37 @@ const issuerRules: Rule = ({ spec }) => {
   ];
 };
 
+// NOTE: not upstream (which has no iPXE over TLS). The firmware trusts the CA of the certificate, reaches the
+// nodes through this pod's dnsmasq, and chains to networking.ipAddress, which it is built with.
+const ipxeCertificateRule = (spec: IronicSpec): Problem[] =>
+  nonEmpty(spec.tls?.certificateName) || spec.tls?.generateCertificate === true || spec.tls?.issuerRef !== undefined
+    ? []
+    : [problem('spec.tls.ipxe', 'ipxe needs a certificate (iPXE is built to trust its CA): set tls.generateCertificate, tls.certificateName or tls.issuerRef, or remove ipxe')];
+
+const ipxeNetworkRule = (spec: IronicSpec): Problem[] => {
+  const n = spec.networking;
+  const ip = n?.ipAddress;
+  return [
+    ...(n?.dhcp === undefined
+      ? [problem('spec.tls.ipxe', "tls.ipxe needs networking.dhcp: the firmware built with the CA reaches the nodes only through this pod's dnsmasq (TFTP), which runs only with networking.dhcp and without highAvailability")]
+      : []),
+    ...(!nonEmpty(ip) ? [problem('spec.tls.ipxe', 'tls.ipxe needs networking.ipAddress: the firmware is built to chain to https://<ipAddress>:<ipxeTLSPort>/boot.ipxe; set the provisioning IP')] : []),
+    ...(nonEmpty(ip) && ip.includes(':')
+      ? [problem('spec.tls.ipxe', "tls.ipxe needs an IPv4 networking.ipAddress: ironic-image's ipxe_config.template cannot turn IPv6 URLs into https ones; use an IPv4 provisioning network, or remove ipxe")]
+      : []),
+  ];
+};
+
+const ipxeVersionRule = (spec: IronicSpec): Problem[] => {
+  const version = nonEmpty(spec.version) ? spec.version : DEFAULT_VERSION;
+  const { major, minor } = IPXE_TLS_MIN_VERSION;
+  return !parseVersion(version).ok || isAtLeast(version, major, minor)
+    ? []
+    : [problem('spec.tls.ipxe', `tls.ipxe requires Ironic ${major}.${minor} or newer, but the version is ${describeValue(version)}: older images fail on firmware built for one architecture; set version to ${major}.${minor} or newer, or remove ipxe`)];
+};
+
+const ipxeRules: Rule = ({ spec }) => (spec.tls?.ipxe === true ? [...ipxeCertificateRule(spec), ...ipxeNetworkRule(spec), ...ipxeVersionRule(spec)] : []);
+
 // A blank name is reported, and so is a legacy field that names something else (a blank name included).
 const caProblems = (spec: IronicSpec, { ref, legacy, legacyKind }: CAField): Problem[] => {
   const reference = spec.tls?.[ref];
@@ -394,7 +425,7 @@ type UsedPort = readonly [PortField, number];
 const portOf = (networking: Networking, field: PortField): number => networking[field] ?? DEFAULT_PORTS[field];
 
 /** The pod's ports in use, in the order of upstream's container ports. */
-const usedPorts = (spec: IronicSpec, vmedia: boolean): UsedPort[] => {
+const usedPorts = (spec: IronicSpec, vmedia: boolean, ipxe: boolean): UsedPort[] => {
   const n = spec.networking ?? {};
   const inUse: readonly (readonly [PortField, boolean])[] = [
     ['apiPort', true],
@@ -402,6 +433,7 @@ const usedPorts = (spec: IronicSpec, vmedia: boolean): UsedPort[] => {
     ['imageServerTLSPort', vmedia],
     ['rpcPort', isHA(spec)],
     ['prometheusExporterPort', spec.prometheusExporter?.enabled === true],
+    ['ipxeTLSPort', ipxe],
   ];
   return inUse.filter(([, on]) => on).map(([field]): UsedPort => [field, portOf(n, field)]).filter(([, port]) => port > 0);
 };
@@ -433,7 +465,7 @@ const servicePortProblems = (spec: IronicSpec, tls: boolean, vmedia: boolean): P
 const distinctPorts: Rule = ({ spec }) => {
   const tls = (spec.tls?.certificateName ?? '') !== '' || spec.tls?.generateCertificate === true || spec.tls?.issuerRef !== undefined;
   const vmedia = tls && spec.tls?.disableVirtualMediaTLS !== true;
-  const used = usedPorts(spec, vmedia);
+  const used = usedPorts(spec, vmedia, tls && spec.tls?.ipxe === true);
   return [...privilegedPortProblems(used), ...repeatedPortProblems(used), ...servicePortProblems(spec, tls, vmedia)];
 };
 
@@ -482,6 +514,7 @@ const RULES: readonly Rule[] = [
   insecureRPCNeedsHA,
   oneCertificateSource,
   issuerRules,
+  ipxeRules,
   caRules,
   versionRule,
   agentImageRules,

@@ -6,6 +6,8 @@ export type ImageDefaults = {
   readonly downloader: string;
   readonly keepalived: string;
   readonly mariadb: string;
+  /** The iPXE builder (tls.ipxe); DEFAULT_IPXE_BUILDER_IMAGE when absent. */
+  readonly ipxeBuilder?: string;
 };
 
 export type RenderConfig = {
@@ -23,3 +25,9 @@ export type RenderConfig = {
   /** Whether the cluster has mariadb-operator (and the IronicDatabase CompositeController declares its kinds). */
   readonly mariadbOperator?: boolean;
 };
+
+/**
+ * The iPXE builder of metal3-io/utility-images. NOTE: that image has no release tags (only `main`,
+ * `latest` and `main_<build date>_<commit>`); pin it by digest with IPXE_BUILDER_IMAGE or spec.images.ipxeBuilder.
+ */
+export const DEFAULT_IPXE_BUILDER_IMAGE = 'quay.io/metal3-io/ipxe-builder:latest';

@@ -18,6 +18,8 @@ type RuleTable = { readonly rule: string; readonly accepted: readonly Accepted[]
 
 const DB = { credentialsName: 'db-credentials', host: 'mariadb.example.com', name: 'ironic' };
 const HA = { highAvailability: true, database: DB };
+/** A provisioning network iPXE over TLS can use: DHCP and an IPv4 address. */
+const IPXE_NETWORK = { ipAddress: '192.0.2.2', dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } };
 const PROV = { interface: 'eth0', ipAddress: '192.0.2.2' };
 const PROV6 = { interface: 'eth0', ipAddress: '2001:db8::2' };
 const MAIN = { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.100' };
@@ -542,6 +544,41 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: 'iPXE over TLS: a certificate, DHCP, an IPv4 provisioning address and Ironic 37.0',
+    accepted: [
+      { name: 'generated certificates', spec: { networking: IPXE_NETWORK, tls: { generateCertificate: true, ipxe: true } } },
+      { name: 'a Secret on 37.0', spec: { version: '37.0', networking: IPXE_NETWORK, tls: { certificateName: 'tls', ipxe: true } } },
+      { name: 'a cert-manager issuer on latest', spec: { version: 'latest', networking: IPXE_NETWORK, tls: { issuerRef: { name: 'ca' }, ipxe: true } } },
+      { name: 'false needs nothing', spec: { tls: { ipxe: false } } },
+    ],
+    refused: [
+      { name: 'no certificate', spec: { networking: IPXE_NETWORK, tls: { ipxe: true } }, path: 'spec.tls.ipxe', words: ['needs a certificate', 'generateCertificate', 'issuerRef'] },
+      { name: 'an empty certificateName', spec: { networking: IPXE_NETWORK, tls: { certificateName: '', ipxe: true } }, path: 'spec.tls.ipxe', words: ['needs a certificate'] },
+      {
+        name: 'no DHCP',
+        spec: { networking: { ipAddress: '192.0.2.2' }, tls: { generateCertificate: true, ipxe: true } },
+        path: 'spec.tls.ipxe',
+        words: ['needs networking.dhcp', 'dnsmasq'],
+      },
+      {
+        name: 'no ipAddress',
+        spec: { networking: { ...IPXE_NETWORK, ipAddress: '', interface: 'eth1' }, tls: { generateCertificate: true, ipxe: true } },
+        path: 'spec.tls.ipxe',
+        words: ['needs networking.ipAddress', 'boot.ipxe'],
+      },
+      {
+        name: 'an IPv6 ipAddress',
+        spec: {
+          networking: { ipAddress: 'fd00::2', dhcp: { networkCIDR: 'fd00::/64', rangeBegin: 'fd00::10', rangeEnd: 'fd00::20' } },
+          tls: { generateCertificate: true, ipxe: true },
+        },
+        path: 'spec.tls.ipxe',
+        words: ['IPv4', 'ipxe_config.template'],
+      },
+      { name: 'Ironic 35.0', spec: { version: '35.0', networking: IPXE_NETWORK, tls: { generateCertificate: true, ipxe: true } }, path: 'spec.tls.ipxe', words: ['37.0 or newer', '"35.0"'] },
+    ],
+  },
+  {
     rule: '18: CA references',
     accepted: [
       { name: 'bmcCA alone', spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'ConfigMap' } } } },
@@ -649,12 +686,18 @@ const TABLES: readonly RuleTable[] = [
     accepted: [
       { name: 'defaults with TLS and the exporter', spec: { prometheusExporter: { enabled: true }, tls: { certificateName: 'tls' } } },
       { name: 'defaults in HA', spec: { highAvailability: true, databaseName: 'db', tls: { certificateName: 'tls' } } },
-      { name: 'an unused port may repeat', spec: { networking: { imageServerTLSPort: 6180 } } },
+      { name: 'an unused port may repeat', spec: { networking: { imageServerTLSPort: 6180, ipxeTLSPort: 6180 } } },
     ],
     refused: [
       { name: 'API on the image port', spec: { networking: { apiPort: 6180 } }, path: 'spec.networking.imageServerPort', words: ['already used by networking.apiPort'] },
       { name: 'RPC on the API port in HA', spec: { highAvailability: true, databaseName: 'db', networking: { rpcPort: 6385 } }, path: 'spec.networking.rpcPort', words: ['port 6385'] },
       { name: 'a privileged port', spec: { networking: { imageServerPort: 80 } }, path: 'spec.networking.imageServerPort', words: ['below 1024'] },
+      {
+        name: 'iPXE on the API port',
+        spec: { networking: { ...IPXE_NETWORK, ipxeTLSPort: 6385 }, tls: { generateCertificate: true, ipxe: true } },
+        path: 'spec.networking.ipxeTLSPort',
+        words: ['already used by networking.apiPort'],
+      },
       { name: 'exporter on a Service port', spec: { prometheusExporter: { enabled: true }, networking: { prometheusExporterPort: 8080 } }, path: 'spec.networking.prometheusExporterPort', words: ['Ironic Service'] },
     ],
   },

@@ -85,6 +85,7 @@ const tls = someOf({
   generateCertificate: fc.boolean(),
   issuerRef: fc.constantFrom({ name: 'ca' }, { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }),
   insecureRPC: fc.boolean(),
+  ipxe: fc.boolean(),
   trustedCA: caReference,
   trustedCAName: text,
 });
@@ -145,6 +146,14 @@ export const dhcpSamples: fc.Arbitrary<Sample> = ironicSamples(
 
 /** TLS: CA references and their legacy fields, insecureRPC with and without high availability. */
 export const tlsSamples: fc.Arbitrary<Sample> = ironicSamples(withField(haSpec, 'tls', tls));
+
+/** iPXE over TLS with and without DHCP and with every kind of provisioning address. */
+export const ipxeSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({
+    tls: someOf({ ipxe: fc.boolean(), generateCertificate: fc.boolean() }),
+    networking: someOf({ ipAddress: fc.constantFrom('', '192.0.2.2', '2001:db8::2', 'a:b'), interface: iface, dhcp }),
+  }),
+);
 
 /** Provider networks of the networking service, enabled or not. */
 export const providerNetworkSamples: fc.Arbitrary<Sample> = ironicSamples(

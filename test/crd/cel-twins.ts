@@ -13,6 +13,7 @@ import {
   dhcpSamples,
   engineSamples,
   exporterSamples,
+  ipxeSamples,
   ironicDatabaseSamples,
   keepalivedSamples,
   networkingSamples,
@@ -122,6 +123,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
       samples: tlsSamples,
       twin: problemAt('.tls.insecureRPC', /^insecureRPC only makes sense with highAvailability/),
     },
+    'spec: tls.ipxe needs networking.dhcp and an IPv4 networking.ipAddress': {
+      samples: ipxeSamples,
+      twin: problemAt('.tls.ipxe', /^tls\.ipxe needs/),
+    },
     'spec.networking: disableHostNetwork cannot be used with bindInterface, dhcp, interface, ipAddress, macAddresses or keepalived': {
       samples: networkingSamples,
       twin: problemAt('.disableHostNetwork', /^disableHostNetwork cannot be used together with/),
@@ -186,7 +191,7 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
       samples: exporterSamples,
       twin: problemAt('.sensorCollectionInterval', /^sensorCollectionInterval is [0-9]+, below the minimum of 120/),
     },
-    'spec.resources: resources are set by container name: use ironic, httpd, ramdisk-logs, dnsmasq, keepalived, ironic-prometheus-exporter, ramdisk-downloader, rpc-certificate, tls-certificate, database-upgrade, online-data-migrations, ironic-networking': {
+    'spec.resources: resources are set by container name: use ironic, httpd, ramdisk-logs, dnsmasq, keepalived, ironic-prometheus-exporter, ramdisk-downloader, rpc-certificate, tls-certificate, ipxe-builder, database-upgrade, online-data-migrations, ironic-networking': {
       samples: resourcesSamples,
       twin: problemAt(/^(\.[A-Za-z_][A-Za-z0-9_]*|\[".*"\])$/, /is not a container of Ironic/),
     },
@@ -210,6 +215,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
     'spec.networking.keepalived: vrid and passwordRef require enabled to be true': {
       samples: vrrpSamples,
       twin: problemAt('.enabled', /^vrid and passwordRef configure keepalived, which is disabled/),
+    },
+    'spec.tls: ipxe needs a certificate: set generateCertificate, certificateName or issuerRef': {
+      samples: tlsSamples,
+      twin: problemAt('.ipxe', /^ipxe needs a certificate/),
     },
     'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
       samples: tlsSamples,

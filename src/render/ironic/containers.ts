@@ -11,6 +11,7 @@ import type { IronicRenderInput } from './input.js';
 import { buildDnsmasqEnv, buildDownloaderEnv, buildExporterEnv, buildHttpdEnv, buildIronicEnv, buildKeepalivedEnv } from './env.js';
 import { PORT_NAMES, resourcesOf } from './facts.js';
 import { rpcMounts } from './ha.js';
+import { dnsmasqMounts } from './ipxe-tls.js';
 import { keepalivedMounts } from './keepalived.js';
 import { dnsmasqProbe, exporterProbe, httpdProbe, ironicProbe, startupProbe } from './probes.js';
 import { buildIronicMounts, rpcAuthMount, scratchMounts, sharedMount } from './volumes.js';
@@ -82,6 +83,9 @@ export const buildHttpdContainer = (input: IronicRenderInput, image: string): IC
       port(input, PORT_NAMES.imageServer, n.imageServerPort),
       ...(tls.enabled ? [port(input, PORT_NAMES.api, n.apiPort)] : []),
       ...(tls.virtualMedia ? [port(input, PORT_NAMES.imageServerTLS, n.imageServerTLSPort)] : []),
+      // NOTE: nodes reach it at networking.ipAddress on the host network; the Service (for clients in the
+      // cluster) does not expose it.
+      ...(tls.ipxe ? [port(input, PORT_NAMES.ipxeTLS, n.ipxeTLSPort)] : []),
     ],
     volumeMounts: [...buildIronicMounts(input), ...scratchMounts('httpd')],
     ...resourcesOf(input, 'httpd'),
@@ -109,6 +113,8 @@ export const buildDnsmasqContainer = (input: IronicRenderInput, image: string, d
     image,
     command: ['/bin/rundnsmasq'],
     env: buildDnsmasqEnv(input, dhcp),
+    // NOTE: without iPXE TLS dnsmasq needs no mount (it serves the image's own firmware from its own /shared).
+    ...(dnsmasqMounts(input).length > 0 && { volumeMounts: dnsmasqMounts(input) }),
     ...resourcesOf(input, 'dnsmasq'),
     startupProbe: startupProbe(probe),
     livenessProbe: probe,

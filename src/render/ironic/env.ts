@@ -43,6 +43,8 @@ export const buildCommonEnv = (input: IronicRenderInput): IEnvVar[] => {
     ...(tls.enabled ? [env('IRONIC_PRIVATE_PORT', 'unix'), env('IRONIC_REVERSE_PROXY_SETUP', 'true')] : []),
     // NOTE: the ironic container has no default for it (ironic-image quirk Q1), so it goes everywhere.
     ...(tls.virtualMedia ? [env('VMEDIA_TLS_PORT', String(n.imageServerTLSPort))] : []),
+    // httpd's iPXE vhost, ironic's ipxe_config.template and IRONIC_IPA_BASE_URL use it.
+    ...(tls.ipxe ? [env('IPXE_TLS_PORT', String(n.ipxeTLSPort))] : []),
     ...optionalEnv('IRONIC_KERNEL_PARAMS', ramdisk.extraKernelParams),
     ...optionalEnv('IRONIC_RAMDISK_SSH_KEY', ramdisk.sshKey),
     ...joinedEnv('IRONIC_IPA_COLLECTORS', inspection.collectors, ','),

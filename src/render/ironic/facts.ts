@@ -7,6 +7,7 @@ import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequire
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IronicContainerName } from '../../api/constants.js';
 import { imageTagFor, IRONIC_IMAGE_REPOSITORY } from '../../api/version.js';
+import { DEFAULT_IPXE_BUILDER_IMAGE } from '../config.js';
 import { LABELS, labelValue } from '../names.js';
 import { ironicLabels, nodeSelection } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
@@ -18,10 +19,11 @@ export const PORT_NAMES = {
   imageServerTLS: 'image-svc-tls',
   metrics: 'metrics',
   rpc: 'json-rpc',
+  ipxeTLS: 'ipxe-tls',
 } as const;
 
 /** The images of one Ironic. */
-export type IronicImages = { readonly ironic: string; readonly downloader: string; readonly keepalived: string };
+export type IronicImages = { readonly ironic: string; readonly downloader: string; readonly keepalived: string; readonly ipxeBuilder: string };
 
 /**
  * Images from spec.images, else from the version (the Ironic image) and the operator defaults.
@@ -35,6 +37,7 @@ export const ironicImages = (input: IronicRenderInput): IronicImages => {
     ironic: explicit.ironic ?? `${repository}:${imageTagFor(input.model.version) ?? 'latest'}`,
     downloader: explicit.downloader ?? defaults.downloader,
     keepalived: explicit.keepalived ?? defaults.keepalived,
+    ipxeBuilder: explicit.ipxeBuilder ?? defaults.ipxeBuilder ?? DEFAULT_IPXE_BUILDER_IMAGE,
   };
 };
 

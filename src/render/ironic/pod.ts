@@ -18,6 +18,7 @@ import {
 } from './containers.js';
 import { childLabels, ironicImages, ironicScheduling, selectorLabels, type IronicImages } from './facts.js';
 import { buildRpcCertificateContainer, rpcVolumes } from './ha.js';
+import { buildIPXEBuilderContainer } from './ipxe-tls.js';
 import { buildTLSCertificateContainer, generatedTLSVolumes, TLS_PERIOD_ANNOTATION } from './generated-tls.js';
 import { keepalivedVolumes } from './keepalived.js';
 import { buildReferenceVolumes, rpcAuthVolume, scratchVolume, scratchVolumeName, sharedVolume } from './volumes.js';
@@ -48,6 +49,8 @@ export const buildContainers = (input: IronicRenderInput, images: IronicImages):
 export const buildInitContainers = (input: IronicRenderInput, images: IronicImages): IContainer[] => [
   ...(input.model.highAvailability ? [buildRpcCertificateContainer(input)] : []),
   ...(input.generatedTLS !== undefined ? [buildTLSCertificateContainer(input)] : []),
+  // After the certificate is issued: the firmware trusts its CA.
+  ...(input.model.tls.ipxe ? [buildIPXEBuilderContainer(input, images.ipxeBuilder)] : []),
   ...(input.model.ramdisk.downloader ? [buildDownloaderContainer(input, images.downloader)] : []),
 ];
 

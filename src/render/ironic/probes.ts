@@ -55,7 +55,11 @@ export const ironicProbe = (input: IronicRenderInput): IProbe =>
  */
 export const httpdProbe = (input: IronicRenderInput): IProbe => {
   const downloads = input.model.ramdisk.downloader && !input.model.ramdisk.customImages;
-  return endpointProbe(input, 'http', input.model.networking.imageServerPort, '/images/ironic-python-agent.kernel', downloads);
+  const n = input.model.networking;
+  // With iPXE TLS, plain HTTP denies everything (httpd.conf.j2): the kernel is served on the iPXE vhost only.
+  return input.model.tls.ipxe
+    ? endpointProbe(input, 'https', n.ipxeTLSPort, '/images/ironic-python-agent.kernel', downloads)
+    : endpointProbe(input, 'http', n.imageServerPort, '/images/ironic-python-agent.kernel', downloads);
 };
 
 /** dnsmasq: DHCPv4 (:67) and/or DHCPv6 (:547) listeners, and TFTP (:69). */

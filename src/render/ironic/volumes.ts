@@ -9,6 +9,7 @@ export const MOUNTS = {
   shared: '/shared',
   tls: '/certs/ironic',
   vmedia: '/certs/vmedia',
+  ipxe: '/certs/ipxe',
   bmcCA: '/certs/ca/bmc',
   trustedCA: '/certs/ca/trusted',
   mariadbAuth: '/auth/mariadb',
@@ -97,6 +98,12 @@ export const buildReferenceVolumes = (input: IronicRenderInput): IVolume[] => {
   ];
 };
 
+/**
+ * The certificate at /certs/ipxe (the same volume as /certs/ironic) with tls.ipxe: tls-common.sh turns
+ * IPXE_TLS_SETUP on when it finds tls.crt (and fails without tls.key next to it).
+ */
+export const ipxeMounts = (input: IronicRenderInput): IVolumeMount[] => (input.model.tls.ipxe ? [readOnlyMount(VOLUMES.tls, MOUNTS.ipxe)] : []);
+
 /** Mounts shared by the ironic and httpd containers (upstream gives both the same list). */
 export const buildIronicMounts = (input: IronicRenderInput): IVolumeMount[] => {
   const { bmcCA, trustedCA, database } = input.references;
@@ -106,6 +113,7 @@ export const buildIronicMounts = (input: IronicRenderInput): IVolumeMount[] => {
     sharedMount,
     ...(tls ? [readOnlyMount(VOLUMES.tls, MOUNTS.tls)] : []),
     ...(tls && input.model.tls.virtualMedia ? [readOnlyMount(VOLUMES.tls, MOUNTS.vmedia)] : []),
+    ...ipxeMounts(input),
     ...(bmcCA ? [readOnlyMount(VOLUMES.bmcCA, MOUNTS.bmcCA)] : []),
     ...(trustedCA ? [readOnlyMount(VOLUMES.trustedCA, MOUNTS.trustedCA)] : []),
     ...databaseMounts(database),

@@ -1,0 +1,71 @@
+/**
+ * iPXE over TLS (spec.tls.ipxe), as ironic-image expects it: the serving certificate at /certs/ipxe in
+ * every container that decides on it (httpd serves the iPXE vhost on IPXE_TLS_PORT and copies the
+ * firmware; ironic renders ipxe_config.template with https URLs; dnsmasq stops sending the plain-HTTP
+ * boot.ipxe URL), and custom firmware in /shared/custom_ipxe_firmware, which runhttpd requires and
+ * rundnsmasq hands out over TFTP instead of the image's own.
+ *
+ * The firmware comes from the init container `ipxe-builder` (metal3-io/utility-images buildipxe.sh),
+ * run after the certificate exists. It clones iPXE (IPXE_BUILD_FROM_REPO: the pod needs to reach GitHub,
+ * through spec.proxy if set), embeds a script that chains to https://<ipAddress>:<port>/boot.ipxe and
+ * builds with CERT= and TRUST= set to IPXE_CERT_FILE. NOTE (design): that file is the CA bundle when there
+ * is one (its first certificate, the signing CA, is the one iPXE trusts: the build fingerprints only the
+ * first certificate of the file), so a renewed leaf stays trusted; a Secret without ca.crt gives its
+ * certificate itself. Every pod start rebuilds, so a new CA or certificate (which rolls the pods) always
+ * ends up in the firmware.
+ */
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
+import { env, resourcesOf } from './facts.js';
+import type { IronicRenderInput } from './input.js';
+import { proxyEnv } from './env.js';
+import { MOUNTS, ipxeMounts, scratchMounts, sharedMount } from './volumes.js';
+
+/** Where ironic-image (and the builder) look for custom firmware: IPXE_CUSTOM_FIRMWARE_DIR's default. */
+export const IPXE_FIRMWARE_DIR = `${MOUNTS.shared}/custom_ipxe_firmware`;
+
+/**
+ * The builder names its EFI binary `snponly.efi` (for the architecture it runs on), while ironic-image
+ * copies `$SNP_BASENAME-x86_64.efi` and `$SNP_BASENAME-arm64.efi` (SNP_BASENAME `snponly`) and skips the
+ * others: the binary is renamed after the build. bash's HOSTTYPE is `uname -m` (x86_64 or aarch64), and
+ * ironic-image calls aarch64 `arm64`.
+ */
+export const IPXE_BUILD_SCRIPT = [
+  'set -euo pipefail',
+  '/bin/buildipxe.sh',
+  'arch="${HOSTTYPE/aarch64/arm64}"',
+  'mv -f "$IPXE_CUSTOM_FIRMWARE_DIR/snponly.efi" "$IPXE_CUSTOM_FIRMWARE_DIR/snponly-$arch.efi"',
+].join('\n');
+
+/** The CA the firmware trusts: the bundle when the certificate comes with one, else the certificate. */
+const trustedFile = (input: IronicRenderInput): string => {
+  const withCA = input.generatedTLS !== undefined || input.references.tls?.hasCA === true;
+  return `${MOUNTS.ipxe}/${withCA ? 'ca.crt' : 'tls.crt'}`;
+};
+
+/** dnsmasq's mounts with iPXE TLS: the firmware (on /shared) and the certificate that switches it to TLS. */
+export const dnsmasqMounts = (input: IronicRenderInput): IVolumeMount[] => (input.model.tls.ipxe ? [sharedMount, ...ipxeMounts(input)] : []);
+
+/** The init container that builds the firmware into /shared/custom_ipxe_firmware. */
+export const buildIPXEBuilderContainer = (input: IronicRenderInput, image: string): IContainer => ({
+  name: 'ipxe-builder',
+  image,
+  command: ['/bin/bash', '-c', IPXE_BUILD_SCRIPT],
+  env: [
+    env('IPXE_ENABLE_TLS', 'true'),
+    // The source: a shallow clone of the release branch (the builder's default, IPXE_RELEASE_BRANCH).
+    env('IPXE_BUILD_FROM_CACHE', 'false'),
+    env('IPXE_BUILD_FROM_REPO', 'true'),
+    env('IPXE_CERT_FILE', trustedFile(input)),
+    env('IPXE_CHAIN_HOST', input.model.networking.ipAddress ?? ''),
+    env('IPXE_TLS_PORT', String(input.model.networking.ipxeTLSPort)),
+    env('IPXE_CUSTOM_FIRMWARE_DIR', IPXE_FIRMWARE_DIR),
+    // Its default, /bin/embed.ipxe, is not writable for the ironic user on a read-only root filesystem.
+    env('IPXE_EMBED_SCRIPT', '/tmp/embed.ipxe'),
+    ...proxyEnv(input),
+  ],
+  volumeMounts: [sharedMount, ...ipxeMounts(input), ...scratchMounts('ipxe-builder')],
+  ...resourcesOf(input, 'ipxe-builder'),
+  securityContext: restricted(IRONIC_UID, IRONIC_GID),
+});
