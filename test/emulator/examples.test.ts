@@ -18,7 +18,7 @@ const overlayOf = (file: string): { overlay?: string } => (readFileSync(`example
 const MAX_ROUNDS = 8;
 
 t.test('the examples directory has the documented examples', async (t) => {
-  for (const name of ['minimal.yaml', 'tls-credentials.yaml', 'generated-tls.yaml', 'dhcp.yaml', 'managed-database.yaml', 'ha.yaml']) t.ok(EXAMPLES.includes(name), name);
+  for (const name of ['minimal.yaml', 'tls-credentials.yaml', 'generated-tls.yaml', 'dhcp.yaml', 'managed-database.yaml', 'ha.yaml', 'ipxe-tls.yaml']) t.ok(EXAMPLES.includes(name), name);
 });
 
 for (const file of EXAMPLES) {
