@@ -39,8 +39,8 @@ t.test('every container gets its default requests, changed per container and per
   t.same(model({ resources: { ironic: { limits: {} } } }).resources.ironic, { requests: DEFAULT_CONTAINER_REQUESTS.ironic }, 'empty limits are no limits');
 });
 
-t.test('the default ports are the upstream ones', async (t) => {
-  t.same(DEFAULT_PORTS, { apiPort: 6385, imageServerPort: 6180, imageServerTLSPort: 6183, rpcPort: 6189, prometheusExporterPort: 9608 });
+t.test('the default ports are the upstream ones, and the image default for iPXE over TLS (which upstream lacks)', async (t) => {
+  t.same(DEFAULT_PORTS, { apiPort: 6385, imageServerPort: 6180, imageServerTLSPort: 6183, rpcPort: 6189, prometheusExporterPort: 9608, ipxeTLSPort: 8084 });
 });
 
 t.test('an empty spec gets every default', async (t) => {
@@ -53,7 +53,7 @@ t.test('an empty spec gets every default', async (t) => {
   t.equal(m.version, DEFAULT_VERSION);
   t.equal(m.version, '38.0');
   t.equal(m.highAvailability, false);
-  t.same(m.tls, { enabled: false, generate: false, virtualMedia: false, insecureRPC: false }, 'TLS off');
+  t.same(m.tls, { enabled: false, generate: false, virtualMedia: false, insecureRPC: false, ipxe: false }, 'TLS off');
   t.same(m.database, { kind: 'none' });
   t.equal(m.apiCredentialsName, undefined, 'generated credentials');
   t.same(m.images, {});
@@ -139,31 +139,31 @@ t.test('DHCP networks are parsed once: pools, masks and families', async (t) => 
 
 t.test('TLS is one shape: the certificate, virtual media, and CA references with legacy fields mapped', async (t) => {
   const cases = [
-    { scenario: 'no certificate', tls: { disableVirtualMediaTLS: false }, expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false } },
+    { scenario: 'no certificate', tls: { disableVirtualMediaTLS: false }, expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false, ipxe: false } },
     {
       scenario: 'a certificate turns on virtual media TLS',
       tls: { certificateName: 'tls' },
-      expected: { enabled: true, certificateName: 'tls', generate: false, virtualMedia: true, insecureRPC: false },
+      expected: { enabled: true, certificateName: 'tls', generate: false, virtualMedia: true, insecureRPC: false, ipxe: false },
     },
     {
       scenario: 'virtual media TLS can be turned off',
       tls: { certificateName: 'tls', disableVirtualMediaTLS: true },
-      expected: { enabled: true, certificateName: 'tls', generate: false, virtualMedia: false, insecureRPC: false },
+      expected: { enabled: true, certificateName: 'tls', generate: false, virtualMedia: false, insecureRPC: false, ipxe: false },
     },
     {
       scenario: 'generated certificates turn TLS on, virtual media included',
       tls: { generateCertificate: true },
-      expected: { enabled: true, generate: true, virtualMedia: true, insecureRPC: false },
+      expected: { enabled: true, generate: true, virtualMedia: true, insecureRPC: false, ipxe: false },
     },
     {
       scenario: 'a cert-manager issuer, with the defaults of its kind and group',
       tls: { issuerRef: { name: 'ca', kind: '' } },
-      expected: { enabled: true, generate: false, issuerRef: { name: 'ca', kind: 'Issuer', group: 'cert-manager.io' }, virtualMedia: true, insecureRPC: false },
+      expected: { enabled: true, generate: false, issuerRef: { name: 'ca', kind: 'Issuer', group: 'cert-manager.io' }, virtualMedia: true, insecureRPC: false, ipxe: false },
     },
     {
       scenario: 'bmcCAName is a Secret, trustedCAName a ConfigMap',
       tls: { bmcCAName: 'bmc', trustedCAName: 'trusted' },
-      expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false, bmcCA: { name: 'bmc', kind: 'Secret', path: 'spec.tls.bmcCAName' }, trustedCA: { name: 'trusted', kind: 'ConfigMap', path: 'spec.tls.trustedCAName' } },
+      expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false, ipxe: false, bmcCA: { name: 'bmc', kind: 'Secret', path: 'spec.tls.bmcCAName' }, trustedCA: { name: 'trusted', kind: 'ConfigMap', path: 'spec.tls.trustedCAName' } },
     },
     {
       scenario: 'the reference objects win, with the key',
@@ -173,12 +173,19 @@ t.test('TLS is one shape: the certificate, virtual media, and CA references with
         generate: false,
         virtualMedia: false,
         insecureRPC: false,
+        ipxe: false,
         bmcCA: { name: 'bmc', kind: 'ConfigMap', path: 'spec.tls.bmcCA' },
         trustedCA: { name: 'trusted', kind: 'Secret', path: 'spec.tls.trustedCA', key: 'bundle.pem' },
       },
     },
   ];
   for (const c of cases) t.same(model({ tls: c.tls }).tls, c.expected, c.scenario);
+  const ipxe = model({
+    networking: { ipAddress: '192.0.2.2', ipxeTLSPort: 9084, dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } },
+    tls: { certificateName: 'tls', ipxe: true },
+  });
+  t.same(ipxe.tls, { enabled: true, certificateName: 'tls', generate: false, virtualMedia: true, insecureRPC: false, ipxe: true }, 'iPXE over TLS');
+  t.equal(ipxe.networking.ipxeTLSPort, 9084);
 });
 
 t.test('the database is none, external or managed', async (t) => {

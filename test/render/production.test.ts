@@ -58,7 +58,12 @@ t.test('priorityClassName reaches every pod: workload, networking service, upgra
 });
 
 const dhcp = { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.100' };
-const everything = { networking: { ...provisioning, dhcp, keepalived: { enabled: true } }, prometheusExporter: { enabled: true }, networkingService: { enabled: true } };
+const everything = {
+  networking: { ...provisioning, dhcp, keepalived: { enabled: true } },
+  prometheusExporter: { enabled: true },
+  networkingService: { enabled: true },
+  tls: { generateCertificate: true, ipxe: true },
+};
 
 /** `<pod>/<container>` → its resources, for every container and init container of every pod. */
 const resourcesOf = (pods: Record<string, PodSpec>): Record<string, unknown> =>
