@@ -3,7 +3,8 @@
  *
  * Additions over upstream: `spec.databaseName` (a managed `IronicDatabase`), `spec.overrides.tolerations`,
  * `spec.resources`, `spec.priorityClassName`, `spec.proxy`, `spec.networking.keepalived.vrid` and `passwordRef`
- * (as upstream's pull request 686 proposes them), and `status.apiCredentialsName` / `status.observedGeneration`
+ * (as upstream's pull request 686 proposes them), `spec.tls.ipxe` with `spec.networking.ipxeTLSPort` and
+ * `spec.images.ipxeBuilder` (iPXE over TLS, which upstream does not support), and `status.apiCredentialsName` / `status.observedGeneration`
  * (a hook cannot write the spec back).
  */
 import { Type, type Static } from '@sinclair/typebox';
