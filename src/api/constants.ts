@@ -107,3 +107,12 @@ export const EXTRA_RANGES_MIN_VERSION = { major: 37, minor: 0 } as const;
  * one architecture (they skip a missing `snponly-<arch>.efi`; 35.0 copies all three and fails).
  */
 export const IPXE_TLS_MIN_VERSION = { major: 37, minor: 0 } as const;
+
+/** Size of the IPA cache volume without `storage.size`: a few IPA versions of two architectures. */
+export const DEFAULT_IMAGE_CACHE_SIZE = '5Gi';
+
+/** The CPU architectures the IPA downloader can name its files after (`IPA_ARCH`), as Ironic spells them. */
+export const IPA_ARCHITECTURES = ['x86_64', 'aarch64'] as const;
+
+/** The architecture an IronicImageCache downloads without `architectures`. */
+export const DEFAULT_IPA_ARCHITECTURE = 'x86_64';

@@ -95,4 +95,5 @@ export const GROUP_KEYS = {
   mariadbGrant: 'Grant.k8s.mariadb.com/v1alpha1',
   ironic: 'Ironic.ironic.metal3.io/v1alpha1',
   ironicDatabase: 'IronicDatabase.ironic.metal3.io/v1alpha1',
+  ironicImageCache: 'IronicImageCache.ironic.metal3.io/v1alpha1',
 } as const;

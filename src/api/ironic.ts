@@ -1,7 +1,8 @@
 /**
  * The `Ironic` custom resource: a superset of upstream ironic-standalone-operator's v1alpha1 API.
  *
- * Additions over upstream: `spec.databaseName` (a managed `IronicDatabase`), `spec.overrides.tolerations`,
+ * Additions over upstream: `spec.databaseName` (a managed `IronicDatabase`), `spec.imageCacheName` (an
+ * `IronicImageCache`), `spec.overrides.tolerations`,
  * `spec.resources`, `spec.priorityClassName`, `spec.proxy`, `spec.networking.keepalived.vrid` and `passwordRef`
  * (as upstream's pull request 686 proposes them), `spec.tls.ipxe` with `spec.networking.ipxeTLSPort` and
  * `spec.images.ipxeBuilder` (iPXE over TLS, which upstream does not support), and `status.apiCredentialsName` / `status.observedGeneration`
@@ -564,6 +565,14 @@ export const IronicSpec = Type.Object(
       }),
     ),
     deployRamdisk: Type.Optional(DeployRamdisk),
+    imageCacheName: Type.Optional(
+      Type.String({
+        description:
+          'Name of an IronicImageCache in the same namespace that serves the IPA kernel and initramfs. Ironic then runs no downloader and waits until the cache is ready. Cannot be used with images.deployRamdiskBranch, images.deployRamdiskDownloader or overrides.agentImages.',
+        minLength: 1,
+        maxLength: 253,
+      }),
+    ),
     extraConfig: Type.Optional(Type.Array(ExtraConfig, { description: 'Extra ironic.conf options, passed as OS_<GROUP>__<NAME> environment variables.', maxItems: 256 })),
     highAvailability: Type.Optional(
       Type.Boolean({ description: 'Run one Ironic per selected node (a DaemonSet), talking JSON-RPC to each other. Requires a database.' }),
@@ -608,6 +617,10 @@ export const IronicSpec = Type.Object(
       {
         rule: '!has(oldSelf.databaseName) || !has(self.databaseName) || oldSelf.databaseName == self.databaseName',
         message: 'databaseName cannot be changed to a different IronicDatabase once set',
+      },
+      {
+        rule: `!has(self.imageCacheName) || !((has(self.images) && (${celGiven('self.images.deployRamdiskBranch')} || ${celGiven('self.images.deployRamdiskDownloader')})) || (has(self.overrides) && ${celNotEmpty('self.overrides.agentImages')}))`,
+        message: 'imageCacheName cannot be used with images.deployRamdiskBranch, images.deployRamdiskDownloader or overrides.agentImages: the image cache provides IPA',
       },
       {
         rule: `!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !${celGiven('self.networking.ipAddress')}`,

@@ -118,8 +118,10 @@ export type DatabaseModel =
 export type AgentImage = { readonly kernel: string; readonly initramfs: string };
 
 export type RamdiskModel = {
-  /** Whether the IPA downloader init container runs. */
+  /** Whether the IPA downloader init container runs (never with an image cache). */
   readonly downloader: boolean;
+  /** The IronicImageCache of the same namespace that serves IPA, when one is named. */
+  readonly imageCacheName?: string;
   readonly branch?: string;
   readonly extraKernelParams?: string;
   readonly sshKey?: string;
@@ -227,3 +229,23 @@ export type IronicDatabaseModel = {
 
 /** The result of a parse: the model, or every problem (path and message) to report. */
 export type Parsed<M> = { readonly ok: true; readonly model: M } | { readonly ok: false; readonly problems: readonly { readonly path: string; readonly message: string }[] };
+
+/** One architecture an IronicImageCache downloads: IPA_ARCH, and the tarball name when not the default. */
+export type CacheArchitectureModel = { readonly name: string; readonly filename?: string };
+
+export type IronicImageCacheModel = {
+  readonly agentBranch?: string;
+  readonly agentDownloadURL?: string;
+  readonly agentDownloaderImage?: string;
+  /** RFC 3339, as given. */
+  readonly agentMinimumModificationTime?: string;
+  /** At least one; the first is the default for hosts of an unknown architecture. */
+  readonly architectures: readonly CacheArchitectureModel[];
+  readonly proxy: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
+  /** Storage of the images (size and class only matter when it is not ephemeral). */
+  readonly storage: { readonly size: string; readonly ephemeral: boolean; readonly storageClassName?: string };
+  /** Sorted. */
+  readonly nodeSelector: Readonly<Record<string, string>>;
+  readonly tolerations: readonly IToleration[];
+  readonly tlsCertificateName?: string;
+};

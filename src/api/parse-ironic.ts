@@ -159,9 +159,10 @@ const databaseModel = (spec: IronicSpec): IronicModel['database'] => {
 const ramdiskModel = (spec: IronicSpec): RamdiskModel => {
   const images = spec.overrides?.agentImages ?? [];
   const byDefault = images.find((i) => (i.architecture ?? '') === '');
+  const imageCacheName = given(spec.imageCacheName);
   return {
-    downloader: spec.deployRamdisk?.disableDownloader !== true,
-    ...optionalFields({ branch: spec.images?.deployRamdiskBranch, extraKernelParams: spec.deployRamdisk?.extraKernelParams, sshKey: spec.deployRamdisk?.sshKey }),
+    downloader: spec.deployRamdisk?.disableDownloader !== true && imageCacheName === undefined,
+    ...optionalFields({ imageCacheName, branch: spec.images?.deployRamdiskBranch, extraKernelParams: spec.deployRamdisk?.extraKernelParams, sshKey: spec.deployRamdisk?.sshKey }),
     ...(byDefault && { defaultImages: { kernel: byDefault.kernel, initramfs: byDefault.initramfs } }),
     imagesByArch: images.flatMap((i) => (i.architecture !== undefined && i.architecture !== '' ? [{ architecture: i.architecture, kernel: i.kernel, initramfs: i.initramfs }] : [])),
     customImages: images.length > 0,

@@ -54,6 +54,19 @@ const databaseUnchanged: Rule = ({ spec, previous }) => {
   ];
 };
 
+// NOTE: not upstream (which has no image cache): the cache replaces the per-Ironic download settings.
+const imageCacheAlone: Rule = ({ spec }) => {
+  if (!nonEmpty(spec.imageCacheName)) return [];
+  const replaced = [
+    ...(nonEmpty(spec.images?.deployRamdiskBranch) ? ['images.deployRamdiskBranch'] : []),
+    ...(nonEmpty(spec.images?.deployRamdiskDownloader) ? ['images.deployRamdiskDownloader'] : []),
+    ...((spec.overrides?.agentImages ?? []).length > 0 ? ['overrides.agentImages'] : []),
+  ];
+  return replaced.length > 0
+    ? [problem('spec.imageCacheName', `imageCacheName cannot be used with ${replaced.join(', ')}: the image cache provides IPA; set the branch and downloader on the IronicImageCache, or remove imageCacheName`)]
+    : [];
+};
+
 const DATABASE_FIELDS = [
   ['credentialsName', 'the name of the Secret with the username and password'],
   ['host', 'the host name or IP address of the MariaDB server'],
@@ -500,6 +513,7 @@ const RULES: readonly Rule[] = [
   oneDatabase,
   databaseUnchanged,
   databaseFieldsSet,
+  imageCacheAlone,
   hostNetworkRule,
   addressesValid,
   externalIPAlone,

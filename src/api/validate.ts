@@ -5,3 +5,4 @@
 export type { Problem } from './problems.js';
 export { validateIronic } from './validate-ironic.js';
 export { validateIronicDatabase } from './validate-database.js';
+export { validateIronicImageCache } from './validate-image-cache.js';

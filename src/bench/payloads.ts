@@ -130,8 +130,13 @@ const databaseScenarios = (kind: ParentKind): Scenario[] => [
   { name: 'database', kind, spec: { storage: { size: '20Gi' }, resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } } }, related: [] },
 ];
 
+/** IronicImageCache: two architectures, as examples/image-cache.yaml. */
+const imageCacheScenarios = (kind: ParentKind): Scenario[] => [
+  { name: 'image-cache', kind, spec: { agentBranch: 'stable/2025.1', architectures: [{ name: 'x86_64' }, { name: 'aarch64', filename: 'ipa-centos9-stable-2025.1-aarch64.tar.gz' }], storage: { size: '5Gi' } }, related: [] },
+];
+
 /** The scenarios of each kind: a kind without scenarios does not compile. */
-const SCENARIOS: Readonly<Record<MetricLabel, (kind: ParentKind) => Scenario[]>> = { Ironic: ironicScenarios, IronicDatabase: databaseScenarios };
+const SCENARIOS: Readonly<Record<MetricLabel, (kind: ParentKind) => Scenario[]>> = { Ironic: ironicScenarios, IronicDatabase: databaseScenarios, IronicImageCache: imageCacheScenarios };
 
 /** The scenarios of every parent kind, in the order of the kinds. */
 export const scenarios = (): Scenario[] => PARENT_KINDS.flatMap((kind) => SCENARIOS[kind.metricLabel](kind));

@@ -56,6 +56,7 @@ export const customizeIronic = (request: CustomizeRequest): CustomizeResponse =>
     ...namesRule('v1', 'secrets', namespace, [textOf(spec['apiCredentialsName']), textOf(tls['certificateName']), issued, ...caNames(tls, 'Secret'), ...switchNames(spec), keepalivedPasswordName(spec)]),
     ...namesRule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
     ...namesRule(GROUP_VERSION, 'ironicdatabases', namespace, [textOf(spec['databaseName'])]),
+    ...namesRule(GROUP_VERSION, 'ironicimagecaches', namespace, [textOf(spec['imageCacheName'])]),
   ];
   // The names of the children we would create, to see whether another object already holds one.
   const parsed = parseIronic(spec);

@@ -6,16 +6,17 @@
 import type { ParentKind } from './descriptor.js';
 import { IRONIC } from './ironic.js';
 import { IRONIC_DATABASE } from './ironic-database.js';
+import { IRONIC_IMAGE_CACHE } from './ironic-image-cache.js';
 
 export type { ParentKind, UpdateStrategy } from './descriptor.js';
 
 /** The parent kinds, in the order routes, CRDs and messages list them. */
-export const PARENT_KINDS = [IRONIC, IRONIC_DATABASE] as const;
+export const PARENT_KINDS = [IRONIC, IRONIC_DATABASE, IRONIC_IMAGE_CACHE] as const;
 
 /** The metric label of a parent kind: the union of the descriptors' labels. */
 export type MetricLabel = (typeof PARENT_KINDS)[number]['metricLabel'];
 
-/** The parent kinds in the order a round syncs them (by `syncOrder`: databases first). */
+/** The parent kinds in the order a round syncs them (by `syncOrder`: databases and image caches first). */
 export const inSyncOrder = <K extends Pick<ParentKind, 'syncOrder'>>(kinds: readonly K[]): K[] => [...kinds].sort((a, b) => a.syncOrder - b.syncOrder);
 
 /** Words joined as English lists them: `a`, `a and b`, `a, b and c` (or with `or`). */

@@ -31,6 +31,6 @@ export const IRONIC: ParentKind<'Ironic'> = {
   ],
   controllerName: 'ironic',
   metricLabel: 'Ironic',
-  // After the databases: an Ironic reads the status its IronicDatabase got in the same round.
-  syncOrder: 2,
+  // After the databases and image caches: an Ironic reads the status they got in the same round.
+  syncOrder: 3,
 };

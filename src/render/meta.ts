@@ -47,6 +47,12 @@ export const databaseLabels = (name: string): Record<string, string> => ({
   [LABELS.managedBy]: MANAGED_BY,
 });
 
+/** Labels put on every child of an IronicImageCache. */
+export const imageCacheLabels = (name: string): Record<string, string> => ({
+  [LABELS.imageCache]: labelValue(name),
+  [LABELS.managedBy]: MANAGED_BY,
+});
+
 /**
  * Recursively drops undefined values and empty objects/arrays created by optional parts, so a rendered
  * object never carries `null` or `undefined` (Metacontroller would see them as changes).

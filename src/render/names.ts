@@ -14,6 +14,7 @@ export const LABELS = {
   ironic: `${LABEL_PREFIX}/ironic`,
   version: `${LABEL_PREFIX}/version`,
   database: `${LABEL_PREFIX}/database`,
+  imageCache: `${LABEL_PREFIX}/image-cache`,
   component: `${LABEL_PREFIX}/component`,
   /** On placeholder Secrets the user fills in (never overwritten). */
   managed: `${LABEL_PREFIX}/managed`,
@@ -158,4 +159,14 @@ export const databaseNames = (name: string): DatabaseNames => ({
   mariadb: objectName(name, '-database'),
   primaryService: dnsLabel(name, '-database-primary'),
   rootPassword: objectName(name, '-database-root'),
+});
+
+/** The names of an IronicImageCache's children. */
+export type ImageCacheNames = { readonly statefulSet: string; readonly service: string; readonly config: string };
+
+/** Names of the children of an IronicImageCache. */
+export const imageCacheNames = (name: string): ImageCacheNames => ({
+  statefulSet: objectName(name, '-ipa-cache'),
+  service: dnsLabel(name, '-ipa-cache'),
+  config: objectName(name, '-ipa-cache-config'),
 });

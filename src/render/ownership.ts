@@ -36,11 +36,11 @@ export type CredentialsAdoption = { readonly secretName: string; readonly field:
  * What to do about each object in the way: delete it (its replacement is created at once) or rename the
  * parent; the generated credentials Secret can also be named in the spec and used as the user's.
  */
-export const conflictMessage = (objects: readonly KubeObject[], namespace: string, parentKind: string, credentials: CredentialsAdoption): string =>
+export const conflictMessage = (objects: readonly KubeObject[], namespace: string, parentKind: string, credentials?: CredentialsAdoption): string =>
   objects
     .map((o) => {
       const what = `${describeObject(o, namespace)} already exists and does not belong to this ${parentKind}`;
-      return o.kind === 'Secret' && o.metadata.name === credentials.secretName
+      return credentials !== undefined && o.kind === 'Secret' && o.metadata.name === credentials.secretName
         ? `${what}: set ${credentials.field} to ${o.metadata.name} to use it as the ${credentials.what}, or delete it to have credentials generated`
         : `${what}: delete it (its replacement is created at once), or rename this ${parentKind}`;
     })

@@ -12,7 +12,20 @@ import { MOUNTS } from './volumes.js';
 import { rpcTLSEnv } from './ha.js';
 import { ironicNetworkingEnv } from './networking-service.js';
 
+/**
+ * The IPA of an image cache: its first architecture is the default (hosts without cpu_arch), and every
+ * architecture goes into the _BY_ARCH lists, which inspector.ipxe also boots from (without them it would
+ * ask this Ironic's own httpd for the downloader's files, which no longer exist).
+ */
+const cachedImageEnv = (images: NonNullable<IronicRenderInput['references']['imageCache']>): IEnvVar[] => [
+  ...optionalEnv('DEPLOY_KERNEL_URL', images[0]?.kernel),
+  ...optionalEnv('DEPLOY_RAMDISK_URL', images[0]?.initramfs),
+  ...joinedEnv('DEPLOY_KERNEL_BY_ARCH', images.map((i) => `${i.architecture}:${i.kernel}`), ','),
+  ...joinedEnv('DEPLOY_RAMDISK_BY_ARCH', images.map((i) => `${i.architecture}:${i.initramfs}`), ','),
+];
+
 const agentImageEnv = (input: IronicRenderInput): IEnvVar[] => {
+  if (input.references.imageCache !== undefined) return cachedImageEnv(input.references.imageCache);
   const { defaultImages, imagesByArch } = input.model.ramdisk;
   return [
     ...optionalEnv('DEPLOY_KERNEL_URL', defaultImages?.kernel),

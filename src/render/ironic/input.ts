@@ -67,8 +67,13 @@ export type SwitchSecrets = {
   readonly credentials: { readonly name: string; readonly generated: boolean; readonly hash: string };
 };
 
+/** The IPA URLs an IronicImageCache serves, one entry per architecture, the default one first. */
+export type CachedAgentImages = readonly { readonly architecture: string; readonly kernel: string; readonly initramfs: string }[];
+
 /** Resolved references of an Ironic spec. */
 export type IronicReferences = {
+  /** The images of the IronicImageCache named in spec.imageCacheName, once it is ready. */
+  readonly imageCache?: CachedAgentImages;
   readonly switches?: SwitchSecrets;
   readonly tls?: TLSReference;
   readonly bmcCA?: MountedReference;

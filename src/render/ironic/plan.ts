@@ -18,6 +18,7 @@ import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness
 import { describeProblems } from '../problems.js';
 import { conflictMessage, objectsInTheWay, ownedBy, type Wanted } from '../ownership.js';
 import { resolveDatabase, singlePodDatabaseHint } from './database.js';
+import { resolveImageCache } from './image-cache.js';
 import { renderIronicChildren } from './index.js';
 import { retireWorkload } from './retire.js';
 import { clientAccess } from './handoff.js';
@@ -213,6 +214,8 @@ export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'cert
   if (!references.ok) return { kind: 'keep', result: keepIronic(view, referenceOutcome(references.problems), model.version) };
   const database = resolveDatabase(model.database, view.related, view.namespace);
   if (!database.ok) return { kind: 'keep', result: keepIronic(view, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, model.version) };
+  const imageCache = resolveImageCache(model.ramdisk.imageCacheName, view.related, view.namespace);
+  if (!imageCache.ok) return { kind: 'keep', result: keepIronic(view, { kind: imageCache.kind === 'missing' ? 'missingReference' : 'waiting', message: imageCache.message }, model.version) };
   if (secretsNotObservedYet(view, names)) {
     const waiting = keepIronic(view, { kind: 'waiting', message: 'waiting for the Secrets of this Ironic to be observed before reusing them' }, model.version);
     return { kind: 'keep', result: { ...waiting, resyncAfterSeconds: CACHE_RESYNC_SECONDS } };
@@ -223,7 +226,7 @@ export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'cert
     kind: 'render',
     model,
     names,
-    references: { ...references.references, ...(database.database && { database: database.database }) },
+    references: { ...references.references, ...(database.database && { database: database.database }), ...(imageCache.images && { imageCache: imageCache.images }) },
     credentials: credentialsPlan(view, model, names),
     ...(rollout && { rollout }),
     ...(tlsRollout && { tlsRollout }),

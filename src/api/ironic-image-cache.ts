@@ -1,0 +1,148 @@
+/**
+ * The `IronicImageCache` custom resource: the IPA (ironic-python-agent) kernel and initramfs, downloaded
+ * once into a volume and served over HTTP(S) to any number of Ironic objects of its namespace, which use it
+ * through `spec.imageCacheName` instead of running the IPA downloader themselves.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Conditions, EmbeddedObject, StringEnum, StringMap } from './common.js';
+import { DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE, IPA_ARCHITECTURES } from './constants.js';
+
+export const CacheStorage = Type.Object(
+  {
+    size: Type.Optional(
+      Type.String({
+        description: `Size of the cache volume, as a Kubernetes quantity. Defaults to ${DEFAULT_IMAGE_CACHE_SIZE}. Each architecture needs about 1Gi; older downloads are removed once a newer one is in place.`,
+        pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
+        default: DEFAULT_IMAGE_CACHE_SIZE,
+      }),
+    ),
+    storageClassName: Type.Optional(Type.String({ description: 'StorageClass of the cache volume. Empty means the cluster default.' })),
+    ephemeral: Type.Optional(
+      Type.Boolean({
+        description: 'Keep the images in an emptyDir instead of a PersistentVolumeClaim: they are downloaded again whenever the pod restarts.',
+        default: false,
+      }),
+    ),
+  },
+  {
+    description: 'Storage of the cached images. Persistent by default, so a restart does not download them again.',
+    'x-kubernetes-validations': [
+      {
+        rule: "!(has(self.ephemeral) && self.ephemeral) || !has(self.storageClassName) || self.storageClassName == ''",
+        message: 'storageClassName cannot be used with ephemeral storage',
+      },
+    ],
+  },
+);
+export type CacheStorage = Static<typeof CacheStorage>;
+
+export const CacheArchitecture = Type.Object(
+  {
+    name: StringEnum(IPA_ARCHITECTURES, { description: 'The CPU architecture (IPA_ARCH of the downloader); the files are named ironic-python-agent_<name>.kernel and .initramfs.' }),
+    filename: Type.Optional(
+      Type.String({
+        description: 'Name of the IPA tarball under agentDownloadURL for this architecture (IPA_FILENAME). Defaults to the downloader\'s ipa-<flavor>-<branch>.tar.gz.',
+        pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+        maxLength: 253,
+      }),
+    ),
+  },
+  { description: 'One architecture to cache.' },
+);
+export type CacheArchitecture = Static<typeof CacheArchitecture>;
+
+export const CacheProxy = Type.Object(
+  {
+    httpProxy: Type.Optional(Type.String({ description: 'Proxy for http URLs (HTTP_PROXY of the downloader).' })),
+    httpsProxy: Type.Optional(Type.String({ description: 'Proxy for https URLs (HTTPS_PROXY of the downloader).' })),
+    noProxy: Type.Optional(Type.String({ description: 'Comma-separated hosts and domains reached without the proxy (NO_PROXY of the downloader).' })),
+  },
+  { description: 'The proxy the downloader uses. Without it, the operator-wide IPA proxy settings apply.' },
+);
+export type CacheProxy = Static<typeof CacheProxy>;
+
+const Toleration = EmbeddedObject({}, 'A Kubernetes toleration (core/v1 Toleration).');
+
+/** CEL, on the spec (`root` is self or oldSelf): whether the images live in an emptyDir. */
+const ephemeralOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.ephemeral) && ${root}.storage.ephemeral)`;
+
+/** CEL, on the spec: the storage class, empty for the cluster default. */
+const storageClassOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.storageClassName) ? ${root}.storage.storageClassName : '')`;
+
+export const IronicImageCacheSpec = Type.Object(
+  {
+    agentBranch: Type.Optional(
+      Type.String({ description: 'Branch of IPA to download (IPA_BRANCH of the downloader), for example `stable/2025.1`. Defaults to the downloader\'s `master`.', maxLength: 128 }),
+    ),
+    agentDownloadURL: Type.Optional(
+      Type.String({
+        description: 'Where the IPA tarballs are downloaded from (IPA_BASEURI of the downloader). Defaults to the operator-wide setting, else https://tarballs.opendev.org/openstack/ironic-python-agent/dib.',
+        format: 'uri',
+      }),
+    ),
+    agentDownloaderImage: Type.Optional(Type.String({ description: 'Image of the IPA downloader. Defaults to the operator\'s downloader image.' })),
+    agentMinimumModificationTime: Type.Optional(
+      Type.String({
+        description:
+          'RFC 3339 time. The cached IPA must have been modified at or after it (the Last-Modified of the download); changing it downloads again. Until such an IPA is available the cache is not ready.',
+        format: 'date-time',
+      }),
+    ),
+    architectures: Type.Optional(
+      Type.Array(CacheArchitecture, {
+        description: `The architectures to cache, the first one being the default for hosts without a known architecture. Defaults to ${DEFAULT_IPA_ARCHITECTURE} alone.`,
+        minItems: 1,
+        maxItems: IPA_ARCHITECTURES.length,
+        'x-kubernetes-validations': [{ rule: 'self.all(a, self.exists_one(b, b.name == a.name))', message: 'each architecture may appear only once' }],
+      }),
+    ),
+    proxy: Type.Optional(CacheProxy),
+    storage: Type.Optional(CacheStorage),
+    nodeSelector: Type.Optional(StringMap('Node labels the cache pod must match.')),
+    tolerations: Type.Optional(Type.Array(Toleration, { description: 'Tolerations of the cache pod.', maxItems: 64 })),
+    tlsCertificateName: Type.Optional(
+      Type.String({
+        description: 'Name of a Secret (`tls.crt`, `tls.key`) with the certificate to serve the images with over HTTPS. The Ironic objects using the cache must trust its CA (spec.tls.trustedCA).',
+        maxLength: 253,
+      }),
+    ),
+  },
+  {
+    description: 'Desired state of the IPA image cache.',
+    'x-kubernetes-validations': [
+      {
+        rule: `${ephemeralOf('self')} == ${ephemeralOf('oldSelf')}`,
+        message: 'storage.ephemeral cannot be changed once the cache exists: create a new IronicImageCache instead',
+      },
+      {
+        rule: `${storageClassOf('self')} == ${storageClassOf('oldSelf')}`,
+        message: 'storage.storageClassName cannot be changed once the cache exists',
+      },
+    ],
+  },
+);
+export type IronicImageCacheSpec = Static<typeof IronicImageCacheSpec>;
+
+export const CachedImages = Type.Object(
+  {
+    architecture: Type.String({ description: 'The CPU architecture.' }),
+    kernel: Type.String({ description: 'URL of the IPA kernel.' }),
+    initramfs: Type.String({ description: 'URL of the IPA initramfs.' }),
+  },
+  { description: 'Where the IPA of one architecture is served.' },
+);
+export type CachedImages = Static<typeof CachedImages>;
+
+export const IronicImageCacheStatus = Type.Object(
+  {
+    conditions: Type.Optional(Conditions),
+    images: Type.Optional(Type.Array(CachedImages, { description: 'The URLs of the cached kernel and initramfs of each architecture, the default one first.' })),
+    agentBranch: Type.Optional(Type.String({ description: 'The IPA branch of the images being served.' })),
+    agentMinimumModificationTime: Type.Optional(Type.String({ description: 'The minimum modification time the images being served were checked against.' })),
+    tlsCertificateName: Type.Optional(Type.String({ description: 'Secret with the serving certificate, when the images are served over HTTPS.' })),
+    usedBy: Type.Optional(Type.Array(Type.String(), { description: 'Ironic objects that use this cache. Deletion waits until this list is empty.' })),
+    observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
+  },
+  { description: 'Observed state of the IPA image cache.' },
+);
+export type IronicImageCacheStatus = Static<typeof IronicImageCacheStatus>;

@@ -1,0 +1,40 @@
+/**
+ * `parseIronicImageCache`: an IronicImageCache spec in, every problem or the typed, defaulted model out.
+ */
+import type { IToleration } from 'kubernetes-models/v1/Toleration';
+import { DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
+import { canonical, given, optionalFields, sortedMap } from './fields.js';
+import type { IronicImageCacheSpec } from './ironic-image-cache.js';
+import type { IronicImageCacheModel, Parsed } from './model.js';
+import { isIronicImageCacheSpec, validateIronicImageCache } from './validate-image-cache.js';
+
+const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
+  const storage = spec.storage ?? {};
+  const storageClassName = given(storage.storageClassName);
+  const architectures = spec.architectures ?? [{ name: DEFAULT_IPA_ARCHITECTURE }];
+  const proxy = spec.proxy ?? {};
+  // Validation refused every toleration that is not a core/v1 Toleration.
+  const tolerations = (spec.tolerations ?? []) as IToleration[];
+  return {
+    ...optionalFields({
+      agentBranch: given(spec.agentBranch?.trim()),
+      agentDownloadURL: given(spec.agentDownloadURL?.trim()),
+      agentDownloaderImage: given(spec.agentDownloaderImage?.trim()),
+      agentMinimumModificationTime: given(spec.agentMinimumModificationTime),
+      tlsCertificateName: given(spec.tlsCertificateName),
+    }),
+    architectures: architectures.map((a) => ({ name: a.name, ...optionalFields({ filename: given(a.filename) }) })),
+    proxy: optionalFields({ httpProxy: given(proxy.httpProxy?.trim()), httpsProxy: given(proxy.httpsProxy?.trim()), noProxy: given(proxy.noProxy?.trim()) }),
+    storage: { size: canonical(given(storage.size) ?? DEFAULT_IMAGE_CACHE_SIZE), ephemeral: storage.ephemeral ?? false, ...(storageClassName !== undefined && { storageClassName }) },
+    nodeSelector: sortedMap(spec.nodeSelector),
+    tolerations,
+  };
+};
+
+/** Parses an IronicImageCache spec: every problem, or the model. Pure and total: never throws. */
+export const parseIronicImageCache = (spec: unknown): Parsed<IronicImageCacheModel> => {
+  const problems = validateIronicImageCache(spec);
+  if (problems.length > 0) return { ok: false, problems };
+  if (!isIronicImageCacheSpec(spec)) return { ok: false, problems: [{ path: 'spec', message: 'the spec does not match the IronicImageCache API: compare it with `kubectl explain ironicimagecache.spec`' }] };
+  return { ok: true, model: cacheModel(spec) };
+};

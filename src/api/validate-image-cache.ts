@@ -1,0 +1,70 @@
+/**
+ * Validation of an IronicImageCache spec: the TypeBox schema first, then the semantic rules on storage,
+ * architectures, tolerations and the node selector. Every problem is reported.
+ */
+import { Toleration } from 'kubernetes-models/v1/Toleration';
+import { registerFormats } from './formats.js';
+import { IronicImageCacheSpec } from './ironic-image-cache.js';
+import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
+import { isPositive, parseQuantity } from './quantity.js';
+
+type Rule = (spec: IronicImageCacheSpec) => Problem[];
+
+const storageClassNotEphemeral: Rule = (spec) => {
+  const storage = spec.storage;
+  return storage?.ephemeral === true && storage.storageClassName !== undefined && storage.storageClassName !== ''
+    ? [problem('spec.storage.storageClassName', 'storageClassName cannot be used with ephemeral storage, which uses no volume: remove storageClassName, or set ephemeral to false')]
+    : [];
+};
+
+const sizePositive: Rule = (spec) => {
+  const size = spec.storage?.size;
+  if (size === undefined || size === '') return [];
+  const quantity = parseQuantity(size);
+  if (quantity === undefined) return [problem('spec.storage.size', `size ${describeValue(size)} is not a Kubernetes quantity: use a size such as 5Gi`)];
+  return isPositive(quantity) ? [] : [problem('spec.storage.size', `size must be greater than zero, but it is ${describeValue(size)}: use a size such as 5Gi`)];
+};
+
+const architecturesOnce: Rule = (spec) => {
+  const names = (spec.architectures ?? []).map((a) => a.name);
+  const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
+  return repeated.length > 0
+    ? [problem('spec.architectures', `each architecture may appear only once, but ${repeated.map(describeValue).join(', ')} appears more than once: remove the repeated entries`)]
+    : [];
+};
+
+const tolerationsValid: Rule = (spec) =>
+  (spec.tolerations ?? []).flatMap((toleration, index) => {
+    const path = fieldPath('spec.tolerations', index);
+    try {
+      new Toleration(toleration).validate();
+      return [];
+    } catch (error) {
+      const detail = error instanceof Error ? error.message.replace(/\bdata\//g, '').replace(/\bdata\b/g, 'it') : 'is not valid';
+      return [problem(path, `${path} is not a valid Kubernetes toleration: ${detail}`)];
+    }
+  });
+
+const nodeSelectorKeys: Rule = (spec) =>
+  Object.keys(spec.nodeSelector ?? {})
+    .filter((key) => key.trim() === '')
+    .map((key) => problem(fieldPath('spec.nodeSelector', key), 'node selector keys must not be empty: remove this entry, or use a node label key such as kubernetes.io/os'));
+
+/** The semantic rules, in order. */
+const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, architecturesOnce, tolerationsValid, nodeSelectorKeys];
+
+export const isIronicImageCacheSpec = (value: unknown): value is IronicImageCacheSpec => compiledCheck(IronicImageCacheSpec).Check(value);
+
+const validateUnsafe = (spec: unknown): Problem[] => {
+  registerFormats();
+  const shapeProblems = schemaProblems(IronicImageCacheSpec, spec, 'spec');
+  if (shapeProblems.length > 0) return shapeProblems;
+  if (!isIronicImageCacheSpec(spec)) return [problem('spec', 'the spec does not match the IronicImageCache API: compare it with `kubectl explain ironicimagecache.spec`')];
+  return RULES.flatMap((rule) => rule(spec));
+};
+
+/**
+ * Validates an IronicImageCache spec: schema problems alone when the shape is wrong, otherwise the problems
+ * of the semantic rules. Pure and total: it never throws, whatever the input.
+ */
+export const validateIronicImageCache = (spec: unknown): Problem[] => withoutThrowing(() => validateUnsafe(spec));

@@ -1,0 +1,36 @@
+/**
+ * The IronicImageCache hooks: adapters from the Metacontroller wire format to the pure plan
+ * (src/render/image-cache/plan.ts).
+ */
+import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
+import { GROUP_VERSION } from '../api/common.js';
+import { isRecord, textOf } from '../render/observed.js';
+import { finalizeCache, finishCache, prepareCache, wantedCacheChildren } from '../render/image-cache/plan.js';
+import { imageCacheNames } from '../render/names.js';
+import type { HookContext } from './context.js';
+import { viewOf } from './parent.js';
+import { wire } from './wire.js';
+import { namesRule, withWanted } from './related.js';
+
+/** customize: the serving certificate by name, and the Ironic objects of the namespace (to know who uses us). */
+export const customizeIronicImageCache = (request: CustomizeRequest): CustomizeResponse => {
+  const namespace = request.parent.metadata.namespace ?? '';
+  const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
+  const referenced = [
+    ...namesRule('v1', 'secrets', namespace, [textOf(spec['tlsCertificateName'])]),
+    // Only this namespace: an Ironic can only name a cache of its own namespace.
+    { apiVersion: GROUP_VERSION, resource: 'ironics', namespace },
+  ];
+  return { relatedResources: withWanted(referenced, wantedCacheChildren(imageCacheNames(request.parent.metadata.name)), namespace) };
+};
+
+const answer = (request: SyncRequest, ctx: HookContext, finish: typeof finishCache): SyncResponse => {
+  const view = viewOf(request, ctx.now());
+  return wire(finish(view, prepareCache(view), ctx.config));
+};
+
+/** sync: the children and the status. */
+export const syncIronicImageCache = (request: SyncRequest, ctx: HookContext): SyncResponse => answer(request, ctx, finishCache);
+
+/** finalize: blocked while an Ironic uses the cache, then the children are deleted. */
+export const finalizeIronicImageCache = (request: SyncRequest, ctx: HookContext): SyncResponse => answer(request, ctx, finalizeCache);

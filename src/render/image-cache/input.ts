@@ -1,0 +1,33 @@
+/** Everything an IronicImageCache renderer may read. */
+import type { IronicImageCacheModel } from '../../api/model.js';
+import type { RenderConfig } from '../config.js';
+
+/** The serving certificate: its Secret and a hash of its content (a renewal rolls the pod). */
+export type CacheTLS = { readonly secretName: string; readonly hash: string };
+
+export type CacheRenderInput = {
+  readonly name: string;
+  readonly namespace: string;
+  readonly model: IronicImageCacheModel;
+  readonly tls?: CacheTLS;
+  /**
+   * The claim templates of the observed StatefulSet. They are immutable, so once the StatefulSet exists
+   * they are kept as they are.
+   */
+  readonly observedClaimTemplates?: readonly unknown[];
+  readonly config: RenderConfig;
+};
+
+/** The port httpd listens on (unprivileged) and the port of the Service, by scheme. */
+export const CACHE_PORTS = {
+  http: { container: 8080, service: 80 },
+  https: { container: 8443, service: 443 },
+} as const;
+
+/** Where the downloader writes and httpd serves from (fixed by the downloader: SHARED_DIR/html/images). */
+export const SHARED_DIR = '/shared';
+
+/** The file name the downloader gives the IPA kernel or initramfs of one architecture (IPA_ARCH). */
+export const agentFile = (architecture: string, part: 'kernel' | 'initramfs'): string => `ironic-python-agent_${architecture}.${part}`;
+
+export const schemeOf = (input: Pick<CacheRenderInput, 'tls'>): 'http' | 'https' => (input.tls !== undefined ? 'https' : 'http');

@@ -1,0 +1,129 @@
+/**
+ * The decisions of an IronicImageCache sync and finalize, as pure functions of the observed objects and
+ * the model.
+ */
+import { GROUP_KEYS, type KubeObject, type ObjectMap } from '../../api/hook.js';
+import type { IronicImageCacheModel } from '../../api/model.js';
+import type { IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
+import { parseIronicImageCache } from '../../api/parse-ironic-image-cache.js';
+import { keepObservedChildren, type KubeChild } from '../child.js';
+import type { RenderConfig } from '../config.js';
+import { imageCacheNames, type ImageCacheNames } from '../names.js';
+import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
+import { findObject, objectsOf, pathOf } from '../observed.js';
+import { countChildren, type ParentView } from '../parent.js';
+import { describeProblems } from '../problems.js';
+import { resolveTLSSecret } from '../references.js';
+import { combineReadiness, progressing, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
+import type { CacheRenderInput, CacheTLS } from './input.js';
+import { renderCacheChildren } from './render.js';
+import { computeCacheStatus, type CacheOutcome } from './status.js';
+
+/** A sync's answer before it is put on the wire. */
+export type CacheSyncResult = {
+  readonly status: IronicImageCacheStatus;
+  readonly children: KubeChild[];
+  readonly resyncAfterSeconds?: number;
+  readonly finalized?: boolean;
+};
+
+/** The finalizer the API server sets for `kubectl delete --cascade=foreground`. */
+const FOREGROUND_DELETION = 'foregroundDeletion';
+
+/** How long to wait before looking again while a deletion is blocked or children remain. */
+const BLOCKED_RESYNC_SECONDS = 30;
+const DELETING_RESYNC_SECONDS = 5;
+
+/** Names of the Ironic objects of the namespace whose spec.imageCacheName is this cache. */
+export const cacheUsersOf = (related: ObjectMap | null | undefined, namespace: string, name: string): string[] =>
+  objectsOf(related, GROUP_KEYS.ironic)
+    .filter((o: KubeObject) => (o.metadata.namespace ?? namespace) === namespace && pathOf(o, 'spec', 'imageCacheName') === name)
+    .map((o) => o.metadata.name)
+    .sort();
+
+/** Where a sync stands: keep everything (and why), or render. */
+export type PreparedCache = { readonly kind: 'keep'; readonly outcome: CacheOutcome } | { readonly kind: 'render'; readonly model: IronicImageCacheModel; readonly tls?: CacheTLS };
+
+/** The children with names fixed by the parent's name that this spec creates. */
+export const wantedCacheChildren = (names: ImageCacheNames): Wanted[] => [
+  { group: GROUP_KEYS.configMap, name: names.config },
+  { group: GROUP_KEYS.statefulSet, name: names.statefulSet },
+  { group: GROUP_KEYS.service, name: names.service },
+];
+
+/** Parses the spec and resolves its TLS Secret; otherwise the outcome that keeps every observed child. */
+export const prepareCache = (view: ParentView): PreparedCache => {
+  const parsed = parseIronicImageCache(view.spec);
+  if (!parsed.ok) return { kind: 'keep', outcome: { kind: 'invalidSpec', message: describeProblems(parsed.problems) } };
+  const { model } = parsed;
+  const inTheWay = objectsInTheWay(view, wantedCacheChildren(imageCacheNames(view.name)));
+  if (inTheWay.length > 0) {
+    return { kind: 'keep', outcome: { kind: 'conflict', message: conflictMessage(inTheWay, view.namespace, 'IronicImageCache') } };
+  }
+  if (model.tlsCertificateName === undefined) return { kind: 'render', model };
+  const tls = resolveTLSSecret({ related: view.related, namespace: view.namespace }, model.tlsCertificateName, 'spec.tlsCertificateName');
+  if (!tls.ok) return { kind: 'keep', outcome: { kind: tls.problem.kind === 'missing' ? 'missingReference' : 'invalidReference', message: tls.problem.message } };
+  return { kind: 'render', model, tls: { secretName: tls.value.name, hash: tls.value.hash } };
+};
+
+/** Readiness of the StatefulSet, saying where to look while the downloads run. */
+const workloadReadiness = (set: KubeObject | undefined): Readiness => {
+  if (set === undefined) return progressing('the image cache stateful set is being created');
+  const readiness = statefulSetReadiness(set);
+  return readiness.state === 'progressing'
+    ? progressing(`${readiness.message}: the downloads run first (kubectl logs ${set.metadata.name}-0 --all-containers shows their progress and any error)`)
+    : readiness;
+};
+
+/** The rendered children and the outcome (with its readiness), or the kept children. */
+const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): { outcome: CacheOutcome; children: KubeChild[] } => {
+  if (prepared.kind === 'keep') return { outcome: prepared.outcome, children: keepObservedChildren(view.children) };
+  const names = imageCacheNames(view.name);
+  const observedSet = findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet);
+  const templates = pathOf(observedSet, 'spec', 'volumeClaimTemplates');
+  const input: CacheRenderInput = {
+    name: view.name,
+    namespace: view.namespace,
+    model: prepared.model,
+    ...(prepared.tls && { tls: prepared.tls }),
+    ...(Array.isArray(templates) && templates.length > 0 && { observedClaimTemplates: templates }),
+    config,
+  };
+  const readiness = combineReadiness(
+    [workloadReadiness(observedSet), serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, names.service))],
+    'all resources are available',
+  );
+  return { outcome: { kind: 'rendered', readiness, input }, children: renderCacheChildren(input) };
+};
+
+const statusOf = (view: ParentView, outcome: CacheOutcome, usedBy: readonly string[], deletionBlocked: boolean): IronicImageCacheStatus =>
+  computeCacheStatus({ outcome, usedBy, deletionBlocked, previousStatus: view.status, generation: view.generation, now: view.now });
+
+/** sync: the children and the status. */
+export const finishCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult => {
+  const { outcome, children } = planCache(view, prepared, config);
+  return { status: statusOf(view, outcome, cacheUsersOf(view.related, view.namespace, view.name), false), children };
+};
+
+/**
+ * finalize: while an Ironic still names this cache, keep everything running and say who blocks. Then
+ * delete the children (the claim goes with the StatefulSet) and finish once they are gone.
+ */
+export const finalizeCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult => {
+  const usedBy = cacheUsersOf(view.related, view.namespace, view.name);
+  // Foreground deletion: the garbage collector deletes the children whatever this hook answers.
+  const foreground = view.finalizers.includes(FOREGROUND_DELETION);
+  if (usedBy.length > 0 && !foreground) {
+    const { outcome, children } = planCache(view, prepared, config);
+    return { status: statusOf(view, outcome, usedBy, true), children, resyncAfterSeconds: BLOCKED_RESYNC_SECONDS };
+  }
+  const remaining = countChildren(view.children);
+  const users = foreground && usedBy.length > 0 ? ` although ${usedBy.join(', ')} still use it (deleted with foreground propagation, which does not wait for them)` : '';
+  const message = remaining === 0 ? `the image cache has been removed${users}` : `the image cache is being deleted${users}: ${remaining} resources remain`;
+  return {
+    status: statusOf(view, { kind: 'deleting', message }, usedBy, false),
+    children: [],
+    ...(remaining > 0 && { resyncAfterSeconds: DELETING_RESYNC_SECONDS }),
+    finalized: remaining === 0,
+  };
+};

@@ -1,0 +1,297 @@
+/**
+ * Children of an IronicImageCache: the httpd configuration, the StatefulSet that downloads IPA and serves
+ * it, and its Service. Facts about the downloader: ironic-ipa-downloader's get-resource.sh (ironic-image.md
+ * §6); httpd and its modules come from the ironic image (its /etc/httpd/modules).
+ *
+ * NOTE: the workload is a StatefulSet with one replica and a volumeClaimTemplate rather than a Deployment
+ * with a claim of its own: the StatefulSet controller creates the claim, never starts the new pod before
+ * the old one is gone (two pods on one ReadWriteOnce volume would stall a Deployment's rolling update, and
+ * Recreate would need the claim as a separate child with its own lifecycle), and removes the claim with the
+ * cache (persistentVolumeClaimRetentionPolicy), since everything in it can be downloaded again.
+ *
+ * The downloads run as init containers, so httpd starts only once every architecture is in place and never
+ * serves a half-written file. The downloader itself extracts into a temporary directory of the volume, moves
+ * it into place whole and then repoints the `ironic-python-agent_<arch>.*` symlinks, so a download that is
+ * interrupted leaves the previous files untouched. Any change of the inputs (branch, URL, architectures,
+ * proxy, minimum modification time, image) changes the pod template, so the pod is replaced and the
+ * downloads run again; the downloader's ETag check makes an unchanged IPA cost one HEAD-like request.
+ */
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { IProbe } from 'kubernetes-models/v1/Probe';
+import type { IService } from 'kubernetes-models/v1/Service';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import type { CacheArchitectureModel } from '../../api/model.js';
+import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/version.js';
+import { toChild, type KubeChild } from '../child.js';
+import { contentHash, imageCacheLabels, nodeSelection } from '../meta.js';
+import { LABELS, imageCacheNames, labelValue, versionAnnotation } from '../names.js';
+import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
+import { CACHE_PORTS, SHARED_DIR, agentFile, schemeOf, type CacheRenderInput } from './input.js';
+
+const VOLUMES = { images: 'images', config: 'config', tmp: 'tmp', tls: 'tls' } as const;
+const CONFIG_DIR = '/etc/ipa-cache';
+const CONFIG_FILE = 'httpd.conf';
+const TLS_DIR = '/certs/ipa-cache';
+
+/** The downloader's own script (its image's ENTRYPOINT). */
+const GET_RESOURCE = '/usr/local/bin/get-resource.sh';
+
+/**
+ * One download: the downloader, then the minimum modification time, checked against the Last-Modified
+ * header it kept (the last one, after redirects). An older IPA fails the init container, with a message.
+ */
+export const DOWNLOAD_SCRIPT = [
+  'set -eu',
+  GET_RESOURCE,
+  'if [ -n "${IPA_MINIMUM_MODIFICATION_TIME:-}" ]; then',
+  `  headers="${SHARED_DIR}/html/images/ironic-python-agent_\${IPA_ARCH}.headers"`,
+  `  modified="$(awk 'tolower($1) == "last-modified:" { sub(/^[^:]*:[ \\t]*/, ""); line = $0 } END { print line }' "$headers" | tr -d '\\r')"`,
+  '  if [ -z "$modified" ] || [ "$(date -u -d "$modified" +%s)" -lt "$(date -u -d "$IPA_MINIMUM_MODIFICATION_TIME" +%s)" ]; then',
+  '    echo "the IPA for ${IPA_ARCH} was last modified ${modified:-at an unknown time}, before agentMinimumModificationTime ${IPA_MINIMUM_MODIFICATION_TIME}: publish a newer one or lower agentMinimumModificationTime" >&2',
+  '    exit 1',
+  '  fi',
+  'fi',
+  '',
+].join('\n');
+
+/**
+ * After the downloads: drop the links of architectures no longer cached, then every download directory
+ * no link points into (older versions), and leftovers of interrupted downloads.
+ */
+export const PRUNE_SCRIPT = [
+  'set -eu',
+  `cd ${SHARED_DIR}/html/images`,
+  'for link in ironic-python-agent*; do',
+  '  [ -L "$link" ] || continue',
+  '  case " $CACHED " in *" ${link%.*} "*) ;; *) echo "removing $link"; rm -f -- "$link" ;; esac',
+  'done',
+  'for dir in */; do',
+  '  dir="${dir%/}"',
+  '  [ -d "$dir" ] && [ ! -L "$dir" ] || continue',
+  '  keep=false',
+  '  for link in ironic-python-agent*; do',
+  '    [ -L "$link" ] || continue',
+  '    case "$(readlink "$link")" in "$dir"/*) keep=true ;; esac',
+  '  done',
+  '  if [ "$keep" = false ]; then echo "removing the older download $dir"; rm -rf -- "$dir"; fi',
+  'done',
+  `rm -rf ${SHARED_DIR}/tmp/*`,
+  '',
+].join('\n');
+
+const selector = (input: CacheRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(imageCacheNames(input.name).statefulSet) });
+
+/** The port httpd listens on. */
+const listenPort = (input: CacheRenderInput): number => CACHE_PORTS[schemeOf(input)].container;
+
+/**
+ * A minimal httpd configuration: the images directory only, read-only, logs to the container output, every
+ * runtime file in /tmp so that the root filesystem stays read-only. No User/Group: httpd runs as the
+ * container's unprivileged user.
+ */
+export const httpdConfig = (input: CacheRenderInput): string =>
+  [
+    'ServerRoot /etc/httpd',
+    `ServerName ${imageCacheNames(input.name).service}.${input.namespace}.svc`,
+    `Listen ${listenPort(input)}`,
+    'PidFile /tmp/httpd.pid',
+    'DefaultRuntimeDir /tmp',
+    'LoadModule mpm_event_module modules/mod_mpm_event.so',
+    'LoadModule unixd_module modules/mod_unixd.so',
+    'LoadModule authz_core_module modules/mod_authz_core.so',
+    'LoadModule log_config_module modules/mod_log_config.so',
+    ...(input.tls !== undefined ? ['LoadModule ssl_module modules/mod_ssl.so'] : []),
+    'ErrorLog /dev/stderr',
+    'LogLevel warn',
+    'LogFormat "%h %l %u %t \\"%r\\" %>s %b" common',
+    'CustomLog /dev/stdout common',
+    'EnableSendfile on',
+    'TraceEnable off',
+    'ServerTokens Prod',
+    `DocumentRoot ${SHARED_DIR}/html`,
+    '<Directory />',
+    '    AllowOverride None',
+    '    Require all denied',
+    '</Directory>',
+    `<Directory ${SHARED_DIR}/html/images>`,
+    '    Options FollowSymLinks',
+    '    AllowOverride None',
+    '    Require all granted',
+    '</Directory>',
+    ...(input.tls !== undefined
+      ? ['SSLEngine on', `SSLCertificateFile ${TLS_DIR}/tls.crt`, `SSLCertificateKeyFile ${TLS_DIR}/tls.key`, 'SSLProtocol -all +TLSv1.2 +TLSv1.3', 'SSLSessionCache none']
+      : []),
+    '',
+  ].join('\n');
+
+export const renderCacheConfig = (input: CacheRenderInput): IConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: imageCacheNames(input.name).config, namespace: input.namespace, labels: imageCacheLabels(input.name) },
+  data: { [CONFIG_FILE]: httpdConfig(input) },
+});
+
+const optional = (name: string, value: string | undefined): IEnvVar[] => (value !== undefined && value !== '' ? [{ name, value }] : []);
+
+/**
+ * The downloader's settings: the operator-wide ones (IPA_BASEURI, IPA_FLAVOR, the proxy), replaced by the
+ * spec's. The proxy is replaced as a whole: a spec proxy without noProxy must not inherit the operator's.
+ */
+const downloaderEnv = (input: CacheRenderInput, architecture: CacheArchitectureModel): IEnvVar[] => {
+  const operator = input.config.downloaderEnv;
+  const { model } = input;
+  const proxy = Object.keys(model.proxy).length > 0
+    ? { HTTP_PROXY: model.proxy.httpProxy, HTTPS_PROXY: model.proxy.httpsProxy, NO_PROXY: model.proxy.noProxy }
+    : { HTTP_PROXY: operator['HTTP_PROXY'], HTTPS_PROXY: operator['HTTPS_PROXY'], NO_PROXY: operator['NO_PROXY'] };
+  return [
+    { name: 'IPA_ARCH', value: architecture.name },
+    ...optional('IPA_BASEURI', model.agentDownloadURL ?? operator['IPA_BASEURI']),
+    ...optional('IPA_BRANCH', model.agentBranch),
+    ...optional('IPA_FLAVOR', operator['IPA_FLAVOR']),
+    ...optional('IPA_FILENAME', architecture.filename),
+    ...optional('IPA_MINIMUM_MODIFICATION_TIME', model.agentMinimumModificationTime),
+    ...optional('HTTP_PROXY', proxy.HTTP_PROXY),
+    ...optional('HTTPS_PROXY', proxy.HTTPS_PROXY),
+    ...optional('NO_PROXY', proxy.NO_PROXY),
+  ];
+};
+
+const tmpMount: IVolumeMount = { name: VOLUMES.tmp, mountPath: '/tmp' };
+
+const downloaderImage = (input: CacheRenderInput): string => input.model.agentDownloaderImage ?? input.config.images.downloader;
+
+const downloadContainer = (input: CacheRenderInput, architecture: CacheArchitectureModel): IContainer => ({
+  name: `download-${architecture.name.replace(/_/g, '-')}`,
+  image: downloaderImage(input),
+  command: ['/bin/bash', '-c', DOWNLOAD_SCRIPT],
+  env: downloaderEnv(input, architecture),
+  volumeMounts: [{ name: VOLUMES.images, mountPath: SHARED_DIR }, tmpMount],
+  securityContext: restricted(IRONIC_UID, IRONIC_GID),
+});
+
+const pruneContainer = (input: CacheRenderInput): IContainer => ({
+  name: 'prune',
+  image: downloaderImage(input),
+  command: ['/bin/bash', '-c', PRUNE_SCRIPT],
+  env: [{ name: 'CACHED', value: input.model.architectures.map((a) => `ironic-python-agent_${a.name}`).join(' ') }],
+  volumeMounts: [{ name: VOLUMES.images, mountPath: SHARED_DIR }, tmpMount],
+  securityContext: restricted(IRONIC_UID, IRONIC_GID),
+});
+
+/** The ironic image of the newest supported release: httpd and its modules. */
+export const serverImage = (input: CacheRenderInput): string => {
+  const repository = input.config.images.ironicRepository === '' ? IRONIC_IMAGE_REPOSITORY : input.config.images.ironicRepository;
+  return `${repository}:${imageTagFor(DEFAULT_VERSION) ?? 'latest'}`;
+};
+
+/** Ready once httpd serves the kernel and initramfs of every architecture (HEAD requests). */
+const readinessProbe = (input: CacheRenderInput): IProbe => {
+  const base = `${schemeOf(input)}://127.0.0.1:${listenPort(input)}/images`;
+  const files = input.model.architectures.flatMap((a) => [agentFile(a.name, 'kernel'), agentFile(a.name, 'initramfs')]);
+  const checks = files.map((file) => `curl --head --fail --silent --show-error --insecure --output /dev/null ${base}/${file}`);
+  return { exec: { command: ['sh', '-c', checks.join(' && ')] }, initialDelaySeconds: 1, periodSeconds: 10, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 3 };
+};
+
+const httpdContainer = (input: CacheRenderInput): IContainer => ({
+  name: 'httpd',
+  image: serverImage(input),
+  command: ['/usr/sbin/httpd', '-DFOREGROUND', '-f', `${CONFIG_DIR}/${CONFIG_FILE}`],
+  ports: [{ name: schemeOf(input), containerPort: listenPort(input), protocol: 'TCP' }],
+  volumeMounts: [
+    { name: VOLUMES.images, mountPath: SHARED_DIR, readOnly: true },
+    { name: VOLUMES.config, mountPath: CONFIG_DIR, readOnly: true },
+    tmpMount,
+    ...(input.tls !== undefined ? [{ name: VOLUMES.tls, mountPath: TLS_DIR, readOnly: true }] : []),
+  ],
+  readinessProbe: readinessProbe(input),
+  livenessProbe: { tcpSocket: { port: listenPort(input) }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 6 },
+  securityContext: restricted(IRONIC_UID, IRONIC_GID),
+});
+
+/** Whether the images live on a claim: asked for, or already there (an existing template is immutable). */
+export const persistent = (input: CacheRenderInput): boolean => !input.model.storage.ephemeral || (input.observedClaimTemplates ?? []).length > 0;
+
+const volumes = (input: CacheRenderInput): IVolume[] => [
+  ...(!persistent(input) ? [{ name: VOLUMES.images, emptyDir: {} }] : []),
+  { name: VOLUMES.config, configMap: { name: imageCacheNames(input.name).config } },
+  { name: VOLUMES.tmp, emptyDir: { medium: 'Memory' } },
+  ...(input.tls !== undefined ? [{ name: VOLUMES.tls, secret: { secretName: input.tls.secretName, defaultMode: 0o440 } }] : []),
+];
+
+/**
+ * The claim template, written as the API server stores it (volumeMode and status defaulted), because
+ * Metacontroller replaces this list wholesale and would otherwise see a difference on every sync.
+ */
+const claimTemplate = (input: CacheRenderInput) => ({
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: VOLUMES.images, labels: imageCacheLabels(input.name) },
+  spec: {
+    accessModes: ['ReadWriteOnce'],
+    ...(input.model.storage.storageClassName !== undefined && { storageClassName: input.model.storage.storageClassName }),
+    resources: { requests: { storage: input.model.storage.size } },
+    volumeMode: 'Filesystem',
+  },
+  status: { phase: 'Pending' },
+});
+
+export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => {
+  const names = imageCacheNames(input.name);
+  const { model } = input;
+  const annotations = {
+    [versionAnnotation('config')]: contentHash(httpdConfig(input)),
+    ...(input.tls !== undefined && { [versionAnnotation('tls-secret')]: input.tls.hash }),
+  };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: names.statefulSet, namespace: input.namespace, labels: imageCacheLabels(input.name) },
+    spec: {
+      replicas: 1,
+      serviceName: names.service,
+      selector: { matchLabels: selector(input) },
+      ...(persistent(input) && {
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' },
+        volumeClaimTemplates: ((input.observedClaimTemplates ?? []).length > 0 ? input.observedClaimTemplates : [claimTemplate(input)]) as NonNullable<
+          NonNullable<IStatefulSet['spec']>['volumeClaimTemplates']
+        >,
+      }),
+      template: {
+        metadata: { labels: { ...selector(input), ...imageCacheLabels(input.name) }, annotations },
+        spec: {
+          automountServiceAccountToken: false,
+          enableServiceLinks: false,
+          securityContext: { runAsNonRoot: true, fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
+          ...nodeSelection(model.nodeSelector),
+          ...(model.tolerations.length > 0 && { tolerations: [...model.tolerations] }),
+          initContainers: [...model.architectures.map((a) => downloadContainer(input, a)), pruneContainer(input)],
+          containers: [httpdContainer(input)],
+          volumes: volumes(input),
+        },
+      },
+    },
+  };
+};
+
+export const renderCacheService = (input: CacheRenderInput): IService => {
+  const scheme = schemeOf(input);
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: imageCacheNames(input.name).service, namespace: input.namespace, labels: imageCacheLabels(input.name) },
+    spec: { type: 'ClusterIP', selector: selector(input), ports: [{ name: scheme, port: CACHE_PORTS[scheme].service, targetPort: scheme, protocol: 'TCP' }] },
+  };
+};
+
+/** Every child of an IronicImageCache, in a fixed order. */
+export const renderCacheChildren = (input: CacheRenderInput): KubeChild[] => [renderCacheConfig(input), renderCacheStatefulSet(input), renderCacheService(input)].map(toChild);
+
+/** Where the kernel and initramfs of each architecture are served, the default architecture first. */
+export const cachedImages = (input: CacheRenderInput): { architecture: string; kernel: string; initramfs: string }[] => {
+  const base = `${schemeOf(input)}://${imageCacheNames(input.name).service}.${input.namespace}.svc/images`;
+  return input.model.architectures.map((a) => ({ architecture: a.name, kernel: `${base}/${agentFile(a.name, 'kernel')}`, initramfs: `${base}/${agentFile(a.name, 'initramfs')}` }));
+};

@@ -1,0 +1,81 @@
+/** The status of an IronicImageCache. */
+import type { Condition } from '../../api/common.js';
+import type { IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
+import { pathOf, textOf } from '../observed.js';
+import { findCondition, readyCondition, type Readiness } from '../status.js';
+import type { CacheRenderInput } from './input.js';
+import { cachedImages } from './render.js';
+
+export const CACHE_REASONS = {
+  available: 'ImagesAvailable',
+  inProgress: 'DownloadInProgress',
+  failed: 'CacheFailed',
+  invalidSpec: 'InvalidSpec',
+  missingReference: 'MissingReference',
+  invalidReference: 'InvalidReference',
+  deleting: 'Deleting',
+  conflict: 'ResourceConflict',
+} as const;
+
+/** The downloader's branch when none is given. */
+export const DEFAULT_AGENT_BRANCH = 'master';
+
+export type CacheOutcome =
+  | { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: CacheRenderInput }
+  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'deleting' | 'conflict'; readonly message: string };
+
+const reasonOf = (outcome: CacheOutcome): { status: 'True' | 'False'; reason: string; message: string } => {
+  if (outcome.kind !== 'rendered') return { status: 'False', reason: CACHE_REASONS[outcome.kind], message: outcome.message };
+  const { state, message } = outcome.readiness;
+  if (state === 'ready') return { status: 'True', reason: CACHE_REASONS.available, message: `the IPA images are served: ${message}` };
+  return { status: 'False', reason: state === 'failed' ? CACHE_REASONS.failed : CACHE_REASONS.inProgress, message };
+};
+
+/** The transition time of a condition that was already True, so a repeated status is identical. */
+const previousTime = (status: unknown, type: string): string | undefined => {
+  const found = findCondition(status, type);
+  return found?.status === 'True' && typeof found.lastTransitionTime === 'string' ? found.lastTransitionTime : undefined;
+};
+
+/**
+ * What is being served: the inputs of the ready pods, or (while a new download runs or nothing renders)
+ * what the previous status said was served.
+ */
+const served = (outcome: CacheOutcome, previousStatus: unknown): Pick<IronicImageCacheStatus, 'agentBranch' | 'agentMinimumModificationTime'> => {
+  if (outcome.kind === 'rendered' && outcome.readiness.state === 'ready') {
+    const { agentBranch, agentMinimumModificationTime } = outcome.input.model;
+    return { agentBranch: agentBranch ?? DEFAULT_AGENT_BRANCH, ...(agentMinimumModificationTime !== undefined && { agentMinimumModificationTime }) };
+  }
+  const branch = textOf(pathOf(previousStatus, 'agentBranch'));
+  const time = textOf(pathOf(previousStatus, 'agentMinimumModificationTime'));
+  return { ...(branch !== undefined && { agentBranch: branch }), ...(time !== undefined && { agentMinimumModificationTime: time }) };
+};
+
+export const computeCacheStatus = (params: {
+  readonly outcome: CacheOutcome;
+  readonly usedBy: readonly string[];
+  readonly deletionBlocked: boolean;
+  readonly previousStatus: unknown;
+  readonly generation: number | undefined;
+  readonly now: string;
+}): IronicImageCacheStatus => {
+  const conditions: Condition[] = [readyCondition({ ...reasonOf(params.outcome), generation: params.generation, previousStatus: params.previousStatus, now: params.now })];
+  if (params.deletionBlocked) {
+    conditions.push({
+      type: 'DeletionBlocked',
+      status: 'True',
+      reason: 'InUse',
+      message: `deletion waits until no Ironic uses this image cache; still used by: ${params.usedBy.join(', ')}`,
+      lastTransitionTime: previousTime(params.previousStatus, 'DeletionBlocked') ?? params.now,
+    });
+  }
+  const rendered = params.outcome.kind === 'rendered' ? params.outcome.input : undefined;
+  return {
+    conditions,
+    ...(rendered !== undefined && { images: cachedImages(rendered) }),
+    ...served(params.outcome, params.previousStatus),
+    ...(rendered?.tls !== undefined && { tlsCertificateName: rendered.tls.secretName }),
+    ...(params.usedBy.length > 0 && { usedBy: [...params.usedBy] }),
+    ...(params.generation !== undefined && { observedGeneration: params.generation }),
+  };
+};
