@@ -63,7 +63,7 @@ const imageCacheAlone: Rule = ({ spec }) => {
     ...((spec.overrides?.agentImages ?? []).length > 0 ? ['overrides.agentImages'] : []),
   ];
   return replaced.length > 0
-    ? [problem('spec.imageCacheName', `imageCacheName cannot be used with ${replaced.join(', ')}: the image cache provides IPA; set the branch and downloader on the IronicImageCache, or remove imageCacheName`)]
+    ? [problem('spec.imageCacheName', `imageCacheName cannot be used with ${replaced.length > 1 ? `${replaced.slice(0, -1).join(', ')} and ${replaced.at(-1) ?? ''}` : (replaced[0] ?? '')}: the image cache provides IPA; set the branch and downloader on the IronicImageCache, or remove imageCacheName`)]
     : [];
 };
 

@@ -7,9 +7,10 @@ import t from 'tap';
 import { stringify } from 'yaml';
 import { ironicScenarios } from '../fixtures/ironic-scenarios.js';
 import { databaseScenarios } from '../fixtures/database-scenarios.js';
+import { imageCacheScenarios } from '../fixtures/image-cache-scenarios.js';
 import { testServer, type Obj } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
-import { ironicCrd, ironicDatabaseCrd } from '../../src/crd/crds.js';
+import { ironicCrd, ironicDatabaseCrd, ironicImageCacheCrd } from '../../src/crd/crds.js';
 import { checkAgainstCrd } from '../helpers/crd-check.js';
 import { assertGolden } from '../helpers/golden.js';
 
@@ -18,6 +19,7 @@ const toYaml = (value: unknown): string => stringify(value, { lineWidth: 0, alia
 const suites = [
   { kind: 'ironic', path: '/ironic/sync', crd: ironicCrd, scenarios: ironicScenarios },
   { kind: 'ironicdatabase', path: '/ironicdatabase/sync', crd: ironicDatabaseCrd, scenarios: databaseScenarios },
+  { kind: 'ironicimagecache', path: '/ironicimagecache/sync', crd: ironicImageCacheCrd, scenarios: imageCacheScenarios },
 ] as const;
 
 for (const suite of suites) {
