@@ -20,6 +20,7 @@ type Policy = Parameters<typeof validate>[0] & Obj;
 const GROUP = 'ironic.metal3.io';
 const VERSION = 'v1alpha1';
 const IN_USE = 'ironicdatabase-in-use.ironic.metal3.io';
+const CACHE_IN_USE = 'ironicimagecache-in-use.ironic.metal3.io';
 const CREDENTIALS = 'ironic-api-credentials-name.ironic.metal3.io';
 
 const named = (objects: readonly Obj[], kind: string, name: string): Obj => {
@@ -30,10 +31,12 @@ const named = (objects: readonly Obj[], kind: string, name: string): Obj => {
 const base = kustomizeBuild('deploy/base');
 const component = kustomizeBuild('deploy/components/api-credentials-name');
 const inUse = named(base, 'ValidatingAdmissionPolicy', IN_USE) as Policy;
+const cacheInUse = named(base, 'ValidatingAdmissionPolicy', CACHE_IN_USE) as Policy;
 const credentials = named(component, 'MutatingAdmissionPolicy', CREDENTIALS) as Policy;
 const crd = (file: string): Obj => parse(readFileSync(`deploy/crds/${file}`, 'utf8').replace(/^#.*\n/, '')) as Obj;
 const databaseCrd = crd('ironic.metal3.io_ironicdatabases.yaml');
 const ironicCrd = crd('ironic.metal3.io_ironics.yaml');
+const cacheCrd = crd('ironic.metal3.io_ironicimagecaches.yaml');
 
 const database = (status?: Obj): Obj => ({
   apiVersion: `${GROUP}/${VERSION}`,
@@ -56,6 +59,7 @@ const deletion = (stored: Obj): Admission => request('IronicDatabase', 'DELETE',
 t.test('the policies and their bindings are well-formed and bound', async (t) => {
   for (const [objects, kind, name] of [
     [base, 'ValidatingAdmissionPolicy', IN_USE],
+    [base, 'ValidatingAdmissionPolicy', CACHE_IN_USE],
     [component, 'MutatingAdmissionPolicy', CREDENTIALS],
   ] as const) {
     const policy = named(objects, kind, name);
@@ -126,6 +130,33 @@ t.test('the in-use policy looks at DELETE of IronicDatabases only', async (t) =>
   t.notOk(policyMatches(inUse, request('IronicDatabase', 'CREATE', used, null)), 'a create');
   t.notOk(policyMatches(inUse, { ...deletion(used), resource: { group: GROUP, version: VERSION, resource: 'ironics' } }), 'another resource');
   t.notOk(policyMatches(inUse, { ...deletion(used), resource: { group: 'example.com', version: VERSION, resource: 'ironicdatabases' } }), 'another group');
+});
+
+const imageCache = (status?: Obj): Obj => ({
+  apiVersion: `${GROUP}/${VERSION}`,
+  kind: 'IronicImageCache',
+  metadata: { name: 'ipa', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-0000000000ca', generation: 1, finalizers: ['metacontroller.io/compositecontroller-ironicimagecache'] },
+  spec: { agentBranch: 'stable/2025.1' },
+  ...(status !== undefined && { status }),
+});
+const cacheDeletion = (stored: Obj): Admission => ({ operation: 'DELETE', kind: 'IronicImageCache', resource: { group: GROUP, version: VERSION, resource: 'ironicimagecaches' }, object: null, oldObject: stored });
+
+t.test('deleting an IronicImageCache that Ironics use is refused, naming them; unused, it is allowed', async (t) => {
+  const stored = imageCache({ usedBy: ['ironic', 'ironic-2'] });
+  t.same(checkAgainstCrd(cacheCrd, stored), [], 'the sample is a valid IronicImageCache');
+  t.same((named(base, 'ValidatingAdmissionPolicyBinding', CACHE_IN_USE)['spec'] as Obj)['validationActions'], ['Deny'], 'a refusal, not a warning');
+  t.same(validate(cacheInUse, cacheDeletion(stored)), {
+    allowed: false,
+    reason: 'Forbidden',
+    message: 'IronicImageCache ipa is used by the Ironic objects ironic, ironic-2 of namespace metal3: delete them or change their spec.imageCacheName first',
+  });
+  for (const [scenario, status] of [['no status yet', undefined], ['no usedBy', { conditions: [] }], ['an empty usedBy', { usedBy: [] }]] as const) {
+    t.same(validate(cacheInUse, cacheDeletion(imageCache(status))), { allowed: true }, scenario);
+  }
+  t.ok(policyMatches(cacheInUse, cacheDeletion(stored)));
+  t.notOk(policyMatches(cacheInUse, { ...cacheDeletion(stored), operation: 'UPDATE', object: stored }), 'an update');
+  t.notOk(policyMatches(cacheInUse, deletion(database({ usedBy: ['ironic'] }))), 'an IronicDatabase');
+  t.notOk(policyMatches(inUse, cacheDeletion(stored)), 'and the database policy leaves caches alone');
 });
 
 /** The Secret name the sync hook reports for an Ironic without spec.apiCredentialsName. */

@@ -47,3 +47,29 @@ t.test('a blocked deletion settles: the status does not change on every resync',
   const result = await emulator.runUntilStable({ autoReady: true, maxRounds: 6 });
   t.ok(result.stable, 'no status write once blocked');
 });
+
+t.test('an IronicImageCache in use is kept until its Ironic is gone', async (t) => {
+  const emulator = await startEmulator();
+  t.teardown(() => emulator.close());
+  emulator.apply(readFileSync('examples/image-cache.yaml', 'utf8'));
+  t.ok((await emulator.runUntilStable({ autoReady: true })).stable);
+  const cacheChildren = emulator.children('IronicImageCache', 'ipa').map((c) => c.metadata.name);
+  t.equal(cacheChildren.length, 3);
+  t.same(emulator.status('IronicImageCache', 'ipa')['usedBy'], ['ironic'], 'the status names its user');
+
+  emulator.delete('IronicImageCache', 'ipa');
+  await emulator.round();
+  await emulator.round();
+  const blocked = conditions(emulator.status('IronicImageCache', 'ipa')).find((c) => c['type'] === 'DeletionBlocked');
+  t.match(blocked, { status: 'True', reason: 'InUse', message: /still used by: ironic/ }, 'the status says who blocks');
+  t.same(emulator.children('IronicImageCache', 'ipa').map((c) => c.metadata.name), cacheChildren, 'the cache keeps serving');
+  const ironicReady = emulator.ready('Ironic', 'ironic');
+  t.match(ironicReady, { status: 'False', message: /IronicImageCache baremetal-operator-system\/ipa is being deleted/ }, 'the Ironic says the cache is going away');
+  t.ok(emulator.children('Ironic', 'ironic').some((c) => c.kind === 'Deployment'), 'and keeps running');
+
+  emulator.delete('Ironic', 'ironic');
+  const result = await emulator.runUntilStable({ autoReady: true, maxRounds: 8 });
+  t.ok(result.stable, `settled after ${result.rounds} rounds`);
+  t.equal(emulator.get('IronicImageCache', 'ipa'), undefined, 'then the cache is deleted');
+  t.same(emulator.cluster.store.list().map((o) => `${o.kind} ${o.metadata.name}`), [], 'nothing is left');
+});
