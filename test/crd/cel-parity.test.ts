@@ -9,17 +9,19 @@ import type { TSchema } from '@sinclair/typebox';
 import { kubeCelProgram } from '../../src/api/kube-cel.js';
 import { IronicSpec } from '../../src/api/ironic.js';
 import { IronicDatabaseSpec } from '../../src/api/ironic-database.js';
+import { IronicImageCacheSpec } from '../../src/api/ironic-image-cache.js';
+import { validateIronicImageCache } from '../../src/api/validate-image-cache.js';
 import { registerFormats } from '../../src/api/formats.js';
 import { schemaProblems, type Problem } from '../../src/api/problems.js';
 import { validateIronic } from '../../src/api/validate-ironic.js';
 import { validateIronicDatabase } from '../../src/api/validate-database.js';
-import { ironicCrd, ironicDatabaseCrd } from '../../src/crd/crds.js';
+import { ironicCrd, ironicDatabaseCrd, ironicImageCacheCrd } from '../../src/crd/crds.js';
 import { schemaOf } from '../helpers/crd-check.js';
 import { defaultAndPrune } from '../support/crd-schema.js';
 import type { Json, KubeObject, Sample } from './cel-samples.js';
 import { TWINS, type Entry } from './cel-twins.js';
 
-type Kind = 'Ironic' | 'IronicDatabase';
+type Kind = 'Ironic' | 'IronicDatabase' | 'IronicImageCache';
 
 /** A CEL rule of a CRD and where it sits: property names, `[]` for list items. */
 type CelRule = { readonly kind: Kind; readonly location: readonly string[]; readonly rule: string; readonly message: string };
@@ -34,6 +36,7 @@ const isRecord = (value: unknown): value is Json => typeof value === 'object' &&
 const KINDS: readonly { readonly kind: Kind; readonly crd: Json; readonly spec: TSchema }[] = [
   { kind: 'Ironic', crd: ironicCrd(), spec: IronicSpec },
   { kind: 'IronicDatabase', crd: ironicDatabaseCrd(), spec: IronicDatabaseSpec },
+  { kind: 'IronicImageCache', crd: ironicImageCacheCrd(), spec: IronicImageCacheSpec },
 ];
 
 const rulesOf = (kind: Kind, schema: Json, location: readonly string[] = []): CelRule[] => {
@@ -97,7 +100,7 @@ const defaulted = (crd: Json, object: KubeObject): KubeObject => {
 };
 
 const validate = (kind: Kind, object: KubeObject, old: KubeObject | undefined): readonly Problem[] =>
-  kind === 'Ironic' ? validateIronic(object.spec, old?.spec) : validateIronicDatabase(object.spec, old?.spec);
+  kind === 'Ironic' ? validateIronic(object.spec, old?.spec) : kind === 'IronicDatabase' ? validateIronicDatabase(object.spec, old?.spec) : validateIronicImageCache(object.spec);
 
 /** Whether `rule` refuses the object somewhere, and at which instances. */
 const refusals = (rule: CelRule, object: KubeObject, old: KubeObject | undefined): Array<{ readonly path: string; readonly refused: boolean }> => {
@@ -131,13 +134,13 @@ const checkSample = (rule: CelRule, entry: Entry, crd: Json, masking: CelRule | 
   }
 };
 
-const crdOf = (kind: Kind): Json => (kind === 'Ironic' ? ironicCrd() : ironicDatabaseCrd());
+const crdOf = (kind: Kind): Json => KINDS.find((k) => k.kind === kind)?.crd ?? ironicCrd();
 
 registerFormats();
 
 t.test('every CEL rule of the CRDs has exactly one entry in the twin table, and every entry a rule', async (t) => {
   t.ok(ALL_RULES.length >= 20, `${ALL_RULES.length} rules found`);
-  for (const kind of ['Ironic', 'IronicDatabase'] as const) {
+  for (const kind of ['Ironic', 'IronicDatabase', 'IronicImageCache'] as const) {
     const keys = ALL_RULES.filter((r) => r.kind === kind).map(keyOf);
     t.same(keys.filter((k, i) => keys.indexOf(k) !== i), [], `${kind}: no two rules share a location and message`);
     t.same(keys.filter((k) => TWINS[kind][k] === undefined), [], `${kind}: every rule has a twin entry (add one to test/crd/cel-twins.ts)`);

@@ -230,3 +230,32 @@ export const vrrpSamples: fc.Arbitrary<Sample> = ironicSamples(
 export const engineSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
   someOf({ engine: fc.constantFrom('Builtin', 'MariaDBOperator'), replicas: fc.constantFrom(3, 4, 5, 8, 9), storage: someOf({ size: fc.constantFrom('1Gi') }) }),
 );
+
+/** Ironic objects naming an image cache (or not), with the download settings it replaces. */
+export const imageCacheNameSamples: fc.Arbitrary<Sample> = ironicSamples(
+  someOf({
+    imageCacheName: fc.constantFrom('ipa', 'other'),
+    images: someOf({ deployRamdiskBranch: text, deployRamdiskDownloader: text }),
+    overrides: someOf({ agentImages: fc.constantFrom([], [{ kernel: 'https://images.example.com/ipa.kernel', initramfs: 'https://images.example.com/ipa.initramfs' }]) }),
+  }),
+);
+
+// --- IronicImageCache ------------------------------------------------------------------------------------
+
+const cacheObject = ([name, spec]: readonly [string, Json]): KubeObject => ({ apiVersion: GROUP_VERSION, kind: 'IronicImageCache', metadata: { name }, spec });
+
+const cacheSamplesOf = (specs: fc.Arbitrary<Json>): fc.Arbitrary<Sample> => {
+  const objects = fc.tuple(fc.constantFrom('ipa', 'c'.repeat(42), 'c'.repeat(43)), specs).map(cacheObject);
+  return fc.tuple(objects, fc.option(objects, { nil: undefined })).map(([object, old]) => sample(object, old));
+};
+
+/** IronicImageCache objects (names near the length limit, storage or none), created or updated. */
+export const ironicImageCacheSamples: fc.Arbitrary<Sample> = cacheSamplesOf(someOf({ storage: someOf({ ephemeral: fc.boolean(), ...storageFields }) }));
+
+/** IronicImageCache objects with storage whose ephemeral field is set. */
+export const cacheStorageSamples: fc.Arbitrary<Sample> = cacheSamplesOf(allOf({ storage: withField(someOf(storageFields), 'ephemeral', fc.boolean()) }));
+
+/** IronicImageCache objects with one or two architectures, repeated or not. */
+export const cacheArchitectureSamples: fc.Arbitrary<Sample> = cacheSamplesOf(
+  allOf({ architectures: fc.array(someOf({ filename: fc.constantFrom('ipa.tar.gz') }).chain((a) => fc.constantFrom('x86_64', 'aarch64').map((name) => ({ name, ...a }))), { minLength: 1, maxLength: 2 }) }),
+);

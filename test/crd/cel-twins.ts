@@ -9,6 +9,10 @@ import { fieldPath, type Problem } from '../../src/api/problems.js';
 import {
   agentImageSamples,
   containerResourcesSamples,
+  cacheArchitectureSamples,
+  cacheStorageSamples,
+  imageCacheNameSamples,
+  ironicImageCacheSamples,
   databaseSamples,
   dhcpSamples,
   engineSamples,
@@ -88,8 +92,11 @@ const storageClass = (object: { readonly spec: Json } | undefined): unknown => s
 const NO_PREVIOUS_SPEC =
   'validateIronicDatabase reads only the engine of the previous spec (the sync hook never receives one and passes the engine its observed children were made by, which storage cannot be read back from); the database renderer keeps the claim template of an existing StatefulSet, so the data is never dropped';
 
+const CACHE_NO_PREVIOUS_SPEC =
+  'validateIronicImageCache has no previous spec (the sync hook never receives one); the cache renderer keeps the claim template of an existing StatefulSet, whose templates are immutable';
+
 /** The twin of every CEL rule, per kind. */
-export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record<string, Entry>>>> = {
+export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCache', Readonly<Record<string, Entry>>>> = {
   Ironic: {
     'spec: database and databaseName cannot both be set: use one database': {
       samples: databaseSamples,
@@ -106,6 +113,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
     'spec: databaseName cannot be changed to a different IronicDatabase once set': {
       samples: databaseSamples,
       twin: problemAt('.databaseName', /^cannot change to a different IronicDatabase/),
+    },
+    'spec: imageCacheName cannot be used with images.deployRamdiskBranch, images.deployRamdiskDownloader or overrides.agentImages: the image cache provides IPA': {
+      samples: imageCacheNameSamples,
+      twin: problemAt('.imageCacheName', /^imageCacheName cannot be used with/),
     },
     'spec: networking.ipAddress cannot be used with highAvailability': {
       samples: networkingSamples,
@@ -261,6 +272,31 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase', Readonly<Record
     'spec: replicas must be odd (3, 5, 7 or 9): Galera keeps working while a majority of its nodes is up, and an even number adds a node without surviving one more failure': {
       samples: engineSamples,
       twin: problemAt('.replicas', /^replicas must be odd/),
+    },
+  },
+  IronicImageCache: {
+    '(root): the name of an IronicImageCache is at most 42 characters (its StatefulSet name must fit pod labels)': {
+      samples: ironicImageCacheSamples,
+      noTwin: 'a rule on metadata.name, which validateIronicImageCache (a validator of the spec) does not see',
+      refuses: ({ object }) => object.metadata.name.length > 42,
+    },
+    'spec.storage: storageClassName cannot be used with ephemeral storage': {
+      samples: cacheStorageSamples,
+      twin: problemAt('.storageClassName', /^storageClassName cannot be used with ephemeral storage/),
+    },
+    'spec.architectures: each architecture may appear only once': {
+      samples: cacheArchitectureSamples,
+      twin: problemAt('', /^each architecture may appear only once/),
+    },
+    'spec: storage.ephemeral cannot be changed once the cache exists: create a new IronicImageCache instead': {
+      samples: ironicImageCacheSamples,
+      noTwin: CACHE_NO_PREVIOUS_SPEC,
+      refuses: ({ object, old }) => old !== undefined && ephemeral(object) !== ephemeral(old),
+    },
+    'spec: storage.storageClassName cannot be changed once the cache exists': {
+      samples: ironicImageCacheSamples,
+      noTwin: CACHE_NO_PREVIOUS_SPEC,
+      refuses: ({ object, old }) => old !== undefined && storageClass(object) !== storageClass(old),
     },
   },
 };
