@@ -1,0 +1,199 @@
+/**
+ * The IronicImageCache: validation, customize, the sync and finalize decisions, the Ironic side of
+ * spec.imageCacheName, and the download and prune scripts run with bash on a scratch directory.
+ */
+import t from 'tap';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readlinkSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ironic, testServer, type Obj } from '../helpers/hooks.js';
+import { readyImageCache, related } from '../fixtures/ironic-scenarios.js';
+import { CACHE_TLS, imageCache, ironicUsing, syncedCacheChildren } from '../fixtures/image-cache-scenarios.js';
+import { validateIronicImageCache } from '../../src/api/validate.js';
+import { validateIronic } from '../../src/api/validate-ironic.js';
+import { customizeIronicImageCache } from '../../src/hooks/ironic-image-cache.js';
+import { customizeIronic } from '../../src/hooks/ironic.js';
+import { DOWNLOAD_SCRIPT, PRUNE_SCRIPT } from '../../src/render/image-cache/render.js';
+import { resolveImageCache } from '../../src/render/ironic/image-cache.js';
+import type { CustomizeRequest, ObjectMap } from '../../src/api/hook.js';
+
+type Response = { status: Obj & { conditions: Obj[] }; children: Obj[]; finalized?: boolean; resyncAfterSeconds?: number };
+
+const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
+
+t.test('validation: what is accepted and what is refused, naming the field', async (t) => {
+  const accepted: Obj[] = [
+    {},
+    { agentBranch: 'stable/2025.1', agentDownloadURL: 'https://mirror.example.com/ipa', agentMinimumModificationTime: '2026-01-01T00:00:00+02:00' },
+    { architectures: [{ name: 'aarch64', filename: 'ipa-centos9-master-aarch64.tar.gz' }, { name: 'x86_64' }] },
+    { storage: { ephemeral: true, storageClassName: '' }, tolerations: [{ operator: 'Exists' }], nodeSelector: { 'kubernetes.io/arch': 'arm64' } },
+    { proxy: { httpsProxy: 'http://proxy:3128', noProxy: '.svc' }, tlsCertificateName: 'ipa-tls' },
+  ];
+  for (const spec of accepted) t.same(validateIronicImageCache(spec), [], JSON.stringify(spec));
+  const refused: Array<[Obj | null, string, RegExp]> = [
+    [null, 'spec', /must be an object/],
+    [{ agentDownloadURL: 'mirror' }, 'spec.agentDownloadURL', /./],
+    [{ agentMinimumModificationTime: '2026-02-30T00:00:00Z' }, 'spec.agentMinimumModificationTime', /./],
+    [{ architectures: [] }, 'spec.architectures', /./],
+    [{ architectures: [{ name: 'ppc64le' }] }, 'spec.architectures[0].name', /./],
+    [{ architectures: [{ name: 'x86_64', filename: '../x' }] }, 'spec.architectures[0].filename', /./],
+    [{ architectures: [{ name: 'x86_64' }, { name: 'x86_64' }] }, 'spec.architectures', /only once.*"x86_64"/],
+    [{ storage: { ephemeral: true, storageClassName: 'fast' } }, 'spec.storage.storageClassName', /ephemeral/],
+    [{ storage: { size: '0' } }, 'spec.storage.size', /greater than zero/],
+    [{ storage: { size: '1Qi' } }, 'spec.storage.size', /./],
+    [{ tolerations: [{ operator: 7 }] }, 'spec.tolerations[0]', /not a valid Kubernetes toleration/],
+    [{ nodeSelector: { ' ': 'x' } }, 'spec.nodeSelector[" "]', /must not be empty/],
+  ];
+  for (const [spec, path, message] of refused) {
+    const problems = validateIronicImageCache(spec);
+    t.ok(problems.some((p) => p.path === path && message.test(p.message)), `${JSON.stringify(spec)} is refused at ${path}: ${JSON.stringify(problems)}`);
+  }
+});
+
+t.test('an Ironic naming a cache refuses the download settings the cache replaces', async (t) => {
+  t.same(validateIronic({ imageCacheName: 'ipa', deployRamdisk: { disableDownloader: true } }), [], 'disableDownloader changes nothing and is allowed');
+  t.same(validateIronic({ images: { deployRamdiskBranch: 'stable/2025.1' } }), [], 'without a cache the branch is fine');
+  const problems = validateIronic({ imageCacheName: 'ipa', images: { deployRamdiskDownloader: 'x' } });
+  t.match(problems, [{ path: 'spec.imageCacheName', message: /^imageCacheName cannot be used with images\.deployRamdiskDownloader: / }]);
+});
+
+t.test('customize: the cache asks for its certificate and the Ironics of its namespace; an Ironic asks for its cache by name', async (t) => {
+  const own = [
+    { apiVersion: 'v1', resource: 'configmaps', namespace: 'metal3', names: ['ipa-ipa-cache-config'] },
+    { apiVersion: 'apps/v1', resource: 'statefulsets', namespace: 'metal3', names: ['ipa-ipa-cache'] },
+    { apiVersion: 'v1', resource: 'services', namespace: 'metal3', names: ['ipa-ipa-cache'] },
+  ];
+  const rules = (spec: Obj) => customizeIronicImageCache({ parent: imageCache(spec) } as unknown as CustomizeRequest).relatedResources;
+  t.same(rules({}), [{ apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics', namespace: 'metal3' }, ...own]);
+  t.same(rules({ tlsCertificateName: 'ipa-tls' }), [
+    { apiVersion: 'v1', resource: 'secrets', namespace: 'metal3', names: ['ipa-tls'] },
+    { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics', namespace: 'metal3' },
+    ...own,
+  ]);
+  const ironicRules = customizeIronic({ parent: ironic({ imageCacheName: 'ipa' }) } as unknown as CustomizeRequest).relatedResources;
+  t.match(ironicRules, [{ apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironicimagecaches', namespace: 'metal3', names: ['ipa'] }]);
+  t.notOk(customizeIronic({ parent: ironic({}) } as unknown as CustomizeRequest).relatedResources.some((r) => r.resource === 'ironicimagecaches'), 'no cache named, none asked for');
+});
+
+t.test('the status reports what is served: the previous branch while a new download runs', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const children = await syncedCacheChildren(app, { parent: imageCache({ agentBranch: 'stable/2025.1' }), children: {}, related: {} });
+  const ready = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({ agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z' }), children, related: {} } })).json() as Response;
+  t.match(ready.status, { agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z', conditions: [{ status: 'True' }] });
+  // The branch changes: the StatefulSet rolls (observed at an older generation), the status keeps the old branch.
+  const set = Object.values(children['StatefulSet.apps/v1'] ?? {})[0] as Obj;
+  const rolling = { ...children, 'StatefulSet.apps/v1': { 'metal3/ipa-ipa-cache': { ...set, metadata: { ...(set['metadata'] as Obj), generation: 2 } } } };
+  const parent = imageCache({ agentBranch: 'master' }, { status: ready.status, metadata: { name: 'ipa', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000003', generation: 2 } });
+  const next = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent, children: rolling, related: {} } })).json() as Response;
+  t.match(next.status, { agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z', conditions: [{ status: 'False', reason: 'DownloadInProgress', message: /downloads run first \(kubectl logs ipa-ipa-cache-0/ }] });
+  t.notOk('agentBranch' in (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({}), children: {}, related: {} } })).json<Response>().status, 'nothing served yet, no branch');
+});
+
+t.test('TLS: the images are served over https, the Service on 443, the Secret hash rolls the pod', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const body = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({ tlsCertificateName: 'ipa-tls' }), children: {}, related: related(CACHE_TLS) } })).json() as Response;
+  t.match(body.status, { tlsCertificateName: 'ipa-tls', images: [{ kernel: /^https:\/\/ipa-ipa-cache\.metal3\.svc\/images\// }] });
+  const service = body.children.find((c) => c['kind'] === 'Service') as Obj;
+  t.match(service, { spec: { ports: [{ name: 'https', port: 443, targetPort: 'https' }] } });
+  const config = body.children.find((c) => c['kind'] === 'ConfigMap') as { data: Record<string, string> };
+  t.match(config.data['httpd.conf'], /Listen 8443\n[\s\S]*LoadModule ssl_module[\s\S]*SSLEngine on/);
+  const invalid = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({ tlsCertificateName: 'ipa-tls' }), children: {}, related: related({ ...CACHE_TLS, data: { 'tls.crt': 'Qw==' } }) } })).json() as Response;
+  t.match(invalid.status.conditions[0], { status: 'False', reason: 'InvalidReference', message: /Secret metal3\/ipa-tls has no tls\.key/ });
+});
+
+t.test('an object in the way is reported and nothing is rendered', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const foreign = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ipa-ipa-cache', namespace: 'metal3', uid: 'someone-else' } };
+  const body = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({}), children: {}, related: related(foreign) } })).json() as Response;
+  t.match(body.status.conditions[0], { status: 'False', reason: 'ResourceConflict', message: /Service metal3\/ipa-ipa-cache already exists and does not belong to this IronicImageCache: delete it/ });
+  t.same(body.children, []);
+});
+
+t.test('finalize is blocked while an Ironic uses the cache, then deletes and releases', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const children = await syncedCacheChildren(app, { parent: imageCache({}), children: {}, related: {} });
+  const metadata = { name: 'ipa', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000003', generation: 1, deletionTimestamp: '2026-01-01T00:00:00Z' };
+  const deleting = imageCache({}, { metadata });
+  const finalize = async (payload: Obj): Promise<Response> => (await app.inject({ method: 'POST', url: '/ironicimagecache/finalize', payload: { parent: deleting, finalizing: true, ...payload } })).json() as Response;
+  const blocked = await finalize({ children, related: related(ironicUsing('ironic'), ironicUsing('other', 'another')) });
+  t.equal(blocked.finalized, undefined, 'not finalized');
+  t.equal(blocked.children.length, 3, 'everything kept');
+  t.equal(blocked.resyncAfterSeconds, 30);
+  t.match(blocked.status, { usedBy: ['ironic'], conditions: [{ type: 'Ready' }, { type: 'DeletionBlocked', reason: 'InUse', message: /still used by: ironic$/ }] });
+  const releasing = await finalize({ children, related: related(ironicUsing('other', 'another')) });
+  t.same(releasing.children, [], 'children deleted');
+  t.equal(releasing.finalized, false, 'waits for them to be gone');
+  t.match(releasing.status.conditions[0], { reason: 'Deleting', message: /3 resources remain/ });
+  const released = await finalize({ children: {}, related: {} });
+  t.equal(released.finalized, true);
+  t.match(released.status.conditions[0], { message: 'the image cache has been removed' });
+  const foreground = imageCache({}, { metadata: { ...metadata, finalizers: ['foregroundDeletion'] } });
+  const late = (await app.inject({ method: 'POST', url: '/ironicimagecache/finalize', payload: { parent: foreground, children, related: related(ironicUsing('ironic')), finalizing: true } })).json() as Response;
+  t.match(late.status.conditions[0], { reason: 'Deleting', message: /although ironic still use it \(deleted with foreground propagation/ });
+});
+
+t.test('an Ironic waits for its cache, and says why', async (t) => {
+  const cases: Array<[string, Obj[], RegExp]> = [
+    ['missing', [], /^IronicImageCache metal3\/ipa named in spec\.imageCacheName was not found/],
+    ['being deleted', [{ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', deletionTimestamp: '2026-01-01T00:00:00Z' } }], /is being deleted; it keeps serving/],
+    ['not ready', [readyImageCache({ conditions: [{ type: 'Ready', status: 'False', message: 'downloading' }] })], /^waiting for IronicImageCache metal3\/ipa to become ready: downloading$/],
+    ['ready without images', [readyImageCache({ images: [{ architecture: 'x86_64' }] })], /^waiting for IronicImageCache metal3\/ipa to become ready/],
+    ['no status', [{ ...readyImageCache(), status: undefined }], /^waiting for IronicImageCache metal3\/ipa to become ready$/],
+  ];
+  for (const [scenario, objects, message] of cases) {
+    const result = resolveImageCache('ipa', related(...objects) as unknown as ObjectMap, 'metal3');
+    t.match(result, { ok: false, message }, scenario);
+  }
+  t.same(resolveImageCache(undefined, {}, 'metal3'), { ok: true }, 'no cache named');
+  const app = testServer();
+  t.teardown(() => app.close());
+  const body = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning, imageCacheName: 'ipa' }), children: {}, related: {} } })).json() as Response;
+  t.match(body.status.conditions[0], { status: 'False', reason: 'MissingReference', message: /IronicImageCache metal3\/ipa/ });
+  t.same(body.children, [], 'nothing is started without the cache');
+});
+
+/** A scratch /shared with a fake get-resource.sh that "downloads" by linking the way the real one does. */
+const scratch = (): { root: string; run: (script: string, env: Record<string, string>) => string } => {
+  const root = mkdtempSync(join(tmpdir(), 'ipa-cache-'));
+  const fake = join(root, 'get-resource.sh');
+  writeFileSync(fake, `#!/bin/bash\nset -eu\nd="${root}/shared/html/images"\nmkdir -p "$d/ipa-$IPA_ARCH-etag1"\necho k > "$d/ipa-$IPA_ARCH-etag1/k"\nprintf 'HTTP/1.1 200 OK\\r\\nLast-Modified: %s\\r\\n\\r\\n' "$MODIFIED" > "$d/ipa-$IPA_ARCH-etag1/h"\nln -sfn "ipa-$IPA_ARCH-etag1/k" "$d/ironic-python-agent_$IPA_ARCH.kernel"\nln -sfn "ipa-$IPA_ARCH-etag1/h" "$d/ironic-python-agent_$IPA_ARCH.headers"\n`);
+  chmodSync(fake, 0o755);
+  const local = (script: string): string => script.replaceAll('/usr/local/bin/get-resource.sh', fake).replaceAll('/shared', join(root, 'shared'));
+  return {
+    root,
+    run: (script, env) => execFileSync('bash', ['-c', local(script)], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+  };
+};
+
+t.test('the download script refuses an IPA older than agentMinimumModificationTime', async (t) => {
+  const { run } = scratch();
+  const env = { IPA_ARCH: 'x86_64', MODIFIED: 'Wed, 01 Oct 2025 07:28:00 GMT' };
+  t.doesNotThrow(() => run(DOWNLOAD_SCRIPT, env), 'no minimum: accepted');
+  t.doesNotThrow(() => run(DOWNLOAD_SCRIPT, { ...env, IPA_MINIMUM_MODIFICATION_TIME: '2025-10-01T07:28:00Z' }), 'exactly the minimum: accepted');
+  t.throws(() => run(DOWNLOAD_SCRIPT, { ...env, IPA_MINIMUM_MODIFICATION_TIME: '2025-10-02T00:00:00+02:00' }), /last modified Wed, 01 Oct 2025 07:28:00 GMT, before agentMinimumModificationTime/, 'older: refused, saying why');
+  t.throws(() => run(DOWNLOAD_SCRIPT, { ...env, MODIFIED: '', IPA_MINIMUM_MODIFICATION_TIME: '2025-10-01T00:00:00Z' }), /at an unknown time/, 'no Last-Modified: refused');
+});
+
+t.test('the prune script keeps what the links point to and removes the rest', async (t) => {
+  const { root, run } = scratch();
+  const images = join(root, 'shared', 'html', 'images');
+  run(DOWNLOAD_SCRIPT, { IPA_ARCH: 'x86_64', MODIFIED: '' });
+  run(DOWNLOAD_SCRIPT, { IPA_ARCH: 'aarch64', MODIFIED: '' });
+  mkdirSync(join(images, 'ipa-x86_64-etag0'));
+  mkdirSync(join(root, 'shared', 'tmp', 'tmp.half'), { recursive: true });
+  symlinkSync('ipa-x86_64-etag0/k', join(images, 'ironic-python-agent.kernel'));
+  const output = run(PRUNE_SCRIPT, { CACHED: 'ironic-python-agent_x86_64' });
+  t.match(output, /removing ironic-python-agent_aarch64\.kernel/);
+  t.match(output, /removing the older download ipa-x86_64-etag0/);
+  t.equal(readlinkSync(join(images, 'ironic-python-agent_x86_64.kernel')), 'ipa-x86_64-etag1/k', 'the cached architecture is kept');
+  t.ok(existsSync(join(images, 'ipa-x86_64-etag1', 'k')), 'with its files');
+  t.notOk(existsSync(join(images, 'ipa-aarch64-etag1')), 'an architecture no longer cached is removed');
+  t.notOk(existsSync(join(images, 'ironic-python-agent.kernel')), 'so are links of other names');
+  t.notOk(existsSync(join(root, 'shared', 'tmp', 'tmp.half')), 'and leftovers of interrupted downloads');
+  t.doesNotThrow(() => run(PRUNE_SCRIPT, { CACHED: 'ironic-python-agent_x86_64' }), 'a second run has nothing to do');
+});
