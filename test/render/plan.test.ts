@@ -9,7 +9,7 @@ import type { ParentView } from '../../src/render/parent.js';
 import type { ApiCredentials } from '../../src/render/ironic/input.js';
 import { caRollout, finishIronic, prepareIronic, retainedCASecrets, secretsNotObservedYet, type Prepared } from '../../src/render/ironic/plan.js';
 import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
-import { TLS_SECRET, related, secret } from '../fixtures/ironic-scenarios.js';
+import { TLS_SECRET, readyImageCache, related, secret } from '../fixtures/ironic-scenarios.js';
 
 const NAME = 'ironic';
 const NS = 'metal3';
@@ -87,6 +87,13 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
       v: view({ databaseName: 'db' }, { related: group('IronicDatabase.ironic.metal3.io/v1alpha1', object('ironic.metal3.io/v1alpha1', 'IronicDatabase', 'db')) }),
       reason: 'DeploymentInProgress',
     },
+    { scenario: 'a missing IronicImageCache', v: view({ imageCacheName: 'ipa' }), reason: 'MissingReference' },
+    {
+      scenario: 'an IronicImageCache not ready yet',
+      v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache({ conditions: [{ type: 'Ready', status: 'False' }] })) as Objects }),
+      reason: 'DeploymentInProgress',
+    },
+    { scenario: 'a ready IronicImageCache', v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache()) as Objects }) },
     { scenario: 'a young workload whose htpasswd Secret is not observed yet', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-12-31T23:59:30Z') }), reason: 'DeploymentInProgress', resync: 5 },
     { scenario: 'an old workload whose htpasswd Secret is gone: render anew', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-01-01T00:00:00Z') }) },
     { scenario: 'a young workload using a Secret that is not ours', v: view({}, { children: workloadUsing('someone-elses', '2025-12-31T23:59:30Z') }) },

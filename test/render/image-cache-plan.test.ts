@@ -1,0 +1,91 @@
+/**
+ * The IronicImageCache plan as tables: what a sync and a finalize decide from the observed objects and
+ * the spec alone, with no HTTP and no hook.
+ */
+import t from 'tap';
+import type { KubeObject, ObjectMap } from '../../src/api/hook.js';
+import type { ParentView } from '../../src/render/parent.js';
+import { cacheUsersOf, finalizeCache, finishCache, prepareCache } from '../../src/render/image-cache/plan.js';
+import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
+import { related } from '../fixtures/ironic-scenarios.js';
+import { CACHE_TLS, ironicUsing } from '../fixtures/image-cache-scenarios.js';
+
+type Objects = Record<string, Record<string, Record<string, unknown>>>;
+
+const NS = 'metal3';
+
+const view = (spec: unknown, extra: { children?: Objects; related?: Objects; status?: unknown; finalizers?: string[] } = {}): ParentView => ({
+  name: 'ipa',
+  namespace: NS,
+  uid: 'cache-uid',
+  finalizers: extra.finalizers ?? [],
+  generation: 2,
+  spec,
+  status: extra.status,
+  children: (extra.children ?? {}) as ObjectMap,
+  related: (extra.related ?? {}) as ObjectMap,
+  now: FIXED_NOW,
+});
+
+const statefulSet = (status: Record<string, unknown>, generation = 1): KubeObject => {
+  const metadata: KubeObject['metadata'] = { name: 'ipa-ipa-cache', namespace: NS, generation };
+  return { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata, spec: { replicas: 1 }, status };
+};
+const service: KubeObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ipa-ipa-cache', namespace: NS }, spec: { clusterIP: '10.0.0.7' } };
+const observed = (set: KubeObject | undefined): Objects => ({
+  ...(set !== undefined && { 'StatefulSet.apps/v1': { [`${NS}/ipa-ipa-cache`]: set } }),
+  'Service.v1': { [`${NS}/ipa-ipa-cache`]: service },
+});
+const READY = { observedGeneration: 1, replicas: 1, readyReplicas: 1, currentRevision: 'a', updateRevision: 'a' };
+
+t.test('sync: the Ready condition from the spec and the observed StatefulSet', async (t) => {
+  const cases: ReadonlyArray<{ scenario: string; v: ParentView; status: 'True' | 'False'; reason: string; message?: RegExp; children: number }> = [
+    { scenario: 'nothing observed yet', v: view({}), status: 'False', reason: 'DownloadInProgress', message: /being created/, children: 3 },
+    { scenario: 'the pod downloads', v: view({}, { children: observed(statefulSet({ observedGeneration: 1, replicas: 1, readyReplicas: 0 })) }), status: 'False', reason: 'DownloadInProgress', message: /not ready yet: the downloads run first/, children: 3 },
+    { scenario: 'a new template rolls out', v: view({}, { children: observed(statefulSet({ ...READY, updateRevision: 'b' })) }), status: 'False', reason: 'DownloadInProgress', message: /rolling out/, children: 3 },
+    { scenario: 'served', v: view({}, { children: observed(statefulSet(READY)) }), status: 'True', reason: 'ImagesAvailable', children: 3 },
+    { scenario: 'an invalid spec keeps the observed children', v: view({ storage: { size: 'lots' } }, { children: observed(statefulSet(READY)) }), status: 'False', reason: 'InvalidSpec', message: /spec\.storage\.size/, children: 2 },
+    { scenario: 'a missing certificate keeps them too', v: view({ tlsCertificateName: 'ipa-tls' }, { children: observed(statefulSet(READY)) }), status: 'False', reason: 'MissingReference', children: 2 },
+    { scenario: 'with its certificate', v: view({ tlsCertificateName: 'ipa-tls' }, { children: observed(statefulSet(READY)), related: related(CACHE_TLS) as Objects }), status: 'True', reason: 'ImagesAvailable', children: 3 },
+  ];
+  for (const c of cases) {
+    const v = c.v;
+    const result = finishCache(v, prepareCache(v), testConfig().render);
+    t.match(result.status.conditions?.[0], { status: c.status, reason: c.reason, ...(c.message && { message: c.message }) }, c.scenario);
+    t.equal(result.children.length, c.children, `${c.scenario}: children`);
+  }
+});
+
+t.test('the claim template of an existing StatefulSet is kept, even when the spec turns ephemeral', async (t) => {
+  const template = { metadata: { name: 'images' }, spec: { resources: { requests: { storage: '1Gi' } } } };
+  const set = { ...statefulSet(READY), spec: { replicas: 1, volumeClaimTemplates: [template] } };
+  const v = view({ storage: { size: '9Gi', ephemeral: true } }, { children: observed(set) });
+  const sts = finishCache(v, prepareCache(v), testConfig().render).children.find((c) => c.kind === 'StatefulSet') as unknown as { spec: { volumeClaimTemplates?: unknown[]; template: { spec: { volumes: Array<{ name: string }> } } } };
+  t.same(sts.spec.volumeClaimTemplates, [template]);
+  t.notOk(sts.spec.template.spec.volumes.some((volume) => volume.name === 'images'), 'no emptyDir shadows the claim');
+});
+
+t.test('the users of a cache: Ironics of its namespace that name it', async (t) => {
+  const elsewhere = { ...ironicUsing('far'), metadata: { name: 'far', namespace: 'other' } };
+  t.same(cacheUsersOf(related(ironicUsing('b'), ironicUsing('a'), ironicUsing('c', 'another'), elsewhere) as ObjectMap, NS, 'ipa'), ['a', 'b']);
+  t.same(cacheUsersOf(null, NS, 'ipa'), []);
+});
+
+t.test('finalize: blocked while used (unless foreground), then deleting, then finalized', async (t) => {
+  const users = related(ironicUsing('ironic')) as Objects;
+  const cases: ReadonlyArray<{ scenario: string; v: ParentView; finalized?: boolean; children: number; resync?: number; reason: string }> = [
+    { scenario: 'in use', v: view({}, { children: observed(statefulSet(READY)), related: users }), children: 3, resync: 30, reason: 'ImagesAvailable' },
+    { scenario: 'in use, invalid spec: still kept', v: view({ storage: { size: 'x' } }, { children: observed(statefulSet(READY)), related: users }), children: 2, resync: 30, reason: 'InvalidSpec' },
+    { scenario: 'in use, foreground deletion', v: view({}, { children: observed(statefulSet(READY)), related: users, finalizers: ['foregroundDeletion'] }), finalized: false, children: 0, resync: 5, reason: 'Deleting' },
+    { scenario: 'unused, children remain', v: view({}, { children: observed(statefulSet(READY)) }), finalized: false, children: 0, resync: 5, reason: 'Deleting' },
+    { scenario: 'unused, nothing left', v: view({}), finalized: true, children: 0, reason: 'Deleting' },
+  ];
+  for (const c of cases) {
+    const result = finalizeCache(c.v, prepareCache(c.v), testConfig().render);
+    t.equal(result.finalized, c.finalized, `${c.scenario}: finalized`);
+    t.equal(result.children.length, c.children, `${c.scenario}: children`);
+    t.equal(result.resyncAfterSeconds, c.resync, `${c.scenario}: resync`);
+    t.equal(result.status.conditions?.[0]?.reason, c.reason, `${c.scenario}: reason`);
+    t.equal(result.status.conditions?.some((x) => x.type === 'DeletionBlocked'), c.resync === 30, `${c.scenario}: DeletionBlocked`);
+  }
+});
