@@ -6,6 +6,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import { ironic, testServer, type Obj } from '../helpers/hooks.js';
 import { ironicDatabase } from '../fixtures/database-scenarios.js';
+import { imageCache } from '../fixtures/image-cache-scenarios.js';
 
 const ip = fc.oneof(fc.ipV4(), fc.ipV6(), fc.constantFrom('192.0.2.2', 'fd00::2', 'not-an-ip', ''));
 const cidr = fc.oneof(fc.constantFrom('192.0.2.0/24', 'fd00::/64', '10.0.0.0/8', 'bad'), fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 33 })).map(([a, p]) => `${a}/${p}`));
@@ -33,6 +34,8 @@ const spec = fc.record(
     highAvailability: fc.boolean(),
     apiCredentialsName: word,
     databaseName: word,
+    imageCacheName: word,
+    images: fc.record({ deployRamdiskBranch: word, deployRamdiskDownloader: word }, { requiredKeys: [] }),
     database: fc.record({ host: word, name: word, credentialsName: word }, { requiredKeys: [] }),
     networking,
     tls: fc.record({ certificateName: word, insecureRPC: fc.boolean(), disableVirtualMediaTLS: fc.boolean() }, { requiredKeys: [] }),
@@ -80,6 +83,39 @@ t.test('the IronicDatabase sync hook answers every spec with a status', async (t
     fc.asyncProperty(fc.oneof(dbSpec, fc.anything()), async (s) => {
       const r = await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(s as Obj), children: {}, related: {} } });
       if (r.statusCode !== 200) throw new Error(`status ${r.statusCode}: ${r.body}`);
+    }),
+    { numRuns: 150 },
+  );
+  t.pass('no crash');
+});
+
+t.test('the IronicImageCache sync hook answers every spec with a status, deterministically', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const architecture = fc.record({ name: fc.constantFrom('x86_64', 'aarch64', 'ppc64le', ''), filename: word }, { requiredKeys: [] });
+  const cacheSpec = fc.record(
+    {
+      agentBranch: word,
+      agentDownloadURL: fc.oneof(word, fc.webUrl()),
+      agentDownloaderImage: word,
+      agentMinimumModificationTime: fc.oneof(word, fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+      architectures: fc.array(architecture, { maxLength: 3 }),
+      proxy: fc.record({ httpProxy: word, httpsProxy: word, noProxy: word }, { requiredKeys: [] }),
+      storage: fc.record({ size: fc.oneof(word, fc.constant('5Gi')), ephemeral: fc.boolean(), storageClassName: word }, { requiredKeys: [] }),
+      nodeSelector: fc.dictionary(word, word, { maxKeys: 2 }),
+      tolerations: fc.array(fc.oneof(fc.record({ key: word, operator: fc.constantFrom('Exists', 'Equal', 'x') }, { requiredKeys: [] }), fc.anything()), { maxLength: 2 }),
+      tlsCertificateName: word,
+    },
+    { requiredKeys: [] },
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(cacheSpec, fc.anything()), async (s) => {
+      const payload = { parent: imageCache(s as Obj), children: {}, related: {} };
+      const a = await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload });
+      const b = await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload });
+      if (a.statusCode !== 200) throw new Error(`status ${a.statusCode}: ${a.body}`);
+      if ((a.json() as { status: { conditions: Array<{ type: string }> } }).status.conditions[0]?.type !== 'Ready') throw new Error('no Ready condition');
+      if (a.body !== b.body) throw new Error('not deterministic');
     }),
     { numRuns: 150 },
   );

@@ -118,3 +118,25 @@ t.test('IronicDatabase scenarios converge too', async (t) => {
     await app.close();
   }
 });
+
+t.test('IronicImageCache scenarios converge too', async (t) => {
+  const { imageCacheScenarios } = await import('../fixtures/image-cache-scenarios.js');
+  const { readyStatefulSet } = await import('../fixtures/database-scenarios.js');
+  for (const scenario of imageCacheScenarios) {
+    const app = testServer(fakeSecrets());
+    let request = await scenario.request(app);
+    let previous = '';
+    let rounds = 0;
+    for (; rounds < 6; rounds += 1) {
+      const response = await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: request });
+      const body = response.json() as Response;
+      const text = JSON.stringify(body);
+      if (text === previous) break;
+      previous = text;
+      const children = observeAll(body.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, (o) => (o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : undefined));
+      request = { ...request, parent: { ...(request['parent'] as Obj), status: body.status }, children };
+    }
+    t.ok(rounds < 6, `${scenario.name}: stable after ${rounds + 1} rounds`);
+    await app.close();
+  }
+});
