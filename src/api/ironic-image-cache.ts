@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, StringEnum, StringMap } from './common.js';
 import { DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE, IPA_ARCHITECTURES } from './constants.js';
+import { PROXY_URL_RULE } from './ironic.js';
 
 export const CacheStorage = Type.Object(
   {
@@ -53,11 +54,19 @@ export type CacheArchitecture = Static<typeof CacheArchitecture>;
 
 export const CacheProxy = Type.Object(
   {
-    httpProxy: Type.Optional(Type.String({ description: 'Proxy for http URLs (HTTP_PROXY of the downloader).' })),
-    httpsProxy: Type.Optional(Type.String({ description: 'Proxy for https URLs (HTTPS_PROXY of the downloader).' })),
-    noProxy: Type.Optional(Type.String({ description: 'Comma-separated hosts and domains reached without the proxy (NO_PROXY of the downloader).' })),
+    httpProxy: Type.Optional(Type.String({ description: 'Proxy for http:// URLs (HTTP_PROXY and http_proxy of the downloader), for example `http://proxy.example.com:3128`.', maxLength: 2048 })),
+    httpsProxy: Type.Optional(Type.String({ description: 'Proxy for https:// URLs (HTTPS_PROXY and https_proxy of the downloader).', maxLength: 2048 })),
+    noProxy: Type.Optional(
+      Type.String({
+        description: 'Comma-separated hosts, domains (`.example.com`), IP addresses and CIDRs reached without the proxy (NO_PROXY and no_proxy). Loopback and `.svc` are added.',
+        maxLength: 4096,
+      }),
+    ),
   },
-  { description: 'The proxy the downloader uses. Without it, the operator-wide IPA proxy settings apply.' },
+  {
+    description: 'The proxy the downloader uses. Each field wins over the setting of the hook server (IPA_HTTP_PROXY, IPA_HTTPS_PROXY, IPA_NO_PROXY).',
+    'x-kubernetes-validations': [PROXY_URL_RULE],
+  },
 );
 export type CacheProxy = Static<typeof CacheProxy>;
 

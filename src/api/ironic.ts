@@ -446,6 +446,12 @@ export const Resources = Type.Record(Type.String(), ContainerResources, {
 /** CEL and validation: a proxy URL is http(s)://host..., in any letter case. */
 export const PROXY_URL_PATTERN = '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+([/?#].*)?$';
 
+/** CEL, on a proxy object: its URLs are http(s)://host... (IronicImageCache uses it too). */
+export const PROXY_URL_RULE = {
+  rule: `[has(self.httpProxy) ? self.httpProxy : '', has(self.httpsProxy) ? self.httpsProxy : ''].all(u, u == '' || u.matches('${PROXY_URL_PATTERN.replaceAll('\\', '\\\\')}'))`,
+  message: 'httpProxy and httpsProxy must be http or https URLs with a host, such as http://proxy.example.com:3128',
+};
+
 export const Proxy = Type.Object(
   {
     httpProxy: Type.Optional(Type.String({ description: 'Proxy for http:// URLs (HTTP_PROXY and http_proxy), for example `http://proxy.example.com:3128`.', maxLength: 2048 })),
@@ -461,12 +467,7 @@ export const Proxy = Type.Object(
   {
     description:
       'HTTP(S) proxy of the containers that reach out: Ironic (images, BMCs, the ramdisk), the IPA downloader and the upgrade Jobs. Each field wins over the setting of the hook server (IPA_HTTP_PROXY, IPA_HTTPS_PROXY, IPA_NO_PROXY) for the downloader.',
-    'x-kubernetes-validations': [
-      {
-        rule: `[has(self.httpProxy) ? self.httpProxy : '', has(self.httpsProxy) ? self.httpsProxy : ''].all(u, u == '' || u.matches('${PROXY_URL_PATTERN.replaceAll('\\', '\\\\')}'))`,
-        message: 'httpProxy and httpsProxy must be http or https URLs with a host, such as http://proxy.example.com:3128',
-      },
-    ],
+    'x-kubernetes-validations': [PROXY_URL_RULE],
   },
 );
 export type Proxy = Static<typeof Proxy>;

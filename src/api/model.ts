@@ -241,7 +241,8 @@ export type IronicImageCacheModel = {
   readonly agentMinimumModificationTime?: string;
   /** At least one; the first is the default for hosts of an unknown architecture. */
   readonly architectures: readonly CacheArchitectureModel[];
-  readonly proxy: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string };
+  /** The spec's proxy, field by field (each wins over the hook server's); noProxy split into entries. */
+  readonly proxy: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy: readonly string[] };
   /** Storage of the images (size and class only matter when it is not ephemeral). */
   readonly storage: { readonly size: string; readonly ephemeral: boolean; readonly storageClassName?: string };
   /** Sorted. */

@@ -3,7 +3,7 @@
  */
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
-import { canonical, given, optionalFields, sortedMap } from './fields.js';
+import { canonical, given, listEntries, optionalFields, sortedMap } from './fields.js';
 import type { IronicImageCacheSpec } from './ironic-image-cache.js';
 import type { IronicImageCacheModel, Parsed } from './model.js';
 import { isIronicImageCacheSpec, validateIronicImageCache } from './validate-image-cache.js';
@@ -24,7 +24,7 @@ const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
       tlsCertificateName: given(spec.tlsCertificateName),
     }),
     architectures: architectures.map((a) => ({ name: a.name, ...optionalFields({ filename: given(a.filename) }) })),
-    proxy: optionalFields({ httpProxy: given(proxy.httpProxy?.trim()), httpsProxy: given(proxy.httpsProxy?.trim()), noProxy: given(proxy.noProxy?.trim()) }),
+    proxy: { ...optionalFields({ httpProxy: given(proxy.httpProxy?.trim()), httpsProxy: given(proxy.httpsProxy?.trim()) }), noProxy: listEntries(proxy.noProxy) },
     storage: { size: canonical(given(storage.size) ?? DEFAULT_IMAGE_CACHE_SIZE), ephemeral: storage.ephemeral ?? false, ...(storageClassName !== undefined && { storageClassName }) },
     nodeSelector: sortedMap(spec.nodeSelector),
     tolerations,

@@ -7,6 +7,7 @@ import { registerFormats } from './formats.js';
 import { IronicImageCacheSpec } from './ironic-image-cache.js';
 import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { isPositive, parseQuantity } from './quantity.js';
+import { proxyProblems } from './validate-ironic.js';
 
 type Rule = (spec: IronicImageCacheSpec) => Problem[];
 
@@ -50,8 +51,10 @@ const nodeSelectorKeys: Rule = (spec) =>
     .filter((key) => key.trim() === '')
     .map((key) => problem(fieldPath('spec.nodeSelector', key), 'node selector keys must not be empty: remove this entry, or use a node label key such as kubernetes.io/os'));
 
+const proxyValid: Rule = (spec) => proxyProblems(spec.proxy);
+
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, architecturesOnce, tolerationsValid, nodeSelectorKeys];
+const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, architecturesOnce, proxyValid, tolerationsValid, nodeSelectorKeys];
 
 export const isIronicImageCacheSpec = (value: unknown): value is IronicImageCacheSpec => compiledCheck(IronicImageCacheSpec).Check(value);
 

@@ -490,9 +490,11 @@ const proxyURLProblems = (field: 'httpProxy' | 'httpsProxy', value: string | und
     ? []
     : [problem(`spec.proxy.${field}`, `${describeValue(value)} is not a proxy URL: write it as http://host:port or https://host:port (http or https, a host, no spaces)`)];
 
-// Beyond upstream (which has no proxy settings). noProxy entries: host names, domains, IPs, CIDRs or `*`.
-const proxyRule: Rule = ({ spec }) => {
-  const proxy = spec.proxy;
+/**
+ * The problems of a proxy object (spec.proxy of an Ironic or an IronicImageCache). Beyond upstream (which has
+ * no proxy settings). noProxy entries: host names, domains, IPs, CIDRs or `*`.
+ */
+export const proxyProblems = (proxy: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string } | undefined): Problem[] => {
   if (proxy === undefined) return [];
   const badEntries = listEntries(proxy.noProxy).filter((e) => !NO_PROXY_ENTRY.test(e));
   return [
@@ -503,6 +505,8 @@ const proxyRule: Rule = ({ spec }) => {
       : []),
   ];
 };
+
+const proxyRule: Rule = ({ spec }) => proxyProblems(spec.proxy);
 
 // Beyond upstream (which has no per-container resources).
 const resourcesRule: Rule = ({ spec }) => resourcesProblems(spec.resources);

@@ -259,3 +259,6 @@ export const cacheStorageSamples: fc.Arbitrary<Sample> = cacheSamplesOf(allOf({ 
 export const cacheArchitectureSamples: fc.Arbitrary<Sample> = cacheSamplesOf(
   allOf({ architectures: fc.array(someOf({ filename: fc.constantFrom('ipa.tar.gz') }).chain((a) => fc.constantFrom('x86_64', 'aarch64').map((name) => ({ name, ...a }))), { minLength: 1, maxLength: 2 }) }),
 );
+
+/** IronicImageCache objects with a proxy of good and bad URLs. */
+export const cacheProxySamples: fc.Arbitrary<Sample> = cacheSamplesOf(allOf({ proxy: someOf({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: fc.constantFrom('', '.svc') }) }));

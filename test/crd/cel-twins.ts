@@ -10,6 +10,7 @@ import {
   agentImageSamples,
   containerResourcesSamples,
   cacheArchitectureSamples,
+  cacheProxySamples,
   cacheStorageSamples,
   imageCacheNameSamples,
   ironicImageCacheSamples,
@@ -283,6 +284,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
     'spec.storage: storageClassName cannot be used with ephemeral storage': {
       samples: cacheStorageSamples,
       twin: problemAt('.storageClassName', /^storageClassName cannot be used with ephemeral storage/),
+    },
+    'spec.proxy: httpProxy and httpsProxy must be http or https URLs with a host, such as http://proxy.example.com:3128': {
+      samples: cacheProxySamples,
+      twin: problemAt(['.httpProxy', '.httpsProxy'], /is not a proxy URL/),
     },
     'spec.architectures: each architecture may appear only once': {
       samples: cacheArchitectureSamples,

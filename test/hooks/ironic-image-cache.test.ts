@@ -14,7 +14,10 @@ import { validateIronicImageCache } from '../../src/api/validate.js';
 import { validateIronic } from '../../src/api/validate-ironic.js';
 import { customizeIronicImageCache } from '../../src/hooks/ironic-image-cache.js';
 import { customizeIronic } from '../../src/hooks/ironic.js';
-import { DOWNLOAD_SCRIPT, PRUNE_SCRIPT } from '../../src/render/image-cache/render.js';
+import { DOWNLOAD_SCRIPT, PRUNE_SCRIPT, renderCacheStatefulSet } from '../../src/render/image-cache/render.js';
+import { parseIronicImageCache } from '../../src/api/parse-ironic-image-cache.js';
+import type { IronicImageCacheModel } from '../../src/api/model.js';
+import { testConfig } from '../helpers/hooks.js';
 import { resolveImageCache } from '../../src/render/ironic/image-cache.js';
 import type { CustomizeRequest, ObjectMap } from '../../src/api/hook.js';
 
@@ -44,11 +47,47 @@ t.test('validation: what is accepted and what is refused, naming the field', asy
     [{ storage: { size: '1Qi' } }, 'spec.storage.size', /./],
     [{ tolerations: [{ operator: 7 }] }, 'spec.tolerations[0]', /not a valid Kubernetes toleration/],
     [{ nodeSelector: { ' ': 'x' } }, 'spec.nodeSelector[" "]', /must not be empty/],
+    [{ proxy: { httpsProxy: 'proxy:3128' } }, 'spec.proxy.httpsProxy', /is not a proxy URL/],
+    [{ proxy: { noProxy: 'a b' } }, 'spec.proxy.noProxy', /is not a host name/],
   ];
   for (const [spec, path, message] of refused) {
     const problems = validateIronicImageCache(spec);
     t.ok(problems.some((p) => p.path === path && message.test(p.message)), `${JSON.stringify(spec)} is refused at ${path}: ${JSON.stringify(problems)}`);
   }
+});
+
+t.test('the downloader settings: the hook server\'s, each replaced by the spec\'s; the proxy in both letter cases', async (t) => {
+  const base = testConfig().render;
+  const config = { ...base, clusterDomain: 'cluster.local', downloaderEnv: { IPA_BASEURI: 'https://operator.example.com/ipa', IPA_FLAVOR: 'centos9', IPA_ARCH: 'ignored', HTTP_PROXY: 'http://op:3128', HTTPS_PROXY: 'http://op:3128', NO_PROXY: 'op.example.com' } };
+  const modelOf = (spec: Obj): IronicImageCacheModel => {
+    const parsed = parseIronicImageCache(spec);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    return parsed.model;
+  };
+  const envOf = (spec: Obj): Record<string, string> => {
+    const set = renderCacheStatefulSet({ name: 'ipa', namespace: 'metal3', model: modelOf(spec), config });
+    const container = set.spec?.template.spec?.initContainers?.[0];
+    return Object.fromEntries((container?.env ?? []).map((e) => [e.name, e.value ?? '']));
+  };
+  t.same(envOf({}), {
+    IPA_ARCH: 'x86_64',
+    IPA_BASEURI: 'https://operator.example.com/ipa',
+    IPA_FLAVOR: 'centos9',
+    HTTP_PROXY: 'http://op:3128',
+    http_proxy: 'http://op:3128',
+    HTTPS_PROXY: 'http://op:3128',
+    https_proxy: 'http://op:3128',
+    NO_PROXY: 'op.example.com,localhost,127.0.0.1,::1,.svc,.svc.cluster.local',
+    no_proxy: 'op.example.com,localhost,127.0.0.1,::1,.svc,.svc.cluster.local',
+  }, 'the hook server\'s settings');
+  t.match(envOf({ agentDownloadURL: 'https://mirror.example.com/ipa', proxy: { httpsProxy: 'http://mine:3128', noProxy: 'mirror.example.com' } }), {
+    IPA_BASEURI: 'https://mirror.example.com/ipa',
+    HTTP_PROXY: 'http://op:3128',
+    HTTPS_PROXY: 'http://mine:3128',
+    NO_PROXY: 'mirror.example.com,localhost,127.0.0.1,::1,.svc,.svc.cluster.local',
+  }, 'the spec wins field by field');
+  const none = renderCacheStatefulSet({ name: 'ipa', namespace: 'metal3', model: modelOf({ proxy: { noProxy: '.example.com' } }), config: base });
+  t.same(none.spec?.template.spec?.initContainers?.[0]?.env?.filter((e) => /proxy/i.test(e.name)), [{ name: 'NO_PROXY', value: '.example.com' }, { name: 'no_proxy', value: '.example.com' }], 'without a proxy, nothing is added');
 });
 
 t.test('an Ironic naming a cache refuses the download settings the cache replaces', async (t) => {

@@ -24,6 +24,8 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import { DEFAULT_CONTAINER_REQUESTS } from '../../api/constants.js';
+import { listEntries } from '../../api/fields.js';
 import type { CacheArchitectureModel } from '../../api/model.js';
 import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/version.js';
 import { toChild, type KubeChild } from '../child.js';
@@ -137,16 +139,28 @@ export const renderCacheConfig = (input: CacheRenderInput): IConfigMap => ({
 
 const optional = (name: string, value: string | undefined): IEnvVar[] => (value !== undefined && value !== '' ? [{ name, value }] : []);
 
+/** What never goes through the proxy: loopback, and Services (a mirror inside the cluster). */
+const automaticNoProxy = (input: CacheRenderInput): string[] => ['localhost', '127.0.0.1', '::1', '.svc', ...(input.config.clusterDomain !== '' ? [`.svc.${input.config.clusterDomain}`] : [])];
+
 /**
- * The downloader's settings: the operator-wide ones (IPA_BASEURI, IPA_FLAVOR, the proxy), replaced by the
- * spec's. The proxy is replaced as a whole: a spec proxy without noProxy must not inherit the operator's.
+ * HTTP_PROXY, HTTPS_PROXY and NO_PROXY in upper and lower case (curl reads only `http_proxy` for http URLs),
+ * each field of the spec winning over the hook server's; with a proxy, NO_PROXY also lists loopback and `.svc`.
  */
+const proxyEnv = (input: CacheRenderInput): IEnvVar[] => {
+  const operator = input.config.downloaderEnv;
+  const { proxy } = input.model;
+  const http = proxy.httpProxy ?? operator['HTTP_PROXY'];
+  const https = proxy.httpsProxy ?? operator['HTTPS_PROXY'];
+  const given = proxy.noProxy.length > 0 ? proxy.noProxy : listEntries(operator['NO_PROXY']);
+  const noProxy = http !== undefined || https !== undefined ? [...new Set([...given, ...automaticNoProxy(input)])] : given;
+  const values = { HTTP_PROXY: http, HTTPS_PROXY: https, NO_PROXY: noProxy.join(',') };
+  return (['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'] as const).flatMap((name) => [...optional(name, values[name]), ...optional(name.toLowerCase(), values[name])]);
+};
+
+/** The downloader's settings: the hook server's (IPA_BASEURI, IPA_FLAVOR, the proxy), each replaced by the spec's. */
 const downloaderEnv = (input: CacheRenderInput, architecture: CacheArchitectureModel): IEnvVar[] => {
   const operator = input.config.downloaderEnv;
   const { model } = input;
-  const proxy = Object.keys(model.proxy).length > 0
-    ? { HTTP_PROXY: model.proxy.httpProxy, HTTPS_PROXY: model.proxy.httpsProxy, NO_PROXY: model.proxy.noProxy }
-    : { HTTP_PROXY: operator['HTTP_PROXY'], HTTPS_PROXY: operator['HTTPS_PROXY'], NO_PROXY: operator['NO_PROXY'] };
   return [
     { name: 'IPA_ARCH', value: architecture.name },
     ...optional('IPA_BASEURI', model.agentDownloadURL ?? operator['IPA_BASEURI']),
@@ -154,9 +168,7 @@ const downloaderEnv = (input: CacheRenderInput, architecture: CacheArchitectureM
     ...optional('IPA_FLAVOR', operator['IPA_FLAVOR']),
     ...optional('IPA_FILENAME', architecture.filename),
     ...optional('IPA_MINIMUM_MODIFICATION_TIME', model.agentMinimumModificationTime),
-    ...optional('HTTP_PROXY', proxy.HTTP_PROXY),
-    ...optional('HTTPS_PROXY', proxy.HTTPS_PROXY),
-    ...optional('NO_PROXY', proxy.NO_PROXY),
+    ...proxyEnv(input),
   ];
 };
 
@@ -170,6 +182,7 @@ const downloadContainer = (input: CacheRenderInput, architecture: CacheArchitect
   command: ['/bin/bash', '-c', DOWNLOAD_SCRIPT],
   env: downloaderEnv(input, architecture),
   volumeMounts: [{ name: VOLUMES.images, mountPath: SHARED_DIR }, tmpMount],
+  resources: { requests: { ...DEFAULT_CONTAINER_REQUESTS['ramdisk-downloader'] } },
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
 
@@ -179,6 +192,7 @@ const pruneContainer = (input: CacheRenderInput): IContainer => ({
   command: ['/bin/bash', '-c', PRUNE_SCRIPT],
   env: [{ name: 'CACHED', value: input.model.architectures.map((a) => `ironic-python-agent_${a.name}`).join(' ') }],
   volumeMounts: [{ name: VOLUMES.images, mountPath: SHARED_DIR }, tmpMount],
+  resources: { requests: { ...DEFAULT_CONTAINER_REQUESTS['ramdisk-downloader'] } },
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
 
@@ -209,6 +223,7 @@ const httpdContainer = (input: CacheRenderInput): IContainer => ({
   ],
   readinessProbe: readinessProbe(input),
   livenessProbe: { tcpSocket: { port: listenPort(input) }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 6 },
+  resources: { requests: { ...DEFAULT_CONTAINER_REQUESTS.httpd } },
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
 
