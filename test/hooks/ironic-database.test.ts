@@ -2,7 +2,7 @@ import t from 'tap';
 import { ironic, testServer, type Obj } from '../helpers/hooks.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';
 import { DB_TLS, ironicDatabase, mariadbOperatorReady, primaryService, syncedDatabaseChildren, WITH_MARIADB_OPERATOR } from '../fixtures/database-scenarios.js';
-import { observeAll } from '../helpers/k8s.js';
+import { observeAll, validateK8s } from '../helpers/k8s.js';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { customizeIronicDatabase } from '../../src/hooks/ironic-database.js';
 import type { CustomizeRequest } from '../../src/api/hook.js';
@@ -243,5 +243,19 @@ t.test('priorityClassName reaches the database pods of either engine', async (t)
     const workload = r.children.find((c) => c['kind'] === 'StatefulSet' || c['kind'] === 'MariaDB') as Obj;
     const found = engine === 'Builtin' ? (workload as unknown as IStatefulSet).spec?.template.spec?.priorityClassName : (workload['spec'] as Obj)['priorityClassName'];
     t.equal(found, 'db-critical', engine);
+  }
+});
+
+t.test('engine MariaDBOperator: one Galera node per Kubernetes node from the first sync, drained one at a time', async (t) => {
+  const app = operatorApp();
+  t.teardown(() => app.close());
+  for (const replicas of [3, 5]) {
+    const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', replicas }), children: {}, related: {} } })).json() as Response;
+    const mariadb = r.children.find((c) => c['kind'] === 'MariaDB') as Obj;
+    const spec = mariadb['spec'] as Obj;
+    // mariadb-operator's default is no anti-affinity, and its webhook refuses to change antiAffinityEnabled later.
+    t.same(spec['affinity'], { antiAffinityEnabled: true }, `${replicas} replicas: required pod anti-affinity on the host name`);
+    t.same(spec['podDisruptionBudget'], { maxUnavailable: 1 }, `${replicas} replicas: a drain keeps a majority`);
+    t.doesNotThrow(() => validateK8s(mariadb), 'the fields are where the published MariaDB schema has them');
   }
 });

@@ -41,12 +41,29 @@ const tls = (input: DatabaseRenderInput): Spec =>
     ? {}
     : { tls: { enabled: true, required: true, serverCertSecretRef: { name: input.tls.secretName }, serverCASecretRef: { name: input.tls.secretName } } };
 
+/**
+ * One Galera node per Kubernetes node: mariadb-operator schedules the pods anywhere unless told (its default
+ * is no anti-affinity), and replicas on one node all stop with it. mariadb-operator refuses to change
+ * antiAffinityEnabled once the MariaDB exists, so it is rendered from the first sync. It needs as many
+ * schedulable nodes as replicas.
+ */
+const ONE_NODE_EACH: Spec = { affinity: { antiAffinityEnabled: true } };
+
+/**
+ * Voluntary disruptions (node drains) take one Galera node at a time: the others keep a majority and the
+ * node that comes back resynchronises from one donor. mariadb-operator creates the PodDisruptionBudget once,
+ * from this field when the MariaDB is created.
+ */
+const ONE_NODE_AT_A_TIME: Spec = { podDisruptionBudget: { maxUnavailable: 1 } };
+
 export const renderMariaDB = (input: DatabaseRenderInput): KubeChild => {
   const { model } = input;
   return object(input, 'MariaDB', {
     ...(model.image !== undefined && { image: model.image }),
     replicas: model.replicas,
     galera: { enabled: true },
+    ...ONE_NODE_EACH,
+    ...ONE_NODE_AT_A_TIME,
     port: MARIADB_PORT,
     rootPasswordSecretKeyRef: { name: databaseNames(input.name).rootPassword, key: 'password', generate: true },
     storage: storage(input),
