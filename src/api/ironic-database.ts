@@ -18,7 +18,7 @@ export const DatabaseStorage = Type.Object(
     storageClassName: Type.Optional(Type.String({ description: 'StorageClass of the data volume. Empty means the cluster default.' })),
     ephemeral: Type.Optional(
       Type.Boolean({
-        description: 'Keep the data in an emptyDir instead of a PersistentVolumeClaim. The data is lost whenever the pod restarts: for tests only.',
+        description: 'Keep the data in an emptyDir instead of a PersistentVolumeClaim. The data is lost whenever the pod restarts: for tests only. Engine Builtin only (mariadb-operator refuses ephemeral storage for a Galera cluster).',
         default: false,
       }),
     ),
@@ -129,6 +129,10 @@ export const IronicDatabaseSpec = Type.Object(
       {
         rule: `!has(self.replicas) || ${engineOf('self')} == 'MariaDBOperator'`,
         message: 'replicas is only for engine MariaDBOperator: the Builtin engine runs one MariaDB pod',
+      },
+      {
+        rule: `!${ephemeralOf('self')} || ${engineOf('self')} != 'MariaDBOperator'`,
+        message: 'storage.ephemeral cannot be used with engine MariaDBOperator: mariadb-operator keeps the data of a Galera cluster on volumes only',
       },
       {
         rule: '!has(self.replicas) || self.replicas % 2 == 1',

@@ -37,6 +37,17 @@ const replicasOdd: Rule = (spec) =>
       ]
     : [];
 
+// mariadb-operator's webhook refuses it: "ephemeral storage is only compatible with non HA MariaDBs".
+const ephemeralNeedsBuiltin: Rule = (spec) =>
+  spec.storage?.ephemeral === true && engineOf(spec) === 'MariaDBOperator'
+    ? [
+        problem(
+          'spec.storage.ephemeral',
+          'storage.ephemeral cannot be used with engine MariaDBOperator: mariadb-operator keeps the data of a Galera cluster on volumes only (it refuses ephemeral storage for a cluster); remove storage.ephemeral, or use engine Builtin for a throwaway database',
+        ),
+      ]
+    : [];
+
 const storageClassNotEphemeral: Rule = (spec) => {
   const storage = spec.storage;
   return storage?.ephemeral === true && storage.storageClassName !== undefined && storage.storageClassName !== ''
@@ -97,7 +108,7 @@ const nodeSelectorKeys: Rule = (spec) =>
     .map((key) => problem(fieldPath('spec.nodeSelector', key), 'node selector keys must not be empty: remove this entry, or use a node label key such as kubernetes.io/os'));
 
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [engineUnchanged, replicasNeedOperator, replicasOdd, storageClassNotEphemeral, sizePositive, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];
+const RULES: readonly Rule[] = [engineUnchanged, replicasNeedOperator, replicasOdd, ephemeralNeedsBuiltin, storageClassNotEphemeral, sizePositive, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);
 

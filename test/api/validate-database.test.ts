@@ -63,6 +63,19 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: 'ephemeral storage is for the Builtin engine only (mariadb-operator refuses it for a Galera cluster)',
+    accepted: [
+      { name: 'Builtin, ephemeral', spec: { engine: 'Builtin', storage: { ephemeral: true } } },
+      { name: 'default engine, ephemeral', spec: { storage: { ephemeral: true } } },
+      { name: 'MariaDBOperator, explicitly persistent', spec: { engine: 'MariaDBOperator', storage: { ephemeral: false } } },
+      { name: 'MariaDBOperator, persistent by default', spec: { engine: 'MariaDBOperator', storage: { size: '1Gi' } } },
+    ],
+    refused: [
+      { name: 'MariaDBOperator, ephemeral', spec: { engine: 'MariaDBOperator', storage: { ephemeral: true } }, path: 'spec.storage.ephemeral', words: ['engine MariaDBOperator', 'volumes', 'remove storage.ephemeral'] },
+      { name: 'MariaDBOperator, ephemeral, replicas', spec: { engine: 'MariaDBOperator', replicas: 5, storage: { ephemeral: true, size: '1Gi' } }, path: 'spec.storage.ephemeral', words: ['cannot be used with engine MariaDBOperator'] },
+    ],
+  },
+  {
     rule: 'storageClassName is not used with ephemeral storage',
     accepted: [
       { name: 'persistent with a class', spec: { storage: { storageClassName: 'fast' } } },

@@ -226,9 +226,9 @@ export const vrrpSamples: fc.Arbitrary<Sample> = ironicSamples(
   }),
 );
 
-/** IronicDatabase objects with an engine and Galera replicas (odd or not), created or updated across engines. */
+/** IronicDatabase objects with an engine, Galera replicas (odd or not) and storage (ephemeral or not), created or updated across engines. */
 export const engineSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
-  someOf({ engine: fc.constantFrom('Builtin', 'MariaDBOperator'), replicas: fc.constantFrom(3, 4, 5, 8, 9), storage: someOf({ size: fc.constantFrom('1Gi') }) }),
+  someOf({ engine: fc.constantFrom('Builtin', 'MariaDBOperator'), replicas: fc.constantFrom(3, 4, 5, 8, 9), storage: someOf({ size: fc.constantFrom('1Gi'), ephemeral: fc.boolean() }) }),
 );
 
 /** Ironic objects naming an image cache (or not), with the download settings it replaces. */

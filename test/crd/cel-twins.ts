@@ -270,6 +270,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
       samples: engineSamples,
       twin: problemAt('.replicas', /^replicas is only for engine MariaDBOperator/),
     },
+    'spec: storage.ephemeral cannot be used with engine MariaDBOperator: mariadb-operator keeps the data of a Galera cluster on volumes only': {
+      samples: engineSamples,
+      twin: problemAt('.storage.ephemeral', /^storage\.ephemeral cannot be used with engine MariaDBOperator/),
+    },
     'spec: replicas must be odd (3, 5, 7 or 9): Galera keeps working while a majority of its nodes is up, and an even number adds a node without surviving one more failure': {
       samples: engineSamples,
       twin: problemAt('.replicas', /^replicas must be odd/),
