@@ -42,14 +42,17 @@ const fitTo = (value: string, max: number): string =>
 /** A DNS-1123 subdomain (most object names): at most 253 characters. */
 export const objectName = (base: string, suffix = ''): string => fitTo(`${base}${suffix}`, 253);
 
-/** A DNS-1035 label (Service names): lower case letters, digits and '-', starting with a letter, at most 63. */
-export const dnsLabel = (base: string, suffix = ''): string => {
+/**
+ * A DNS-1035 label (Service names): lower case letters, digits and '-', starting with a letter, at most `max`
+ * (63 for a Service; less for a name others derive Service names from).
+ */
+export const dnsLabel = (base: string, suffix = '', max = 63): string => {
   const original = `${base}${suffix}`;
   const cleaned = original.toLowerCase().replace(/[^a-z0-9-]/g, '-');
   const lettered = /^[a-z]/.test(cleaned) ? cleaned : `x-${cleaned}`;
   // A name that had to change gets a hash of the original, so `a.b` and `a-b` never share a Service.
-  if (lettered !== original) return `${lettered.slice(0, 54).replace(/-+$/, '')}-${shortHash(original)}`;
-  return fitTo(lettered, 63);
+  if (lettered !== original) return `${lettered.slice(0, max - 9).replace(/-+$/, '')}-${shortHash(original)}`;
+  return fitTo(lettered, max);
 };
 
 /** A label value: at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */
@@ -147,19 +150,32 @@ export type DatabaseNames = {
   readonly rootPassword: string;
 };
 
+/**
+ * The longest MariaDB name (engine MariaDBOperator). mariadb-operator names its Services `<MariaDB>`,
+ * `<MariaDB>-internal`, `-primary` and `-secondary` (api/v1alpha1 mariadb_keys.go) and its StatefulSet
+ * `<MariaDB>`, whose pods carry the label `<MariaDB>-<revision hash>` and whose Galera recovery Jobs are
+ * `<MariaDB>-<ordinal>-recovery`: all must be DNS labels of at most 63 characters.
+ */
+const MARIADB_NAME_MAX = 52;
+
 /** Names of the children of an IronicDatabase. */
-export const databaseNames = (name: string): DatabaseNames => ({
-  statefulSet: objectName(name, '-database'),
-  service: dnsLabel(name, '-database'),
-  credentials: objectName(name, '-database-credentials'),
-  config: objectName(name, '-database-config'),
-  // mariadb-operator (engine MariaDBOperator): the MariaDB and its Database, User and Grant share the
-  // StatefulSet's name; mariadb-operator names the Service of the current primary `<MariaDB>-primary`
-  // (api/v1alpha1 PrimaryServiceKey) and generates the root password under rootPassword.
-  mariadb: objectName(name, '-database'),
-  primaryService: dnsLabel(name, '-database-primary'),
-  rootPassword: objectName(name, '-database-root'),
-});
+export const databaseNames = (name: string): DatabaseNames => {
+  // A DNS-1035 label, so that every Service mariadb-operator derives from it is one too: `<name>-database`
+  // for names that are labels already (`db.v1` or `1db`, valid object names, get a hashed label).
+  const mariadb = dnsLabel(name, '-database', MARIADB_NAME_MAX);
+  return {
+    statefulSet: objectName(name, '-database'),
+    service: dnsLabel(name, '-database'),
+    credentials: objectName(name, '-database-credentials'),
+    config: objectName(name, '-database-config'),
+    // mariadb-operator (engine MariaDBOperator): the MariaDB and its Database, User and Grant share one name;
+    // mariadb-operator names the Service of the current primary `<MariaDB>-primary` (PrimaryServiceKey) and
+    // generates the root password under rootPassword.
+    mariadb,
+    primaryService: `${mariadb}-primary`,
+    rootPassword: objectName(name, '-database-root'),
+  };
+};
 
 /** The names of an IronicImageCache's children. */
 export type ImageCacheNames = { readonly statefulSet: string; readonly service: string; readonly config: string };

@@ -259,3 +259,17 @@ t.test('engine MariaDBOperator: one Galera node per Kubernetes node from the fir
     t.doesNotThrow(() => validateK8s(mariadb), 'the fields are where the published MariaDB schema has them');
   }
 });
+
+t.test('engine MariaDBOperator with a name that is not a DNS label: the MariaDB gets one, and the host and customize follow its primary Service', async (t) => {
+  const app = operatorApp();
+  t.teardown(() => app.close());
+  for (const name of ['db.v1', '1db']) {
+    const parent = ironicDatabase({ engine: 'MariaDBOperator' }, { metadata: { name, namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000003', generation: 1 } });
+    const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent, children: {}, related: {} } })).json() as Response;
+    const mariadb = String(((r.children.find((c) => c['kind'] === 'MariaDB') as Obj)['metadata'] as Obj)['name']);
+    t.match(mariadb, /^[a-z]([-a-z0-9]*[a-z0-9])?$/, `${name}: MariaDB ${mariadb}, from which mariadb-operator names its Services`);
+    t.equal(r.status['host'], `${mariadb}-primary.metal3.svc`, `${name}: the host is the Service mariadb-operator creates`);
+    const rules = customizeIronicDatabase({ parent } as unknown as CustomizeRequest).relatedResources;
+    t.ok(rules.some((rule) => rule.resource === 'services' && rule.names?.includes(`${mariadb}-primary`)), `${name}: customize asks for that Service`);
+  }
+});

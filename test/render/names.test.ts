@@ -52,3 +52,32 @@ t.test('content-named Secrets of the longest names still fit, and keep their pre
   t.not(n.htpasswd('0123456789abcdef'), n.htpasswd('fedcba9876543210'), 'different content, different name');
   t.equal(ironicNames('ironic').rpcCA('0123456789abcdef'), 'ironic-rpc-ca-0123456789', 'short names unchanged');
 });
+
+/** Valid IronicDatabase names: object names (DNS-1123 subdomains) of at most 43 characters, as the CRD allows. */
+const databaseObjectNames = fc
+  .array(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,20}[a-z0-9])?$/), { minLength: 1, maxLength: 4 })
+  .map((parts) => parts.join('.').slice(0, 43).replace(/[.-]+$/, ''))
+  .filter((n) => n.length > 0 && SUBDOMAIN.test(n));
+
+/** The Services mariadb-operator creates for a MariaDB (api/v1alpha1 mariadb_keys.go, v26.6.0). */
+const mariadbServices = (mariadb: string): string[] => [mariadb, `${mariadb}-internal`, `${mariadb}-primary`, `${mariadb}-secondary`];
+
+t.test('engine MariaDBOperator: every Service mariadb-operator derives from the MariaDB name is a valid Service name, and the host is its primary', async (t) => {
+  for (const name of ['db.v1', '1db', 'ironic-db', 'a.b.c.' + 'd'.repeat(37), '9'.repeat(43)]) {
+    const d = databaseNames(name);
+    t.ok(mariadbServices(d.mariadb).every((s) => DNS_LABEL.test(s) && s.length <= 63), `${name}: ${mariadbServices(d.mariadb).join(', ')}`);
+    t.ok(d.mariadb.length <= 52, `${name}: ${d.mariadb} leaves room for the pods' revision label`);
+    t.equal(d.primaryService, `${d.mariadb}-primary`, `${name}: the status host is the Service mariadb-operator creates`);
+  }
+  t.equal(databaseNames('ironic-db').mariadb, 'ironic-db-database', 'a name that is a DNS label keeps its MariaDB name');
+  t.not(databaseNames('db.v1').mariadb, databaseNames('db-v1').mariadb, 'a.b and a-b never share a MariaDB');
+  t.doesNotThrow(() =>
+    fc.assert(
+      fc.property(databaseObjectNames, (name) => {
+        const d = databaseNames(name);
+        return d.mariadb.length <= 52 && d.primaryService === `${d.mariadb}-primary` && mariadbServices(d.mariadb).every((s) => DNS_LABEL.test(s) && s.length <= 63);
+      }),
+      { numRuns: 500 },
+    ),
+  );
+});
