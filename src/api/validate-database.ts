@@ -6,7 +6,8 @@ import { DEFAULT_DATABASE_ENGINE, type DatabaseEngine } from './constants.js';
 import { registerFormats } from './formats.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
 import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
-import { compareQuantities, isPositive, parseQuantity } from './quantity.js';
+import { isPositive, parseQuantity } from './quantity.js';
+import { quantityProblems, requestsAboveLimits } from './validate-resources.js';
 
 type Rule = (spec: IronicDatabaseSpec, previousEngine: DatabaseEngine | undefined) => Problem[];
 
@@ -63,44 +64,15 @@ const sizePositive: Rule = (spec) => {
   return isPositive(quantity) ? [] : [problem('spec.storage.size', `size must be greater than zero, but it is ${describeValue(size)}: use a size such as 10Gi`)];
 };
 
-type QuantityMap = Readonly<Record<string, string | number>>;
-
-const quantityProblems = (kind: 'requests' | 'limits', quantities: QuantityMap): Problem[] =>
-  Object.keys(quantities)
-    .sort()
-    .flatMap((resource) => {
-      const value = quantities[resource];
-      const parsed = value === undefined ? undefined : parseQuantity(value);
-      const path = fieldPath(`spec.resources.${kind}`, resource);
-      if (parsed === undefined) return [problem(path, `${describeValue(value)} is not a Kubernetes quantity: use a number with an optional suffix, for example 500m, 2 or 1Gi`)];
-      return parsed.numerator < 0n ? [problem(path, `${describeValue(value)} is negative: use a quantity of zero or more, for example 500m or 1Gi`)] : [];
-    });
-
 // NOTE: the int-or-string pattern of common.ts sits on the union, where TypeBox does not apply it, so the
-// syntax of quantity strings is checked here.
-const quantitiesValid: Rule = (spec) => [...quantityProblems('requests', spec.resources?.requests ?? {}), ...quantityProblems('limits', spec.resources?.limits ?? {})];
-
-const requestWithinLimit = (resource: string, request: string | number, limit: string | number): Problem[] => {
-  const [requested, limited] = [parseQuantity(request), parseQuantity(limit)];
-  if (requested === undefined || limited === undefined || compareQuantities(requested, limited) <= 0) return [];
-  return [
-    problem(
-      fieldPath('spec.resources.requests', resource),
-      `the ${describeValue(resource)} request ${describeValue(request)} is more than its limit ${describeValue(limit)}: lower the request or raise the limit`,
-    ),
-  ];
-};
+// syntax of quantity strings is checked here, by the same rules (and messages) as an Ironic's resources.
+const quantitiesValid: Rule = (spec) => [
+  ...quantityProblems('spec.resources.requests', spec.resources?.requests ?? {}),
+  ...quantityProblems('spec.resources.limits', spec.resources?.limits ?? {}),
+];
 
 // Only pairs whose quantities both parse are compared; quantitiesValid reports the others.
-const requestsWithinLimits: Rule = (spec) => {
-  const { requests = {}, limits = {} } = spec.resources ?? {};
-  return Object.keys(requests)
-    .sort()
-    .flatMap((resource) => {
-      const [request, limit] = [requests[resource], limits[resource]];
-      return request === undefined || limit === undefined ? [] : requestWithinLimit(resource, request, limit);
-    });
-};
+const requestsWithinLimits: Rule = (spec) => requestsAboveLimits('spec.resources', spec.resources ?? {});
 
 const nodeSelectorKeys: Rule = (spec) =>
   Object.keys(spec.nodeSelector ?? {})

@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { validateIronicDatabase, type Problem } from '../../src/api/validate.js';
+import { validateIronic, validateIronicDatabase, type Problem } from '../../src/api/validate.js';
 import { compareQuantities, isPositive, parseQuantity, type Quantity } from '../../src/api/quantity.js';
 
 type Accepted = { readonly name: string; readonly spec: unknown; readonly old?: unknown };
@@ -178,6 +178,23 @@ t.test('all semantic problems are reported, in rule order', async (t) => {
     validateIronicDatabase(spec).map((p) => p.path),
     ['spec.storage.storageClassName', 'spec.storage.size', 'spec.resources.requests.memory', 'spec.nodeSelector[""]'],
   );
+});
+
+t.test('quantities of the database and of Ironic containers follow one rule, with the same messages', async (t) => {
+  const cases: ReadonlyArray<readonly [Record<string, unknown>, Record<string, unknown>, number]> = [
+    [{ cpu: '1 m', memory: '-1Gi' }, { memory: 'lots' }, 3],
+    [{ memory: '2Gi', cpu: '1500m' }, { memory: '1Gi', cpu: 1 }, 2],
+    [{ 'nvidia.com/gpu': 2, cpu: '-0.5' }, { 'nvidia.com/gpu': 1 }, 2],
+    [{ memory: '512Mi' }, { memory: '1Gi' }, 0],
+  ];
+  for (const [requests, limits, count] of cases) {
+    const database = validateIronicDatabase({ resources: { requests, limits } }).map((p) => ({ ...p, path: p.path.replace(/^spec\.resources/, '') }));
+    const ironic = validateIronic({ resources: { ironic: { requests, limits } } })
+      .filter((p) => p.path.startsWith('spec.resources.ironic'))
+      .map((p) => ({ ...p, path: p.path.replace(/^spec\.resources\.ironic/, '') }));
+    t.equal(database.length, count, `${JSON.stringify({ requests, limits })}: ${JSON.stringify(database)}`);
+    t.same(database, ironic, JSON.stringify({ requests, limits }));
+  }
 });
 
 const q = (text: string | number): Quantity => {
