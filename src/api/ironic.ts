@@ -392,21 +392,21 @@ export const PrometheusExporter = Type.Object(
     ),
     sensorCollectionInterval: Type.Optional(
       Type.Integer({
-        description: `Seconds between two sensor data collections. Defaults to ${DEFAULT_SENSOR_INTERVAL}, at least ${MIN_SENSOR_INTERVAL}: ${SENSOR_INTERVAL_REASON}.`,
+        description: `Seconds between two sensor data collections. Defaults to ${DEFAULT_SENSOR_INTERVAL}, at least ${MIN_SENSOR_INTERVAL}: ${SENSOR_INTERVAL_REASON}. A lower value stored before this minimum existed is run as ${MIN_SENSOR_INTERVAL}.`,
         default: DEFAULT_SENSOR_INTERVAL,
+        'x-kubernetes-validations': [
+          {
+            // NOTE: a rule rather than `minimum`, so that the refusal says why. On the field itself, without
+            // oldSelf, so that validation ratcheting (Kubernetes 1.30+) lets an unchanged stored value
+            // (the former default was 60) through when other fields change; the hook raises it to the minimum.
+            rule: `self >= ${MIN_SENSOR_INTERVAL}`,
+            message: `sensorCollectionInterval must be at least ${MIN_SENSOR_INTERVAL}: ${SENSOR_INTERVAL_REASON}`,
+          },
+        ],
       }),
     ),
   },
-  {
-    description: 'Hardware sensor metrics through the Ironic Prometheus exporter.',
-    'x-kubernetes-validations': [
-      {
-        // NOTE: a rule rather than `minimum`, so that the refusal says why.
-        rule: `!has(self.sensorCollectionInterval) || self.sensorCollectionInterval >= ${MIN_SENSOR_INTERVAL}`,
-        message: `sensorCollectionInterval must be at least ${MIN_SENSOR_INTERVAL}: ${SENSOR_INTERVAL_REASON}`,
-      },
-    ],
-  },
+  { description: 'Hardware sensor metrics through the Ironic Prometheus exporter.' },
 );
 
 /** `ironic (100m, 400Mi), httpd (...)`: the containers and their default requests, for descriptions. */

@@ -138,7 +138,10 @@ export type ConfigOption = { readonly group: string; readonly name: string; read
 
 export type ExporterModel = {
   readonly bindAddress: string;
+  /** Seconds between sensor data collections, never below MIN_SENSOR_INTERVAL. */
   readonly sensorCollectionInterval: number;
+  /** The interval of the spec when it was below the minimum and raised to it (for the Ready message). */
+  readonly sensorCollectionIntervalRaisedFrom?: number;
   readonly serviceMonitor: boolean;
 };
 

@@ -14,13 +14,14 @@ import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { canonical, canonicalResources, given, listEntries, optionalFields, positiveOr, sortedMap } from './fields.js';
 import { compareQuantities, parseQuantity } from './quantity.js';
-import { CA_FIELDS, DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_PROVIDER_NETWORK_MODE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from './constants.js';
+import { CA_FIELDS, DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_PROVIDER_NETWORK_MODE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL, MIN_SENSOR_INTERVAL } from './constants.js';
 import { IronicSpec, type ContainerResources, type DHCP, type Networking } from './ironic.js';
 import type {
   CAReference,
   ContainerResourcesModel,
   DHCPModel,
   DHCPPool,
+  ExporterModel,
   ExtraDHCPPool,
   IronicModel,
   KeepalivedModel,
@@ -275,7 +276,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
     ...(exporter?.enabled === true && {
       exporter: {
         bindAddress: given(exporter.bindAddress) ?? DEFAULT_EXPORTER_BIND_ADDRESS,
-        sensorCollectionInterval: positiveOr(exporter.sensorCollectionInterval, DEFAULT_SENSOR_INTERVAL),
+        ...sensorInterval(exporter.sensorCollectionInterval),
         serviceMonitor: exporter.disableServiceMonitor !== true,
       },
     }),
@@ -296,6 +297,16 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
     resources: resourcesModel(spec),
     ...optionalFields({ proxy: proxyModel(spec) }),
   };
+};
+
+/**
+ * The sensor interval to run: unset or not positive (upstream's zero value) is the default; below the
+ * minimum is raised to it and remembered for the Ready message. Never refused: the former CRD default was 60,
+ * so stored Ironics hold values the CRD now refuses only when they change (validation ratcheting).
+ */
+const sensorInterval = (given: number | undefined): Pick<ExporterModel, 'sensorCollectionInterval' | 'sensorCollectionIntervalRaisedFrom'> => {
+  const interval = positiveOr(given, DEFAULT_SENSOR_INTERVAL);
+  return interval < MIN_SENSOR_INTERVAL ? { sensorCollectionInterval: MIN_SENSOR_INTERVAL, sensorCollectionIntervalRaisedFrom: interval } : { sensorCollectionInterval: interval };
 };
 
 const isIronicSpec = (value: unknown): value is IronicSpec => compiledCheck(IronicSpec).Check(value);

@@ -3,7 +3,7 @@
  * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
-import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, DEFAULT_PROVIDER_NETWORK_MODE, MIN_SENSOR_INTERVAL, SENSOR_INTERVAL_REASON, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
+import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, DEFAULT_PROVIDER_NETWORK_MODE, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
 import { listEntries } from './fields.js';
 import { registerFormats } from './formats.js';
 import { IronicSpec, PROXY_URL_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
@@ -212,14 +212,6 @@ const bindAddressRules: Rule = ({ spec }) => {
   const scraped = exporter.enabled && exporter.disableServiceMonitor !== true;
   return scraped && isLoopback(ip)
     ? [problem('spec.prometheusExporter.bindAddress', `the ServiceMonitor cannot scrape the loopback bindAddress ${bind}: use 0.0.0.0 (the default) or a routable address, or set disableServiceMonitor to true`)]
-    : [];
-};
-
-// NOTE: upstream allows 60 s; ironic-image's advice is followed instead (constants.ts).
-const sensorIntervalRule: Rule = ({ spec }) => {
-  const interval = spec.prometheusExporter?.sensorCollectionInterval;
-  return interval !== undefined && interval < MIN_SENSOR_INTERVAL
-    ? [problem('spec.prometheusExporter.sensorCollectionInterval', `sensorCollectionInterval is ${interval}, below the minimum of ${MIN_SENSOR_INTERVAL}: ${SENSOR_INTERVAL_REASON}; use ${MIN_SENSOR_INTERVAL} or more, or remove it for the default`)]
     : [];
 };
 
@@ -528,7 +520,6 @@ const RULES: readonly Rule[] = [
   keepalivedRules,
   haWithoutServiceMonitor,
   bindAddressRules,
-  sensorIntervalRule,
   insecureRPCNeedsHA,
   oneCertificateSource,
   issuerRules,

@@ -3,7 +3,7 @@
  * as tables; and the refusal of anything validation refuses.
  */
 import t from 'tap';
-import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL } from '../../src/api/constants.js';
+import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL, MIN_SENSOR_INTERVAL } from '../../src/api/constants.js';
 import type { IronicDatabaseModel, IronicModel } from '../../src/api/model.js';
 import { parseIronic } from '../../src/api/parse-ironic.js';
 import { parseIronicDatabase } from '../../src/api/parse-ironic-database.js';
@@ -88,6 +88,15 @@ t.test('the exporter is modelled only when enabled, with its defaults', async (t
     sensorCollectionInterval: 120,
     serviceMonitor: false,
   });
+});
+
+t.test('a sensor interval below the minimum is raised to it and remembered; not positive is the default', async (t) => {
+  const interval = (sensorCollectionInterval: number) => model({ prometheusExporter: { enabled: true, sensorCollectionInterval } }).exporter;
+  t.match(interval(60), { sensorCollectionInterval: MIN_SENSOR_INTERVAL, sensorCollectionIntervalRaisedFrom: 60 });
+  t.match(interval(119), { sensorCollectionInterval: MIN_SENSOR_INTERVAL, sensorCollectionIntervalRaisedFrom: 119 });
+  t.notOk('sensorCollectionIntervalRaisedFrom' in (interval(120) ?? {}));
+  t.equal(interval(300)?.sensorCollectionInterval, 300);
+  t.same(interval(0), { bindAddress: DEFAULT_EXPORTER_BIND_ADDRESS, sensorCollectionInterval: DEFAULT_SENSOR_INTERVAL, serviceMonitor: true });
 });
 
 t.test('DHCP networks are parsed once: pools, masks and families', async (t) => {

@@ -199,9 +199,14 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
       samples: agentImageSamples,
       twin: problemAt(['.kernel', '.initramfs'], /^https? URL must include a host/),
     },
-    'spec.prometheusExporter: sensorCollectionInterval must be at least 120: the power state is already polled every 60 s and ironic-image advises against collecting sensor data more often than every 120 s, so as not to overload the BMCs': {
+    'spec.prometheusExporter.sensorCollectionInterval: sensorCollectionInterval must be at least 120: the power state is already polled every 60 s and ironic-image advises against collecting sensor data more often than every 120 s, so as not to overload the BMCs': {
       samples: exporterSamples,
-      twin: problemAt('.sensorCollectionInterval', /^sensorCollectionInterval is [0-9]+, below the minimum of 120/),
+      noTwin:
+        'admission only: the hook raises a lower interval to 120 instead of refusing it (parse-ironic.ts), since Ironics stored under the former CRD default of 60 keep it through validation ratcheting',
+      refuses: ({ object }) => {
+        const interval = (object.spec['prometheusExporter'] as { sensorCollectionInterval?: number } | undefined)?.sensorCollectionInterval;
+        return interval !== undefined && interval < 120;
+      },
     },
     'spec.resources: resources are set by container name: use ironic, httpd, ramdisk-logs, dnsmasq, keepalived, ironic-prometheus-exporter, ramdisk-downloader, rpc-certificate, tls-certificate, ipxe-builder, database-upgrade, online-data-migrations, ironic-networking': {
       samples: resourcesSamples,

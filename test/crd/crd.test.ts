@@ -183,3 +183,22 @@ t.test('IronicDatabase names are limited so that pod labels fit', async (t) => {
   t.same(checkAgainstCrd(ironicDatabaseCrd(), db('a'.repeat(43))), []);
   t.match(checkAgainstCrd(ironicDatabaseCrd(), db('a'.repeat(44))).join(), /at most 43 characters/);
 });
+
+/** Every x-kubernetes-validations rule of a schema, with the property path it sits on. */
+const rulesWithPaths = (schema: unknown, path: readonly string[] = []): Array<{ path: string; rule: string }> => {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const node = schema as { 'x-kubernetes-validations'?: Array<{ rule: string }>; properties?: Record<string, unknown>; items?: unknown };
+  return [
+    ...(node['x-kubernetes-validations'] ?? []).map(({ rule }) => ({ path: path.join('.'), rule })),
+    ...Object.entries(node.properties ?? {}).flatMap(([name, child]) => rulesWithPaths(child, [...path, name])),
+    ...rulesWithPaths(node.items, [...path, '[]']),
+  ];
+};
+
+t.test('the sensor interval minimum is ratcheted: a rule on the field itself, without oldSelf', async (t) => {
+  // A stored Ironic from the former default of 60 must stay editable: Kubernetes 1.30+ ratchets a rule only
+  // when the value at the rule's own location is unchanged, so a rule on prometheusExporter would refuse any
+  // change of enabled or bindAddress.
+  const rules = rulesWithPaths(schemaOf(ironicCrd())).filter((r) => r.rule.includes('sensorCollectionInterval') || r.path.endsWith('sensorCollectionInterval'));
+  t.same(rules, [{ path: 'spec.prometheusExporter.sensorCollectionInterval', rule: 'self >= 120' }]);
+});

@@ -5,6 +5,7 @@
  * (credentials, a CA) between `prepareIronic` and `finishIronic`.
  */
 import { GROUP_KEYS, type KubeObject } from '../../api/hook.js';
+import { MIN_SENSOR_INTERVAL } from '../../api/constants.js';
 import type { IronicModel } from '../../api/model.js';
 import { parseIronic } from '../../api/parse-ironic.js';
 import type { IronicStatus } from '../../api/ironic.js';
@@ -249,9 +250,17 @@ const observedReadiness = (view: ParentView, input: IronicRenderInput): Readines
 
 const isWorkload = (child: KubeChild, names: IronicNames): boolean => (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === names.workload;
 
-/** The plan with the hint appended to a Ready message (the status stays Ready=True). */
-const withDatabaseHint = <P extends { readonly readiness: Readiness }>(planned: P, hint: string | undefined): P =>
-  hint !== undefined && planned.readiness.state === 'ready' ? { ...planned, readiness: ready(`${planned.readiness.message}; ${hint}`) } : planned;
+/** The plan with the hints appended to a Ready message (the status stays Ready=True). */
+const withHints = <P extends { readonly readiness: Readiness }>(planned: P, hints: readonly (string | undefined)[]): P => {
+  const notes = hints.filter((h) => h !== undefined);
+  return notes.length > 0 && planned.readiness.state === 'ready' ? { ...planned, readiness: ready([planned.readiness.message, ...notes].join('; ')) } : planned;
+};
+
+/** A short note for the Ready message when the spec's sensor interval was raised to the minimum. */
+export const sensorIntervalHint = (model: IronicModel): string | undefined => {
+  const from = model.exporter?.sensorCollectionIntervalRaisedFrom;
+  return from === undefined ? undefined : `note: prometheusExporter.sensorCollectionInterval ${from} is below the minimum, ${MIN_SENSOR_INTERVAL} s is used; set it to ${MIN_SENSOR_INTERVAL} or more, or remove it`;
+};
 
 /**
  * The children and readiness of a sync: everything rendered when no upgrade is due; otherwise the steps
@@ -353,7 +362,7 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
     config,
   };
   if (model.tls.issuerRef !== undefined && (references.tls === undefined || issuedForOtherNames(input))) return waitForIssuedCertificate(view, input);
-  const planned = withDatabaseHint(planIronicChildren(view, input, installed), singlePodDatabaseHint(model.highAvailability, input.references.database));
+  const planned = withHints(planIronicChildren(view, input, installed), [singlePodDatabaseHint(model.highAvailability, input.references.database), sensorIntervalHint(model)]);
   const children = replacingChanged(view, planned.children, names.clouds);
   const retained = [
     ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),
