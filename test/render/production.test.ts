@@ -3,6 +3,10 @@
  * DaemonSet), the upgrade Jobs and the networking service.
  */
 import t from 'tap';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { syncIronic } from '../../src/hooks/ironic.js';
 import type { SyncRequest } from '../../src/api/hook.js';
 import { ironic, testContext, type Obj } from '../helpers/hooks.js';
@@ -157,16 +161,90 @@ t.test('the downloader: spec.proxy wins field by field over the hook server\'s I
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 const vrrpSecret = (password: string): Obj => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vrrp', namespace: 'metal3' }, data: { password: b64(password) } });
 
+/** The keepalived image's start script, unchanged (test/fixtures/keepalived/SOURCE.md). */
+const START_SCRIPT = readFileSync(new URL('../fixtures/keepalived/manage-keepalived.sh', import.meta.url), 'utf8');
+
+/** `text` with `from` replaced once; throws when the script no longer has it (the fixture must be looked at again). */
+const replaceOnce = (text: string, from: string, to: string): string => {
+  if (!text.includes(from)) throw new Error(`manage-keepalived.sh no longer contains ${from}`);
+  return text.replace(from, to);
+};
+
 /**
- * What the keepalived image's start script (utility-images keepalived/manage-keepalived.sh) does with the file
- * at /etc/keepalived/keepalived.conf: copy it, then replace INTERFACE with the first VIP's interface and
- * CHANGEIP with the VIPs (`ip/prefix dev interface`, one per line), everywhere in the file (sed `s~...~...~g`).
+ * Runs the image's start script (bash) on `template` as the pod would with KEEPALIVED_VIRTUAL_IPS=`vips`:
+ * it copies the file and replaces INTERFACE and CHANGEIP everywhere in it (sed); only the template path and
+ * the final exec of keepalived are redirected. Returns the file keepalived would read.
  */
 const startScript = (template: string, vips: string): string => {
-  const entries = vips.split(' ').map((entry) => entry.split(','));
-  const addresses = entries.map(([ip = '', iface = '', prefix]) => `${ip}/${prefix ?? (ip.includes(':') ? '128' : '32')} dev ${iface}`).join('\n        ');
-  return template.replaceAll('INTERFACE', entries[0]?.[1] ?? '').replaceAll('CHANGEIP', addresses);
+  const dir = mkdtempSync(join(tmpdir(), 'keepalived-'));
+  try {
+    writeFileSync(join(dir, 'template.conf'), template);
+    let script = replaceOnce(START_SCRIPT, "KEEPALIVED_DEFAULT_CONF='/etc/keepalived/keepalived.conf'", `KEEPALIVED_DEFAULT_CONF='${join(dir, 'template.conf')}'`);
+    script = replaceOnce(script, 'exec /usr/sbin/keepalived', 'exit 0; exec /usr/sbin/keepalived');
+    execFileSync('bash', ['-c', script], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CUSTOM_CONF_DIR: join(dir, 'conf'), CUSTOM_DATA_DIR: join(dir, 'data'), KEEPALIVED_VIRTUAL_IPS: vips }, stdio: ['ignore', 'ignore', 'pipe'] });
+    return readFileSync(join(dir, 'conf', 'keepalived', 'keepalived.conf'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 };
+
+/** What each block of our template may hold: keywords with their arguments, and nested blocks. */
+const KEEPALIVED_GRAMMAR: Record<string, { readonly statements: Record<string, RegExp>; readonly blocks: Record<string, RegExp> }> = {
+  top: { statements: {}, blocks: { vrrp_instance: /^\S+$/ } },
+  vrrp_instance: {
+    statements: { state: /^(MASTER|BACKUP)$/, interface: /^[A-Za-z0-9._-]+$/, virtual_router_id: /^[0-9]+$/, priority: /^[0-9]+$/, advert_int: /^[0-9]+$/ },
+    blocks: { authentication: /^$/, virtual_ipaddress: /^$/ },
+  },
+  authentication: { statements: { auth_type: /^PASS$/, auth_pass: /^\S{1,8}$/ }, blocks: {} },
+  virtual_ipaddress: { statements: {}, blocks: {} },
+};
+
+/** A line of virtual_ipaddress: `address/prefix dev interface`. */
+const VIP_LINE = /^[0-9A-Fa-f.:]+\/[0-9]+ dev [A-Za-z0-9._-]+$/;
+
+/** The lines keepalived would not take as configuration of our template's blocks (with their numbers). */
+const invalidKeepalivedLines = (config: string): string[] => {
+  const stack = ['top'];
+  return config.split('\n').flatMap((raw, i) => {
+    const line = raw.trim();
+    const block = stack[stack.length - 1] ?? 'top';
+    const grammar = KEEPALIVED_GRAMMAR[block];
+    const bad = [`${i + 1}: ${raw}`];
+    if (line === '' || (block === 'top' && /^[!#]/.test(raw))) return [];
+    if (line === '}') return stack.length > 1 && stack.pop() !== undefined ? [] : bad;
+    const [keyword = '', ...rest] = line.split(/\s+/);
+    if (line.endsWith('{')) {
+      const args = rest.slice(0, -1).join(' ');
+      const pattern = grammar?.blocks[keyword];
+      stack.push(keyword);
+      return pattern?.test(args) === true ? [] : bad;
+    }
+    if (block === 'virtual_ipaddress') return VIP_LINE.test(line) ? [] : bad;
+    return grammar?.statements[keyword]?.test(rest.join(' ')) === true ? [] : bad;
+  });
+};
+
+t.test('keepalived: every line of the configuration the start script writes is valid, whatever the VIPs', async (t) => {
+  t.same(invalidKeepalivedLines('! c\nvrrp_instance VI_1 {\n    state MASTER\n}\n'), [], 'the checker accepts a valid file');
+  t.same(invalidKeepalivedLines('vrrp_instance VI_1 {\n}\n    192.0.2.3/32 dev eth2 are replaced\n}\n'), ['3:     192.0.2.3/32 dev eth2 are replaced', '4: }'], 'and finds stray lines');
+  const vips = [
+    [],
+    [{ ipAddress: '192.0.2.3', interface: 'eth2' }],
+    [{ ipAddress: '192.0.2.3', interface: 'eth2', prefix: 24 }, { ipAddress: '2001:db8::3', interface: 'eth3' }],
+  ];
+  for (const additionalVIPs of vips) {
+    for (const keepalived of [{ vrid: 9 }, { passwordRef: { name: 'vrrp' } }, { vrid: 9, passwordRef: { name: 'vrrp' } }]) {
+      const spec = { networking: { ...provisioning, dhcp, keepalived: { enabled: true, additionalVIPs, ...keepalived } } };
+      const { children } = await syncFor(spec, [vrrpSecret('Vr7p-pw')]);
+      const secret = (children as Obj[]).find((c) => c['kind'] === 'Secret' && String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-'));
+      const template = Buffer.from(String((secret?.['data'] as Obj)['keepalived.conf']), 'base64').toString('utf8');
+      const written = startScript(template, envOf(podsOf(children), 'Deployment ironic-service', 'keepalived')['KEEPALIVED_VIRTUAL_IPS'] ?? '');
+      const label = `${additionalVIPs.length} additional VIPs, ${Object.keys(keepalived).join(' and ')}`;
+      t.same(invalidKeepalivedLines(written), [], `${label}: no line outside what keepalived reads`);
+      t.equal(written.split('\n').filter((l) => VIP_LINE.test(l.trim())).length, additionalVIPs.length + 1, `${label}: every VIP in virtual_ipaddress`);
+    }
+  }
+});
 
 t.test('keepalived: the router ID and password reach the configuration the image\'s start script writes', async (t) => {
   const spec = { networking: { ...provisioning, dhcp, keepalived: { enabled: true, vrid: 42, passwordRef: { name: 'vrrp' }, additionalVIPs: [{ ipAddress: '192.0.2.3', interface: 'eth2' }] } } };

@@ -26,8 +26,9 @@ export const keepalivedTemplate = (input: IronicRenderInput): string | undefined
   const password = input.references.keepalivedPassword?.password;
   if (keepalived.vrid === undefined && password === undefined) return undefined;
   return [
+    // NOTE: no placeholder word in comments: the script replaces them everywhere, and several VIPs span lines.
     '! keepalived.conf of the Ironic operator: the image\'s VRRP instance with the router ID and password of the spec.',
-    '! INTERFACE and CHANGEIP are replaced by the image\'s start script.',
+    '! The start script of the image fills in the interface and the virtual addresses.',
     'vrrp_instance VI_1 {',
     '    state MASTER',
     '    interface INTERFACE',
