@@ -1,7 +1,7 @@
 /**
  * Small helpers shared by renderers: labels, content hashes, base64, and dropping undefined values.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { sortedMap } from '../api/fields.js';
 import { LABELS, MANAGED_BY, labelValue } from './names.js';
 
@@ -21,6 +21,12 @@ export const canonicalJson = (value: unknown): string => {
 
 /** sha256 (hex) of the canonical JSON of a value: used for restart annotations. */
 export const contentHash = (value: unknown): string => createHash('sha256').update(canonicalJson(value)).digest('hex');
+
+/**
+ * HMAC-SHA256 (hex) of a text keyed with `key`: a name for content that holds a secret, which no one can
+ * check guesses of the secret against without the key.
+ */
+export const keyedContentHash = (key: string, value: string): string => createHmac('sha256', key).update(value).digest('hex');
 
 /** Base64 of a UTF-8 string, for Secret `data`. */
 export const base64 = (value: string): string => Buffer.from(value, 'utf8').toString('base64');

@@ -12,6 +12,7 @@ import type { SyncRequest } from '../../src/api/hook.js';
 import { ironic, testContext, type Obj } from '../helpers/hooks.js';
 import { syncFor, type PodSpec } from '../helpers/render.js';
 import { availableDeployment, observeAll } from '../helpers/k8s.js';
+import { contentHash } from '../../src/render/meta.js';
 import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, type IronicContainerName } from '../../src/api/constants.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
@@ -159,7 +160,12 @@ t.test('the downloader: spec.proxy wins field by field over the hook server\'s I
 });
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
-const vrrpSecret = (password: string): Obj => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vrrp', namespace: 'metal3' }, data: { password: b64(password) } });
+const vrrpSecret = (password: string, uid = '3f2a9c4e-0d1b-4e6f-9a7c-5b8d2e1f0a63'): Obj => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'vrrp', namespace: 'metal3', uid, resourceVersion: '7' },
+  data: { password: b64(password) },
+});
 
 /** The keepalived image's start script, unchanged (test/fixtures/keepalived/SOURCE.md). */
 const START_SCRIPT = readFileSync(new URL('../fixtures/keepalived/manage-keepalived.sh', import.meta.url), 'utf8');
@@ -277,6 +283,29 @@ t.test('keepalived: the router ID and password reach the configuration the image
   const plain = await syncFor({ networking: { ...provisioning, keepalived: { enabled: true } } });
   t.notOk((plain.children as Obj[]).some((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-')), 'without either, the image\'s own file');
   t.notOk('volumeMounts' in (podsOf(plain.children)['Deployment ironic-service']?.containers.find((c) => c.name === 'keepalived') ?? {}));
+});
+
+t.test('keepalived: the name of the configuration Secret, in the pod spec, does not let anyone try passwords against it', async (t) => {
+  const spec = { networking: { ...provisioning, keepalived: { enabled: true, vrid: 42, passwordRef: { name: 'vrrp' } } } };
+  const nameOf = (children: readonly unknown[]): string => {
+    const secret = (children as Obj[]).find((c) => c['kind'] === 'Secret' && String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-'));
+    return String((secret?.['metadata'] as Obj | undefined)?.['name']);
+  };
+  const { children } = await syncFor(spec, [vrrpSecret('Vr7p-pw')]);
+  const name = nameOf(children);
+  const volume = podsOf(children)['Deployment ironic-service']?.volumes.find((v) => v.name === 'keepalived-config');
+  t.same(volume, { name: 'keepalived-config', secret: { secretName: name, items: [{ key: 'keepalived.conf', path: 'keepalived.conf' }] } }, 'the name is what the pod spec shows');
+  // What anyone who can read the pod spec but not Secrets could do: the template is known but for the password.
+  const secret = (children as Obj[]).find((c) => String((c['metadata'] as Obj)['name']) === name);
+  const template = Buffer.from(String((secret?.['data'] as Obj)['keepalived.conf']), 'base64').toString('utf8');
+  const guess = (password: string): string => {
+    const candidate = template.replace('auth_pass Vr7p-pw', `auth_pass ${password}`);
+    return `ironic-keepalived-${contentHash(candidate).slice(0, 10)}`;
+  };
+  t.not(guess('Vr7p-pw'), name, 'the right password does not give the name from the template alone');
+  t.equal(nameOf((await syncFor(spec, [vrrpSecret('Vr7p-pw')])).children), name, 'the same password and Secret: the same name (no churn)');
+  t.not(nameOf((await syncFor(spec, [vrrpSecret('n3w-pw')])).children), name, 'a new password: a new name, so the pod rolls');
+  t.not(nameOf((await syncFor(spec, [vrrpSecret('Vr7p-pw', '0b6e1d2c-7a8f-4c3b-9e5d-1f2a3b4c5d6e')])).children), name, 'the key is the Secret\'s uid');
 });
 
 t.test('keepalived: a VRRP password keepalived would cut or misread is refused, naming the Secret', async (t) => {

@@ -79,8 +79,11 @@ export type IronicReferences = {
   readonly bmcCA?: MountedReference;
   readonly trustedCA?: TrustedCAReference;
   readonly database?: DatabaseConnection;
-  /** The VRRP password of keepalived (networking.keepalived.passwordRef). */
-  readonly keepalivedPassword?: { readonly name: string; readonly password: string };
+  /**
+   * The VRRP password of keepalived (networking.keepalived.passwordRef), and the uid of its Secret: the key
+   * of the hash that names our configuration Secret (visible only to those who may read the Secret).
+   */
+  readonly keepalivedPassword?: { readonly name: string; readonly password: string; readonly uid: string };
 };
 
 /** The API credentials and the bcrypt htpasswd derived from them. */

@@ -3,15 +3,16 @@
  * manage-keepalived.sh, which copies /etc/keepalived/keepalived.conf to /conf/keepalived/keepalived.conf and
  * replaces INTERFACE and CHANGEIP in the copy; its own file has `virtual_router_id 1` and no authentication.
  * With a router ID or a password, our file is mounted in its place: the image's VRRP instance with them,
- * the same two placeholders for the script. It holds the password, so it is a Secret, named by its content
- * (a new password is a new Secret and a rolling restart).
+ * the same two placeholders for the script. It holds the password, so it is a Secret, named by a hash of its
+ * content keyed with the uid of the password's Secret (a new password is a new Secret and a rolling restart,
+ * and the name tells nothing about the password).
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { VRRP } from '../../api/constants.js';
 import { CONTENT_COMPONENTS, LABELS } from '../names.js';
-import { base64, contentHash, ironicSecretLabels } from '../meta.js';
+import { base64, contentHash, ironicSecretLabels, keyedContentHash } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
 
 /** Where the image's start script reads its template. */
@@ -44,8 +45,16 @@ export const keepalivedTemplate = (input: IronicRenderInput): string | undefined
   ].join('\n');
 };
 
-/** The name of the Secret with the template, when there is one. */
-const secretName = (input: IronicRenderInput, template: string): string => input.names.keepalivedConfig(contentHash(template));
+/**
+ * The name of the Secret with the template, when there is one: it changes with the template (a new password
+ * rolls the pod). With a password, the hash is keyed with the uid of the user's Secret: the name is in the
+ * pod spec, and a plain hash of a template whose only unknown is a password of at most 8 characters could be
+ * reversed by trying passwords.
+ */
+const secretName = (input: IronicRenderInput, template: string): string => {
+  const password = input.references.keepalivedPassword;
+  return input.names.keepalivedConfig(password === undefined ? contentHash(template) : keyedContentHash(password.uid, template));
+};
 
 /** `<name>-keepalived-<hash>`: the template, immutable and named by its content. */
 export const renderKeepalivedSecret = (input: IronicRenderInput): ISecret | undefined => {

@@ -152,7 +152,7 @@ const resolveKeepalivedPassword = (model: IronicModel, lookup: Lookup, problems:
     problems.push({ kind: 'invalid', path, message: `the password of Secret ${lookup.namespace}/${name} named in ${path} ${problem}` });
     return undefined;
   }
-  return { name, password };
+  return { name, password, uid: secret.metadata.uid ?? '' };
 };
 
 const base64Map = (data: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, base64(v)]));
