@@ -452,9 +452,24 @@ export const PROXY_URL_RULE = {
   message: 'httpProxy and httpsProxy must be http or https URLs with a host, such as http://proxy.example.com:3128',
 };
 
+/** CEL and validation: a URL with a user name or password (`scheme://user:pass@host`). */
+export const URL_USERINFO_PATTERN = '^[^/?#]*://[^/?#]*@';
+
+/** Why proxy URLs may not carry credentials, for messages. */
+export const PROXY_CREDENTIALS_REASON =
+  'they would be written in plain text into the pod specs, which anyone who can read pods sees; allow the Ironic nodes at the proxy by address, or point spec.proxy at a forwarding proxy that adds the credentials';
+
+/** CEL, on a proxy object: no credentials in its URLs. */
+export const PROXY_CREDENTIALS_RULE = {
+  rule: `[has(self.httpProxy) ? self.httpProxy : '', has(self.httpsProxy) ? self.httpsProxy : ''].all(u, !u.matches('${URL_USERINFO_PATTERN}'))`,
+  message: `httpProxy and httpsProxy must not contain a user name or password: ${PROXY_CREDENTIALS_REASON}`,
+};
+
 export const Proxy = Type.Object(
   {
-    httpProxy: Type.Optional(Type.String({ description: 'Proxy for http:// URLs (HTTP_PROXY and http_proxy), for example `http://proxy.example.com:3128`.', maxLength: 2048 })),
+    httpProxy: Type.Optional(
+      Type.String({ description: 'Proxy for http:// URLs (HTTP_PROXY and http_proxy), for example `http://proxy.example.com:3128`. No user name or password in it.', maxLength: 2048 }),
+    ),
     httpsProxy: Type.Optional(Type.String({ description: 'Proxy for https:// URLs (HTTPS_PROXY and https_proxy).', maxLength: 2048 })),
     noProxy: Type.Optional(
       Type.String({
@@ -467,7 +482,7 @@ export const Proxy = Type.Object(
   {
     description:
       'HTTP(S) proxy of the containers that reach out: Ironic (images, BMCs, the ramdisk), the IPA downloader and the upgrade Jobs. Each field wins over the setting of the hook server (IPA_HTTP_PROXY, IPA_HTTPS_PROXY, IPA_NO_PROXY) for the downloader.',
-    'x-kubernetes-validations': [PROXY_URL_RULE],
+    'x-kubernetes-validations': [PROXY_URL_RULE, PROXY_CREDENTIALS_RULE],
   },
 );
 export type Proxy = Static<typeof Proxy>;

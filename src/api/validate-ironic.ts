@@ -6,7 +6,7 @@
 import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, DEFAULT_PROVIDER_NETWORK_MODE, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
 import { listEntries } from './fields.js';
 import { registerFormats } from './formats.js';
-import { IronicSpec, PROXY_URL_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
+import { IronicSpec, PROXY_CREDENTIALS_REASON, PROXY_URL_PATTERN, URL_USERINFO_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
 import { isLoopback, parseIP } from './net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { resourcesProblems } from './validate-resources.js';
@@ -477,10 +477,17 @@ const distinctPorts: Rule = ({ spec }) => {
 const PROXY_URL = new RegExp(PROXY_URL_PATTERN);
 const NO_PROXY_ENTRY = /^[A-Za-z0-9.:*/_[\]-]+$/;
 
-const proxyURLProblems = (field: 'httpProxy' | 'httpsProxy', value: string | undefined): Problem[] =>
-  value === undefined || value === '' || PROXY_URL.test(value)
-    ? []
-    : [problem(`spec.proxy.${field}`, `${describeValue(value)} is not a proxy URL: write it as http://host:port or https://host:port (http or https, a host, no spaces)`)];
+const URL_USERINFO = new RegExp(URL_USERINFO_PATTERN);
+
+/** Problems of a proxy URL; a value that may hold a password is never repeated in a message (status is public). */
+const proxyURLProblems = (field: 'httpProxy' | 'httpsProxy', value: string | undefined): Problem[] => {
+  if (value === undefined || value === '') return [];
+  const shown = value.includes('@') ? 'the value' : describeValue(value);
+  return [
+    ...(PROXY_URL.test(value) ? [] : [problem(`spec.proxy.${field}`, `${shown} is not a proxy URL: write it as http://host:port or https://host:port (http or https, a host, no spaces)`)]),
+    ...(URL_USERINFO.test(value) ? [problem(`spec.proxy.${field}`, `${field} has a user name or password, which is not supported: ${PROXY_CREDENTIALS_REASON}`)] : []),
+  ];
+};
 
 /**
  * The problems of a proxy object (spec.proxy of an Ironic or an IronicImageCache). Beyond upstream (which has

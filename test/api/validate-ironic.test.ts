@@ -473,11 +473,19 @@ const TABLES: readonly RuleTable[] = [
   {
     rule: 'beyond upstream: proxy URLs and noProxy entries',
     accepted: [
-      { name: 'both proxies and noProxy', spec: { proxy: { httpProxy: 'http://proxy.example.com:3128', httpsProxy: 'HTTPS://user:pass@proxy.example.com/', noProxy: ' .example.com, 192.0.2.0/24,*,[fd00::1],, ' } } },
+      { name: 'both proxies and noProxy', spec: { proxy: { httpProxy: 'http://proxy.example.com:3128', httpsProxy: 'HTTPS://proxy.example.com/', noProxy: ' .example.com, 192.0.2.0/24,*,[fd00::1],, ' } } },
+      { name: 'an @ in the path is not a user name', spec: { proxy: { httpProxy: 'http://proxy.example.com/a@b' } } },
       { name: 'empty fields', spec: { proxy: { httpProxy: '', noProxy: '' } } },
     ],
     refused: [
       { name: 'another scheme', spec: { proxy: { httpProxy: 'socks5://proxy:1080' } }, path: 'spec.proxy.httpProxy', words: ['not a proxy URL', 'http://host:port'] },
+      {
+        name: 'a user name and password',
+        spec: { proxy: { httpsProxy: 'HTTPS://user:s3cret@proxy.example.com/' } },
+        path: 'spec.proxy.httpsProxy',
+        words: ['httpsProxy has a user name or password, which is not supported', 'pod specs', 'forwarding proxy'],
+      },
+      { name: 'a user name only', spec: { proxy: { httpProxy: 'http://user@proxy:3128' } }, path: 'spec.proxy.httpProxy', words: ['user name or password'] },
       { name: 'no host', spec: { proxy: { httpsProxy: 'http:///x' } }, path: 'spec.proxy.httpsProxy', words: ['not a proxy URL'] },
       { name: 'a space after it', spec: { proxy: { httpsProxy: 'http://proxy ' } }, path: 'spec.proxy.httpsProxy', words: ['not a proxy URL'] },
       { name: 'a noProxy entry with a space', spec: { proxy: { noProxy: 'a.example.com b.example.com' } }, path: 'spec.proxy.noProxy', words: ['"a.example.com b.example.com" is not a host name', 'commas'] },

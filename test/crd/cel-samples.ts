@@ -210,7 +210,7 @@ export const containerResourcesSamples: fc.Arbitrary<Sample> = ironicSamples(
   }),
 );
 
-const proxyURL = fc.constantFrom('', 'http://proxy.example.com:3128', 'HTTPS://u:p@proxy/', 'https://proxy.example.com/x?y#z', 'http://', 'http:///x', 'http://a b', ' http://a', 'http://a ', 'socks5://a', 'proxy:3128');
+const proxyURL = fc.constantFrom('', 'http://proxy.example.com:3128', 'HTTPS://u:p@proxy/', 'http://user@proxy:3128', 'http://proxy/a@b', 'http://u p@x', 'u:p@proxy:3128', 'https://proxy.example.com/x?y#z', 'http://', 'http:///x', 'http://a b', ' http://a', 'http://a ', 'socks5://a', 'proxy:3128');
 
 /** spec.proxy with good and bad URLs. */
 export const proxySamples: fc.Arbitrary<Sample> = ironicSamples(allOf({ proxy: someOf({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: fc.constantFrom('', '.svc') }) }));

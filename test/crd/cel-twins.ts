@@ -221,6 +221,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
       samples: proxySamples,
       twin: problemAt(['.httpProxy', '.httpsProxy'], /is not a proxy URL/),
     },
+    'spec.proxy: httpProxy and httpsProxy must not contain a user name or password: they would be written in plain text into the pod specs, which anyone who can read pods sees; allow the Ironic nodes at the proxy by address, or point spec.proxy at a forwarding proxy that adds the credentials': {
+      samples: proxySamples,
+      twin: problemAt(['.httpProxy', '.httpsProxy'], /^https?Proxy has a user name or password, which is not supported/),
+    },
     'spec.tls: generateCertificate and certificateName cannot both be set: use one source of certificates': {
       samples: tlsSamples,
       twin: problemAt('.generateCertificate', /^generateCertificate and certificateName cannot both be set/),
