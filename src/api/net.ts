@@ -128,6 +128,18 @@ export const formatIP = (value: bigint, family: IPFamily): string =>
     ? new ipaddr.IPv4(groupsOf(value, 4, 8)).toString()
     : new ipaddr.IPv6(groupsOf(value, 8, 16)).toRFC5952String();
 
+/**
+ * The address as Go's `net.IP.String()` writes it (what cert-manager puts in its `ip-sans` annotation and
+ * what a certificate's IP SAN reads back as): RFC 5952 for IPv6, dotted IPv4 for IPv4-mapped IPv6
+ * (`::ffff:192.0.2.1`, which a certificate stores as 4 bytes). Undefined for an invalid address or one with
+ * a zone, which no certificate can hold.
+ */
+export const canonicalIP = (text: string): string | undefined => {
+  const ip = parseIP(text.trim(), { allowZone: false });
+  if (ip === undefined) return undefined;
+  return ip.family === 'ipv6' && ip.value >> 32n === IPV4_MAPPED_PREFIX ? formatIP(ip.value & 0xffffffffn, 'ipv4') : ip.text;
+};
+
 const buildCIDR = (address: ParsedIP, prefixLength: number): ParsedCIDR => {
   const mask = maskOf(address.family, prefixLength);
   const first = address.value & mask;

@@ -1,7 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
-import { cidrContains, compareIPs, formatIP, ipFamily, isLoopback, isValidCIDR, isValidIP, parseCIDR, parseIP, prefixToNetmask, type ParsedIP } from '../../src/api/net.js';
+import { canonicalIP, cidrContains, compareIPs, formatIP, ipFamily, isLoopback, isValidCIDR, isValidIP, parseCIDR, parseIP, prefixToNetmask, type ParsedIP } from '../../src/api/net.js';
 import { isDateTime, isUri, registerFormats } from '../../src/api/formats.js';
 import { FormatRegistry } from '@sinclair/typebox';
 
@@ -112,4 +112,21 @@ t.test('formats', async (t) => {
   for (const bad of ['2024-05-01', '2023-02-29T00:00:00Z', '2024-13-01T00:00:00Z', '2024-05-01T24:00:00Z', '2024-05-01T12:00:00', '2024-05-01T12:00:00+25:00']) {
     t.notOk(isDateTime(bad), bad);
   }
+});
+
+t.test('canonicalIP writes addresses as Go net.IP.String() does (what certificates and cert-manager read back)', async (t) => {
+  const cases: readonly (readonly [string, string | undefined])[] = [
+    ['FD00::2', 'fd00::2'],
+    ['fd00:0::2', 'fd00::2'],
+    ['2001:db8:0:0:1:0:0:1', '2001:db8::1:0:0:1'],
+    ['::ffff:192.0.2.1', '192.0.2.1'],
+    ['::FFFF:c000:0201', '192.0.2.1'],
+    ['192.0.2.1', '192.0.2.1'],
+    [' 192.0.2.1 ', '192.0.2.1'],
+    ['::1', '::1'],
+    ['fe80::1%eth1', undefined],
+    ['not-an-ip', undefined],
+  ];
+  for (const [input, expected] of cases) t.equal(canonicalIP(input), expected, input);
+  t.doesNotThrow(() => fc.assert(fc.property(fc.ipV6(), (a) => canonicalIP(canonicalIP(a) ?? '') === canonicalIP(a))), 'idempotent');
 });

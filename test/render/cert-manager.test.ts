@@ -80,3 +80,20 @@ t.test('a Secret issued for other names keeps the pods on it until cert-manager 
   const reordered = await run(spec, [issued(data, { 'cert-manager.io/alt-names': names.split(',').reverse().join(','), 'cert-manager.io/ip-sans': '192.0.2.2' })]);
   t.ok(childOf(reordered.children, 'Deployment'), 'the order does not matter');
 });
+
+t.test('addresses written in another form than Go writes them: the Certificate asks in canonical form, and the issued Secret is current', async (t) => {
+  const data = { 'tls.crt': 'CERT', 'tls.key': 'KEY', 'ca.crt': 'CA' };
+  const names = 'ironic,ironic.metal3,ironic.metal3.svc,ironic.metal3.svc.cluster.local';
+  const written = { networking: { interface: 'eth1', ipAddress: 'FD00:0::2', externalIP: '::ffff:192.0.2.9' }, tls: { issuerRef: { name: 'ca' } } };
+  const waiting = await run(written);
+  t.same(((childOf(waiting.children, 'Certificate') as Obj)['spec'] as Obj)['ipAddresses'], ['fd00::2', '192.0.2.9']);
+  // cert-manager annotates the Secret with Go's net.IP.String() of each SAN.
+  const served = await run(written, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': 'fd00::2,192.0.2.9' })]);
+  t.ok(childOf(served.children, 'Deployment'), 'issued for these addresses: served, not waiting forever');
+  const other = await run(written, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': 'fd00::3,192.0.2.9' })]);
+  t.same(other.children.map((c) => (c as Obj)['kind']), ['Certificate'], 'another address still waits');
+  const fewer = await run(written, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': 'fd00::2' })]);
+  t.same(fewer.children.map((c) => (c as Obj)['kind']), ['Certificate'], 'a missing address still waits');
+  const junk = await run(written, [issued(data, { 'cert-manager.io/alt-names': names.toUpperCase(), 'cert-manager.io/ip-sans': 'fd00::2,192.0.2.9,not-an-ip' })]);
+  t.same(junk.children.map((c) => (c as Obj)['kind']), ['Certificate'], 'an entry that is no address differs');
+});

@@ -8,6 +8,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { canonicalIP } from '../../src/api/net.js';
 import { Cluster, type RoundResult, type Write } from '../../src/cli/cluster.js';
 import { readObjects } from '../../src/cli/documents.js';
 import {
@@ -316,7 +317,8 @@ export class Emulator {
       const namespace = certificate.metadata.namespace ?? '';
       const secretName = spec.secretName ?? '';
       const altNames = (spec.dnsNames ?? []).join(',');
-      const ipSans = (spec.ipAddresses ?? []).join(',');
+      // As cert-manager: Go's net.IP.String() of each SAN.
+      const ipSans = (spec.ipAddresses ?? []).map((ip) => canonicalIP(ip) ?? ip).join(',');
       const existing = this.cluster.store.get('Secret.v1', `${namespace}/${secretName}`);
       const annotations = existing?.metadata.annotations ?? {};
       if (existing === undefined || annotations['cert-manager.io/alt-names'] !== altNames || annotations['cert-manager.io/ip-sans'] !== ipSans) {

@@ -8,6 +8,7 @@
  * NOTE: cert-manager cannot know the node addresses of a high-availability Ironic; its certificate covers
  * the Service names and the addresses of the spec only (tls.generateCertificate covers each node).
  */
+import { canonicalIP } from '../../api/net.js';
 import { LABELS } from '../names.js';
 import { ironicSecretLabels } from '../meta.js';
 import { LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS } from '../../crypto/renewal.js';
@@ -33,9 +34,14 @@ export const issuedForOtherNames = (input: IronicRenderInput): boolean => {
   const issued = input.references.tls?.issuedFor;
   if (issued === undefined) return false;
   const { dnsNames, ips } = certificateSubjects(input);
-  const differs = (annotation: string | undefined, wanted: readonly string[]): boolean =>
-    annotation !== undefined && [...annotation.split(',').filter((v) => v !== '')].sort().join(',') !== [...wanted].sort().join(',');
-  return differs(issued.altNames, dnsNames) || differs(issued.ipSans, ips);
+  const differs = (annotation: string | undefined, wanted: readonly string[], normal: (v: string) => string): boolean => {
+    if (annotation === undefined) return false;
+    const have = new Set(annotation.split(',').filter((v) => v.trim() !== '').map(normal));
+    const want = new Set(wanted.map(normal));
+    return have.size !== want.size || [...want].some((v) => !have.has(v));
+  };
+  // Both sides in the same form: cert-manager writes Go's (`fd00::2`), the spec may say `FD00:0::2`.
+  return differs(issued.altNames, dnsNames, (v) => v.trim().toLowerCase()) || differs(issued.ipSans, ips, (v) => canonicalIP(v) ?? v.trim());
 };
 
 /** The Certificate of spec.tls.issuerRef, when cert-manager is declared. */

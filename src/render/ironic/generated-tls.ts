@@ -12,11 +12,11 @@
  * certificate: ironic-image quirk Q17). The leaf lives LEAF_VALIDITY_DAYS; a new renewal period (every
  * LEAF_RENEW_AFTER_DAYS) changes a pod-template annotation, which rolls the pods once.
  */
-import { isIP } from 'node:net';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
+import { canonicalIP, parseIP } from '../../api/net.js';
 import { LEAF_VALIDITY_DAYS } from '../../crypto/renewal.js';
 import { CONTENT_COMPONENTS, LABELS, versionAnnotation } from '../names.js';
 import { ironicSecretLabels } from '../meta.js';
@@ -59,8 +59,12 @@ export const certificateSubjects = (input: IronicRenderInput): { readonly dnsNam
     n.ipAddress,
     n.externalIP,
   ].filter((h): h is string => h !== undefined && h !== '');
-  const unique = [...new Set(hosts)];
-  return { dnsNames: unique.filter((h) => isIP(h) === 0).map((h) => h.toLowerCase()), ips: unique.filter((h) => isIP(h) !== 0) };
+  // Addresses as cert-manager and Go write them back (`FD00::2` is `fd00::2`), so that they compare equal;
+  // one with a zone is never a SAN (validation refuses it with a certificate).
+  const isAddress = (h: string): boolean => parseIP(h) !== undefined;
+  const dnsNames = hosts.filter((h) => !isAddress(h)).map((h) => h.toLowerCase());
+  const ips = hosts.map((h) => (isAddress(h) ? canonicalIP(h) : undefined)).filter((ip): ip is string => ip !== undefined);
+  return { dnsNames: [...new Set(dnsNames)], ips: [...new Set(ips)] };
 };
 
 /** `<name>-tls-ca-<hash>`: the CA (and during a rotation the next one), immutable and named by content. */
