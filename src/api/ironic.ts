@@ -659,6 +659,10 @@ export const IronicSpec = Type.Object(
         rule: `!(has(self.tls) && has(self.tls.ipxe) && self.tls.ipxe) || (has(self.networking) && has(self.networking.dhcp) && ${celGiven('self.networking.ipAddress')} && !self.networking.ipAddress.contains(':'))`,
         message: 'tls.ipxe needs networking.dhcp and an IPv4 networking.ipAddress',
       },
+      {
+        rule: "!(has(self.tls) && ((has(self.tls.generateCertificate) && self.tls.generateCertificate) || has(self.tls.issuerRef))) || !has(self.networking) || ((!has(self.networking.ipAddress) || !self.networking.ipAddress.contains('%')) && (!has(self.networking.externalIP) || !self.networking.externalIP.contains('%')))",
+        message: 'networking.ipAddress and externalIP cannot have an IPv6 zone (%...) with tls.generateCertificate or tls.issuerRef: a certificate cannot hold it',
+      },
     ],
   },
 );

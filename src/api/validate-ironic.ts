@@ -241,6 +241,21 @@ const issuerRules: Rule = ({ spec }) => {
   ];
 };
 
+// NOTE: not upstream (which has no certificates of its own). networking.ipAddress and externalIP become IP
+// SANs of a generated or cert-manager certificate, and a SAN has no zone: generated, `fe80::1%eth1` would be
+// an invalid 17-byte address that makes Go clients reject the whole certificate; cert-manager refuses it.
+const ZONED_FIELDS = ['ipAddress', 'externalIP'] as const;
+const noZoneInCertificate: Rule = ({ spec }) => {
+  const source = spec.tls?.generateCertificate === true ? 'tls.generateCertificate' : spec.tls?.issuerRef !== undefined ? 'tls.issuerRef' : undefined;
+  if (source === undefined) return [];
+  return ZONED_FIELDS.filter((field) => (spec.networking?.[field] ?? '').includes('%')).map((field) =>
+    problem(
+      `spec.networking.${field}`,
+      `networking.${field} cannot have an IPv6 zone (the part after %) with ${source}: the address goes into the certificate, which cannot hold a zone; remove the zone, or use an address without one`,
+    ),
+  );
+};
+
 // NOTE: not upstream (which has no iPXE over TLS). The firmware trusts the CA of the certificate, reaches the
 // nodes through this pod's dnsmasq, and chains to networking.ipAddress, which it is built with.
 const ipxeCertificateRule = (spec: IronicSpec): Problem[] =>
@@ -530,6 +545,7 @@ const RULES: readonly Rule[] = [
   insecureRPCNeedsHA,
   oneCertificateSource,
   issuerRules,
+  noZoneInCertificate,
   ipxeRules,
   caRules,
   versionRule,

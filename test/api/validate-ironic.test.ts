@@ -546,6 +546,23 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: 'addresses that go into a generated or issued certificate have no IPv6 zone',
+    accepted: [
+      { name: 'a zone with a certificate Secret (the user makes the certificate)', spec: { networking: { ipAddress: 'fe80::2%eth1' }, tls: { certificateName: 'tls' } } },
+      { name: 'a zone without TLS', spec: { networking: { externalIP: 'fe80::3%eth0' } } },
+      { name: 'no zone, generated', spec: { networking: { ipAddress: 'FD00:0::2', externalIP: '192.0.2.9' }, tls: { generateCertificate: true } } },
+    ],
+    refused: [
+      {
+        name: 'ipAddress, generated',
+        spec: { networking: { ipAddress: 'fe80::2%eth1' }, tls: { generateCertificate: true } },
+        path: 'spec.networking.ipAddress',
+        words: ['networking.ipAddress', 'zone', 'tls.generateCertificate', 'remove the zone'],
+      },
+      { name: 'externalIP, issued', spec: { networking: { externalIP: 'fe80::3%eth0' }, tls: { issuerRef: { name: 'ca' } } }, path: 'spec.networking.externalIP', words: ['networking.externalIP', 'zone', 'tls.issuerRef'] },
+    ],
+  },
+  {
     rule: 'iPXE over TLS: a certificate, DHCP, an IPv4 provisioning address and Ironic 37.0',
     accepted: [
       { name: 'generated certificates', spec: { networking: IPXE_NETWORK, tls: { generateCertificate: true, ipxe: true } } },

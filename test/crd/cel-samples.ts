@@ -155,6 +155,17 @@ export const ipxeSamples: fc.Arbitrary<Sample> = ironicSamples(
   }),
 );
 
+/** Addresses with and without IPv6 zones (and a '%' in a non-address), with every source of certificates. */
+export const zoneSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({
+    tls: someOf({ generateCertificate: fc.boolean(), issuerRef: fc.constant({ name: 'ca' }), certificateName: fc.constantFrom('', 'tls') }),
+    networking: someOf({
+      ipAddress: fc.constantFrom('', '192.0.2.2', 'fe80::2', 'fe80::2%eth1', 'a%b'),
+      externalIP: fc.constantFrom('', '2001:db8::2', 'fe80::3%eth0'),
+    }),
+  }),
+);
+
 /** Provider networks of the networking service, enabled or not. */
 export const providerNetworkSamples: fc.Arbitrary<Sample> = ironicSamples(
   allOf({ networkingService: allOf({ enabled: fc.boolean(), providerNetworks: fc.array(providerNetwork, { minLength: 1, maxLength: 3 }) }) }),

@@ -28,6 +28,7 @@ import {
   storageSamples,
   tlsSamples,
   vrrpSamples,
+  zoneSamples,
   type Json,
   type Sample,
 } from './cel-samples.js';
@@ -134,6 +135,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
     'spec: tls.insecureRPC only makes sense with highAvailability': {
       samples: tlsSamples,
       twin: problemAt('.tls.insecureRPC', /^insecureRPC only makes sense with highAvailability/),
+    },
+    'spec: networking.ipAddress and externalIP cannot have an IPv6 zone (%...) with tls.generateCertificate or tls.issuerRef: a certificate cannot hold it': {
+      samples: zoneSamples,
+      twin: problemAt(['.networking.ipAddress', '.networking.externalIP'], /^networking\.(ipAddress|externalIP) cannot have an IPv6 zone/),
     },
     'spec: tls.ipxe needs networking.dhcp and an IPv4 networking.ipAddress': {
       samples: ipxeSamples,
