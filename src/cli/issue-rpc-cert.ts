@@ -4,14 +4,14 @@
  * replica, or the generated API certificate), signed by a private CA the hook keeps, and writes it where
  * the ironic and httpd containers read it. The certificate covers every address the conductor may
  * register or advertise: PROVISIONING_IP, the addresses of PROVISIONING_INTERFACE or of the interfaces
- * with PROVISIONING_MACS (waited for, as ironic-image does), the node IP and the pod IP, plus the given
+ * with PROVISIONING_MACS (waited for, as ironic-image does, unless PROVISIONING_IP is given), the node IP and the pod IP, plus the given
  * names and addresses.
  *   CA_DIR (or RPC_CA_DIR)      directory with the CA's tls.crt and tls.key (and ca.crt, the bundle to trust)
  *   CERT_DIR (or RPC_CERT_DIR)  directory to write tls.crt, tls.key and ca.crt into
  *   CERT_DNS_NAMES, CERT_IP_ADDRESSES  comma-separated names and addresses to cover as well
  *   CERT_VALIDITY_DAYS          lifetime of the certificate (default: until the CA expires)
  *   HOST_IP, POD_IP, PROVISIONING_IP, PROVISIONING_INTERFACE, PROVISIONING_MACS
- *   RPC_WAIT_SECONDS  how long to wait for an interface address (default 300)
+ *   RPC_WAIT_SECONDS  how long to wait for an interface address (default 300; no wait with PROVISIONING_IP)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
@@ -35,16 +35,22 @@ export const interfaceAddresses = (env: IssuerEnv, interfaces: Interfaces): stri
     .flatMap(([, infos]) => (infos ?? []).filter(usable).map((i) => i.address));
 };
 
-const wantsInterface = (env: IssuerEnv): boolean => (env['PROVISIONING_INTERFACE'] ?? '') !== '' || (env['PROVISIONING_MACS'] ?? '') !== '';
+/**
+ * Whether to wait for an address of the provisioning interface (or MACs). Not when PROVISIONING_IP is given:
+ * ironic-image then uses that address and nothing of the interface, and it may be a virtual IP that only
+ * keepalived adds, after the init containers, so waiting would only delay every pod start by the timeout.
+ */
+const waitsForInterface = (env: IssuerEnv): boolean =>
+  (env['PROVISIONING_IP'] ?? '') === '' && ((env['PROVISIONING_INTERFACE'] ?? '') !== '' || (env['PROVISIONING_MACS'] ?? '') !== '');
 
-/** Every address to certify, waiting (up to RPC_WAIT_SECONDS) for the provisioning interface to get one. */
 const listOf = (value: string | undefined): string[] => (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
 
+/** Every address to certify, waiting (up to RPC_WAIT_SECONDS) for the provisioning interface to get one when it is the source of the address. */
 export const addressesToCertify = async (env: IssuerEnv, interfaces: Interfaces = networkInterfaces, pause = 2000): Promise<string[]> => {
   const fixed = [env['PROVISIONING_IP']?.split('/')[0], env['HOST_IP'], env['POD_IP'], ...listOf(env['CERT_IP_ADDRESSES'])].filter((ip): ip is string => ip !== undefined && ip !== '');
   const deadline = Date.now() + Number(env['RPC_WAIT_SECONDS'] ?? 300) * 1000;
   let found = interfaceAddresses(env, interfaces);
-  while (wantsInterface(env) && found.length === 0 && Date.now() < deadline) {
+  while (waitsForInterface(env) && found.length === 0 && Date.now() < deadline) {
     await sleep(pause);
     found = interfaceAddresses(env, interfaces);
   }

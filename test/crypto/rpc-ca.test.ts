@@ -110,6 +110,23 @@ t.test('the init container issues the certificate from its environment', async (
   let calls = 0;
   const late = () => (++calls < 3 ? {} : interfaces());
   t.match(await issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, PROVISIONING_INTERFACE: 'eth1' }, now, late, 1), /198\.51\.100\.7/, 'waits for the interface address');
+  // keepalived: PROVISIONING_IP is a virtual IP that appears on the interface only after the init containers.
+  let polled = 0;
+  const vipLater = () => {
+    polled += 1;
+    return { eth1: [] };
+  };
+  const started = Date.now();
+  const keepalived = await issueFromEnvironment(
+    { CA_DIR: caDir, CERT_DIR: outDir, PROVISIONING_IP: '192.0.2.2', PROVISIONING_INTERFACE: 'eth1', CERT_IP_ADDRESSES: '192.0.2.2', POD_IP: '192.0.2.7' },
+    now,
+    vipLater,
+    10_000,
+  );
+  t.match(keepalived, /192\.0\.2\.2, 192\.0\.2\.7$/, 'a given PROVISIONING_IP is certified without the interface');
+  t.equal(polled, 1, 'the interface is looked at once, not waited for');
+  t.ok(Date.now() - started < 5000, 'no wait');
+  t.match(await issueFromEnvironment({ CA_DIR: caDir, CERT_DIR: outDir, PROVISIONING_IP: '192.0.2.2', PROVISIONING_INTERFACE: 'eth1' }, now, interfaces), /192\.0\.2\.2, 198\.51\.100\.7$/, 'an address the interface already has is covered too');
   await t.rejects(issueFromEnvironment({ RPC_CA_DIR: caDir }, now), /CERT_DIR must be set/);
   await t.rejects(issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, RPC_WAIT_SECONDS: '0', PROVISIONING_INTERFACE: 'nope' }, now, interfaces, 1), /no address to certify/);
 });
