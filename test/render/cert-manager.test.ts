@@ -97,3 +97,28 @@ t.test('addresses written in another form than Go writes them: the Certificate a
   const junk = await run(written, [issued(data, { 'cert-manager.io/alt-names': names.toUpperCase(), 'cert-manager.io/ip-sans': 'fd00::2,192.0.2.9,not-an-ip' })]);
   t.same(junk.children.map((c) => (c as Obj)['kind']), ['Certificate'], 'an entry that is no address differs');
 });
+
+t.test('with the networking service: the Certificate covers its Service names too, as it serves with the same Secret', async (t) => {
+  const withService = { ...spec, networkingService: { enabled: true } };
+  const waiting = await run(withService);
+  const names = [
+    'ironic',
+    'ironic.metal3',
+    'ironic.metal3.svc',
+    'ironic.metal3.svc.cluster.local',
+    'ironic-networking-service',
+    'ironic-networking-service.metal3',
+    'ironic-networking-service.metal3.svc',
+    'ironic-networking-service.metal3.svc.cluster.local',
+  ];
+  t.match((childOf(waiting.children, 'Certificate') as Obj)['spec'], { commonName: 'ironic', dnsNames: names, ipAddresses: ['192.0.2.2'] });
+  const data = { 'tls.crt': 'CERT', 'tls.key': 'KEY', 'ca.crt': 'CA' };
+  const old = await run(withService, [issued(data, { 'cert-manager.io/alt-names': names.slice(0, 4).join(','), 'cert-manager.io/ip-sans': '192.0.2.2' })]);
+  t.same(old.children.map((c) => (c as Obj)['kind']), ['Certificate'], 'a Secret issued before the service was enabled: wait for the new one');
+  const served = await run(withService, [issued(data, { 'cert-manager.io/alt-names': names.join(','), 'cert-manager.io/ip-sans': '192.0.2.2' })]);
+  const deployments = served.children.filter((c) => (c as Obj)['kind'] === 'Deployment') as Obj[];
+  const networking = deployments.find((d) => (d['metadata'] as Obj)['name'] === 'ironic-networking') as Obj;
+  const pod = ((networking['spec'] as Obj)['template'] as Obj)['spec'] as ReturnType<typeof podOf>;
+  t.match(pod.volumes.find((v) => v.name === 'cert-ironic'), { secret: { secretName: 'ironic-serving-tls' } }, 'the networking pod serves with the issued Secret');
+  t.equal(pod.initContainers, undefined, 'and issues nothing itself');
+});

@@ -120,9 +120,10 @@ const inputFor = (specObj: Obj, clusterDomain = ''): IronicRenderInput => {
 };
 
 t.test('the certificates cover every name and address clients use', async (t) => {
+  // Addresses as Go writes them back from a certificate (and cert-manager in its annotation).
   t.same(certificateSubjects(inputFor({ networking: { ...provisioning, externalIP: '2001:DB8::5' }, tls: { generateCertificate: true } }, 'cluster.local')), {
     dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.metal3.svc.cluster.local'],
-    ips: ['192.0.2.2', '2001:DB8::5'],
+    ips: ['192.0.2.2', '2001:db8::5'],
   });
   t.same(certificateSubjects(inputFor({ networking: { disableHostNetwork: true, ingress: { host: 'Ironic.Example.com' } }, tls: { generateCertificate: true } })), {
     dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.example.com'],
@@ -168,4 +169,38 @@ t.test('in high availability the serving certificate and the JSON-RPC one stay a
   const keys = pod.volumes.filter((v) => v.name === 'tls-ca-key' || v.name === 'rpc-ca-key').map((v) => (v['secret'] as Obj)['secretName']);
   t.equal(new Set(keys).size, 2, 'two CAs, two Secrets');
   t.match((childOf(response.children, 'DaemonSet') as Obj)['spec'], { template: { spec: { securityContext: { fsGroup: 994 } } } });
+});
+
+t.test('the networking service serves JSON-RPC over https with a certificate for the name Ironic calls', async (t) => {
+  const at = new Date('2026-01-01T00:00:00Z');
+  const ca = await generateRpcCA('metal3/ironic CA', at);
+  const caDir = mkdtempSync(join(tmpdir(), 'tls-ca-'));
+  writeFileSync(join(caDir, 'tls.crt'), ca.certPem);
+  writeFileSync(join(caDir, 'tls.key'), ca.keyPem);
+  const response = await syncFor({ ...spec, networkingService: { enabled: true } });
+  const deployments = response.children.filter((c) => (c as Obj)['kind'] === 'Deployment') as Obj[];
+  const networking = deployments.find((d) => (d['metadata'] as Obj)['name'] === 'ironic-networking') as Obj;
+  const template = (networking['spec'] as Obj)['template'] as Obj;
+  const pod = template['spec'] as ReturnType<typeof podOf>;
+  const ironicPod = podOf(deployments.filter((d) => d !== networking));
+  // ironic-image turns https on for the networking service's JSON-RPC in both pods when /certs/ironic/tls.crt
+  // exists ([ironic_networking_json_rpc] use_ssl in ironic.conf.j2 and ironic-networking.conf.j2).
+  t.match(mountsOf(containerOf(ironicPod, 'ironic'))['/certs/ironic'], { name: 'cert-ironic' }, 'Ironic calls it over https');
+  t.match(mountsOf(containerOf(pod, 'ironic-networking'))['/certs/ironic'], { name: 'cert-ironic', readOnly: true }, 'so it serves https');
+  t.same(pod.volumes.find((v) => v.name === 'cert-ironic'), { name: 'cert-ironic', emptyDir: { medium: 'Memory' } });
+  t.equal(envOf(containerOf(pod, 'ironic-networking'))['IRONIC_CACERT_FILE'], '/certs/ironic/ca.crt');
+  t.match(pod['securityContext'], { fsGroup: 994 }, 'the issuer reads the CA key through the ironic group');
+  t.match((template['metadata'] as Obj)['annotations'], { 'ironic.metal3.io/tls-ca-version': /./, 'ironic.metal3.io/tls-renewal-version': /./ }, 'a renewal or a new CA rolls it too');
+  const issuer = containerOf(pod, 'tls-certificate');
+  t.equal(pod.initContainers?.length, 1);
+  const host = envOf(containerOf(ironicPod, 'ironic'))['IRONIC_NETWORKING_JSON_RPC_HOST'] ?? '';
+  t.equal(host, 'ironic-networking-service.metal3.svc');
+  t.notOk(envOf(issuer)['PROVISIONING_INTERFACE'], 'off the host network: no provisioning interface to wait for');
+  const certs = mkdtempSync(join(tmpdir(), 'certs-networking-'));
+  await issueFromEnvironment({ ...envOf(issuer), CA_DIR: caDir, CERT_DIR: certs, POD_IP: '10.0.0.9' }, at, () => ({}));
+  const cert = new X509Certificate(readFileSync(join(certs, 'tls.crt')));
+  t.ok(cert.verify(new X509Certificate(ca.certPem).publicKey), 'signed by the CA Ironic trusts');
+  t.equal(cert.checkHost(host), host, 'covers the host Ironic calls');
+  // The Ironic pods' own certificate stays as it was.
+  t.equal(envOf(containerOf(ironicPod, 'tls-certificate'))['CERT_DNS_NAMES'], 'ironic,ironic.metal3,ironic.metal3.svc');
 });

@@ -12,7 +12,7 @@ import { canonicalIP } from '../../api/net.js';
 import { LABELS } from '../names.js';
 import { ironicSecretLabels } from '../meta.js';
 import { LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS } from '../../crypto/renewal.js';
-import { certificateSubjects } from './generated-tls.js';
+import { certificateSubjects, networkingServiceDNSNames, type CertificateSubjects } from './generated-tls.js';
 import type { IronicRenderInput } from './input.js';
 
 /** A cert-manager Certificate, as far as we write it (cert-manager.io/v1, checked against its CRD in the tests). */
@@ -26,6 +26,15 @@ export type CertManagerCertificate = {
 const HOURS_PER_DAY = 24;
 
 /**
+ * What the Certificate covers: the names and addresses of the Ironic pods, and the networking service's
+ * Service names, since that pod serves over https with the same Secret and Ironic calls it by that name.
+ */
+export const issuedSubjects = (input: IronicRenderInput): CertificateSubjects => {
+  const { dnsNames, ips } = certificateSubjects(input);
+  return { dnsNames: [...new Set([...dnsNames, ...networkingServiceDNSNames(input)])], ips };
+};
+
+/**
  * Whether the Secret cert-manager filled was issued for other names or addresses than the Certificate now
  * asks for (by the annotations cert-manager writes on it; a Secret without them is taken as current). The
  * pods keep the old certificate until the new one is there, so that a change rolls them once.
@@ -33,7 +42,7 @@ const HOURS_PER_DAY = 24;
 export const issuedForOtherNames = (input: IronicRenderInput): boolean => {
   const issued = input.references.tls?.issuedFor;
   if (issued === undefined) return false;
-  const { dnsNames, ips } = certificateSubjects(input);
+  const { dnsNames, ips } = issuedSubjects(input);
   const differs = (annotation: string | undefined, wanted: readonly string[], normal: (v: string) => string): boolean => {
     if (annotation === undefined) return false;
     const have = new Set(annotation.split(',').filter((v) => v.trim() !== '').map(normal));
@@ -48,7 +57,7 @@ export const issuedForOtherNames = (input: IronicRenderInput): boolean => {
 export const renderCertificate = (input: IronicRenderInput): CertManagerCertificate | undefined => {
   const issuer = input.model.tls.issuerRef;
   if (issuer === undefined || input.config.certManager !== true) return undefined;
-  const { dnsNames, ips } = certificateSubjects(input);
+  const { dnsNames, ips } = issuedSubjects(input);
   const labels = { ...ironicSecretLabels(input.name), [LABELS.component]: 'serving-certificate' };
   return {
     apiVersion: 'cert-manager.io/v1',

@@ -14,6 +14,7 @@
  */
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { canonicalIP, parseIP } from '../../api/net.js';
@@ -43,16 +44,23 @@ const hostOf = (url: string | undefined): string | undefined => {
 };
 
 /** The DNS names and IP addresses every certificate of this Ironic covers (the pod adds its own addresses). */
-export const certificateSubjects = (input: IronicRenderInput): { readonly dnsNames: string[]; readonly ips: string[] } => {
-  const { networking: n } = input.model;
-  const service = input.names.service;
+export type CertificateSubjects = { readonly dnsNames: string[]; readonly ips: string[] };
+
+/** The names a Service of this Ironic answers to in the cluster: short, with the namespace, `.svc`, and with the cluster domain when one is configured. */
+export const serviceDNSNames = (input: IronicRenderInput, service: string): string[] => {
   const svc = `${service}.${input.namespace}.svc`;
   const domain = input.config.clusterDomain;
+  return [service, `${service}.${input.namespace}`, svc, ...(domain !== '' ? [`${svc}.${domain}`] : [])];
+};
+
+/** The names of the networking service's Service, which Ironic calls over JSON-RPC (none without the service). */
+export const networkingServiceDNSNames = (input: IronicRenderInput): string[] =>
+  input.model.networkingService !== undefined ? serviceDNSNames(input, input.names.networkingService) : [];
+
+export const certificateSubjects = (input: IronicRenderInput): CertificateSubjects => {
+  const { networking: n } = input.model;
   const hosts = [
-    service,
-    `${service}.${input.namespace}`,
-    svc,
-    ...(domain !== '' ? [`${svc}.${domain}`] : []),
+    ...serviceDNSNames(input, input.names.service),
     n.ingress?.host,
     hostOf(n.externalCallbackURL),
     hostOf(n.imageServerExternalURL),
@@ -83,29 +91,43 @@ export const renderCABundleConfigMap = (input: IronicRenderInput): IConfigMap | 
   };
 };
 
+/** An init container that issues a certificate for `subjects` (plus the addresses in `addressEnv`) into /certs/ironic. */
+const certificateContainer = (input: IronicRenderInput, subjects: CertificateSubjects, addressEnv: readonly IEnvVar[]): IContainer => ({
+  name: 'tls-certificate',
+  image: input.config.hookImage ?? DEFAULT_HOOK_IMAGE,
+  command: ['node', ISSUER_SCRIPT],
+  env: [
+    env('CA_DIR', CA_KEY_PATH),
+    env('CERT_DIR', MOUNTS.tls),
+    env('CERT_VALIDITY_DAYS', String(LEAF_VALIDITY_DAYS)),
+    env('CERT_DNS_NAMES', subjects.dnsNames.join(',')),
+    ...(subjects.ips.length > 0 ? [env('CERT_IP_ADDRESSES', subjects.ips.join(','))] : []),
+    ...addressEnv,
+  ],
+  volumeMounts: [readOnlyMount(CA_KEY_VOLUME, CA_KEY_PATH), { name: VOLUMES.tls, mountPath: MOUNTS.tls }],
+  ...resourcesOf(input, 'tls-certificate'),
+  securityContext: restricted(),
+});
+
 /** The init container that issues the pod's serving certificate into /certs/ironic. */
-export const buildTLSCertificateContainer = (input: IronicRenderInput): IContainer => {
-  const subjects = certificateSubjects(input);
-  return {
-    name: 'tls-certificate',
-    image: input.config.hookImage ?? DEFAULT_HOOK_IMAGE,
-    command: ['node', ISSUER_SCRIPT],
-    env: [
-      env('CA_DIR', CA_KEY_PATH),
-      env('CERT_DIR', MOUNTS.tls),
-      env('CERT_VALIDITY_DAYS', String(LEAF_VALIDITY_DAYS)),
-      env('CERT_DNS_NAMES', subjects.dnsNames.join(',')),
-      ...(subjects.ips.length > 0 ? [env('CERT_IP_ADDRESSES', subjects.ips.join(','))] : []),
-      // The addresses Ironic advertises (for virtual media and the agent) come from these settings.
-      ...provisioningEnv(input),
-      fieldEnv('HOST_IP', 'status.hostIP'),
-      fieldEnv('POD_IP', 'status.podIP'),
-    ],
-    volumeMounts: [readOnlyMount(CA_KEY_VOLUME, CA_KEY_PATH), { name: VOLUMES.tls, mountPath: MOUNTS.tls }],
-    ...resourcesOf(input, 'tls-certificate'),
-    securityContext: restricted(),
-  };
-};
+export const buildTLSCertificateContainer = (input: IronicRenderInput): IContainer =>
+  certificateContainer(input, certificateSubjects(input), [
+    // The addresses Ironic advertises (for virtual media and the agent) come from these settings.
+    ...provisioningEnv(input),
+    fieldEnv('HOST_IP', 'status.hostIP'),
+    fieldEnv('POD_IP', 'status.podIP'),
+  ]);
+
+/**
+ * The same for the networking service's pod: ironic-image serves its JSON-RPC over https whenever Ironic's
+ * does (IRONIC_TLS_SETUP), and Ironic calls it at its Service name, so the certificate covers that name.
+ */
+export const buildNetworkingCertificateContainer = (input: IronicRenderInput): IContainer =>
+  certificateContainer(input, { dnsNames: networkingServiceDNSNames(input), ips: [] }, [fieldEnv('POD_IP', 'status.podIP')]);
+
+/** Pod-template annotations of a pod with a generated certificate: a new CA or renewal period rolls it. */
+export const generatedTLSAnnotations = (input: IronicRenderInput): Record<string, string> =>
+  input.generatedTLS !== undefined ? { [versionAnnotation('tls-ca')]: input.generatedTLS.ca.hash, [TLS_PERIOD_ANNOTATION]: input.generatedTLS.period } : {};
 
 /** The CA with its key (for the init container only, through the pod's fsGroup) and the memory emptyDir the certificate goes to. */
 export const generatedTLSVolumes = (input: IronicRenderInput): IVolume[] => {

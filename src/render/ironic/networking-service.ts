@@ -12,7 +12,8 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { ProviderNetworkModel } from '../../api/model.js';
 import { LABELS, labelValue, versionAnnotation } from '../names.js';
 import { base64, ironicSecretLabels } from '../meta.js';
-import { restricted } from '../security.js';
+import { IRONIC_GID, restricted } from '../security.js';
+import { buildNetworkingCertificateContainer, generatedTLSAnnotations, generatedTLSVolumes } from './generated-tls.js';
 import type { IronicRenderInput, SwitchSecrets } from './input.js';
 import { SWITCH_PLACEHOLDERS } from './references.js';
 import { childLabels, fieldEnv, ironicImages, ironicScheduling, resourcesOf } from './facts.js';
@@ -66,14 +67,20 @@ const networkingEnv = (input: IronicRenderInput): IEnvVar[] => {
       ? { name: 'IRONIC_IP', value: ip }
       : fieldEnv('PROVISIONING_IP', 'status.podIP'),
     ...(input.references.tls !== undefined && input.model.tls.insecureRPC ? [{ name: 'IRONIC_INSECURE', value: 'true' }] : []),
+    // The init container writes the bundle next to the certificate it issues (as in the Ironic pods).
+    ...(input.generatedTLS !== undefined ? [{ name: 'IRONIC_CACERT_FILE', value: `${MOUNTS.tls}/ca.crt` }] : []),
   ];
 };
+
+/** Whether the pod serves over https: ironic-image turns TLS on when /certs/ironic/tls.crt exists. */
+const servesTLS = (input: IronicRenderInput): boolean => input.references.tls !== undefined || input.generatedTLS !== undefined;
 
 const networkingVolumes = (input: IronicRenderInput, switches: SwitchSecrets): IVolume[] => [
   rpcAuthVolume(input),
   { name: 'switch-config', secret: { secretName: switches.config.name } },
   { name: 'switch-credentials', secret: { secretName: switches.credentials.name } },
   ...(input.references.tls !== undefined ? [referenceVolume(VOLUMES.tls, input.references.tls)] : []),
+  ...generatedTLSVolumes(input),
   ...(input.references.trustedCA !== undefined ? [referenceVolume(VOLUMES.trustedCA, input.references.trustedCA)] : []),
   scratchVolume(CONTAINER),
 ];
@@ -97,6 +104,7 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
             [versionAnnotation('switch-config')]: switches.config.hash,
             [versionAnnotation('switch-credentials')]: switches.credentials.hash,
             ...(input.references.tls !== undefined && { [versionAnnotation('tls-secret')]: input.references.tls.hash }),
+            ...generatedTLSAnnotations(input),
           },
         },
         spec: {
@@ -104,6 +112,13 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
           enableServiceLinks: false,
           // The same nodes as Ironic: a node selector for tainted nodes needs the tolerations too.
           ...ironicScheduling(input),
+          // Ironic serves over https with a generated certificate, and so does this pod (ironic-image decides
+          // both from IRONIC_TLS_SETUP): it gets its own certificate for its Service names from the same CA,
+          // whose key the init container reads through the ironic group.
+          ...(input.generatedTLS !== undefined && {
+            securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' },
+            initContainers: [buildNetworkingCertificateContainer(input)],
+          }),
           containers: [
             {
               name: CONTAINER,
@@ -115,7 +130,7 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
                 rpcAuthMount,
                 readOnlyMount('switch-config', CONFIG_DIR),
                 readOnlyMount('switch-credentials', CREDENTIALS_DIR),
-                ...(input.references.tls !== undefined ? [readOnlyMount(VOLUMES.tls, MOUNTS.tls)] : []),
+                ...(servesTLS(input) ? [readOnlyMount(VOLUMES.tls, MOUNTS.tls)] : []),
                 ...(input.references.trustedCA !== undefined ? [readOnlyMount(VOLUMES.trustedCA, MOUNTS.trustedCA)] : []),
                 ...scratchMounts(CONTAINER),
               ],

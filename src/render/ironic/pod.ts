@@ -19,7 +19,7 @@ import {
 import { childLabels, ironicImages, ironicScheduling, selectorLabels, type IronicImages } from './facts.js';
 import { buildRpcCertificateContainer, rpcVolumes } from './ha.js';
 import { buildIPXEBuilderContainer } from './ipxe-tls.js';
-import { buildTLSCertificateContainer, generatedTLSVolumes, TLS_PERIOD_ANNOTATION } from './generated-tls.js';
+import { buildTLSCertificateContainer, generatedTLSAnnotations, generatedTLSVolumes } from './generated-tls.js';
 import { keepalivedVolumes } from './keepalived.js';
 import { buildReferenceVolumes, rpcAuthVolume, scratchVolume, scratchVolumeName, sharedVolume } from './volumes.js';
 
@@ -76,7 +76,7 @@ export const restartAnnotations = (input: IronicRenderInput): Record<string, str
     ...(trustedCA && { [versionAnnotation('trusted-ca')]: trustedCA.hash }),
     ...(database?.credentialsHash !== undefined && { [versionAnnotation('database-secret')]: database.credentialsHash }),
     ...(input.rpcCA !== undefined && { [versionAnnotation('rpc-ca')]: input.rpcCA.hash }),
-    ...(input.generatedTLS !== undefined && { [versionAnnotation('tls-ca')]: input.generatedTLS.ca.hash, [TLS_PERIOD_ANNOTATION]: input.generatedTLS.period }),
+    ...generatedTLSAnnotations(input),
   };
 };
 
