@@ -26,8 +26,7 @@ const call = (agent: Agent, port: number): Promise<Outcome> =>
  * connection or a call fails: the next call would go to another pod (this one has left the Service
  * endpoints by then), so a new connection is opened only while none has been told to close.
  */
-const load = async (agent: Agent, port: number, loops: number): Promise<Outcome[]> => {
-  const outcomes: Outcome[] = [];
+const load = (agent: Agent, port: number, loops: number, outcomes: Outcome[]): Promise<Outcome[]> => {
   const loop = async (): Promise<void> => {
     for (;;) {
       const outcome = await call(agent, port);
@@ -35,8 +34,12 @@ const load = async (agent: Agent, port: number, loops: number): Promise<Outcome[
       if (outcome.error !== undefined || outcome.connection === 'close') return;
     }
   };
-  await Promise.all(Array.from({ length: loops }, loop));
-  return outcomes;
+  return Promise.all(Array.from({ length: loops }, loop)).then(() => outcomes);
+};
+
+/** Waits until the load has been answered at least once (a slow machine may need more than a moment). */
+const firstAnswer = async (outcomes: readonly Outcome[]): Promise<void> => {
+  for (let waited = 0; waited < 20_000 && !outcomes.some((o) => o.status === 200); waited += 20) await sleep(20);
 };
 
 t.test('shutdown under keep-alive load: no request is reset, answers during the drain say Connection: close', async (t) => {
@@ -45,11 +48,13 @@ t.test('shutdown under keep-alive load: no request is reset, answers during the 
   const { port } = app.server.address() as AddressInfo;
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   t.teardown(() => agent.destroy());
-  const loading = load(agent, port, 16);
-  await sleep(200);
+  const outcomes: Outcome[] = [];
+  const loading = load(agent, port, 16, outcomes);
+  await firstAnswer(outcomes);
+  await sleep(100);
   const drainStart = Date.now();
   await closeGracefully(app, 400);
-  const outcomes = await loading;
+  await loading;
   const errors = outcomes.filter((o) => o.error !== undefined && o.error !== 'ECONNREFUSED');
   t.same(errors.map((o) => o.error), [], 'no reset, no hang-up');
   t.equal(outcomes.filter((o) => o.connection === 'close').length, 16, 'every connection ended with an answer that closed it');
