@@ -55,6 +55,20 @@ export const dnsLabel = (base: string, suffix = '', max = 63): string => {
   return fitTo(lettered, max);
 };
 
+const STATEFUL_SET_NAME_MAX = 52;
+
+/**
+ * A StatefulSet name. Its pods are named `<name>-<ordinal>`, which becomes their hostname (a DNS-1123 label),
+ * and carry the label `<name>-<revision hash>` (at most 63 characters): so a label of at most 52 characters.
+ * A name that is one already is kept as it is (a renamed StatefulSet would leave its volumes behind); others,
+ * such as `db.v1`, could never start a pod and get a label with a hash of the original.
+ */
+export const statefulSetName = (base: string, suffix: string): string => {
+  const original = `${base}${suffix}`;
+  if (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(original) && original.length <= STATEFUL_SET_NAME_MAX) return original;
+  return `${original.replace(/[^a-z0-9-]/g, '-').slice(0, STATEFUL_SET_NAME_MAX - 9).replace(/-+$/, '')}-${shortHash(original)}`;
+};
+
 /** A label value: at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */
 export const labelValue = (value: string): string => {
   const cleaned = value.replace(/[^A-Za-z0-9._-]/g, '-');
@@ -164,7 +178,7 @@ export const databaseNames = (name: string): DatabaseNames => {
   // for names that are labels already (`db.v1` or `1db`, valid object names, get a hashed label).
   const mariadb = dnsLabel(name, '-database', MARIADB_NAME_MAX);
   return {
-    statefulSet: objectName(name, '-database'),
+    statefulSet: statefulSetName(name, '-database'),
     service: dnsLabel(name, '-database'),
     credentials: objectName(name, '-database-credentials'),
     config: objectName(name, '-database-config'),
@@ -182,7 +196,7 @@ export type ImageCacheNames = { readonly statefulSet: string; readonly service: 
 
 /** Names of the children of an IronicImageCache. */
 export const imageCacheNames = (name: string): ImageCacheNames => ({
-  statefulSet: objectName(name, '-ipa-cache'),
+  statefulSet: statefulSetName(name, '-ipa-cache'),
   service: dnsLabel(name, '-ipa-cache'),
   config: objectName(name, '-ipa-cache-config'),
 });

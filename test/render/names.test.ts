@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { dnsLabel, ironicNames, labelValue, objectName, databaseNames } from '../../src/render/names.js';
+import { dnsLabel, ironicNames, labelValue, objectName, databaseNames, imageCacheNames, statefulSetName } from '../../src/render/names.js';
 
 const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -77,6 +77,27 @@ t.test('engine MariaDBOperator: every Service mariadb-operator derives from the 
         const d = databaseNames(name);
         return d.mariadb.length <= 52 && d.primaryService === `${d.mariadb}-primary` && mariadbServices(d.mariadb).every((s) => DNS_LABEL.test(s) && s.length <= 63);
       }),
+      { numRuns: 500 },
+    ),
+  );
+});
+
+/** A pod hostname: a DNS-1123 label (it may start with a digit). */
+const HOSTNAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+t.test('StatefulSet names give pods valid hostnames, and names that already do are kept', async (t) => {
+  t.equal(databaseNames('ironic-db').statefulSet, 'ironic-db-database', 'unchanged for a label');
+  t.equal(databaseNames('1db').statefulSet, '1db-database', 'a leading digit is a valid hostname: kept, so its volumes stay');
+  t.equal(imageCacheNames('ipa').statefulSet, 'ipa-ipa-cache');
+  t.match(databaseNames('db.v1').statefulSet, /^db-v1-database-[0-9a-f]{8}$/, 'a dotted name could never start a pod');
+  t.not(statefulSetName('a.b', '-x'), statefulSetName('a-b', '-x'), 'a.b and a-b never share a StatefulSet');
+  t.doesNotThrow(() =>
+    fc.assert(
+      fc.property(databaseObjectNames, (name) =>
+        [databaseNames(name).statefulSet, imageCacheNames(name.slice(0, 42).replace(/[.-]+$/, '')).statefulSet].every(
+          (s) => s.length <= 52 && HOSTNAME.test(`${s}-0`),
+        ),
+      ),
       { numRuns: 500 },
     ),
   );
