@@ -89,3 +89,12 @@ t.test('finalize: blocked while used (unless foreground), then deleting, then fi
     t.equal(result.status.conditions?.some((x) => x.type === 'DeletionBlocked'), c.resync === 30, `${c.scenario}: DeletionBlocked`);
   }
 });
+
+t.test('podManagementPolicy: Parallel for a new StatefulSet, so a failed download is replaced once the spec is fixed; an existing one keeps its own', async (t) => {
+  const policyOf = (v: ParentView): unknown =>
+    (finishCache(v, prepareCache(v), testConfig().render).children.find((c) => c.kind === 'StatefulSet') as unknown as { spec: { podManagementPolicy?: string } }).spec.podManagementPolicy;
+  t.equal(policyOf(view({})), 'Parallel', 'created Parallel');
+  const failing = statefulSet({ observedGeneration: 1, replicas: 1, readyReplicas: 0, currentRevision: 'a', updateRevision: 'a' });
+  t.equal(policyOf(view({ agentBranch: 'stable/2025.1' }, { children: observed({ ...failing, spec: { replicas: 1, podManagementPolicy: 'Parallel' } }) })), 'Parallel', 'kept Parallel');
+  t.equal(policyOf(view({}, { children: observed({ ...failing, spec: { replicas: 1, podManagementPolicy: 'OrderedReady' } }) })), 'OrderedReady', 'an older StatefulSet keeps OrderedReady (immutable)');
+});

@@ -15,6 +15,11 @@ export type CacheRenderInput = {
    * they are kept as they are.
    */
   readonly observedClaimTemplates?: readonly unknown[];
+  /**
+   * The podManagementPolicy of the observed StatefulSet (immutable), kept as it is; a new StatefulSet gets
+   * Parallel.
+   */
+  readonly observedPodManagementPolicy?: 'Parallel' | 'OrderedReady';
   readonly config: RenderConfig;
 };
 

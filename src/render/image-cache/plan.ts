@@ -81,12 +81,15 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
   const names = imageCacheNames(view.name);
   const observedSet = findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet);
   const templates = pathOf(observedSet, 'spec', 'volumeClaimTemplates');
+  const observedPolicy = pathOf(observedSet, 'spec', 'podManagementPolicy');
+  const policy = observedPolicy === 'Parallel' || observedPolicy === 'OrderedReady' ? observedPolicy : undefined;
   const input: CacheRenderInput = {
     name: view.name,
     namespace: view.namespace,
     model: prepared.model,
     ...(prepared.tls && { tls: prepared.tls }),
     ...(Array.isArray(templates) && templates.length > 0 && { observedClaimTemplates: templates }),
+    ...(policy !== undefined && { observedPodManagementPolicy: policy }),
     config,
   };
   const readiness = combineReadiness(

@@ -7,7 +7,10 @@
  * with a claim of its own: the StatefulSet controller creates the claim, never starts the new pod before
  * the old one is gone (two pods on one ReadWriteOnce volume would stall a Deployment's rolling update, and
  * Recreate would need the claim as a separate child with its own lifecycle), and removes the claim with the
- * cache (persistentVolumeClaimRetentionPolicy), since everything in it can be downloaded again.
+ * cache (persistentVolumeClaimRetentionPolicy), since everything in it can be downloaded again. Its
+ * podManagementPolicy is Parallel: under the default OrderedReady the controller never replaces a pod of an
+ * old revision that is not ready (kubernetes/kubernetes#67250), so a failed download could not be fixed by
+ * correcting the spec. The field is immutable: an existing StatefulSet keeps the value it has.
  *
  * The downloads run as init containers, so httpd starts only once every architecture is in place and never
  * serves a half-written file. The downloader itself extracts into a temporary directory of the volume, moves
@@ -268,6 +271,7 @@ export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet =>
     spec: {
       replicas: 1,
       serviceName: names.service,
+      podManagementPolicy: input.observedPodManagementPolicy ?? 'Parallel',
       selector: { matchLabels: selector(input) },
       ...(persistent(input) && {
         persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' },
