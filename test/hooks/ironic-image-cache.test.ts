@@ -118,13 +118,15 @@ t.test('customize: the cache asks for its certificate and the Ironics of its nam
 t.test('the status reports what is served: the previous branch while a new download runs', async (t) => {
   const app = testServer();
   t.teardown(() => app.close());
-  const children = await syncedCacheChildren(app, { parent: imageCache({ agentBranch: 'stable/2025.1' }), children: {}, related: {} });
-  const ready = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({ agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z' }), children, related: {} } })).json() as Response;
+  const first = imageCache({ agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z' });
+  const children = await syncedCacheChildren(app, { parent: first, children: {}, related: {} });
+  const ready = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: first, children, related: {} } })).json() as Response;
   t.match(ready.status, { agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z', conditions: [{ status: 'True' }] });
-  // The branch changes: the StatefulSet rolls (observed at an older generation), the status keeps the old branch.
-  const set = Object.values(children['StatefulSet.apps/v1'] ?? {})[0] as Obj;
-  const rolling = { ...children, 'StatefulSet.apps/v1': { 'metal3/ipa-ipa-cache': { ...set, metadata: { ...(set['metadata'] as Obj), generation: 2 } } } };
+  // The branch changes: the StatefulSet has the new template and rolls (observed at an older generation), the status keeps the old branch.
   const parent = imageCache({ agentBranch: 'master' }, { status: ready.status, metadata: { name: 'ipa', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000003', generation: 2 } });
+  const updated = await syncedCacheChildren(app, { parent, children: {}, related: {} });
+  const set = Object.values(updated['StatefulSet.apps/v1'] ?? {})[0] as Obj;
+  const rolling = { ...updated, 'StatefulSet.apps/v1': { 'metal3/ipa-ipa-cache': { ...set, metadata: { ...(set['metadata'] as Obj), generation: 2 } } } };
   const next = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent, children: rolling, related: {} } })).json() as Response;
   t.match(next.status, { agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z', conditions: [{ status: 'False', reason: 'DownloadInProgress', message: /downloads run first \(kubectl logs ipa-ipa-cache-0/ }] });
   t.notOk('agentBranch' in (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({}), children: {}, related: {} } })).json<Response>().status, 'nothing served yet, no branch');
@@ -183,6 +185,7 @@ t.test('an Ironic waits for its cache, and says why', async (t) => {
     ['not ready', [readyImageCache({ conditions: [{ type: 'Ready', status: 'False', message: 'downloading' }] })], /^waiting for IronicImageCache metal3\/ipa to become ready: downloading$/],
     ['ready without images', [readyImageCache({ images: [{ architecture: 'x86_64' }] })], /^waiting for IronicImageCache metal3\/ipa to become ready/],
     ['no status', [{ ...readyImageCache(), status: undefined }], /^waiting for IronicImageCache metal3\/ipa to become ready$/],
+    ['ready for an older spec', [{ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', generation: 2 } }], /^waiting for IronicImageCache metal3\/ipa to become ready: its spec changed \(generation 2\)/],
   ];
   for (const [scenario, objects, message] of cases) {
     const result = resolveImageCache('ipa', related(...objects) as unknown as ObjectMap, 'metal3');

@@ -16,7 +16,7 @@ import { describeProblems } from '../problems.js';
 import { resolveTLSSecret } from '../references.js';
 import { combineReadiness, progressing, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
 import type { CacheRenderInput, CacheTLS } from './input.js';
-import { renderCacheChildren } from './render.js';
+import { TEMPLATE_ANNOTATION, cacheTemplateHash, renderCacheChildren } from './render.js';
 import { computeCacheStatus, type CacheOutcome } from './status.js';
 
 /** A sync's answer before it is put on the wire. */
@@ -66,9 +66,14 @@ export const prepareCache = (view: ParentView): PreparedCache => {
   return { kind: 'render', model, tls: { secretName: tls.value.name, hash: tls.value.hash } };
 };
 
-/** Readiness of the StatefulSet, saying where to look while the downloads run. */
-const workloadReadiness = (set: KubeObject | undefined): Readiness => {
+/**
+ * Readiness of the StatefulSet, saying where to look while the downloads run. A StatefulSet whose template
+ * hash is not the one rendered now has not been given the current spec yet (the first sync after a change
+ * sees the StatefulSet of the previous spec): it is progressing, whatever its status says.
+ */
+const workloadReadiness = (set: KubeObject | undefined, templateHash: string): Readiness => {
   if (set === undefined) return progressing('the image cache stateful set is being created');
+  if (set.metadata.annotations?.[TEMPLATE_ANNOTATION] !== templateHash) return progressing(`stateful set ${set.metadata.name} is being given the current spec`);
   const readiness = statefulSetReadiness(set);
   return readiness.state === 'progressing'
     ? progressing(`${readiness.message}: the downloads run first (kubectl logs ${set.metadata.name}-0 --all-containers shows their progress and any error)`)
@@ -92,11 +97,13 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
     ...(policy !== undefined && { observedPodManagementPolicy: policy }),
     config,
   };
+  const children = renderCacheChildren(input);
+  const templateHash = cacheTemplateHash(input);
   const readiness = combineReadiness(
-    [workloadReadiness(observedSet), serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, names.service))],
+    [workloadReadiness(observedSet, templateHash), serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, names.service))],
     'all resources are available',
   );
-  return { outcome: { kind: 'rendered', readiness, input }, children: renderCacheChildren(input) };
+  return { outcome: { kind: 'rendered', readiness, input }, children };
 };
 
 const statusOf = (view: ParentView, outcome: CacheOutcome, usedBy: readonly string[], deletionBlocked: boolean): IronicImageCacheStatus =>

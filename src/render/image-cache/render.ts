@@ -257,17 +257,45 @@ const claimTemplate = (input: CacheRenderInput) => ({
   status: { phase: 'Pending' },
 });
 
-export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => {
-  const names = imageCacheNames(input.name);
+/**
+ * The annotation of the StatefulSet with a hash of its pod template: until the observed StatefulSet carries
+ * the hash of what this sync renders, it has not been given the current spec yet, whatever its status says.
+ */
+export const TEMPLATE_ANNOTATION = versionAnnotation('template');
+
+type PodTemplate = NonNullable<IStatefulSet['spec']>['template'];
+
+const podTemplate = (input: CacheRenderInput): PodTemplate => {
   const { model } = input;
   const annotations = {
     [versionAnnotation('config')]: contentHash(httpdConfig(input)),
     ...(input.tls !== undefined && { [versionAnnotation('tls-secret')]: input.tls.hash }),
   };
   return {
+    metadata: { labels: { ...selector(input), ...imageCacheLabels(input.name) }, annotations },
+    spec: {
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      securityContext: { runAsNonRoot: true, fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
+      ...nodeSelection(model.nodeSelector),
+      ...(model.tolerations.length > 0 && { tolerations: [...model.tolerations] }),
+      initContainers: [...model.architectures.map((a) => downloadContainer(input, a)), pruneContainer(input)],
+      containers: [httpdContainer(input)],
+      volumes: volumes(input),
+    },
+  };
+};
+
+/** The hash of the pod template this input renders (the value of TEMPLATE_ANNOTATION). */
+export const cacheTemplateHash = (input: CacheRenderInput): string => contentHash(podTemplate(input));
+
+export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => {
+  const names = imageCacheNames(input.name);
+  const template = podTemplate(input);
+  return {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
-    metadata: { name: names.statefulSet, namespace: input.namespace, labels: imageCacheLabels(input.name) },
+    metadata: { name: names.statefulSet, namespace: input.namespace, labels: imageCacheLabels(input.name), annotations: { [TEMPLATE_ANNOTATION]: contentHash(template) } },
     spec: {
       replicas: 1,
       serviceName: names.service,
@@ -279,19 +307,7 @@ export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet =>
           NonNullable<IStatefulSet['spec']>['volumeClaimTemplates']
         >,
       }),
-      template: {
-        metadata: { labels: { ...selector(input), ...imageCacheLabels(input.name) }, annotations },
-        spec: {
-          automountServiceAccountToken: false,
-          enableServiceLinks: false,
-          securityContext: { runAsNonRoot: true, fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
-          ...nodeSelection(model.nodeSelector),
-          ...(model.tolerations.length > 0 && { tolerations: [...model.tolerations] }),
-          initContainers: [...model.architectures.map((a) => downloadContainer(input, a)), pruneContainer(input)],
-          containers: [httpdContainer(input)],
-          volumes: volumes(input),
-        },
-      },
+      template,
     },
   };
 };

@@ -22,7 +22,10 @@ const publishedImages = (status: unknown): CachedAgentImages => {
   });
 };
 
-/** The images of the named cache once it is ready; no cache named means nothing to resolve. */
+/**
+ * The images of the named cache once it is ready for its current spec (a status written for an older
+ * generation may list URLs the new spec no longer serves); no cache named means nothing to resolve.
+ */
 export const resolveImageCache = (name: string | undefined, related: ObjectMap | null | undefined, namespace: string): ImageCacheResult => {
   if (name === undefined) return { ok: true };
   const cache = findObject(related, GROUP_KEYS.ironicImageCache, namespace, name);
@@ -41,6 +44,14 @@ export const resolveImageCache = (name: string | undefined, related: ObjectMap |
   if (previousReady(status)?.status !== 'True' || images.length === 0) {
     const why = textOf(findCondition(status, READY_CONDITION)?.message);
     return { ok: false, kind: 'waiting', message: `waiting for IronicImageCache ${namespace}/${name} to become ready${why !== undefined ? `: ${why}` : ''}` };
+  }
+  const generation = cache.metadata.generation;
+  if (generation !== undefined && pathOf(status, 'observedGeneration') !== generation) {
+    return {
+      ok: false,
+      kind: 'waiting',
+      message: `waiting for IronicImageCache ${namespace}/${name} to become ready: its spec changed (generation ${generation}) and its status does not describe it yet`,
+    };
   }
   return { ok: true, images };
 };
