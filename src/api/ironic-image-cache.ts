@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, StringEnum, StringMap } from './common.js';
 import { DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE, IPA_ARCHITECTURES } from './constants.js';
-import { PROXY_URL_RULE } from './ironic.js';
+import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE } from './ironic.js';
 
 export const CacheStorage = Type.Object(
   {
@@ -42,13 +42,21 @@ export const CacheArchitecture = Type.Object(
     name: StringEnum(IPA_ARCHITECTURES, { description: 'The CPU architecture (IPA_ARCH of the downloader); the files are named ironic-python-agent_<name>.kernel and .initramfs.' }),
     filename: Type.Optional(
       Type.String({
-        description: 'Name of the IPA tarball under agentDownloadURL for this architecture (IPA_FILENAME). Defaults to the downloader\'s ipa-<flavor>-<branch>.tar.gz.',
+        description: `Name of the IPA tarball under agentDownloadURL for this architecture (IPA_FILENAME). Required for every architecture but ${DEFAULT_IPA_ARCHITECTURE}, whose default is the downloader's ipa-<flavor>-<branch>.tar.gz (an ${DEFAULT_IPA_ARCHITECTURE} IPA).`,
         pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
         maxLength: 253,
       }),
     ),
   },
-  { description: 'One architecture to cache.' },
+  {
+    description: 'One architecture to cache.',
+    'x-kubernetes-validations': [
+      {
+        rule: `self.name == '${DEFAULT_IPA_ARCHITECTURE}' || has(self.filename)`,
+        message: `filename is required for every architecture but ${DEFAULT_IPA_ARCHITECTURE}: the downloader's default tarball name does not depend on the architecture, so it would download the ${DEFAULT_IPA_ARCHITECTURE} IPA`,
+      },
+    ],
+  },
 );
 export type CacheArchitecture = Static<typeof CacheArchitecture>;
 
@@ -65,7 +73,7 @@ export const CacheProxy = Type.Object(
   },
   {
     description: 'The proxy the downloader uses. Each field wins over the setting of the hook server (IPA_HTTP_PROXY, IPA_HTTPS_PROXY, IPA_NO_PROXY).',
-    'x-kubernetes-validations': [PROXY_URL_RULE],
+    'x-kubernetes-validations': [PROXY_URL_RULE, PROXY_CREDENTIALS_RULE],
   },
 );
 export type CacheProxy = Static<typeof CacheProxy>;

@@ -3,6 +3,7 @@
  * architectures, tolerations and the node selector. Every problem is reported.
  */
 import { Toleration } from 'kubernetes-models/v1/Toleration';
+import { DEFAULT_IPA_ARCHITECTURE } from './constants.js';
 import { registerFormats } from './formats.js';
 import { IronicImageCacheSpec } from './ironic-image-cache.js';
 import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
@@ -34,6 +35,19 @@ const architecturesOnce: Rule = (spec) => {
     : [];
 };
 
+/** The downloader's default tarball name ignores IPA_ARCH: any other architecture would get the x86_64 IPA. */
+const filenameOutsideDefault: Rule = (spec) =>
+  (spec.architectures ?? []).flatMap((architecture, index) =>
+    architecture.name !== DEFAULT_IPA_ARCHITECTURE && (architecture.filename === undefined || architecture.filename === '')
+      ? [
+          problem(
+            fieldPath(fieldPath('spec.architectures', index), 'filename'),
+            `filename is required for architecture ${describeValue(architecture.name)}: the downloader's default tarball (ipa-<flavor>-<branch>.tar.gz) is the ${DEFAULT_IPA_ARCHITECTURE} IPA; name the ${architecture.name} tarball under agentDownloadURL, for example ipa-centos9-master-${architecture.name}.tar.gz`,
+          ),
+        ]
+      : [],
+  );
+
 const tolerationsValid: Rule = (spec) =>
   (spec.tolerations ?? []).flatMap((toleration, index) => {
     const path = fieldPath('spec.tolerations', index);
@@ -54,7 +68,7 @@ const nodeSelectorKeys: Rule = (spec) =>
 const proxyValid: Rule = (spec) => proxyProblems(spec.proxy);
 
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, architecturesOnce, proxyValid, tolerationsValid, nodeSelectorKeys];
+const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, architecturesOnce, filenameOutsideDefault, proxyValid, tolerationsValid, nodeSelectorKeys];
 
 export const isIronicImageCacheSpec = (value: unknown): value is IronicImageCacheSpec => compiledCheck(IronicImageCacheSpec).Check(value);
 

@@ -307,6 +307,14 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
       samples: cacheProxySamples,
       twin: problemAt(['.httpProxy', '.httpsProxy'], /is not a proxy URL/),
     },
+    "spec.architectures[]: filename is required for every architecture but x86_64: the downloader's default tarball name does not depend on the architecture, so it would download the x86_64 IPA": {
+      samples: cacheArchitectureSamples,
+      twin: problemAt('.filename', /^filename is required for architecture/),
+    },
+    'spec.proxy: httpProxy and httpsProxy must not contain a user name or password: they would be written in plain text into the pod specs, which anyone who can read pods sees; allow the Ironic nodes at the proxy by address, or point spec.proxy at a forwarding proxy that adds the credentials': {
+      samples: cacheProxySamples,
+      twin: problemAt(['.httpProxy', '.httpsProxy'], /^https?Proxy has a user name or password, which is not supported/),
+    },
     'spec.architectures: each architecture may appear only once': {
       samples: cacheArchitectureSamples,
       twin: problemAt('', /^each architecture may appear only once/),

@@ -42,6 +42,8 @@ t.test('validation: what is accepted and what is refused, naming the field', asy
     [{ architectures: [{ name: 'ppc64le' }] }, 'spec.architectures[0].name', /./],
     [{ architectures: [{ name: 'x86_64', filename: '../x' }] }, 'spec.architectures[0].filename', /./],
     [{ architectures: [{ name: 'x86_64' }, { name: 'x86_64' }] }, 'spec.architectures', /only once.*"x86_64"/],
+    [{ architectures: [{ name: 'x86_64' }, { name: 'aarch64' }] }, 'spec.architectures[1].filename', /^filename is required for architecture "aarch64": .* is the x86_64 IPA/],
+    [{ proxy: { httpsProxy: 'http://user:secret@proxy:3128' } }, 'spec.proxy.httpsProxy', /^httpsProxy has a user name or password, which is not supported/],
     [{ storage: { ephemeral: true, storageClassName: 'fast' } }, 'spec.storage.storageClassName', /ephemeral/],
     [{ storage: { size: '0' } }, 'spec.storage.size', /greater than zero/],
     [{ storage: { size: '1Qi' } }, 'spec.storage.size', /./],
