@@ -639,6 +639,10 @@ export const IronicSpec = Type.Object(
         message: 'imageCacheName cannot be used with images.deployRamdiskBranch, images.deployRamdiskDownloader or overrides.agentImages: the image cache provides IPA',
       },
       {
+        rule: '!has(self.imageCacheName) || !(has(self.tls) && has(self.tls.ipxe) && self.tls.ipxe)',
+        message: "imageCacheName cannot be used with tls.ipxe: iPXE over TLS loads IPA only from the Ironic's own httpd, which has no IPA when an image cache provides it",
+      },
+      {
         rule: `!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !${celGiven('self.networking.ipAddress')}`,
         message: 'networking.ipAddress cannot be used with highAvailability',
       },

@@ -67,6 +67,19 @@ const imageCacheAlone: Rule = ({ spec }) => {
     : [];
 };
 
+// NOTE: not upstream. With tls.ipxe, iPXE boots only over HTTPS from this Ironic's httpd
+// (IRONIC_IPA_BASE_URL becomes https://<ipAddress>:<ipxeTLSPort>, inspector.ipxe included), which holds no
+// IPA when a cache serves it, and the cache's URLs are cluster-internal http(s) ones iPXE cannot use there.
+const imageCacheWithoutIPXETLS: Rule = ({ spec }) =>
+  nonEmpty(spec.imageCacheName) && spec.tls?.ipxe === true
+    ? [
+        problem(
+          'spec.imageCacheName',
+          "imageCacheName cannot be used with tls.ipxe: iPXE over TLS loads IPA only from this Ironic's own httpd, which has no IPA when an image cache provides it; remove imageCacheName (the Ironic downloads IPA itself), or remove tls.ipxe",
+        ),
+      ]
+    : [];
+
 const DATABASE_FIELDS = [
   ['credentialsName', 'the name of the Secret with the username and password'],
   ['host', 'the host name or IP address of the MariaDB server'],
@@ -532,6 +545,7 @@ const RULES: readonly Rule[] = [
   databaseUnchanged,
   databaseFieldsSet,
   imageCacheAlone,
+  imageCacheWithoutIPXETLS,
   hostNetworkRule,
   addressesValid,
   externalIPAlone,

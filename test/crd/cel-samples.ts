@@ -246,6 +246,7 @@ export const engineSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
 export const imageCacheNameSamples: fc.Arbitrary<Sample> = ironicSamples(
   someOf({
     imageCacheName: fc.constantFrom('ipa', 'other'),
+    tls: someOf({ ipxe: fc.boolean() }),
     images: someOf({ deployRamdiskBranch: text, deployRamdiskDownloader: text }),
     overrides: someOf({ agentImages: fc.constantFrom([], [{ kernel: 'https://images.example.com/ipa.kernel', initramfs: 'https://images.example.com/ipa.initramfs' }]) }),
   }),

@@ -118,7 +118,11 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
     },
     'spec: imageCacheName cannot be used with images.deployRamdiskBranch, images.deployRamdiskDownloader or overrides.agentImages: the image cache provides IPA': {
       samples: imageCacheNameSamples,
-      twin: problemAt('.imageCacheName', /^imageCacheName cannot be used with/),
+      twin: problemAt('.imageCacheName', /^imageCacheName cannot be used with (images|overrides)\./),
+    },
+    "spec: imageCacheName cannot be used with tls.ipxe: iPXE over TLS loads IPA only from the Ironic's own httpd, which has no IPA when an image cache provides it": {
+      samples: imageCacheNameSamples,
+      twin: problemAt('.imageCacheName', /^imageCacheName cannot be used with tls\.ipxe/),
     },
     'spec: networking.ipAddress cannot be used with highAvailability': {
       samples: networkingSamples,

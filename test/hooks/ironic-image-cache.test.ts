@@ -97,6 +97,8 @@ t.test('an Ironic naming a cache refuses the download settings the cache replace
   t.same(validateIronic({ images: { deployRamdiskBranch: 'stable/2025.1' } }), [], 'without a cache the branch is fine');
   const problems = validateIronic({ imageCacheName: 'ipa', images: { deployRamdiskDownloader: 'x' } });
   t.match(problems, [{ path: 'spec.imageCacheName', message: /^imageCacheName cannot be used with images\.deployRamdiskDownloader: / }]);
+  const ipxe = validateIronic({ imageCacheName: 'ipa', networking: { ...provisioning, dhcp: { networkCIDR: '192.0.2.0/24' } }, tls: { generateCertificate: true, ipxe: true } });
+  t.match(ipxe, [{ path: 'spec.imageCacheName', message: /^imageCacheName cannot be used with tls\.ipxe: iPXE over TLS loads IPA only from this Ironic's own httpd/ }]);
 });
 
 t.test('customize: the cache asks for its certificate and the Ironics of its namespace; an Ironic asks for its cache by name', async (t) => {
