@@ -142,3 +142,30 @@ t.test('without tls.ipxe nothing of it is rendered, and dnsmasq keeps no mounts'
   const refused = await syncFor({ networking: network, tls: { ipxe: true } });
   t.match((refused.status as Obj)['conditions'], [{ reason: 'InvalidSpec', message: /spec\.tls\.ipxe: ipxe needs a certificate/ }]);
 });
+
+t.test('the builder sees the certificate it trusts and no private key', async (t) => {
+  type Mount = { name: string; mountPath: string; subPath?: string; readOnly?: boolean };
+  const cases: Array<[string, Obj, Obj[]]> = [
+    ['generated', spec, []],
+    ['Secret with ca.crt', { networking: network, tls: { certificateName: 'ironic-tls', ipxe: true } }, [TLS_SECRET]],
+    ['Secret without ca.crt', { networking: network, tls: { certificateName: 'ironic-tls', ipxe: true } }, [secret('ironic-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })]],
+  ];
+  for (const [name, ipxeSpec, related] of cases) {
+    const pod = podOf((await syncFor(ipxeSpec, related)).children);
+    const builder = containerOf(pod, 'ipxe-builder');
+    const mounts = (builder?.volumeMounts ?? []) as Mount[];
+    // Every volume of the pod that holds a private key: the serving certificate's and the CA key of the generated one.
+    const keyVolumes = new Set(['cert-ironic', 'tls-ca-key']);
+    t.ok((pod.volumes ?? []).some((v) => v['name'] === 'cert-ironic'), `${name}: the pod has the serving certificate's volume`);
+    const exposed = mounts.filter((m) => keyVolumes.has(m.name));
+    t.ok(
+      exposed.every((m) => m.subPath === 'ca.crt' || m.subPath === 'tls.crt'),
+      `${name}: key-holding volumes are mounted only as a single certificate file (${JSON.stringify(exposed)})`,
+    );
+    const certFile = envOf(builder)['IPXE_CERT_FILE'] ?? '';
+    t.same(exposed, [{ name: 'cert-ironic', mountPath: certFile, subPath: certFile.replace('/certs/ipxe/', ''), readOnly: true }], `${name}: just ${certFile}`);
+    t.notOk(mounts.some((m) => m.mountPath === '/certs/ipxe' || '/certs/ipxe/tls.key'.startsWith(`${m.mountPath}/`)), `${name}: no mount contains /certs/ipxe/tls.key`);
+    // The other containers still get the whole volume: tls-common.sh needs tls.key next to tls.crt.
+    t.match(mountsOf(containerOf(pod, 'httpd'))['/certs/ipxe'], { name: 'cert-ironic', readOnly: true }, `${name}: httpd keeps /certs/ipxe`);
+  }
+});

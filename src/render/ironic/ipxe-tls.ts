@@ -20,7 +20,7 @@ import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
 import { env, resourcesOf } from './facts.js';
 import type { IronicRenderInput } from './input.js';
 import { proxyEnv } from './env.js';
-import { MOUNTS, ipxeMounts, scratchMounts, sharedMount } from './volumes.js';
+import { MOUNTS, VOLUMES, ipxeMounts, scratchMounts, sharedMount } from './volumes.js';
 
 /** Where ironic-image (and the builder) look for custom firmware: IPXE_CUSTOM_FIRMWARE_DIR's default. */
 export const IPXE_FIRMWARE_DIR = `${MOUNTS.shared}/custom_ipxe_firmware`;
@@ -38,10 +38,18 @@ export const IPXE_BUILD_SCRIPT = [
   'mv -f "$IPXE_CUSTOM_FIRMWARE_DIR/snponly.efi" "$IPXE_CUSTOM_FIRMWARE_DIR/snponly-$arch.efi"',
 ].join('\n');
 
-/** The CA the firmware trusts: the bundle when the certificate comes with one, else the certificate. */
-const trustedFile = (input: IronicRenderInput): string => {
-  const withCA = input.generatedTLS !== undefined || input.references.tls?.hasCA === true;
-  return `${MOUNTS.ipxe}/${withCA ? 'ca.crt' : 'tls.crt'}`;
+/** The file of the TLS volume the firmware trusts: the CA bundle when the certificate comes with one, else the certificate. */
+const trustedKey = (input: IronicRenderInput): 'ca.crt' | 'tls.crt' =>
+  input.generatedTLS !== undefined || input.references.tls?.hasCA === true ? 'ca.crt' : 'tls.crt';
+
+/**
+ * The builder sees that one file and nothing else of the TLS volume (a sub-path mount, which works for the
+ * user's or cert-manager's Secret and for the generated certificate's emptyDir alike): it runs a Makefile of
+ * a freshly cloned source, and the serving private key (tls.key) must not be within its reach.
+ */
+const trustedMount = (input: IronicRenderInput): IVolumeMount => {
+  const key = trustedKey(input);
+  return { name: VOLUMES.tls, mountPath: `${MOUNTS.ipxe}/${key}`, subPath: key, readOnly: true };
 };
 
 /** dnsmasq's mounts with iPXE TLS: the firmware (on /shared) and the certificate that switches it to TLS. */
@@ -57,7 +65,7 @@ export const buildIPXEBuilderContainer = (input: IronicRenderInput, image: strin
     // The source: a shallow clone of the release branch (the builder's default, IPXE_RELEASE_BRANCH).
     env('IPXE_BUILD_FROM_CACHE', 'false'),
     env('IPXE_BUILD_FROM_REPO', 'true'),
-    env('IPXE_CERT_FILE', trustedFile(input)),
+    env('IPXE_CERT_FILE', `${MOUNTS.ipxe}/${trustedKey(input)}`),
     env('IPXE_CHAIN_HOST', input.model.networking.ipAddress ?? ''),
     env('IPXE_TLS_PORT', String(input.model.networking.ipxeTLSPort)),
     env('IPXE_CUSTOM_FIRMWARE_DIR', IPXE_FIRMWARE_DIR),
@@ -65,7 +73,7 @@ export const buildIPXEBuilderContainer = (input: IronicRenderInput, image: strin
     env('IPXE_EMBED_SCRIPT', '/tmp/embed.ipxe'),
     ...proxyEnv(input),
   ],
-  volumeMounts: [sharedMount, ...ipxeMounts(input), ...scratchMounts('ipxe-builder')],
+  volumeMounts: [sharedMount, trustedMount(input), ...scratchMounts('ipxe-builder')],
   ...resourcesOf(input, 'ipxe-builder'),
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });

@@ -99,8 +99,9 @@ export const buildReferenceVolumes = (input: IronicRenderInput): IVolume[] => {
 };
 
 /**
- * The certificate at /certs/ipxe (the same volume as /certs/ironic) with tls.ipxe: tls-common.sh turns
- * IPXE_TLS_SETUP on when it finds tls.crt (and fails without tls.key next to it).
+ * The certificate at /certs/ipxe (the same volume as /certs/ironic) with tls.ipxe, for ironic, httpd and dnsmasq:
+ * tls-common.sh turns IPXE_TLS_SETUP on when it finds tls.crt (and fails without tls.key next to it). The iPXE
+ * builder mounts only the certificate it trusts (ipxe-tls.ts).
  */
 export const ipxeMounts = (input: IronicRenderInput): IVolumeMount[] => (input.model.tls.ipxe ? [readOnlyMount(VOLUMES.tls, MOUNTS.ipxe)] : []);
 
