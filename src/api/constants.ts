@@ -108,6 +108,9 @@ export const EXTRA_RANGES_MIN_VERSION = { major: 37, minor: 0 } as const;
  */
 export const IPXE_TLS_MIN_VERSION = { major: 37, minor: 0 } as const;
 
+/** The node label of a node's architecture (GOARCH: amd64, arm64, ...); pods with tls.ipxe need `amd64`. */
+export const NODE_ARCH_LABEL = 'kubernetes.io/arch';
+
 /** Size of the IPA cache volume without `storage.size`: a few IPA versions of two architectures. */
 export const DEFAULT_IMAGE_CACHE_SIZE = '5Gi';
 

@@ -536,7 +536,7 @@ export const TLS = Type.Object(
     ipxe: Type.Optional(
       Type.Boolean({
         description:
-          'Boot over iPXE with TLS: the init container `ipxe-builder` builds iPXE firmware (BIOS, and UEFI for the architecture of the node the pod runs on) that trusts the CA of the certificate and chains to https://<networking.ipAddress>:<networking.ipxeTLSPort>/boot.ipxe; dnsmasq hands it out over TFTP, and iPXE loads its scripts, the kernel and the ramdisk over HTTPS only. Needs a certificate (generateCertificate, certificateName or issuerRef), networking.dhcp, an IPv4 networking.ipAddress that the certificate covers, Ironic 37.0 or newer, and access from the pod to https://github.com/ipxe/ipxe (spec.proxy applies), where the builder clones the iPXE source at every pod start.',
+          'Boot over iPXE with TLS: the init container `ipxe-builder` builds x86 iPXE firmware (BIOS and UEFI; the pods therefore run on amd64 nodes only) that trusts the CA of the certificate and chains to https://<networking.ipAddress>:<networking.ipxeTLSPort>/boot.ipxe; dnsmasq hands it out over TFTP, and iPXE loads its scripts, the kernel and the ramdisk over HTTPS only. Needs a certificate (generateCertificate, certificateName or issuerRef), networking.dhcp, an IPv4 networking.ipAddress that the certificate covers, Ironic 37.0 or newer, and access from the pod to https://github.com/ipxe/ipxe (spec.proxy applies), where the builder clones the iPXE source at every pod start.',
       }),
     ),
     trustedCA: Type.Optional(Type.Object(ResourceReferenceWithKey.properties, { description: 'CA bundle trusted when downloading images and by the ramdisk.' })),
@@ -662,6 +662,10 @@ export const IronicSpec = Type.Object(
       {
         rule: `!(has(self.tls) && has(self.tls.ipxe) && self.tls.ipxe) || (has(self.networking) && has(self.networking.dhcp) && ${celGiven('self.networking.ipAddress')} && !self.networking.ipAddress.contains(':'))`,
         message: 'tls.ipxe needs networking.dhcp and an IPv4 networking.ipAddress',
+      },
+      {
+        rule: "!(has(self.tls) && has(self.tls.ipxe) && self.tls.ipxe) || !has(self.nodeSelector) || !('kubernetes.io/arch' in self.nodeSelector) || self.nodeSelector['kubernetes.io/arch'] == 'amd64'",
+        message: 'tls.ipxe runs on amd64 nodes only: nodeSelector kubernetes.io/arch must be amd64 or absent',
       },
       {
         rule: "!(has(self.tls) && ((has(self.tls.generateCertificate) && self.tls.generateCertificate) || has(self.tls.issuerRef))) || !has(self.networking) || ((!has(self.networking.ipAddress) || !self.networking.ipAddress.contains('%')) && (!has(self.networking.externalIP) || !self.networking.externalIP.contains('%')))",

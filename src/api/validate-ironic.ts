@@ -3,7 +3,7 @@
  * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
-import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, DEFAULT_PROVIDER_NETWORK_MODE, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
+import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, NODE_ARCH_LABEL, DEFAULT_PROVIDER_NETWORK_MODE, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
 import { listEntries } from './fields.js';
 import { registerFormats } from './formats.js';
 import { IronicSpec, PROXY_CREDENTIALS_REASON, PROXY_URL_PATTERN, URL_USERINFO_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
@@ -298,7 +298,22 @@ const ipxeVersionRule = (spec: IronicSpec): Problem[] => {
     : [problem('spec.tls.ipxe', `tls.ipxe requires Ironic ${major}.${minor} or newer, but the version is ${describeValue(version)}: older images fail on firmware built for one architecture; set version to ${major}.${minor} or newer, or remove ipxe`)];
 };
 
-const ipxeRules: Rule = ({ spec }) => (spec.tls?.ipxe === true ? [...ipxeCertificateRule(spec), ...ipxeNetworkRule(spec), ...ipxeVersionRule(spec)] : []);
+// The builder always builds the i386 BIOS firmware (gcc -m32), which it cannot on arm64: the pods get an amd64
+// node affinity, which a nodeSelector for another architecture would leave without a node.
+const ipxeArchRule = (spec: IronicSpec): Problem[] => {
+  const arch = spec.nodeSelector?.[NODE_ARCH_LABEL];
+  return arch === undefined || arch === 'amd64'
+    ? []
+    : [
+        problem(
+          fieldPath('spec.nodeSelector', NODE_ARCH_LABEL),
+          `tls.ipxe runs on amd64 nodes only (the iPXE builder always builds the i386 BIOS firmware, which it cannot on other architectures), but nodeSelector asks for ${describeValue(arch)}: select amd64, remove this entry, or remove tls.ipxe`,
+        ),
+      ];
+};
+
+const ipxeRules: Rule = ({ spec }) =>
+  spec.tls?.ipxe === true ? [...ipxeCertificateRule(spec), ...ipxeNetworkRule(spec), ...ipxeVersionRule(spec), ...ipxeArchRule(spec)] : [];
 
 // A blank name is reported, and so is a legacy field that names something else (a blank name included).
 const caProblems = (spec: IronicSpec, { ref, legacy, legacyKind }: CAField): Problem[] => {

@@ -152,6 +152,7 @@ export const ipxeSamples: fc.Arbitrary<Sample> = ironicSamples(
   allOf({
     tls: someOf({ ipxe: fc.boolean(), generateCertificate: fc.boolean() }),
     networking: someOf({ ipAddress: fc.constantFrom('', '192.0.2.2', '2001:db8::2', 'a:b'), interface: iface, dhcp }),
+    nodeSelector: someOf({ 'kubernetes.io/arch': fc.constantFrom('amd64', 'arm64', ''), 'kubernetes.io/os': fc.constant('linux') }),
   }),
 );
 

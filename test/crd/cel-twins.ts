@@ -148,6 +148,10 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
       samples: ipxeSamples,
       twin: problemAt('.tls.ipxe', /^tls\.ipxe needs/),
     },
+    'spec: tls.ipxe runs on amd64 nodes only: nodeSelector kubernetes.io/arch must be amd64 or absent': {
+      samples: ipxeSamples,
+      twin: problemAt('.nodeSelector["kubernetes.io/arch"]', /^tls\.ipxe runs on amd64 nodes only/),
+    },
     'spec.networking: disableHostNetwork cannot be used with bindInterface, dhcp, interface, ipAddress, macAddresses or keepalived': {
       samples: networkingSamples,
       twin: problemAt('.disableHostNetwork', /^disableHostNetwork cannot be used together with/),

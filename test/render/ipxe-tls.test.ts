@@ -169,3 +169,17 @@ t.test('the builder sees the certificate it trusts and no private key', async (t
     t.match(mountsOf(containerOf(pod, 'httpd'))['/certs/ipxe'], { name: 'cert-ironic', readOnly: true }, `${name}: httpd keeps /certs/ipxe`);
   }
 });
+
+t.test('iPXE TLS pods run on amd64 nodes: the builder cannot build the i386 BIOS firmware on arm64', async (t) => {
+  const amd64Only = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] }] } } };
+  t.same(podOf((await syncFor(spec)).children)['affinity'], amd64Only);
+  const placed = podOf((await syncFor({ ...spec, nodeSelector: { 'node-role.kubernetes.io/control-plane': '' }, overrides: { tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] } })).children);
+  t.same(placed['affinity'], amd64Only, 'added to the placement of the spec');
+  t.same(placed['nodeSelector'], { 'node-role.kubernetes.io/control-plane': '' }, 'nodeSelector kept');
+  t.match(placed['tolerations'], [{ key: 'node-role.kubernetes.io/control-plane' }], 'tolerations kept');
+  t.same(podOf((await syncFor({ ...spec, nodeSelector: { 'kubernetes.io/arch': 'amd64' } })).children)['affinity'], amd64Only, 'an amd64 nodeSelector agrees');
+  t.equal(podOf((await syncFor({ networking: network, tls: { generateCertificate: true } })).children)['affinity'], undefined, 'without tls.ipxe any architecture');
+  const refused = await syncFor({ ...spec, nodeSelector: { 'kubernetes.io/arch': 'arm64' } });
+  t.match((refused.status as Obj)['conditions'], [{ reason: 'InvalidSpec', message: /spec\.nodeSelector\["kubernetes\.io\/arch"\]: tls\.ipxe runs on amd64 nodes only .*"arm64"/ }], 'a pod that could never be scheduled is refused');
+  t.equal(refused.children.length, 0, 'and nothing is created');
+});

@@ -14,8 +14,10 @@
  * certificate itself. Every pod start rebuilds, so a new CA or certificate (which rolls the pods) always
  * ends up in the firmware.
  */
+import type { IAffinity } from 'kubernetes-models/v1/Affinity';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import { NODE_ARCH_LABEL } from '../../api/constants.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
 import { env, resourcesOf } from './facts.js';
 import type { IronicRenderInput } from './input.js';
@@ -51,6 +53,22 @@ const trustedMount = (input: IronicRenderInput): IVolumeMount => {
   const key = trustedKey(input);
   return { name: VOLUMES.tls, mountPath: `${MOUNTS.ipxe}/${key}`, subPath: key, readOnly: true };
 };
+
+/**
+ * With iPXE TLS the pod runs on amd64 nodes only: buildipxe.sh always builds bin/undionly.kpxe (i386 BIOS,
+ * gcc -m32), which an aarch64 toolchain cannot build, so on an arm64 node the builder fails and the pod never
+ * starts. A required node affinity (added to the pod's nodeSelector and tolerations, which still apply).
+ */
+export const ipxeAffinity = (input: IronicRenderInput): { affinity?: IAffinity } =>
+  input.model.tls.ipxe
+    ? {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: NODE_ARCH_LABEL, operator: 'In', values: ['amd64'] }] }] },
+          },
+        },
+      }
+    : {};
 
 /** dnsmasq's mounts with iPXE TLS: the firmware (on /shared) and the certificate that switches it to TLS. */
 export const dnsmasqMounts = (input: IronicRenderInput): IVolumeMount[] => (input.model.tls.ipxe ? [sharedMount, ...ipxeMounts(input)] : []);

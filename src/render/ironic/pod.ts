@@ -18,7 +18,7 @@ import {
 } from './containers.js';
 import { childLabels, ironicImages, ironicScheduling, selectorLabels, type IronicImages } from './facts.js';
 import { buildRpcCertificateContainer, rpcVolumes } from './ha.js';
-import { buildIPXEBuilderContainer } from './ipxe-tls.js';
+import { buildIPXEBuilderContainer, ipxeAffinity } from './ipxe-tls.js';
 import { buildTLSCertificateContainer, generatedTLSAnnotations, generatedTLSVolumes } from './generated-tls.js';
 import { keepalivedVolumes } from './keepalived.js';
 import { buildReferenceVolumes, rpcAuthVolume, scratchVolume, scratchVolumeName, sharedVolume } from './volumes.js';
@@ -105,6 +105,7 @@ export const buildPodTemplate = (input: IronicRenderInput): IPodTemplateSpec => 
       // The CA keys are readable by the ironic group only: the certificate issuers run in it.
       ...((highAvailability || input.generatedTLS !== undefined) && { securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' } }),
       ...ironicScheduling(input),
+      ...ipxeAffinity(input),
       ...(initContainers.length > 0 && { initContainers }),
       containers,
       volumes: mergeByName(buildVolumes(input, [...containers, ...initContainers]), overrides.volumes),
