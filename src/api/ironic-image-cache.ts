@@ -12,7 +12,7 @@ export const CacheStorage = Type.Object(
   {
     size: Type.Optional(
       Type.String({
-        description: `Size of the cache volume, as a Kubernetes quantity. Defaults to ${DEFAULT_IMAGE_CACHE_SIZE}. Each architecture needs about 1Gi; older downloads are removed once a newer one is in place.`,
+        description: `Size of the cache volume, as a Kubernetes quantity. Defaults to ${DEFAULT_IMAGE_CACHE_SIZE}. Each architecture needs about 1Gi; older downloads are removed once a newer one is in place. It cannot be changed once the cache exists.`,
         pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
         default: DEFAULT_IMAGE_CACHE_SIZE,
       }),
@@ -86,6 +86,9 @@ const ephemeralOf = (root: string): string => `(has(${root}.storage) && has(${ro
 /** CEL, on the spec: the storage class, empty for the cluster default. */
 const storageClassOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.storageClassName) ? ${root}.storage.storageClassName : '')`;
 
+/** CEL, on the spec: the size of the cache volume, the default when unset. */
+const sizeOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.size) ? ${root}.storage.size : '${DEFAULT_IMAGE_CACHE_SIZE}')`;
+
 export const IronicImageCacheSpec = Type.Object(
   {
     agentBranch: Type.Optional(
@@ -134,6 +137,11 @@ export const IronicImageCacheSpec = Type.Object(
       {
         rule: `${storageClassOf('self')} == ${storageClassOf('oldSelf')}`,
         message: 'storage.storageClassName cannot be changed once the cache exists',
+      },
+      {
+        rule: `${ephemeralOf('self')} || ${sizeOf('self')} == ${sizeOf('oldSelf')}`,
+        message:
+          'storage.size cannot be changed once the cache exists (the claim template of its StatefulSet is immutable): restore the previous size, or create a new IronicImageCache',
       },
     ],
   },

@@ -90,6 +90,7 @@ const isRecord = (value: unknown): value is Json => typeof value === 'object' &&
 const storageOf = (object: { readonly spec: Json } | undefined): Json => (isRecord(object?.spec['storage']) ? object.spec['storage'] : {});
 const ephemeral = (object: { readonly spec: Json } | undefined): boolean => storageOf(object)['ephemeral'] === true;
 const storageClass = (object: { readonly spec: Json } | undefined): unknown => storageOf(object)['storageClassName'] ?? '';
+const storageSize = (object: { readonly spec: Json } | undefined): unknown => storageOf(object)['size'] ?? '5Gi';
 
 const NO_PREVIOUS_SPEC =
   'validateIronicDatabase reads only the engine of the previous spec (the sync hook never receives one and passes the engine its observed children were made by, which storage cannot be read back from); the database renderer keeps the claim template of an existing StatefulSet, so the data is never dropped';
@@ -336,6 +337,11 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
       samples: ironicImageCacheSamples,
       noTwin: CACHE_NO_PREVIOUS_SPEC,
       refuses: ({ object, old }) => old !== undefined && storageClass(object) !== storageClass(old),
+    },
+    'spec: storage.size cannot be changed once the cache exists (the claim template of its StatefulSet is immutable): restore the previous size, or create a new IronicImageCache': {
+      samples: ironicImageCacheSamples,
+      noTwin: CACHE_NO_PREVIOUS_SPEC,
+      refuses: ({ object, old }) => old !== undefined && !ephemeral(object) && storageSize(object) !== storageSize(old),
     },
   },
 };
