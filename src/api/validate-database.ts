@@ -4,8 +4,9 @@
  */
 import { DEFAULT_DATABASE_ENGINE, type DatabaseEngine } from './constants.js';
 import { registerFormats } from './formats.js';
+import { nodeSelectorProblems } from './labels.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
-import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
+import { compiledCheck, describeValue, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { isPositive, parseQuantity } from './quantity.js';
 import { quantityProblems, requestsAboveLimits } from './validate-resources.js';
 
@@ -74,10 +75,7 @@ const quantitiesValid: Rule = (spec) => [
 // Only pairs whose quantities both parse are compared; quantitiesValid reports the others.
 const requestsWithinLimits: Rule = (spec) => requestsAboveLimits('spec.resources', spec.resources ?? {});
 
-const nodeSelectorKeys: Rule = (spec) =>
-  Object.keys(spec.nodeSelector ?? {})
-    .filter((key) => key.trim() === '')
-    .map((key) => problem(fieldPath('spec.nodeSelector', key), 'node selector keys must not be empty: remove this entry, or use a node label key such as kubernetes.io/os'));
+const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
 
 /** The semantic rules, in order. */
 const RULES: readonly Rule[] = [engineUnchanged, replicasNeedOperator, replicasOdd, ephemeralNeedsBuiltin, storageClassNotEphemeral, sizePositive, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];

@@ -5,6 +5,7 @@
 import { Toleration } from 'kubernetes-models/v1/Toleration';
 import { DEFAULT_IPA_ARCHITECTURE } from './constants.js';
 import { registerFormats } from './formats.js';
+import { nodeSelectorProblems } from './labels.js';
 import { IronicImageCacheSpec } from './ironic-image-cache.js';
 import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { isPositive, parseQuantity } from './quantity.js';
@@ -60,10 +61,7 @@ const tolerationsValid: Rule = (spec) =>
     }
   });
 
-const nodeSelectorKeys: Rule = (spec) =>
-  Object.keys(spec.nodeSelector ?? {})
-    .filter((key) => key.trim() === '')
-    .map((key) => problem(fieldPath('spec.nodeSelector', key), 'node selector keys must not be empty: remove this entry, or use a node label key such as kubernetes.io/os'));
+const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
 
 const proxyValid: Rule = (spec) => proxyProblems(spec.proxy);
 

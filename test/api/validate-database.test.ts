@@ -140,11 +140,21 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
-    rule: 'nodeSelector keys are not empty',
-    accepted: [{ name: 'a label', spec: { nodeSelector: { 'node-role.kubernetes.io/control-plane': '' } } }],
+    rule: 'nodeSelector keys are qualified names and values label values, as the API server checks them',
+    accepted: [
+      { name: 'a label', spec: { nodeSelector: { 'node-role.kubernetes.io/control-plane': '' } } },
+      { name: 'no prefix, longest name and value', spec: { nodeSelector: { ['a'.repeat(63)]: 'v'.repeat(63), disk_type: 'ssd.fast-1' } } },
+    ],
     refused: [
       { name: 'empty key', spec: { nodeSelector: { '': 'x' } }, path: 'spec.nodeSelector[""]', words: ['must not be empty'] },
       { name: 'blank key', spec: { nodeSelector: { ' ': 'x' } }, path: 'spec.nodeSelector[" "]', words: ['must not be empty'] },
+      { name: 'two slashes', spec: { nodeSelector: { 'a/b/c': 'x' } }, path: 'spec.nodeSelector["a/b/c"]', words: ['"a/b/c"', 'more than one "/"'] },
+      { name: 'upper-case prefix', spec: { nodeSelector: { 'Example.com/os': 'x' } }, path: 'spec.nodeSelector["Example.com/os"]', words: ['prefix', '"Example.com/os"', 'DNS subdomain'] },
+      { name: 'empty prefix', spec: { nodeSelector: { '/os': 'x' } }, path: 'spec.nodeSelector["/os"]', words: ['prefix'] },
+      { name: 'name too long', spec: { nodeSelector: { ['a'.repeat(64)]: 'x' } }, path: `spec.nodeSelector.${'a'.repeat(64)}`, words: ['at most 63'] },
+      { name: 'space in the name', spec: { nodeSelector: { 'disk type': 'x' } }, path: 'spec.nodeSelector["disk type"]', words: ['"disk type"', 'must end in a name'] },
+      { name: 'value with a slash', spec: { nodeSelector: { 'kubernetes.io/os': 'linux/amd64' } }, path: 'spec.nodeSelector["kubernetes.io/os"]', words: ['"linux/amd64"', '"kubernetes.io/os"', 'not a label value'] },
+      { name: 'value too long', spec: { nodeSelector: { zone: 'z'.repeat(64) } }, path: 'spec.nodeSelector.zone', words: ['"zone"', 'not a label value'] },
     ],
   },
 ];

@@ -49,6 +49,8 @@ t.test('validation: what is accepted and what is refused, naming the field', asy
     [{ storage: { size: '1Qi' } }, 'spec.storage.size', /./],
     [{ tolerations: [{ operator: 7 }] }, 'spec.tolerations[0]', /not a valid Kubernetes toleration/],
     [{ nodeSelector: { ' ': 'x' } }, 'spec.nodeSelector[" "]', /must not be empty/],
+    [{ nodeSelector: { 'Example.com/arch': 'amd64' } }, 'spec.nodeSelector["Example.com/arch"]', /^the prefix of the node selector key "Example\.com\/arch" must be a lower-case DNS subdomain/],
+    [{ nodeSelector: { 'kubernetes.io/arch': 'amd 64' } }, 'spec.nodeSelector["kubernetes.io/arch"]', /^the value "amd 64" of the node selector key "kubernetes\.io\/arch" is not a label value/],
     [{ proxy: { httpsProxy: 'proxy:3128' } }, 'spec.proxy.httpsProxy', /is not a proxy URL/],
     [{ proxy: { noProxy: 'a b' } }, 'spec.proxy.noProxy', /is not a host name/],
   ];
