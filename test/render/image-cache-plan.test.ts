@@ -117,3 +117,18 @@ t.test('the first sync after a spec change: the StatefulSet still has the previo
   const status = finishCache(after, prepareCache(after), testConfig().render).status;
   t.match(status, { agentBranch: 'stable/2025.1', observedGeneration: 3, conditions: [{ status: 'False', reason: 'DownloadInProgress', observedGeneration: 3 }] });
 });
+
+t.test('CLUSTER_DOMAIN: the published URLs and the httpd ServerName name the Service with the cluster domain, when one is configured', async (t) => {
+  const v = view({});
+  const withDomain = { ...testConfig().render, clusterDomain: 'cluster.example' };
+  const result = finishCache(v, prepareCache(v), withDomain);
+  t.same(result.status.images?.[0], {
+    architecture: 'x86_64',
+    kernel: 'http://ipa-ipa-cache.metal3.svc.cluster.example/images/ironic-python-agent_x86_64.kernel',
+    initramfs: 'http://ipa-ipa-cache.metal3.svc.cluster.example/images/ironic-python-agent_x86_64.initramfs',
+  });
+  const config = result.children.find((c) => c.kind === 'ConfigMap') as unknown as { data: Record<string, string> };
+  t.match(Object.values(config.data).join('\n'), /^ServerName ipa-ipa-cache\.metal3\.svc\.cluster\.example$/m);
+  const plain = finishCache(v, prepareCache(v), testConfig().render);
+  t.match(plain.status.images?.[0]?.kernel, /^http:\/\/ipa-ipa-cache\.metal3\.svc\/images\//, 'without a cluster domain: .svc');
+});

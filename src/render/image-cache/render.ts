@@ -90,6 +90,15 @@ export const PRUNE_SCRIPT = [
 
 const selector = (input: CacheRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(imageCacheNames(input.name).statefulSet) });
 
+/**
+ * The host name of the cache's Service, as the Ironics reach it: `<service>.<namespace>.svc`, plus the
+ * cluster domain when the hook server is given one (CLUSTER_DOMAIN), as for every Service name Ironic gets.
+ */
+export const cacheHost = (input: Pick<CacheRenderInput, 'name' | 'namespace' | 'config'>): string => {
+  const domain = input.config.clusterDomain;
+  return `${imageCacheNames(input.name).service}.${input.namespace}.svc${domain !== '' ? `.${domain}` : ''}`;
+};
+
 /** The port httpd listens on. */
 const listenPort = (input: CacheRenderInput): number => CACHE_PORTS[schemeOf(input)].container;
 
@@ -101,7 +110,7 @@ const listenPort = (input: CacheRenderInput): number => CACHE_PORTS[schemeOf(inp
 export const httpdConfig = (input: CacheRenderInput): string =>
   [
     'ServerRoot /etc/httpd',
-    `ServerName ${imageCacheNames(input.name).service}.${input.namespace}.svc`,
+    `ServerName ${cacheHost(input)}`,
     `Listen ${listenPort(input)}`,
     'PidFile /tmp/httpd.pid',
     'DefaultRuntimeDir /tmp',
@@ -327,6 +336,6 @@ export const renderCacheChildren = (input: CacheRenderInput): KubeChild[] => [re
 
 /** Where the kernel and initramfs of each architecture are served, the default architecture first. */
 export const cachedImages = (input: CacheRenderInput): { architecture: string; kernel: string; initramfs: string }[] => {
-  const base = `${schemeOf(input)}://${imageCacheNames(input.name).service}.${input.namespace}.svc/images`;
+  const base = `${schemeOf(input)}://${cacheHost(input)}/images`;
   return input.model.architectures.map((a) => ({ architecture: a.name, kernel: `${base}/${agentFile(a.name, 'kernel')}`, initramfs: `${base}/${agentFile(a.name, 'initramfs')}` }));
 };
