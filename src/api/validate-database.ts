@@ -6,8 +6,8 @@ import { DEFAULT_DATABASE_ENGINE, type DatabaseEngine } from './constants.js';
 import { registerFormats } from './formats.js';
 import { nodeSelectorProblems } from './labels.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
-import { compiledCheck, describeValue, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
-import { isPositive, parseQuantity } from './quantity.js';
+import { compiledCheck, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
+import { storageProblems } from './validate-storage.js';
 import { quantityProblems, requestsAboveLimits } from './validate-resources.js';
 
 type Rule = (spec: IronicDatabaseSpec, previousEngine: DatabaseEngine | undefined) => Problem[];
@@ -50,20 +50,7 @@ const ephemeralNeedsBuiltin: Rule = (spec) =>
       ]
     : [];
 
-const storageClassNotEphemeral: Rule = (spec) => {
-  const storage = spec.storage;
-  return storage?.ephemeral === true && storage.storageClassName !== undefined && storage.storageClassName !== ''
-    ? [problem('spec.storage.storageClassName', 'storageClassName cannot be used with ephemeral storage, which uses no volume: remove storageClassName, or set ephemeral to false')]
-    : [];
-};
-
-const sizePositive: Rule = (spec) => {
-  const size = spec.storage?.size;
-  if (size === undefined || size === '') return [];
-  const quantity = parseQuantity(size);
-  if (quantity === undefined) return [problem('spec.storage.size', `size ${describeValue(size)} is not a Kubernetes quantity: use a size such as 10Gi`)];
-  return isPositive(quantity) ? [] : [problem('spec.storage.size', `size must be greater than zero, but it is ${describeValue(size)}: use a size such as 10Gi`)];
-};
+const storageValid: Rule = (spec) => storageProblems(spec.storage, '10Gi');
 
 // NOTE: the int-or-string pattern of common.ts sits on the union, where TypeBox does not apply it, so the
 // syntax of quantity strings is checked here, by the same rules (and messages) as an Ironic's resources.
@@ -78,7 +65,7 @@ const requestsWithinLimits: Rule = (spec) => requestsAboveLimits('spec.resources
 const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
 
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [engineUnchanged, replicasNeedOperator, replicasOdd, ephemeralNeedsBuiltin, storageClassNotEphemeral, sizePositive, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];
+const RULES: readonly Rule[] = [engineUnchanged, replicasNeedOperator, replicasOdd, ephemeralNeedsBuiltin, storageValid, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);
 

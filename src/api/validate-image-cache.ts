@@ -8,25 +8,12 @@ import { registerFormats } from './formats.js';
 import { nodeSelectorProblems } from './labels.js';
 import { IronicImageCacheSpec } from './ironic-image-cache.js';
 import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
-import { isPositive, parseQuantity } from './quantity.js';
+import { storageProblems } from './validate-storage.js';
 import { proxyProblems } from './validate-ironic.js';
 
 type Rule = (spec: IronicImageCacheSpec) => Problem[];
 
-const storageClassNotEphemeral: Rule = (spec) => {
-  const storage = spec.storage;
-  return storage?.ephemeral === true && storage.storageClassName !== undefined && storage.storageClassName !== ''
-    ? [problem('spec.storage.storageClassName', 'storageClassName cannot be used with ephemeral storage, which uses no volume: remove storageClassName, or set ephemeral to false')]
-    : [];
-};
-
-const sizePositive: Rule = (spec) => {
-  const size = spec.storage?.size;
-  if (size === undefined || size === '') return [];
-  const quantity = parseQuantity(size);
-  if (quantity === undefined) return [problem('spec.storage.size', `size ${describeValue(size)} is not a Kubernetes quantity: use a size such as 5Gi`)];
-  return isPositive(quantity) ? [] : [problem('spec.storage.size', `size must be greater than zero, but it is ${describeValue(size)}: use a size such as 5Gi`)];
-};
+const storageValid: Rule = (spec) => storageProblems(spec.storage, '5Gi');
 
 const architecturesOnce: Rule = (spec) => {
   const names = (spec.architectures ?? []).map((a) => a.name);
@@ -66,7 +53,7 @@ const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector
 const proxyValid: Rule = (spec) => proxyProblems(spec.proxy);
 
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [storageClassNotEphemeral, sizePositive, architecturesOnce, filenameOutsideDefault, proxyValid, tolerationsValid, nodeSelectorKeys];
+const RULES: readonly Rule[] = [storageValid, architecturesOnce, filenameOutsideDefault, proxyValid, tolerationsValid, nodeSelectorKeys];
 
 export const isIronicImageCacheSpec = (value: unknown): value is IronicImageCacheSpec => compiledCheck(IronicImageCacheSpec).Check(value);
 
