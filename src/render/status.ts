@@ -145,3 +145,27 @@ export const readyCondition = (params: {
     ...(params.generation !== undefined && { observedGeneration: params.generation }),
   };
 };
+
+/** A child kind's outcome: rendered with its readiness, or refused for a reason with a message. */
+export type KindOutcome<K extends string> = { readonly kind: 'rendered'; readonly readiness: Readiness } | { readonly kind: K; readonly message: string };
+
+/**
+ * Ready's status, reason and message for an outcome: a refusal's own reason, else the readiness as
+ * `available` (its message after `readyText`), `failed` or `inProgress`.
+ */
+export const readyReason = <K extends string>(
+  outcome: KindOutcome<K>,
+  reasons: Readonly<Record<K | 'available' | 'inProgress' | 'failed', string>>,
+  readyText: string,
+): { status: 'True' | 'False'; reason: string; message: string } => {
+  if (!('readiness' in outcome)) return { status: 'False', reason: reasons[outcome.kind], message: outcome.message };
+  const { state, message } = outcome.readiness;
+  if (state === 'ready') return { status: 'True', reason: reasons.available, message: `${readyText}: ${message}` };
+  return { status: 'False', reason: state === 'failed' ? reasons.failed : reasons.inProgress, message };
+};
+
+/** The transition time of a condition that was already True, so a repeated status is identical. */
+export const previousTrueTime = (status: unknown, type: string): string | undefined => {
+  const found = findCondition(status, type);
+  return found?.status === 'True' && typeof found.lastTransitionTime === 'string' ? found.lastTransitionTime : undefined;
+};

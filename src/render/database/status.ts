@@ -2,7 +2,7 @@
 import type { Condition } from '../../api/common.js';
 import type { IronicDatabaseStatus } from '../../api/ironic-database.js';
 import { databaseNames } from '../names.js';
-import { findCondition, readyCondition, type Readiness } from '../status.js';
+import { previousTrueTime, readyCondition, readyReason, type Readiness } from '../status.js';
 import { pendingResize } from './render.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
@@ -21,12 +21,7 @@ export type DatabaseOutcome =
   | { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: DatabaseRenderInput }
   | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'deleting' | 'conflict'; readonly message: string };
 
-const reasonOf = (outcome: DatabaseOutcome): { status: 'True' | 'False'; reason: string; message: string } => {
-  if (outcome.kind !== 'rendered') return { status: 'False', reason: DATABASE_REASONS[outcome.kind], message: outcome.message };
-  const { state, message } = outcome.readiness;
-  if (state === 'ready') return { status: 'True', reason: DATABASE_REASONS.available, message: `the database is available: ${message}` };
-  return { status: 'False', reason: state === 'failed' ? DATABASE_REASONS.failed : DATABASE_REASONS.inProgress, message };
-};
+const reasonOf = (outcome: DatabaseOutcome): { status: 'True' | 'False'; reason: string; message: string } => readyReason(outcome, DATABASE_REASONS, 'the database is available');
 
 /**
  * Connection facts, published once rendered so that an Ironic can use them as soon as the database is ready.
@@ -40,12 +35,6 @@ const connection = (input: DatabaseRenderInput): Partial<IronicDatabaseStatus> =
   credentialsName: input.credentials.secretName,
   ...(input.tls !== undefined && { tlsCertificateName: input.tls.secretName, tlsCAKey: input.tls.caKey }),
 });
-
-/** The transition time of a condition that was already True, so a repeated status is identical. */
-const previousTime = (status: unknown, type: string): string | undefined => {
-  const found = findCondition(status, type);
-  return found?.status === 'True' && typeof found.lastTransitionTime === 'string' ? found.lastTransitionTime : undefined;
-};
 
 export const computeDatabaseStatus = (params: {
   readonly outcome: DatabaseOutcome;
@@ -64,7 +53,7 @@ export const computeDatabaseStatus = (params: {
       status: 'True',
       reason: 'ManualExpansionRequired',
       message: `storage.size is ${resize.to} but the data volume was created with ${resize.from}; a StatefulSet cannot change its claim template: expand the claim data-${databaseNames(rendered.name).statefulSet}-0 (kubectl edit pvc, if its storage class allows expansion)`,
-      lastTransitionTime: previousTime(params.previousStatus, 'StorageResizePending') ?? params.now,
+      lastTransitionTime: previousTrueTime(params.previousStatus, 'StorageResizePending') ?? params.now,
     });
   }
   if (params.deletionBlocked) {
@@ -73,7 +62,7 @@ export const computeDatabaseStatus = (params: {
       status: 'True',
       reason: 'InUse',
       message: `deletion waits until no Ironic uses this database; still used by: ${params.usedBy.join(', ')}`,
-      lastTransitionTime: previousTime(params.previousStatus, 'DeletionBlocked') ?? params.now,
+      lastTransitionTime: previousTrueTime(params.previousStatus, 'DeletionBlocked') ?? params.now,
     });
   }
   return {

@@ -2,7 +2,7 @@
 import type { Condition } from '../../api/common.js';
 import type { IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
 import { pathOf, textOf } from '../observed.js';
-import { findCondition, readyCondition, type Readiness } from '../status.js';
+import { previousTrueTime, readyCondition, readyReason, type Readiness } from '../status.js';
 import type { CacheRenderInput } from './input.js';
 import { cachedImages } from './render.js';
 
@@ -24,18 +24,7 @@ export type CacheOutcome =
   | { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: CacheRenderInput }
   | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'deleting' | 'conflict'; readonly message: string };
 
-const reasonOf = (outcome: CacheOutcome): { status: 'True' | 'False'; reason: string; message: string } => {
-  if (outcome.kind !== 'rendered') return { status: 'False', reason: CACHE_REASONS[outcome.kind], message: outcome.message };
-  const { state, message } = outcome.readiness;
-  if (state === 'ready') return { status: 'True', reason: CACHE_REASONS.available, message: `the IPA images are served: ${message}` };
-  return { status: 'False', reason: state === 'failed' ? CACHE_REASONS.failed : CACHE_REASONS.inProgress, message };
-};
-
-/** The transition time of a condition that was already True, so a repeated status is identical. */
-const previousTime = (status: unknown, type: string): string | undefined => {
-  const found = findCondition(status, type);
-  return found?.status === 'True' && typeof found.lastTransitionTime === 'string' ? found.lastTransitionTime : undefined;
-};
+const reasonOf = (outcome: CacheOutcome): { status: 'True' | 'False'; reason: string; message: string } => readyReason(outcome, CACHE_REASONS, 'the IPA images are served');
 
 /**
  * What is being served: the inputs of the ready pods, or (while a new download runs or nothing renders)
@@ -66,7 +55,7 @@ export const computeCacheStatus = (params: {
       status: 'True',
       reason: 'InUse',
       message: `deletion waits until no Ironic uses this image cache; still used by: ${params.usedBy.join(', ')}`,
-      lastTransitionTime: previousTime(params.previousStatus, 'DeletionBlocked') ?? params.now,
+      lastTransitionTime: previousTrueTime(params.previousStatus, 'DeletionBlocked') ?? params.now,
     });
   }
   const rendered = params.outcome.kind === 'rendered' ? params.outcome.input : undefined;
