@@ -1,7 +1,7 @@
 /**
  * Configuration of the hook server, read once from the environment at start and validated.
  */
-import { DEFAULT_IPXE_BUILDER_IMAGE, type RenderConfig } from './render/config.js';
+import { DEFAULT_IPXE_BUILDER_IMAGE, DEFAULT_IPXE_RELEASE, type RenderConfig } from './render/config.js';
 import { IRONIC_IMAGE_REPOSITORY } from './api/version.js';
 import { DEFAULT_MARIADB_IMAGE } from './api/constants.js';
 
@@ -116,6 +116,17 @@ const authConfig = (env: NodeJS.ProcessEnv): AuthConfig | undefined => {
   return { kind: 'basic', username: basic[0], passwordFile: basic[1], rotationGraceMs };
 };
 
+/** A tag or branch name of the iPXE repository (passed to `git clone --branch`). */
+const GIT_REF = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+
+const ipxeRelease = (env: NodeJS.ProcessEnv): string => {
+  const release = value(env, 'IPXE_RELEASE') ?? DEFAULT_IPXE_RELEASE;
+  if (!GIT_REF.test(release) || release.includes('..')) {
+    throw new ConfigError(`IPXE_RELEASE must be a tag of https://github.com/ipxe/ipxe such as ${DEFAULT_IPXE_RELEASE}, got ${JSON.stringify(release)}`);
+  }
+  return release;
+};
+
 const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
   const hookImage = value(env, 'HOOK_IMAGE');
   return {
@@ -131,6 +142,7 @@ const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
     serviceMonitors: boolean(env, 'SERVICE_MONITORS'),
     certManager: boolean(env, 'CERT_MANAGER'),
     mariadbOperator: boolean(env, 'MARIADB_OPERATOR'),
+    ipxeRelease: ipxeRelease(env),
     ...(hookImage !== undefined && { hookImage }),
   };
 };

@@ -24,6 +24,8 @@ export type RenderConfig = {
   readonly certManager?: boolean;
   /** Whether the cluster has mariadb-operator (and the IronicDatabase CompositeController declares its kinds). */
   readonly mariadbOperator?: boolean;
+  /** The iPXE release (a tag of github.com/ipxe/ipxe) the builder builds for tls.ipxe; DEFAULT_IPXE_RELEASE when absent. */
+  readonly ipxeRelease?: string;
 };
 
 /**
@@ -31,3 +33,11 @@ export type RenderConfig = {
  * `latest` and `main_<build date>_<commit>`); pin it by digest with IPXE_BUILDER_IMAGE or spec.images.ipxeBuilder.
  */
 export const DEFAULT_IPXE_BUILDER_IMAGE = 'quay.io/metal3-io/ipxe-builder:latest';
+
+/**
+ * The iPXE release the firmware of tls.ipxe is built from, pinned (IPXE_RELEASE overrides it). Not the
+ * builder's default, v1.21.1: that release has RSA only, so a certificate of an ECDSA CA (cert-manager's
+ * usual choice, and that of examples/cert-manager) could never be verified. 2.0.0 is the first release with
+ * ECDSA and ECDHE (src/crypto/ecdsa.c, CRYPTO_PUBKEY_ECDSA in config/crypto.h), and keeps RSA.
+ */
+export const DEFAULT_IPXE_RELEASE = 'v2.0.0';

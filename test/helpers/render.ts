@@ -1,13 +1,14 @@
 /** Runs the Ironic sync pipeline in process and picks containers out of the result. */
 import { syncIronic } from '../../src/hooks/ironic.js';
 import type { SyncRequest } from '../../src/api/hook.js';
-import { ironic, testContext, type Obj } from './hooks.js';
+import { ironic, testConfig, testContext, type Obj } from './hooks.js';
 import { related } from '../fixtures/ironic-scenarios.js';
 
 export type Container = { name: string; env?: Array<{ name: string; value?: string; valueFrom?: Obj }>; volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>; ports?: Array<{ name: string; containerPort: number; hostPort?: number }>; securityContext?: Obj; [k: string]: unknown };
 export type PodSpec = { containers: Container[]; initContainers?: Container[]; volumes: Array<{ name: string; [k: string]: unknown }>; [k: string]: unknown };
 
-export const syncFor = async (spec: Obj, relatedObjects: Obj[] = [], extra: Partial<SyncRequest> = {}) =>
+/** `env`: the hook server's environment (its render settings), over the test defaults. */
+export const syncFor = async (spec: Obj, relatedObjects: Obj[] = [], extra: Partial<SyncRequest> = {}, env: Readonly<Record<string, string>> = {}) =>
   syncIronic(
     {
       // Installed already at the target version: no upgrade Jobs hold the workload back.
@@ -16,7 +17,7 @@ export const syncFor = async (spec: Obj, relatedObjects: Obj[] = [], extra: Part
       related: related(...relatedObjects),
       ...extra,
     } as SyncRequest,
-    testContext(),
+    { ...testContext(), config: testConfig(env).render },
   );
 
 export const childOf = (children: readonly unknown[], kind: string): Obj | undefined =>

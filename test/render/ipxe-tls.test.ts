@@ -8,7 +8,7 @@
 import t from 'tap';
 import { X509Certificate } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
@@ -61,7 +61,8 @@ t.test('the pod satisfies the image contract of iPXE over TLS', async (t) => {
   t.equal(probe?.exec.command.at(-1), 'https://127.0.0.1:8084/images/ironic-python-agent.kernel', 'plain HTTP denies everything with iPXE TLS: the probe uses the iPXE vhost');
   // buildipxe.sh: `[[ $IPXE_ENABLE_TLS == true ]]` (set -u: it must be set), a source, the CA, where to chain.
   t.equal(env['IPXE_ENABLE_TLS'], 'true');
-  t.same([env['IPXE_BUILD_FROM_CACHE'], env['IPXE_BUILD_FROM_REPO']], ['false', 'true'], 'the source is cloned (the cache is off, or it would fail without /shared/ipxe-source)');
+  t.same([env['IPXE_BUILD_FROM_CACHE'], env['IPXE_BUILD_FROM_REPO']], ['true', 'false'], 'built from the source the command cloned (the cache, at IPXE_SHARED_FIRMWARE_SOURCE)');
+  t.equal(mountFor(builder, env['IPXE_SHARED_FIRMWARE_SOURCE'] ?? '/shared/ipxe-source')?.name, 'ipxe-builder-scratch', 'cloned into a writable directory');
   t.equal(env['IPXE_CERT_FILE'], '/certs/ipxe/ca.crt', 'CERT= and TRUST= get the CA bundle the issuer writes');
   t.match(mountFor(builder, env['IPXE_CERT_FILE'] ?? ''), { name: 'cert-ironic', readOnly: true });
   t.equal(env['IPXE_CHAIN_HOST'], '192.0.2.2', 'the embedded script chains to the provisioning address nodes reach');
@@ -72,23 +73,68 @@ t.test('the pod satisfies the image contract of iPXE over TLS', async (t) => {
   t.match(builder?.securityContext, { runAsUser: 997, runAsGroup: 994, readOnlyRootFilesystem: true });
 });
 
-t.test('the firmware the builder leaves has the names rundnsmasq and runhttpd copy', async (t) => {
+/**
+ * Runs the builder's command with its own environment, a stub git (which clones a tree with iPXE's
+ * config/local directory) and a stub buildipxe.sh (which checks what the real one reads and copies what it
+ * copies: bin/undionly.kpxe and bin-${ARCH}-efi/snponly.efi). Returns the firmware directory and the git calls.
+ */
+const runBuilder = (builderEnv: Record<string, string>, runs = 1): { firmware: string; source: string; gitCalls: string[] } => {
   const dir = mkdtempSync(join(tmpdir(), 'ipxe-firmware-'));
-  const stub = join(dir, 'buildipxe.sh');
-  // What buildipxe.sh copies: bin/undionly.kpxe and bin-${ARCH}-efi/snponly.efi.
-  writeFileSync(stub, '#!/bin/bash\nmkdir -p "$IPXE_CUSTOM_FIRMWARE_DIR"\necho bios > "$IPXE_CUSTOM_FIRMWARE_DIR/undionly.kpxe"\necho efi > "$IPXE_CUSTOM_FIRMWARE_DIR/snponly.efi"\n');
-  chmodSync(stub, 0o755);
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  const gitLog = join(dir, 'git.log');
+  // git fails like the real one when the destination exists.
+  writeFileSync(join(bin, 'git'), `#!/bin/bash\necho "$*" >> ${gitLog}\ndest="\${@: -1}"\n[[ ! -e "$dest" ]] || { echo "destination path '$dest' already exists" >&2; exit 128; }\nmkdir -p "$dest/src/config/local"\ntouch "$dest/src/config/local/.gitignore"\n`);
+  const stub = join(bin, 'buildipxe.sh');
+  writeFileSync(
+    stub,
+    [
+      '#!/bin/bash',
+      'set -eu',
+      '[[ "$IPXE_BUILD_FROM_CACHE" == true && -r "$IPXE_SHARED_FIRMWARE_SOURCE" ]] || { echo "no cache" >&2; exit 1; }',
+      // What config/local/general.h must hold for undionly.kpxe to speak HTTPS (iPXE >= 2.0 undefines it for BIOS).
+      'grep -qx "#define DOWNLOAD_PROTO_HTTPS" "$IPXE_SHARED_FIRMWARE_SOURCE/src/config/local/general.h"',
+      'mkdir -p "$IPXE_CUSTOM_FIRMWARE_DIR"',
+      'echo bios > "$IPXE_CUSTOM_FIRMWARE_DIR/undionly.kpxe"',
+      'echo efi > "$IPXE_CUSTOM_FIRMWARE_DIR/snponly.efi"',
+      '',
+    ].join('\n'),
+  );
+  for (const f of ['git', 'buildipxe.sh']) chmodSync(join(bin, f), 0o755);
   const firmware = join(dir, 'custom_ipxe_firmware');
+  const source = join(dir, 'data', 'ipxe-source');
+  const env = { ...builderEnv, PATH: `${bin}:${process.env['PATH'] ?? ''}`, IPXE_CUSTOM_FIRMWARE_DIR: firmware, IPXE_SHARED_FIRMWARE_SOURCE: source };
+  for (let i = 0; i < runs; i++) {
+    execFileSync('bash', ['-c', IPXE_BUILD_SCRIPT.replace('/bin/buildipxe.sh', stub).replace(' /tmp/ipxe-source', ` ${join(dir, 'tmp-source')}`)], { env, stdio: 'pipe' });
+  }
+  return { firmware, source, gitCalls: readFileSync(gitLog, 'utf8').trim().split('\n') };
+};
+
+t.test('the firmware the builder leaves has the names rundnsmasq and runhttpd copy', async (t) => {
   const pod = podOf((await syncFor(spec)).children);
-  const command = (containerOf(pod, 'ipxe-builder')?.['command'] ?? []) as string[];
+  const builder = containerOf(pod, 'ipxe-builder');
+  const command = (builder?.['command'] ?? []) as string[];
   t.same(command.slice(0, 2), ['/bin/bash', '-c']);
   t.equal(command[2], IPXE_BUILD_SCRIPT);
-  execFileSync('bash', ['-c', IPXE_BUILD_SCRIPT.replace('/bin/buildipxe.sh', stub)], { env: { PATH: process.env['PATH'] ?? '', IPXE_CUSTOM_FIRMWARE_DIR: firmware } });
+  const { firmware } = runBuilder(envOf(builder) as Record<string, string>);
   const files = readdirSync(firmware).sort();
   const arch = process.arch === 'arm64' ? 'arm64' : 'x86_64';
   t.same(files, [`snponly-${arch}.efi`, 'undionly.kpxe'].sort(), 'renamed for this architecture');
   t.ok(files.every((f) => FIRMWARE_NAMES.includes(f)), 'only names copy_ipxe_firmware copies');
   t.equal(readFileSync(join(firmware, `snponly-${arch}.efi`), 'utf8'), 'efi\n');
+});
+
+t.test('the firmware is built from a pinned iPXE release with ECDSA, with HTTPS for BIOS too', async (t) => {
+  const builderEnv = envOf(containerOf(podOf((await syncFor(spec)).children), 'ipxe-builder')) as Record<string, string>;
+  // v1.21.1, buildipxe.sh's default, has RSA only: the certificate of an ECDSA CA could not be verified.
+  t.equal(builderEnv['IPXE_RELEASE_BRANCH'], 'v2.0.0', 'the first release with ECDSA and ECDHE');
+  t.same([builderEnv['IPXE_BUILD_FROM_CACHE'], builderEnv['IPXE_BUILD_FROM_REPO']], ['true', 'false'], 'buildipxe.sh builds the source the script cloned');
+  t.equal(builderEnv['IPXE_SHARED_FIRMWARE_SOURCE'], '/data/ipxe-source');
+  const { source, gitCalls } = runBuilder(builderEnv, 2);
+  t.same(gitCalls, [`clone --depth 1 --branch v2.0.0 https://github.com/ipxe/ipxe.git ${source}`, `clone --depth 1 --branch v2.0.0 https://github.com/ipxe/ipxe.git ${source}`], 'cloned again when the init container restarts');
+  t.equal(readFileSync(join(source, 'src/config/local/general.h'), 'utf8'), '#define DOWNLOAD_PROTO_HTTPS\n');
+  const other = envOf(containerOf(podOf((await syncFor(spec, [], {}, { IPXE_RELEASE: 'v2.0.1' })).children), 'ipxe-builder'));
+  t.equal(other['IPXE_RELEASE_BRANCH'], 'v2.0.1', "the hook server's IPXE_RELEASE replaces it");
 });
 
 t.test('the firmware trusts the CA that signs the certificate iPXE is served with', async (t) => {

@@ -13,7 +13,7 @@ t.test('defaults', async (t) => {
     reloadIntervalMs: 10_000,
     shutdownDelayMs: 3_000,
     shutdownTimeoutMs: 20_000,
-    render: { serviceMonitors: false, mariadbOperator: false, clusterDomain: '', images: { mariadb: 'docker.io/library/mariadb:11.8' } },
+    render: { serviceMonitors: false, mariadbOperator: false, clusterDomain: '', images: { mariadb: 'docker.io/library/mariadb:11.8' }, ipxeRelease: 'v2.0.0' },
   });
   t.notOk('tls' in config);
   t.notOk('auth' in config);
@@ -37,6 +37,8 @@ t.test('TLS, auth, shutdown and render settings', async (t) => {
   t.match(loadConfig({ SERVICE_MONITORS: 'true', HOOK_IMAGE: 'registry.example/hooks:1.0' }).render, { serviceMonitors: true, hookImage: 'registry.example/hooks:1.0' });
   t.match(loadConfig({ MARIADB_OPERATOR: 'true', MARIADB_IMAGE: 'registry.example/mariadb:11.8' }).render, { mariadbOperator: true, images: { mariadb: 'registry.example/mariadb:11.8' } });
   t.match(loadConfig({ TLS_CERT_FILE: '', TLS_KEY_FILE: '', AUTH_BEARER_TOKEN_FILE: '' }), { tls: undefined, auth: undefined }, 'empty means unset');
+  t.equal(loadConfig({ IPXE_RELEASE: 'v2.0.1' }).render.ipxeRelease, 'v2.0.1', 'the iPXE release of tls.ipxe firmware');
+  t.equal(loadConfig({ IPXE_RELEASE: '' }).render.ipxeRelease, 'v2.0.0', 'empty means the pinned default');
 });
 
 t.test('an invalid value is a ConfigError that names the variable', async (t) => {
@@ -56,6 +58,9 @@ t.test('an invalid value is a ConfigError that names the variable', async (t) =>
     [{ SHUTDOWN_DELAY_SECONDS: '30', SHUTDOWN_TIMEOUT_SECONDS: '20' }, /^SHUTDOWN_TIMEOUT_SECONDS \(20\) must be longer than SHUTDOWN_DELAY_SECONDS \(30\)/],
     [{ SERVICE_MONITORS: 'yes' }, /^SERVICE_MONITORS must be "true" or "false"/],
     [{ MARIADB_OPERATOR: '1' }, /^MARIADB_OPERATOR must be "true" or "false"/],
+    [{ IPXE_RELEASE: '--upload-pack=x' }, /^IPXE_RELEASE must be a tag of https:\/\/github.com\/ipxe\/ipxe such as v2.0.0, got "--upload-pack=x"/],
+    [{ IPXE_RELEASE: 'v2.0.0 x' }, /^IPXE_RELEASE must be a tag/],
+    [{ IPXE_RELEASE: 'a/../b' }, /^IPXE_RELEASE must be a tag/],
   ];
   for (const [env, message] of cases) {
     const error = thrownBy(() => loadConfig(env));

@@ -6,9 +6,9 @@
  * rundnsmasq hands out over TFTP instead of the image's own.
  *
  * The firmware comes from the init container `ipxe-builder` (metal3-io/utility-images buildipxe.sh),
- * run after the certificate exists. It clones iPXE (IPXE_BUILD_FROM_REPO: the pod needs to reach GitHub,
- * through spec.proxy if set), embeds a script that chains to https://<ipAddress>:<port>/boot.ipxe and
- * builds with CERT= and TRUST= set to IPXE_CERT_FILE. NOTE (design): that file is the CA bundle when there
+ * run after the certificate exists. Its command clones a pinned iPXE release (the pod needs to reach GitHub,
+ * through spec.proxy if set) which buildipxe.sh builds as its cache; buildipxe.sh embeds a script that
+ * chains to https://<ipAddress>:<port>/boot.ipxe and builds with CERT= and TRUST= set to IPXE_CERT_FILE. NOTE (design): that file is the CA bundle when there
  * is one (its first certificate, the signing CA, is the one iPXE trusts: the build fingerprints only the
  * first certificate of the file), so a renewed leaf stays trusted; a Secret without ca.crt gives its
  * certificate itself. Every pod start rebuilds, so a new CA or certificate (which rolls the pods) always
@@ -18,6 +18,7 @@ import type { IAffinity } from 'kubernetes-models/v1/Affinity';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { NODE_ARCH_LABEL } from '../../api/constants.js';
+import { DEFAULT_IPXE_RELEASE } from '../config.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
 import { env, resourcesOf } from './facts.js';
 import type { IronicRenderInput } from './input.js';
@@ -27,14 +28,25 @@ import { MOUNTS, VOLUMES, ipxeMounts, scratchMounts, sharedMount } from './volum
 /** Where ironic-image (and the builder) look for custom firmware: IPXE_CUSTOM_FIRMWARE_DIR's default. */
 export const IPXE_FIRMWARE_DIR = `${MOUNTS.shared}/custom_ipxe_firmware`;
 
+/** Where the wrapper clones the iPXE source for the builder (which copies it to /tmp/ipxe-source and builds there). */
+export const IPXE_SOURCE_DIR = '/data/ipxe-source';
+
 /**
- * The builder names its EFI binary `snponly.efi` (for the architecture it runs on), while ironic-image
- * copies `$SNP_BASENAME-x86_64.efi` and `$SNP_BASENAME-arm64.efi` (SNP_BASENAME `snponly`) and skips the
- * others: the binary is renamed after the build. bash's HOSTTYPE is `uname -m` (x86_64 or aarch64), and
- * ironic-image calls aarch64 `arm64`.
+ * The builder's script, around it. The source is cloned here rather than by buildipxe.sh (which then builds
+ * from it as from a cache) so that HTTPS is switched on for BIOS too: since iPXE 2.0 config/general.h
+ * `#undef`s DOWNLOAD_PROTO_HTTPS for PLATFORM_pcbios after the lines buildipxe.sh edits, and its undionly.kpxe
+ * would have neither HTTP nor HTTPS. config/local/general.h is included after that block.
+ *
+ * The builder names its EFI binary `snponly.efi`, while ironic-image copies `$SNP_BASENAME-x86_64.efi` and
+ * `$SNP_BASENAME-arm64.efi` (SNP_BASENAME `snponly`) and skips the others: the binary is renamed after the
+ * build. bash's HOSTTYPE is `uname -m` (x86_64 or aarch64), and ironic-image calls aarch64 `arm64`.
+ * A restarted init container finds the emptyDir of its last attempt: both copies of the source are removed.
  */
 export const IPXE_BUILD_SCRIPT = [
   'set -euo pipefail',
+  'rm -rf "$IPXE_SHARED_FIRMWARE_SOURCE" /tmp/ipxe-source',
+  'git clone --depth 1 --branch "$IPXE_RELEASE_BRANCH" https://github.com/ipxe/ipxe.git "$IPXE_SHARED_FIRMWARE_SOURCE"',
+  'echo "#define DOWNLOAD_PROTO_HTTPS" >> "$IPXE_SHARED_FIRMWARE_SOURCE/src/config/local/general.h"',
   '/bin/buildipxe.sh',
   'arch="${HOSTTYPE/aarch64/arm64}"',
   'mv -f "$IPXE_CUSTOM_FIRMWARE_DIR/snponly.efi" "$IPXE_CUSTOM_FIRMWARE_DIR/snponly-$arch.efi"',
@@ -80,9 +92,11 @@ export const buildIPXEBuilderContainer = (input: IronicRenderInput, image: strin
   command: ['/bin/bash', '-c', IPXE_BUILD_SCRIPT],
   env: [
     env('IPXE_ENABLE_TLS', 'true'),
-    // The source: a shallow clone of the release branch (the builder's default, IPXE_RELEASE_BRANCH).
-    env('IPXE_BUILD_FROM_CACHE', 'false'),
-    env('IPXE_BUILD_FROM_REPO', 'true'),
+    // The source: the script's shallow clone of the pinned release, which buildipxe.sh builds as its cache.
+    env('IPXE_RELEASE_BRANCH', input.config.ipxeRelease ?? DEFAULT_IPXE_RELEASE),
+    env('IPXE_BUILD_FROM_CACHE', 'true'),
+    env('IPXE_BUILD_FROM_REPO', 'false'),
+    env('IPXE_SHARED_FIRMWARE_SOURCE', IPXE_SOURCE_DIR),
     env('IPXE_CERT_FILE', `${MOUNTS.ipxe}/${trustedKey(input)}`),
     env('IPXE_CHAIN_HOST', input.model.networking.ipAddress ?? ''),
     env('IPXE_TLS_PORT', String(input.model.networking.ipxeTLSPort)),
