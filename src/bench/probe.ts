@@ -3,7 +3,7 @@
  * of the tests). Bounded in count and time; it prints one line per figure:
  *
  * - fuzz: mutated bodies (a value replaced by another type, a huge string, a deep array, a dropped key, a
- *   `__proto__` or `constructor.prototype` key) over the six hook routes, and how many were a 5xx;
+ *   `__proto__` or `constructor.prototype` key) over every hook route (three per parent kind), and how many were a 5xx;
  * - load: steady sync calls at concurrency 32 on keep-alive connections, p50 and p99, and the RSS after;
  * - shutdown: the same load while the server drains and closes; calls reset instead of answered.
  */
