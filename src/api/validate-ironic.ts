@@ -7,6 +7,7 @@ import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, NODE_ARCH_LABEL, DEFAUL
 import { listEntries } from './fields.js';
 import { registerFormats } from './formats.js';
 import { IronicSpec, PROXY_CREDENTIALS_REASON, PROXY_URL_PATTERN, URL_USERINFO_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
+import { nodeSelectorProblems } from './labels.js';
 import { isLoopback, parseIP } from './net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
 import { resourcesProblems } from './validate-resources.js';
@@ -553,6 +554,10 @@ const proxyRule: Rule = ({ spec }) => proxyProblems(spec.proxy);
 // Beyond upstream (which has no per-container resources).
 const resourcesRule: Rule = ({ spec }) => resourcesProblems(spec.resources);
 
+// Beyond upstream: the API server refuses a pod whose nodeSelector has a key that is not a qualified name or
+// a value that is not a label value, after the hook has answered; the spec is refused first, naming the entry.
+const nodeSelectorRule: Rule = ({ spec }) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
+
 /** The semantic rules, in the order of upstream's ValidateIronic. */
 const RULES: readonly Rule[] = [
   haNeedsDatabase,
@@ -584,6 +589,7 @@ const RULES: readonly Rule[] = [
   distinctPorts,
   resourcesRule,
   proxyRule,
+  nodeSelectorRule,
 ];
 
 const previousOf = (old: unknown): Previous => {

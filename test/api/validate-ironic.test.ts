@@ -701,6 +701,21 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: 'beyond upstream: nodeSelector keys are qualified names and values label values, as the API server checks them',
+    accepted: [
+      { name: 'a label with an empty value', spec: { nodeSelector: { 'node-role.kubernetes.io/control-plane': '' } } },
+      { name: 'no prefix, longest name and value', spec: { nodeSelector: { ['a'.repeat(63)]: 'v'.repeat(63), disk_type: 'ssd.fast-1' } } },
+    ],
+    refused: [
+      { name: 'empty key', spec: { nodeSelector: { '': 'x' } }, path: 'spec.nodeSelector[""]', words: ['must not be empty'] },
+      { name: 'two slashes', spec: { nodeSelector: { 'a/b/c': 'x' } }, path: 'spec.nodeSelector["a/b/c"]', words: ['"a/b/c"', 'more than one "/"'] },
+      { name: 'upper-case prefix', spec: { nodeSelector: { 'Example.com/os': 'x' } }, path: 'spec.nodeSelector["Example.com/os"]', words: ['prefix', 'DNS subdomain'] },
+      { name: 'space in the name', spec: { nodeSelector: { 'disk type': 'x' } }, path: 'spec.nodeSelector["disk type"]', words: ['"disk type"', 'must end in a name'] },
+      { name: 'value with a slash', spec: { nodeSelector: { 'kubernetes.io/os': 'linux/amd64' } }, path: 'spec.nodeSelector["kubernetes.io/os"]', words: ['"linux/amd64"', 'not a label value'] },
+      { name: 'value too long', spec: { nodeSelector: { zone: 'z'.repeat(64) } }, path: 'spec.nodeSelector.zone', words: ['"zone"', 'not a label value'] },
+    ],
+  },
+  {
     rule: 'beyond upstream: ports are distinct',
     accepted: [
       { name: 'defaults with TLS and the exporter', spec: { prometheusExporter: { enabled: true }, tls: { certificateName: 'tls' } } },

@@ -52,7 +52,7 @@ t.test('an invalid spec keeps every observed child exactly as last applied', asy
   const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
   const applied = Object.values(children).flatMap((group) => Object.values(group)).map((o) => JSON.parse(String(((o['metadata'] as Obj)['annotations'] as Obj)[LAST_APPLIED])) as Obj);
   t.equal(applied.length, 5);
-  for (const spec of [{ networking: { ...provisioning, ipAddress: 'nope' } }, { highAvailability: true }, { version: '1.0' }]) {
+  for (const spec of [{ networking: { ...provisioning, ipAddress: 'nope' } }, { highAvailability: true }, { version: '1.0' }, { networking: provisioning, nodeSelector: { 'kubernetes.io/os': 'linux/amd64' } }]) {
     const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children, related: {} } });
     const body = response.json() as { status: { conditions: Obj[] }; children: Obj[] };
     t.same(byKindName(body.children), byKindName(applied), `children unchanged for ${JSON.stringify(spec)}`);
