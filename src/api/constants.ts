@@ -119,3 +119,19 @@ export const IPA_ARCHITECTURES = ['x86_64', 'aarch64'] as const;
 
 /** The architecture an IronicImageCache downloads without `architectures`. */
 export const DEFAULT_IPA_ARCHITECTURE = 'x86_64';
+
+/** The name of the init container of an IronicImageCache that downloads one architecture (`download-x86-64`). */
+export const cacheDownloadContainer = (architecture: string): string => `download-${architecture.replace(/_/g, '-')}`;
+
+/**
+ * Default requests of every container of an IronicImageCache pod (`spec.resources` of the cache changes
+ * them per container): the downloads and the pruning as Ironic's own IPA downloader, httpd as Ironic's.
+ */
+export const DEFAULT_CACHE_CONTAINER_REQUESTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  ...Object.fromEntries(IPA_ARCHITECTURES.map((architecture) => [cacheDownloadContainer(architecture), DEFAULT_CONTAINER_REQUESTS['ramdisk-downloader']])),
+  prune: DEFAULT_CONTAINER_REQUESTS['ramdisk-downloader'],
+  httpd: DEFAULT_CONTAINER_REQUESTS.httpd,
+};
+
+/** The names of the containers of an IronicImageCache pod that its `spec.resources` may set. */
+export const CACHE_CONTAINER_NAMES: readonly string[] = Object.keys(DEFAULT_CACHE_CONTAINER_REQUESTS);

@@ -1,5 +1,6 @@
 /** Small readers of optional spec fields, shared by both parsers. */
-import { canonicalQuantity } from './quantity.js';
+import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
+import { canonicalQuantity, compareQuantities, parseQuantity } from './quantity.js';
 
 /** A non-empty string, or undefined: the API treats an empty string as unset. */
 export const given = (value: string | undefined): string | undefined => (value !== undefined && value !== '' ? value : undefined);
@@ -33,3 +34,27 @@ export const canonicalResources = <R extends { readonly limits?: Quantities; rea
   ...(resources.limits && { limits: canonicalQuantities(resources.limits) }),
   ...(resources.requests && { requests: canonicalQuantities(resources.requests) }),
 });
+
+/** The smaller of two quantities (both parse: validation refused any that does not). */
+const smaller = (a: string | number, b: string | number): string | number => {
+  const [qa, qb] = [parseQuantity(a), parseQuantity(b)];
+  return qa !== undefined && qb !== undefined && compareQuantities(qb, qa) < 0 ? b : a;
+};
+
+const sortedQuantities = (map: Quantities): Record<string, string | number> => Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] ?? 0]));
+
+/**
+ * One container's resources: the default requests, each replaced by the user's request of the same
+ * resource; a user limit without a request caps the default request (the API server refuses a request above
+ * its limit). Limits only as given. Canonical.
+ */
+export const resourcesOverDefaults = (defaults: Readonly<Record<string, string>>, user: { readonly requests?: Quantities; readonly limits?: Quantities } | undefined): IResourceRequirements => {
+  const requests: Record<string, string | number> = { ...defaults };
+  for (const [resource, limit] of Object.entries(user?.limits ?? {})) {
+    const current = requests[resource];
+    if (current !== undefined) requests[resource] = smaller(current, limit);
+  }
+  Object.assign(requests, user?.requests);
+  const limits = user?.limits;
+  return canonicalResources({ requests: sortedQuantities(requests), ...(limits !== undefined && Object.keys(limits).length > 0 && { limits: sortedQuantities(limits) }) });
+};

@@ -5,8 +5,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, StringEnum, StringMap } from './common.js';
-import { DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE, IPA_ARCHITECTURES } from './constants.js';
-import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE } from './ironic.js';
+import { CACHE_CONTAINER_NAMES, DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE, DNS_SUBDOMAIN_PATTERN, IPA_ARCHITECTURES } from './constants.js';
+import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE, resourcesByContainer } from './ironic.js';
 
 export const CacheStorage = Type.Object(
   {
@@ -80,6 +80,14 @@ export type CacheProxy = Static<typeof CacheProxy>;
 
 const Toleration = EmbeddedObject({}, 'A Kubernetes toleration (core/v1 Toleration).');
 
+/** `download-x86-64 (10m, 64Mi), ...`: the containers and their default requests, for the description. */
+const DEFAULT_CACHE_REQUESTS_TEXT = CACHE_CONTAINER_NAMES.map((name) => `${name} (${Object.values(DEFAULT_CACHE_CONTAINER_REQUESTS[name] ?? {}).join(', ')})`).join(', ');
+
+export const CacheResources = resourcesByContainer(
+  CACHE_CONTAINER_NAMES,
+  `Compute resources of the cache pod by container name: download-<architecture> (the download of one architecture, \`_\` written \`-\`), prune and httpd. Every container has default requests: ${DEFAULT_CACHE_REQUESTS_TEXT} (CPU, memory). A request given here replaces the default of that resource; a limit below the default request and without a request lowers the request to the limit.`,
+);
+
 /** CEL, on the spec (`root` is self or oldSelf): whether the images live in an emptyDir. */
 const ephemeralOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.ephemeral) && ${root}.storage.ephemeral)`;
 
@@ -120,6 +128,14 @@ export const IronicImageCacheSpec = Type.Object(
     storage: Type.Optional(CacheStorage),
     nodeSelector: Type.Optional(StringMap('Node labels the cache pod must match.')),
     tolerations: Type.Optional(Type.Array(Toleration, { description: 'Tolerations of the cache pod.', maxItems: 64 })),
+    priorityClassName: Type.Optional(
+      Type.String({
+        description: 'PriorityClass of the cache pod, so that it is scheduled (and kept) before less important pods. When unset or empty, it gets the default priority of the cluster. The class must exist: a pod naming a missing class is not created.',
+        maxLength: 253,
+        pattern: DNS_SUBDOMAIN_PATTERN,
+      }),
+    ),
+    resources: Type.Optional(CacheResources),
     tlsCertificateName: Type.Optional(
       Type.String({
         description: 'Name of a Secret (`tls.crt`, `tls.key`) with the certificate to serve the images with over HTTPS. The Ironic objects using the cache must trust its CA (spec.tls.trustedCA).',

@@ -8,7 +8,7 @@
  * `spec.images.ipxeBuilder` (iPXE over TLS, which upstream does not support), and `status.apiCredentialsName` / `status.observedGeneration`
  * (a hook cannot write the spec back).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TRecord, type TString } from '@sinclair/typebox';
 import {
   Conditions,
   EmbeddedObject,
@@ -432,16 +432,23 @@ export const ContainerResources = Type.Object(
 );
 export type ContainerResources = Static<typeof ContainerResources>;
 
-export const Resources = Type.Record(Type.String(), ContainerResources, {
-  description: `Compute resources by container name. Every container has default requests: ${DEFAULT_REQUESTS_TEXT} (CPU, memory). A request given here replaces the default of that resource; a limit below the default request and without a request lowers the request to the limit. A container of overrides.containers with the same name keeps its own resources.`,
-  maxProperties: IRONIC_CONTAINER_NAMES.length,
-  'x-kubernetes-validations': [
-    {
-      rule: `self.all(name, name in [${IRONIC_CONTAINER_NAMES.map((n) => `'${n}'`).join(', ')}])`,
-      message: `resources are set by container name: use ${IRONIC_CONTAINER_NAMES.join(', ')}`,
-    },
-  ],
-});
+/** `spec.resources` of a kind whose pods run the containers `names`: ContainerResources by container name. */
+export const resourcesByContainer = (names: readonly string[], description: string): TRecord<TString, typeof ContainerResources> =>
+  Type.Record(Type.String(), ContainerResources, {
+    description,
+    maxProperties: names.length,
+    'x-kubernetes-validations': [
+      {
+        rule: `self.all(name, name in [${names.map((n) => `'${n}'`).join(', ')}])`,
+        message: `resources are set by container name: use ${names.join(', ')}`,
+      },
+    ],
+  });
+
+export const Resources = resourcesByContainer(
+  IRONIC_CONTAINER_NAMES,
+  `Compute resources by container name. Every container has default requests: ${DEFAULT_REQUESTS_TEXT} (CPU, memory). A request given here replaces the default of that resource; a limit below the default request and without a request lowers the request to the limit. A container of overrides.containers with the same name keeps its own resources.`,
+);
 
 /** CEL and validation: a proxy URL is http(s)://host..., in any letter case. */
 export const PROXY_URL_PATTERN = '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+([/?#].*)?$';

@@ -252,4 +252,7 @@ export type IronicImageCacheModel = {
   readonly nodeSelector: Readonly<Record<string, string>>;
   readonly tolerations: readonly IToleration[];
   readonly tlsCertificateName?: string;
+  readonly priorityClassName?: string;
+  /** The compute resources of every container of the cache pod (CACHE_CONTAINER_NAMES): the defaults with spec.resources applied, canonical. */
+  readonly resources: Readonly<Record<string, IResourceRequirements>>;
 };

@@ -2,8 +2,8 @@
  * `parseIronicImageCache`: an IronicImageCache spec in, every problem or the typed, defaulted model out.
  */
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
-import { DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
-import { canonical, given, listEntries, optionalFields, sortedMap } from './fields.js';
+import { DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
+import { canonical, given, listEntries, optionalFields, resourcesOverDefaults, sortedMap } from './fields.js';
 import type { IronicImageCacheSpec } from './ironic-image-cache.js';
 import type { IronicImageCacheModel, Parsed } from './model.js';
 import { isIronicImageCacheSpec, validateIronicImageCache } from './validate-image-cache.js';
@@ -22,12 +22,14 @@ const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
       agentDownloaderImage: given(spec.agentDownloaderImage?.trim()),
       agentMinimumModificationTime: given(spec.agentMinimumModificationTime),
       tlsCertificateName: given(spec.tlsCertificateName),
+      priorityClassName: given(spec.priorityClassName),
     }),
     architectures: architectures.map((a) => ({ name: a.name, ...optionalFields({ filename: given(a.filename) }) })),
     proxy: { ...optionalFields({ httpProxy: given(proxy.httpProxy?.trim()), httpsProxy: given(proxy.httpsProxy?.trim()) }), noProxy: listEntries(proxy.noProxy) },
     storage: { size: canonical(given(storage.size) ?? DEFAULT_IMAGE_CACHE_SIZE), ephemeral: storage.ephemeral ?? false, ...(storageClassName !== undefined && { storageClassName }) },
     nodeSelector: sortedMap(spec.nodeSelector),
     tolerations,
+    resources: Object.fromEntries(Object.entries(DEFAULT_CACHE_CONTAINER_REQUESTS).map(([name, defaults]) => [name, resourcesOverDefaults(defaults, spec.resources?.[name])])),
   };
 };
 

@@ -9,13 +9,11 @@ import { Toleration } from 'kubernetes-models/v1/Toleration';
 import { Volume } from 'kubernetes-models/v1/Volume';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
-import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import { canonical, canonicalResources, given, listEntries, optionalFields, positiveOr, sortedMap } from './fields.js';
-import { compareQuantities, parseQuantity } from './quantity.js';
+import { canonical, canonicalResources, given, listEntries, optionalFields, positiveOr, resourcesOverDefaults, sortedMap } from './fields.js';
 import { CA_FIELDS, DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_PROVIDER_NETWORK_MODE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL, MIN_SENSOR_INTERVAL } from './constants.js';
-import { IronicSpec, type ContainerResources, type DHCP, type Networking } from './ironic.js';
+import { IronicSpec, type DHCP, type Networking } from './ironic.js';
 import type {
   CAReference,
   ContainerResourcesModel,
@@ -218,34 +216,9 @@ const podOverrides = (spec: IronicSpec): PodOverrides => {
   };
 };
 
-/** The smaller of two quantities (both parse: validation refused any that does not). */
-const smaller = (a: string | number, b: string | number): string | number => {
-  const [qa, qb] = [parseQuantity(a), parseQuantity(b)];
-  return qa !== undefined && qb !== undefined && compareQuantities(qb, qa) < 0 ? b : a;
-};
-
-/**
- * One container's resources: the default requests, each replaced by the user's request of the same
- * resource; a user limit without a request caps the default request (the API server refuses a request above
- * its limit). Limits only as given.
- */
-const containerResources = (defaults: Readonly<Record<string, string>>, user: ContainerResources | undefined): IResourceRequirements => {
-  const requests: Record<string, string | number> = { ...defaults };
-  for (const [resource, limit] of Object.entries(user?.limits ?? {})) {
-    const current = requests[resource];
-    if (current !== undefined) requests[resource] = smaller(current, limit);
-  }
-  Object.assign(requests, user?.requests);
-  const limits = user?.limits;
-  return canonicalResources({ requests: sortedQuantities(requests), ...(limits !== undefined && Object.keys(limits).length > 0 && { limits: sortedQuantities(limits) }) });
-};
-
-const sortedQuantities = (map: Readonly<Record<string, string | number>>): Record<string, string | number> =>
-  Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] ?? 0]));
-
 const resourcesModel = (spec: IronicSpec): ContainerResourcesModel => {
   const user = spec.resources ?? {};
-  return Object.fromEntries(IRONIC_CONTAINER_NAMES.map((name) => [name, containerResources(DEFAULT_CONTAINER_REQUESTS[name], user[name])])) as ContainerResourcesModel;
+  return Object.fromEntries(IRONIC_CONTAINER_NAMES.map((name) => [name, resourcesOverDefaults(DEFAULT_CONTAINER_REQUESTS[name], user[name])])) as ContainerResourcesModel;
 };
 
 const proxyModel = (spec: IronicSpec): ProxyModel | undefined => {

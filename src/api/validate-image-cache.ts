@@ -1,13 +1,14 @@
 /**
  * Validation of an IronicImageCache spec: the TypeBox schema first, then the semantic rules on storage,
- * architectures, tolerations and the node selector. Every problem is reported.
+ * architectures, proxy, tolerations, the node selector and resources. Every problem is reported.
  */
 import { Toleration } from 'kubernetes-models/v1/Toleration';
-import { DEFAULT_IPA_ARCHITECTURE } from './constants.js';
+import { CACHE_CONTAINER_NAMES, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
 import { registerFormats } from './formats.js';
 import { nodeSelectorProblems } from './labels.js';
 import { IronicImageCacheSpec } from './ironic-image-cache.js';
 import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
+import { resourcesProblems } from './validate-resources.js';
 import { storageProblems } from './validate-storage.js';
 import { proxyProblems } from './validate-ironic.js';
 
@@ -52,8 +53,11 @@ const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector
 
 const proxyValid: Rule = (spec) => proxyProblems(spec.proxy);
 
+// The same rules and messages as an Ironic's spec.resources, for the containers of the cache pod.
+const resourcesValid: Rule = (spec) => resourcesProblems(spec.resources, { names: CACHE_CONTAINER_NAMES, owner: 'an IronicImageCache' });
+
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [storageValid, architecturesOnce, filenameOutsideDefault, proxyValid, tolerationsValid, nodeSelectorKeys];
+const RULES: readonly Rule[] = [storageValid, architecturesOnce, filenameOutsideDefault, proxyValid, tolerationsValid, nodeSelectorKeys, resourcesValid];
 
 export const isIronicImageCacheSpec = (value: unknown): value is IronicImageCacheSpec => compiledCheck(IronicImageCacheSpec).Check(value);
 

@@ -1,15 +1,18 @@
 /**
- * Validation of `spec.resources` of an Ironic: known container names, quantities that parse and are not
+ * Validation of `spec.resources` of an Ironic or an IronicImageCache: known container names, quantities that parse and are not
  * negative, and no request above its limit (the API server would refuse the pod on every sync).
  */
-import { IRONIC_CONTAINER_NAMES, type IronicContainerName } from './constants.js';
+import { IRONIC_CONTAINER_NAMES } from './constants.js';
 import type { ContainerResources } from './ironic.js';
 import { describeValue, fieldPath, problem, type Problem } from './problems.js';
 import { compareQuantities, parseQuantity } from './quantity.js';
 
 type QuantityMap = Readonly<Record<string, string | number>>;
 
-const isContainerName = (name: string): name is IronicContainerName => (IRONIC_CONTAINER_NAMES as readonly string[]).includes(name);
+/** The containers whose resources a kind's spec.resources sets, and how messages name the kind. */
+export type ContainerSet = { readonly names: readonly string[]; readonly owner: string };
+
+const IRONIC_CONTAINERS: ContainerSet = { names: IRONIC_CONTAINER_NAMES, owner: 'Ironic' };
 
 /** Quantities that do not parse or are negative, under `base` (`spec.resources.ironic.requests`). */
 export const quantityProblems = (base: string, quantities: QuantityMap): Problem[] =>
@@ -42,10 +45,10 @@ export const requestsAboveLimits = (base: string, resources: { readonly requests
     });
 };
 
-const containerProblems = (name: string, resources: ContainerResources): Problem[] => {
+const containerProblems = (containers: ContainerSet, name: string, resources: ContainerResources): Problem[] => {
   const base = fieldPath('spec.resources', name);
-  if (!isContainerName(name)) {
-    return [problem(base, `${describeValue(name)} is not a container of Ironic: set resources for ${IRONIC_CONTAINER_NAMES.join(', ')}`)];
+  if (!containers.names.includes(name)) {
+    return [problem(base, `${describeValue(name)} is not a container of ${containers.owner}: set resources for ${containers.names.join(', ')}`)];
   }
   return [
     ...quantityProblems(`${base}.requests`, resources.requests ?? {}),
@@ -54,11 +57,11 @@ const containerProblems = (name: string, resources: ContainerResources): Problem
   ];
 };
 
-/** Every problem of spec.resources, container by container in name order. */
-export const resourcesProblems = (resources: Readonly<Record<string, ContainerResources>> | undefined): Problem[] =>
+/** Every problem of spec.resources (of an Ironic unless `containers` says otherwise), container by container in name order. */
+export const resourcesProblems = (resources: Readonly<Record<string, ContainerResources>> | undefined, containers: ContainerSet = IRONIC_CONTAINERS): Problem[] =>
   Object.keys(resources ?? {})
     .sort()
     .flatMap((name) => {
       const entry = resources?.[name];
-      return entry === undefined ? [] : containerProblems(name, entry);
+      return entry === undefined ? [] : containerProblems(containers, name, entry);
     });

@@ -275,3 +275,22 @@ export const cacheArchitectureSamples: fc.Arbitrary<Sample> = cacheSamplesOf(
 
 /** IronicImageCache objects with a proxy of good and bad URLs. */
 export const cacheProxySamples: fc.Arbitrary<Sample> = cacheSamplesOf(allOf({ proxy: someOf({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: fc.constantFrom('', '.svc') }) }));
+
+/** IronicImageCache objects with resources of known and unknown container names. */
+export const cacheResourcesSamples: fc.Arbitrary<Sample> = cacheSamplesOf(
+  allOf({
+    resources: fc
+      .uniqueArray(fc.constantFrom('download-x86-64', 'download-aarch64', 'prune', 'httpd', 'ironic', 'download-x86_64', ''), { maxLength: 3 })
+      .map((names) => Object.fromEntries(names.map((name) => [name, { requests: { cpu: '10m' } }]))),
+  }),
+);
+
+/** IronicImageCache objects with requests and limits of its containers, in every notation. */
+export const cacheContainerResourcesSamples: fc.Arbitrary<Sample> = cacheSamplesOf(
+  allOf({
+    resources: fc
+      .uniqueArray(fc.constantFrom('download-x86-64', 'prune', 'httpd'), { minLength: 1, maxLength: 2 })
+      .chain((names) => fc.tuple(...names.map((name) => someOf({ requests: quantities, limits: quantities }).map((r) => [name, r] as const))))
+      .map((entries) => Object.fromEntries(entries)),
+  }),
+);

@@ -10,6 +10,8 @@ import {
   agentImageSamples,
   containerResourcesSamples,
   cacheArchitectureSamples,
+  cacheContainerResourcesSamples,
+  cacheResourcesSamples,
   cacheProxySamples,
   cacheStorageSamples,
   imageCacheNameSamples,
@@ -327,6 +329,15 @@ export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCa
     'spec.architectures: each architecture may appear only once': {
       samples: cacheArchitectureSamples,
       twin: problemAt('', /^each architecture may appear only once/),
+    },
+    'spec.resources: resources are set by container name: use download-x86-64, download-aarch64, prune, httpd': {
+      samples: cacheResourcesSamples,
+      twin: problemAt(/^(\.[A-Za-z_][A-Za-z0-9_]*|\[".*"\])$/, /is not a container of an IronicImageCache/),
+    },
+    'spec.resources.{}: a request is more than its limit: lower the request or raise the limit': {
+      samples: cacheContainerResourcesSamples,
+      // The instance is `spec.resources["name"]`; validateIronicImageCache writes `spec.resources.name` where it can.
+      twin: (problems, at) => problemAt(/^\.requests\.(cpu|memory)$/, /request .* is more than its limit/)(problems, mapEntryPath(at)),
     },
     'spec: storage.ephemeral cannot be changed once the cache exists: create a new IronicImageCache instead': {
       samples: ironicImageCacheSamples,

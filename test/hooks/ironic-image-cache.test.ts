@@ -32,6 +32,8 @@ t.test('validation: what is accepted and what is refused, naming the field', asy
     { architectures: [{ name: 'aarch64', filename: 'ipa-centos9-master-aarch64.tar.gz' }, { name: 'x86_64' }] },
     { storage: { ephemeral: true, storageClassName: '' }, tolerations: [{ operator: 'Exists' }], nodeSelector: { 'kubernetes.io/arch': 'arm64' } },
     { proxy: { httpsProxy: 'http://proxy:3128', noProxy: '.svc' }, tlsCertificateName: 'ipa-tls' },
+    { priorityClassName: 'ironic.critical-1', resources: { httpd: { requests: { memory: '1024Mi' }, limits: { memory: '1Gi' } }, 'download-aarch64': {}, prune: { limits: { cpu: 1 } } } },
+    { priorityClassName: '' },
   ];
   for (const spec of accepted) t.same(validateIronicImageCache(spec), [], JSON.stringify(spec));
   const refused: Array<[Obj | null, string, RegExp]> = [
@@ -53,6 +55,12 @@ t.test('validation: what is accepted and what is refused, naming the field', asy
     [{ nodeSelector: { 'kubernetes.io/arch': 'amd 64' } }, 'spec.nodeSelector["kubernetes.io/arch"]', /^the value "amd 64" of the node selector key "kubernetes\.io\/arch" is not a label value/],
     [{ proxy: { httpsProxy: 'proxy:3128' } }, 'spec.proxy.httpsProxy', /is not a proxy URL/],
     [{ proxy: { noProxy: 'a b' } }, 'spec.proxy.noProxy', /is not a host name/],
+    [{ priorityClassName: 'System_Critical' }, 'spec.priorityClassName', /./],
+    [{ resources: { ironic: { requests: { cpu: '1' } } } }, 'spec.resources.ironic', /^"ironic" is not a container of an IronicImageCache: set resources for download-x86-64, download-aarch64, prune, httpd$/],
+    [{ resources: { 'download-x86_64': {} } }, 'spec.resources["download-x86_64"]', /is not a container of an IronicImageCache/],
+    [{ resources: { 'download-x86-64': { requests: { cpu: '2' }, limits: { cpu: '1500m' } } } }, 'spec.resources["download-x86-64"].requests.cpu', /^the "cpu" request "2" is more than its limit "1500m"/],
+    [{ resources: { httpd: { requests: { memory: '1e999' } } } }, 'spec.resources.httpd.requests.memory', /not a Kubernetes quantity/],
+    [{ resources: { prune: { limits: { cpu: '-1' } } } }, 'spec.resources.prune.limits.cpu', /negative/],
   ];
   for (const [spec, path, message] of refused) {
     const problems = validateIronicImageCache(spec);

@@ -27,7 +27,8 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
-import { DEFAULT_CONTAINER_REQUESTS } from '../../api/constants.js';
+import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
+import { cacheDownloadContainer } from '../../api/constants.js';
 import { listEntries } from '../../api/fields.js';
 import type { CacheArchitectureModel } from '../../api/model.js';
 import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/version.js';
@@ -184,17 +185,20 @@ const downloaderEnv = (input: CacheRenderInput, architecture: CacheArchitectureM
   ];
 };
 
+/** The resources of a container of the cache pod: its defaults with the spec's applied (the model has every name). */
+const resourcesOf = (input: CacheRenderInput, name: string): IResourceRequirements => input.model.resources[name] ?? {};
+
 const tmpMount: IVolumeMount = { name: VOLUMES.tmp, mountPath: '/tmp' };
 
 const downloaderImage = (input: CacheRenderInput): string => input.model.agentDownloaderImage ?? input.config.images.downloader;
 
 const downloadContainer = (input: CacheRenderInput, architecture: CacheArchitectureModel): IContainer => ({
-  name: `download-${architecture.name.replace(/_/g, '-')}`,
+  name: cacheDownloadContainer(architecture.name),
   image: downloaderImage(input),
   command: ['/bin/bash', '-c', DOWNLOAD_SCRIPT],
   env: downloaderEnv(input, architecture),
   volumeMounts: [{ name: VOLUMES.images, mountPath: SHARED_DIR }, tmpMount],
-  resources: { requests: { ...DEFAULT_CONTAINER_REQUESTS['ramdisk-downloader'] } },
+  resources: resourcesOf(input, cacheDownloadContainer(architecture.name)),
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
 
@@ -204,7 +208,7 @@ const pruneContainer = (input: CacheRenderInput): IContainer => ({
   command: ['/bin/bash', '-c', PRUNE_SCRIPT],
   env: [{ name: 'CACHED', value: input.model.architectures.map((a) => `ironic-python-agent_${a.name}`).join(' ') }],
   volumeMounts: [{ name: VOLUMES.images, mountPath: SHARED_DIR }, tmpMount],
-  resources: { requests: { ...DEFAULT_CONTAINER_REQUESTS['ramdisk-downloader'] } },
+  resources: resourcesOf(input, 'prune'),
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
 
@@ -235,7 +239,7 @@ const httpdContainer = (input: CacheRenderInput): IContainer => ({
   ],
   readinessProbe: readinessProbe(input),
   livenessProbe: { tcpSocket: { port: listenPort(input) }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 6 },
-  resources: { requests: { ...DEFAULT_CONTAINER_REQUESTS.httpd } },
+  resources: resourcesOf(input, 'httpd'),
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
 
@@ -286,6 +290,7 @@ const podTemplate = (input: CacheRenderInput): PodTemplate => {
       automountServiceAccountToken: false,
       enableServiceLinks: false,
       securityContext: { runAsNonRoot: true, fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
+      ...(model.priorityClassName !== undefined && { priorityClassName: model.priorityClassName }),
       ...nodeSelection(model.nodeSelector),
       ...(model.tolerations.length > 0 && { tolerations: [...model.tolerations] }),
       initContainers: [...model.architectures.map((a) => downloadContainer(input, a)), pruneContainer(input)],
