@@ -18,6 +18,26 @@ const sync = async (app: FastifyInstance, request: Obj): Promise<Response> => {
   return response.json() as Response;
 };
 
+/**
+ * Syncs a database or image cache until the response repeats, feeding back its status and its children as
+ * observed (StatefulSets with `status` ready); returns how many rounds differed (6 or more: never stable).
+ */
+const roundsUntilStable = async (app: FastifyInstance, url: string, first: Obj, status: (o: Obj) => Obj): Promise<number> => {
+  let request = first;
+  let previous = '';
+  let rounds = 0;
+  for (; rounds < 6; rounds += 1) {
+    const response = await app.inject({ method: 'POST', url, payload: request });
+    const body = response.json() as Response;
+    const text = JSON.stringify(body);
+    if (text === previous) break;
+    previous = text;
+    const children = observeAll(body.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, (o) => (o['kind'] === 'StatefulSet' ? status(o) : undefined));
+    request = { ...request, parent: { ...(request['parent'] as Obj), status: body.status }, children };
+  }
+  return rounds;
+};
+
 /** Runs rounds until the response repeats; returns the number of rounds and the last response. */
 const converge = async (app: FastifyInstance, first: Obj, maxRounds = 6): Promise<{ rounds: number; last: Response; stable: boolean }> => {
   let request = first;
@@ -101,18 +121,7 @@ t.test('IronicDatabase scenarios converge too', async (t) => {
     const secrets = fakeSecrets();
     const app = testServer(secrets, undefined, scenario.env ?? {});
     const first = await scenario.request(app);
-    let request = first;
-    let previous = '';
-    let rounds = 0;
-    for (; rounds < 6; rounds += 1) {
-      const response = await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: request });
-      const body = response.json() as Response;
-      const text = JSON.stringify(body);
-      if (text === previous) break;
-      previous = text;
-      const children = observeAll(body.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, (o) => (o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : undefined));
-      request = { ...request, parent: { ...(request['parent'] as Obj), status: body.status }, children };
-    }
+    const rounds = await roundsUntilStable(app, '/ironicdatabase/sync', first, readyStatefulSet);
     t.ok(rounds < 6, `${scenario.name}: stable after ${rounds + 1} rounds`);
     t.ok(secrets.passwords() <= 2, `${scenario.name}: the password is generated at most once per fresh start`);
     await app.close();
@@ -124,18 +133,7 @@ t.test('IronicImageCache scenarios converge too', async (t) => {
   const { readyStatefulSet } = await import('../fixtures/database-scenarios.js');
   for (const scenario of imageCacheScenarios) {
     const app = testServer(fakeSecrets());
-    let request = await scenario.request(app);
-    let previous = '';
-    let rounds = 0;
-    for (; rounds < 6; rounds += 1) {
-      const response = await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: request });
-      const body = response.json() as Response;
-      const text = JSON.stringify(body);
-      if (text === previous) break;
-      previous = text;
-      const children = observeAll(body.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, (o) => (o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : undefined));
-      request = { ...request, parent: { ...(request['parent'] as Obj), status: body.status }, children };
-    }
+    const rounds = await roundsUntilStable(app, '/ironicimagecache/sync', await scenario.request(app), readyStatefulSet);
     t.ok(rounds < 6, `${scenario.name}: stable after ${rounds + 1} rounds`);
     await app.close();
   }
