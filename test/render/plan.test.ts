@@ -75,6 +75,21 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
       metadata: metadataAt(created),
       spec: { template: { spec: { volumes: [{ name: 'x', secret: { secretName } }], containers: [] } } },
     });
+  const refreshingCache = readyImageCache({ conditions: [{ type: 'Ready', status: 'False', reason: 'DownloadInProgress', message: 'downloading' }] });
+  const cacheURLs = ['x86_64', 'aarch64'].map((arch) => `${arch}:http://ipa-ipa-cache.metal3.svc/images/ironic-python-agent_${arch}.kernel`).join(',');
+  const workloadWithImages = (kernels: string): Objects =>
+    group('Deployment.apps/v1', {
+      ...object('apps/v1', 'Deployment', names.workload),
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              { name: 'ironic', env: [{ name: 'DEPLOY_KERNEL_BY_ARCH', value: kernels }, { name: 'DEPLOY_RAMDISK_BY_ARCH', value: kernels.replace(/\.kernel/g, '.initramfs') }] },
+            ],
+          },
+        },
+      },
+    });
   const cases: ReadonlyArray<{ scenario: string; v: ParentView; reason?: string; resync?: number }> = [
     { scenario: 'a valid spec renders', v: view({}) },
     { scenario: 'an invalid spec', v: view({ networking: { apiPort: 'x' } }), reason: 'InvalidSpec' },
@@ -94,6 +109,20 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
       reason: 'DeploymentInProgress',
     },
     { scenario: 'a ready IronicImageCache', v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache()) as Objects }) },
+    {
+      scenario: 'a refreshing IronicImageCache whose URLs the workload already runs with: render, not frozen',
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheURLs) }),
+    },
+    {
+      scenario: 'a refreshing IronicImageCache whose URLs the workload does not run with yet: wait',
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheURLs.replace(/kernel/g, 'old')) }),
+      reason: 'DeploymentInProgress',
+    },
+    {
+      scenario: 'an IronicImageCache whose new spec is not described by its status yet: wait, whatever the workload runs',
+      v: view({ imageCacheName: 'ipa' }, { related: related({ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', uid: 'uid-ipa', generation: 2 } }) as Objects, children: workloadWithImages(cacheURLs) }),
+      reason: 'DeploymentInProgress',
+    },
     { scenario: 'a young workload whose htpasswd Secret is not observed yet', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-12-31T23:59:30Z') }), reason: 'DeploymentInProgress', resync: 5 },
     { scenario: 'an old workload whose htpasswd Secret is gone: render anew', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-01-01T00:00:00Z') }) },
     { scenario: 'a young workload using a Secret that is not ours', v: view({}, { children: workloadUsing('someone-elses', '2025-12-31T23:59:30Z') }) },

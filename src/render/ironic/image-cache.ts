@@ -10,7 +10,13 @@ import type { CachedAgentImages } from './input.js';
 
 export type ImageCacheResult =
   | { readonly ok: true; readonly images?: CachedAgentImages }
-  | { readonly ok: false; readonly kind: 'missing' | 'waiting'; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly kind: 'missing' | 'waiting';
+      readonly message: string;
+      /** While a cache that exists refreshes: the URLs its status lists, which an Ironic already using them may keep. */
+      readonly published?: CachedAgentImages;
+    };
 
 /** The kernel and initramfs URLs of each architecture, as the cache's status lists them (default first). */
 const publishedImages = (status: unknown): CachedAgentImages => {
@@ -41,9 +47,10 @@ export const resolveImageCache = (name: string | undefined, related: ObjectMap |
   }
   const status = cache['status'];
   const images = publishedImages(status);
+  const published = images.length > 0 ? { published: images } : {};
   if (previousReady(status)?.status !== 'True' || images.length === 0) {
     const why = textOf(findCondition(status, READY_CONDITION)?.message);
-    return { ok: false, kind: 'waiting', message: `waiting for IronicImageCache ${namespace}/${name} to become ready${why !== undefined ? `: ${why}` : ''}` };
+    return { ok: false, kind: 'waiting', message: `waiting for IronicImageCache ${namespace}/${name} to become ready${why !== undefined ? `: ${why}` : ''}`, ...published };
   }
   const generation = cache.metadata.generation;
   if (generation !== undefined && pathOf(status, 'observedGeneration') !== generation) {
@@ -55,3 +62,21 @@ export const resolveImageCache = (name: string | undefined, related: ObjectMap |
   }
   return { ok: true, images };
 };
+
+/** The value of an environment variable of the `ironic` container of an observed workload. */
+const ironicEnv = (workload: unknown, variable: string): string | undefined => {
+  const containers = pathOf(workload, 'spec', 'template', 'spec', 'containers');
+  const ironic: unknown = (Array.isArray(containers) ? (containers as unknown[]) : []).find((c) => isRecord(c) && c['name'] === 'ironic');
+  const env = isRecord(ironic) ? ironic['env'] : undefined;
+  const entry: unknown = (Array.isArray(env) ? (env as unknown[]) : []).find((e) => isRecord(e) && e['name'] === variable);
+  return isRecord(entry) ? textOf(entry['value']) : undefined;
+};
+
+/**
+ * Whether an observed Ironic workload already runs with exactly these cache URLs (every architecture's kernel
+ * and initramfs). Such an Ironic does not wait while its cache refreshes: the URLs stay, and the cache serves
+ * them again once its new pod is ready.
+ */
+export const workloadUsesImages = (workload: unknown, images: CachedAgentImages): boolean =>
+  ironicEnv(workload, 'DEPLOY_KERNEL_BY_ARCH') === images.map((i) => `${i.architecture}:${i.kernel}`).join(',') &&
+  ironicEnv(workload, 'DEPLOY_RAMDISK_BY_ARCH') === images.map((i) => `${i.architecture}:${i.initramfs}`).join(',');

@@ -19,7 +19,7 @@ import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness
 import { describeProblems } from '../problems.js';
 import { conflictMessage, objectsInTheWay, ownedBy, type Wanted } from '../ownership.js';
 import { resolveDatabase, singlePodDatabaseHint } from './database.js';
-import { resolveImageCache } from './image-cache.js';
+import { resolveImageCache, workloadUsesImages, type ImageCacheResult } from './image-cache.js';
 import { renderIronicChildren } from './index.js';
 import { retireWorkload } from './retire.js';
 import { clientAccess } from './handoff.js';
@@ -198,6 +198,17 @@ export const wantedIronicChildren = (model: IronicModel, names: IronicNames): Wa
 
 
 /**
+ * A cache that refreshes (a new download after a spec change or a certificate renewal) holds back only the
+ * Ironics that would get new URLs from it: one whose workload already runs with the URLs the cache lists
+ * keeps rendering, so its own changes are not frozen by the cache's.
+ */
+const keptCacheImages = (result: ImageCacheResult, view: ParentView, names: IronicNames): ImageCacheResult => {
+  if (result.ok || result.published === undefined) return result;
+  const { published } = result;
+  return observedWorkloads(view, names).some((w) => workloadUsesImages(w, published)) ? { ok: true, images: published } : result;
+};
+
+/**
  * Everything a sync can decide before credentials and a CA are materialized: the spec parses, its
  * references and database resolve, and Metacontroller's Secret cache has caught up. Otherwise the result
  * keeps every observed child.
@@ -215,7 +226,7 @@ export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'cert
   if (!references.ok) return { kind: 'keep', result: keepIronic(view, referenceOutcome(references.problems), model.version) };
   const database = resolveDatabase(model.database, view.related, view.namespace);
   if (!database.ok) return { kind: 'keep', result: keepIronic(view, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, model.version) };
-  const imageCache = resolveImageCache(model.ramdisk.imageCacheName, view.related, view.namespace);
+  const imageCache = keptCacheImages(resolveImageCache(model.ramdisk.imageCacheName, view.related, view.namespace), view, names);
   if (!imageCache.ok) return { kind: 'keep', result: keepIronic(view, { kind: imageCache.kind === 'missing' ? 'missingReference' : 'waiting', message: imageCache.message }, model.version) };
   if (secretsNotObservedYet(view, names)) {
     const waiting = keepIronic(view, { kind: 'waiting', message: 'waiting for the Secrets of this Ironic to be observed before reusing them' }, model.version);
