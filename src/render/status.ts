@@ -146,6 +146,20 @@ export const readyCondition = (params: {
   };
 };
 
+/** The reasons of Ready=False when an IronicDatabase or IronicImageCache sync refuses to render. */
+export const REFUSAL_REASONS = {
+  invalidSpec: 'InvalidSpec',
+  missingReference: 'MissingReference',
+  invalidReference: 'InvalidReference',
+  deleting: 'Deleting',
+  conflict: 'ResourceConflict',
+} as const;
+
+/** How an IronicDatabase or IronicImageCache sync ended: rendered from `input` with its readiness, or refused. */
+export type RefusableOutcome<I> =
+  | { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: I }
+  | { readonly kind: keyof typeof REFUSAL_REASONS; readonly message: string };
+
 /** A child kind's outcome: rendered with its readiness, or refused for a reason with a message. */
 export type KindOutcome<K extends string> = { readonly kind: 'rendered'; readonly readiness: Readiness } | { readonly kind: K; readonly message: string };
 

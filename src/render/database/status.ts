@@ -2,7 +2,7 @@
 import type { Condition } from '../../api/common.js';
 import type { IronicDatabaseStatus } from '../../api/ironic-database.js';
 import { databaseNames } from '../names.js';
-import { previousTrueTime, readyCondition, readyReason, type Readiness } from '../status.js';
+import { previousTrueTime, readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
 import { pendingResize } from './render.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
@@ -10,16 +10,10 @@ export const DATABASE_REASONS = {
   available: 'DatabaseAvailable',
   inProgress: 'DatabaseInProgress',
   failed: 'DatabaseFailed',
-  invalidSpec: 'InvalidSpec',
-  missingReference: 'MissingReference',
-  invalidReference: 'InvalidReference',
-  deleting: 'Deleting',
-  conflict: 'ResourceConflict',
+  ...REFUSAL_REASONS,
 } as const;
 
-export type DatabaseOutcome =
-  | { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: DatabaseRenderInput }
-  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'deleting' | 'conflict'; readonly message: string };
+export type DatabaseOutcome = RefusableOutcome<DatabaseRenderInput>;
 
 const reasonOf = (outcome: DatabaseOutcome): { status: 'True' | 'False'; reason: string; message: string } => readyReason(outcome, DATABASE_REASONS, 'the database is available');
 

@@ -2,7 +2,7 @@
 import type { Condition } from '../../api/common.js';
 import type { IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
 import { pathOf, textOf } from '../observed.js';
-import { previousTrueTime, readyCondition, readyReason, type Readiness } from '../status.js';
+import { previousTrueTime, readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
 import type { CacheRenderInput } from './input.js';
 import { cachedImages } from './render.js';
 
@@ -10,19 +10,13 @@ export const CACHE_REASONS = {
   available: 'ImagesAvailable',
   inProgress: 'DownloadInProgress',
   failed: 'CacheFailed',
-  invalidSpec: 'InvalidSpec',
-  missingReference: 'MissingReference',
-  invalidReference: 'InvalidReference',
-  deleting: 'Deleting',
-  conflict: 'ResourceConflict',
+  ...REFUSAL_REASONS,
 } as const;
 
 /** The downloader's branch when none is given. */
 export const DEFAULT_AGENT_BRANCH = 'master';
 
-export type CacheOutcome =
-  | { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: CacheRenderInput }
-  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'deleting' | 'conflict'; readonly message: string };
+export type CacheOutcome = RefusableOutcome<CacheRenderInput>;
 
 const reasonOf = (outcome: CacheOutcome): { status: 'True' | 'False'; reason: string; message: string } => readyReason(outcome, CACHE_REASONS, 'the IPA images are served');
 
