@@ -188,20 +188,23 @@ export const materializeCA = async (params: {
   };
 };
 
-/**
- * The JSON-RPC CA of an HA Ironic: the observed one while it is valid, rotated in two rolling restarts
- * ahead of expiry (see crypto/rotation.ts), or a new one. Every change is a new, content-named Secret.
- */
-export const materializeRpcCA = async (params: {
+/** What an Ironic's CA is materialized from: the Ironic, its observed children and the time. */
+type IronicCAParams = {
   readonly name: string;
   readonly names: IronicNames;
   readonly namespace: string;
   readonly children: ObjectMap | null | undefined;
   readonly now: Date;
   readonly secrets: Secrets;
-  /** The CA Secret the running replicas were started with (the DaemonSet's annotation), and whether all are ready. */
+  /** The CA Secret the running pods were started with (the workload's annotation), and whether all are ready. */
   readonly rollout?: { readonly secretName: string; readonly ready: boolean } | undefined;
-}): Promise<RpcCAReference> =>
+};
+
+/**
+ * The JSON-RPC CA of an HA Ironic: the observed one while it is valid, rotated in two rolling restarts
+ * ahead of expiry (see crypto/rotation.ts), or a new one. Every change is a new, content-named Secret.
+ */
+export const materializeRpcCA = async (params: IronicCAParams): Promise<RpcCAReference> =>
   materializeCA({
     kind: { component: CONTENT_COMPONENTS.rpcCA, prefix: params.names.rpcCAPrefix, secretName: params.names.rpcCA, commonName: `${params.namespace}/${params.name} JSON-RPC CA` },
     children: params.children,
@@ -220,15 +223,7 @@ export type GeneratedTLSResult = { readonly tls: GeneratedTLS; readonly resyncAf
  * once the workload rolled out with it and it has been published for CA_PUBLISHED_BEFORE_SIGNING_DAYS, so
  * every client of the `<name>-ca` ConfigMap trusts it before any certificate it signed is served.
  */
-export const materializeGeneratedTLS = async (params: {
-  readonly name: string;
-  readonly names: IronicNames;
-  readonly namespace: string;
-  readonly children: ObjectMap | null | undefined;
-  readonly now: Date;
-  readonly secrets: Secrets;
-  readonly rollout?: { readonly secretName: string; readonly ready: boolean } | undefined;
-}): Promise<GeneratedTLSResult> => {
+export const materializeGeneratedTLS = async (params: IronicCAParams): Promise<GeneratedTLSResult> => {
   const { now } = params;
   const ca = await materializeCA({
     kind: { component: CONTENT_COMPONENTS.tlsCA, prefix: params.names.tlsCAPrefix, secretName: params.names.tlsCA, commonName: `${params.namespace}/${params.name} CA` },
