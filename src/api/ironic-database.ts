@@ -3,8 +3,8 @@
  * safe deletion. An `Ironic` uses it through `spec.databaseName`.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Conditions, IntOrString, ObjectMeta, StringMap } from './common.js';
-import { DNS_SUBDOMAIN_PATTERN, DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from './constants.js';
+import { Conditions, ObjectMeta, Quantity, StringEnum, StringMap } from './common.js';
+import { DATABASE_ENGINES, DNS_SUBDOMAIN_PATTERN, DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from './constants.js';
 
 export const DatabaseStorage = Type.Object(
   {
@@ -41,10 +41,7 @@ export const DatabaseStorage = Type.Object(
 );
 export type DatabaseStorage = Static<typeof DatabaseStorage>;
 
-const Quantities = (description: string) =>
-  Type.Record(Type.String(), IntOrString({ pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$' }), {
-    description,
-  });
+const Quantities = (description: string) => Type.Record(Type.String(), Quantity(), { description });
 
 export const ResourceRequirements = Type.Object(
   {
@@ -57,7 +54,7 @@ export const ResourceRequirements = Type.Object(
 /** CEL, on the spec (`root` is self or oldSelf): the engine, defaulted. */
 const engineOf = (root: string): string => `(has(${root}.engine) ? ${root}.engine : '${DEFAULT_DATABASE_ENGINE}')`;
 
-export const DatabaseEngine = Type.Union([Type.Literal('Builtin'), Type.Literal('MariaDBOperator')], {
+export const DatabaseEngine = StringEnum(DATABASE_ENGINES, {
   description:
     'How the database runs. Builtin (the default): one MariaDB pod of the official image, a StatefulSet with its volume. MariaDBOperator: a Galera cluster of `replicas` MariaDB pods managed by mariadb-operator (k8s.mariadb.com), which must be installed, with the hooks deployed from deploy/overlays/mariadb-operator. Cannot be changed once the database exists.',
   default: DEFAULT_DATABASE_ENGINE,

@@ -2,7 +2,7 @@
  * Validation of an IronicDatabase spec: the TypeBox schema first, then a few semantic rules on storage,
  * resources and the node selector. Every problem is reported.
  */
-import { DEFAULT_DATABASE_ENGINE, type DatabaseEngine } from './constants.js';
+import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, type DatabaseEngine } from './constants.js';
 import { registerFormats } from './formats.js';
 import { nodeSelectorProblems } from './labels.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
@@ -50,7 +50,7 @@ const ephemeralNeedsBuiltin: Rule = (spec) =>
       ]
     : [];
 
-const storageValid: Rule = (spec) => storageProblems(spec.storage, '10Gi');
+const storageValid: Rule = (spec) => storageProblems(spec.storage, DEFAULT_DATABASE_SIZE);
 
 // NOTE: the int-or-string pattern of common.ts sits on the union, where TypeBox does not apply it, so the
 // syntax of quantity strings is checked here, by the same rules (and messages) as an Ironic's resources.

@@ -3,7 +3,7 @@
  * architectures, proxy, tolerations, the node selector and resources. Every problem is reported.
  */
 import { Toleration } from 'kubernetes-models/v1/Toleration';
-import { CACHE_CONTAINER_NAMES, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
+import { CACHE_CONTAINER_NAMES, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
 import { registerFormats } from './formats.js';
 import { nodeSelectorProblems } from './labels.js';
 import { IronicImageCacheSpec } from './ironic-image-cache.js';
@@ -14,7 +14,7 @@ import { proxyProblems } from './validate-ironic.js';
 
 type Rule = (spec: IronicImageCacheSpec) => Problem[];
 
-const storageValid: Rule = (spec) => storageProblems(spec.storage, '5Gi');
+const storageValid: Rule = (spec) => storageProblems(spec.storage, DEFAULT_IMAGE_CACHE_SIZE);
 
 const architecturesOnce: Rule = (spec) => {
   const names = (spec.architectures ?? []).map((a) => a.name);

@@ -270,10 +270,14 @@ const noZoneInCertificate: Rule = ({ spec }) => {
   );
 };
 
+/** Whether the API is served over TLS: a certificate Secret, a generated certificate or a cert-manager issuer. */
+const tlsEnabled = (spec: IronicSpec): boolean =>
+  nonEmpty(spec.tls?.certificateName) || spec.tls?.generateCertificate === true || spec.tls?.issuerRef !== undefined;
+
 // NOTE: not upstream (which has no iPXE over TLS). The firmware trusts the CA of the certificate, reaches the
 // nodes through this pod's dnsmasq, and chains to networking.ipAddress, which it is built with.
 const ipxeCertificateRule = (spec: IronicSpec): Problem[] =>
-  nonEmpty(spec.tls?.certificateName) || spec.tls?.generateCertificate === true || spec.tls?.issuerRef !== undefined
+  tlsEnabled(spec)
     ? []
     : [problem('spec.tls.ipxe', 'ipxe needs a certificate (iPXE is built to trust its CA): set tls.generateCertificate, tls.certificateName or tls.issuerRef, or remove ipxe')];
 
@@ -512,7 +516,7 @@ const servicePortProblems = (spec: IronicSpec, tls: boolean, vmedia: boolean): P
 };
 
 const distinctPorts: Rule = ({ spec }) => {
-  const tls = (spec.tls?.certificateName ?? '') !== '' || spec.tls?.generateCertificate === true || spec.tls?.issuerRef !== undefined;
+  const tls = tlsEnabled(spec);
   const vmedia = tls && spec.tls?.disableVirtualMediaTLS !== true;
   const used = usedPorts(spec, vmedia, tls && spec.tls?.ipxe === true);
   return [...privilegedPortProblems(used), ...repeatedPortProblems(used), ...servicePortProblems(spec, tls, vmedia)];
