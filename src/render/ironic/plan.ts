@@ -6,6 +6,7 @@
  */
 import { GROUP_KEYS, type KubeObject } from '../../api/hook.js';
 import { MIN_SENSOR_INTERVAL } from '../../api/constants.js';
+import { READY_CONDITION } from '../../api/common.js';
 import type { IronicModel } from '../../api/model.js';
 import { parseIronic } from '../../api/parse-ironic.js';
 import type { IronicStatus } from '../../api/ironic.js';
@@ -15,7 +16,7 @@ import { ironicNames, versionAnnotation, type IronicNames } from '../names.js';
 import { findObject, objectsOf, pathOf, textOf } from '../observed.js';
 import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
-import { combineReadiness, daemonSetReadiness, deploymentReadiness, jobReadiness, serviceReadiness, ready, type Readiness } from '../status.js';
+import { combineReadiness, daemonSetReadiness, deploymentReadiness, findCondition, jobReadiness, serviceReadiness, ready, type Readiness } from '../status.js';
 import { describeProblems } from '../problems.js';
 import { conflictMessage, objectsInTheWay, ownedBy, type Wanted } from '../ownership.js';
 import { resolveDatabase, singlePodDatabaseHint } from './database.js';
@@ -23,7 +24,7 @@ import { resolveImageCache, workloadUsesImages, type ImageCacheResult } from './
 import { renderIronicChildren } from './index.js';
 import { retireWorkload } from './retire.js';
 import { clientAccess } from './handoff.js';
-import { issuedForOtherNames } from './cert-manager.js';
+import { issuedForOtherNames, renderCertificate } from './cert-manager.js';
 import type { ApiCredentials, GeneratedTLS, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
@@ -346,12 +347,11 @@ const ISSUING_RESYNC_SECONDS = 30;
 const waitForIssuedCertificate = (view: ParentView, input: IronicRenderInput): IronicSyncResult => {
   const { names, model } = input;
   const certificate = findObject(view.children, GROUP_KEYS.certificate, view.namespace, names.certificate);
-  const conditions = pathOf(certificate, 'status', 'conditions');
-  const ready = Array.isArray(conditions) ? (conditions as unknown[]).find((c) => pathOf(c, 'type') === 'Ready') : undefined;
-  const why = textOf(pathOf(ready, 'message'));
+  const why = textOf(findCondition(pathOf(certificate, 'status'), READY_CONDITION)?.message);
   const message = `waiting for cert-manager to issue the certificate into Secret ${view.namespace}/${names.certificateSecret} (Certificate ${names.certificate}${why !== undefined ? `: ${why}` : ''})`;
   const kept = keepIronic(view, { kind: 'waiting', message }, model.version);
-  const rendered = renderIronicChildren(input).filter((c) => c.kind === 'Certificate');
+  const wanted = renderCertificate(input);
+  const rendered = wanted !== undefined ? [toChild(wanted)] : [];
   return { ...kept, children: [...kept.children.filter((c) => c.kind !== 'Certificate'), ...rendered], resyncAfterSeconds: ISSUING_RESYNC_SECONDS };
 };
 
