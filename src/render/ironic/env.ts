@@ -9,6 +9,7 @@ import { listEntries } from '../../api/fields.js';
 import type { IronicRenderInput } from './input.js';
 import { bracketIPv6, dedupeEnv, env, joinedEnv, optionalEnv, provisioningEnv } from './facts.js';
 import { MOUNTS } from './volumes.js';
+import { byArch } from './image-cache.js';
 import { rpcTLSEnv } from './ha.js';
 import { ironicNetworkingEnv } from './networking-service.js';
 
@@ -20,8 +21,7 @@ import { ironicNetworkingEnv } from './networking-service.js';
 const cachedImageEnv = (images: NonNullable<IronicRenderInput['references']['imageCache']>): IEnvVar[] => [
   ...optionalEnv('DEPLOY_KERNEL_URL', images[0]?.kernel),
   ...optionalEnv('DEPLOY_RAMDISK_URL', images[0]?.initramfs),
-  ...joinedEnv('DEPLOY_KERNEL_BY_ARCH', images.map((i) => `${i.architecture}:${i.kernel}`), ','),
-  ...joinedEnv('DEPLOY_RAMDISK_BY_ARCH', images.map((i) => `${i.architecture}:${i.initramfs}`), ','),
+  ...(images.length > 0 ? [env('DEPLOY_KERNEL_BY_ARCH', byArch(images, 'kernel')), env('DEPLOY_RAMDISK_BY_ARCH', byArch(images, 'initramfs'))] : []),
 ];
 
 const agentImageEnv = (input: IronicRenderInput): IEnvVar[] => {

@@ -63,6 +63,9 @@ export const resolveImageCache = (name: string | undefined, related: ObjectMap |
   return { ok: true, images };
 };
 
+/** The value of DEPLOY_KERNEL_BY_ARCH or DEPLOY_RAMDISK_BY_ARCH for a cache's images: `arch:url` joined with commas. */
+export const byArch = (images: CachedAgentImages, file: 'kernel' | 'initramfs'): string => images.map((i) => `${i.architecture}:${i[file]}`).join(',');
+
 /** The value of an environment variable of the `ironic` container of an observed workload. */
 const ironicEnv = (workload: unknown, variable: string): string | undefined => {
   const containers = pathOf(workload, 'spec', 'template', 'spec', 'containers');
@@ -78,5 +81,4 @@ const ironicEnv = (workload: unknown, variable: string): string | undefined => {
  * them again once its new pod is ready.
  */
 export const workloadUsesImages = (workload: unknown, images: CachedAgentImages): boolean =>
-  ironicEnv(workload, 'DEPLOY_KERNEL_BY_ARCH') === images.map((i) => `${i.architecture}:${i.kernel}`).join(',') &&
-  ironicEnv(workload, 'DEPLOY_RAMDISK_BY_ARCH') === images.map((i) => `${i.architecture}:${i.initramfs}`).join(',');
+  ironicEnv(workload, 'DEPLOY_KERNEL_BY_ARCH') === byArch(images, 'kernel') && ironicEnv(workload, 'DEPLOY_RAMDISK_BY_ARCH') === byArch(images, 'initramfs');
