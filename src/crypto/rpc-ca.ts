@@ -82,9 +82,6 @@ export const caIsUsable = (ca: KeyPairPem, now: Date): boolean => {
   }
 };
 
-/** A CA for `commonName`, valid from `now` for CA_VALIDITY_DAYS (the same for every CA the operator keeps). */
-export const generateCA = generateRpcCA;
-
 /** When a CA enters its renewal window (a next CA is staged then). */
 export const caRenewalStart = (certPem: string): Date => new Date(Date.parse(new X509Certificate(certPem).validTo) - CA_RENEW_BEFORE_DAYS * DAY_MS);
 

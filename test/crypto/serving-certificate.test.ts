@@ -4,7 +4,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CA_VALIDITY_DAYS, caRenewalStart, generateCA, issueCertificate } from '../../src/crypto/rpc-ca.js';
+import { CA_VALIDITY_DAYS, caRenewalStart, generateRpcCA, issueCertificate } from '../../src/crypto/rpc-ca.js';
 import { CA_PUBLISHED_BEFORE_SIGNING_DAYS, LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS, publishedLongEnough, renewalPeriod, signableAt } from '../../src/crypto/renewal.js';
 import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
 
@@ -18,8 +18,8 @@ const caDirWith = (files: Record<string, string>): string => {
 };
 
 t.test('the init container issues a serving certificate for the names, the addresses and the node', async (t) => {
-  const ca = await generateCA('metal3/ironic CA', now);
-  const next = await generateCA('metal3/ironic CA', now);
+  const ca = await generateRpcCA('metal3/ironic CA', now);
+  const next = await generateRpcCA('metal3/ironic CA', now);
   const bundle = `${ca.certPem}${next.certPem}`;
   const caDir = caDirWith({ 'tls.crt': ca.certPem, 'tls.key': ca.keyPem, 'ca.crt': bundle });
   const outDir = mkdtempSync(join(tmpdir(), 'tls-cert-'));
@@ -55,7 +55,7 @@ t.test('the init container issues a serving certificate for the names, the addre
 });
 
 t.test('a leaf never outlives its CA, and bad settings are refused', async (t) => {
-  const ca = await generateCA('ca', now);
+  const ca = await generateRpcCA('ca', now);
   const late = new Date(now.getTime() + (CA_VALIDITY_DAYS - 10) * DAY);
   const leaf = new X509Certificate(issueCertificate({ ca, ips: [], dnsNames: ['ironic'], now: late, validityDays: LEAF_VALIDITY_DAYS }).certPem);
   t.equal(leaf.validTo, new X509Certificate(ca.certPem).validTo, 'cut at the CA expiry');
@@ -70,7 +70,7 @@ t.test('a leaf never outlives its CA, and bad settings are refused', async (t) =
 });
 
 t.test('renewal periods start at the CA start and last two thirds of a leaf lifetime', async (t) => {
-  const ca = await generateCA('ca', now);
+  const ca = await generateRpcCA('ca', now);
   const from = Date.parse(new X509Certificate(ca.certPem).validFrom);
   t.equal(LEAF_RENEW_AFTER_DAYS * 3, LEAF_VALIDITY_DAYS * 2, 'renewed at two thirds');
   const first = renewalPeriod(ca.certPem, now);

@@ -28,7 +28,7 @@ import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { BUILTIN_RESOURCES, CERTIFICATES, groupKeyOfType } from '../../src/kinds/resources.js';
 import { buildServer } from '../../src/server.js';
 import type { ChildType, ControllerSpec, UpdateStrategy } from '../../src/cli/controllers.js';
-import { generateCA, issueCertificate, type KeyPairPem } from '../../src/crypto/rpc-ca.js';
+import { generateRpcCA, issueCertificate, type KeyPairPem } from '../../src/crypto/rpc-ca.js';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { FIXED_NOW, fakeSecrets, testConfig } from '../helpers/hooks.js';
@@ -172,7 +172,7 @@ export class Emulator {
     let emulator: Emulator | undefined;
     const overlay = options.overlay !== undefined ? overlayDeployment(options.overlay) : undefined;
     const config = testConfig({ ...(overlay?.env ?? {}), ...(options.certManager === true && { CERT_MANAGER: 'true' }) });
-    const issuerCA = options.certManager === true ? await generateCA('emulated cert-manager CA', new Date(options.start ?? FIXED_NOW)) : undefined;
+    const issuerCA = options.certManager === true ? await generateRpcCA('emulated cert-manager CA', new Date(options.start ?? FIXED_NOW)) : undefined;
     const app = buildServer(config, { secrets: options.secrets ?? fakeSecrets(), now: () => emulator?.now ?? FIXED_NOW, logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
