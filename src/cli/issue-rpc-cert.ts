@@ -6,8 +6,9 @@
  * register or advertise: PROVISIONING_IP, the addresses of PROVISIONING_INTERFACE or of the interfaces
  * with PROVISIONING_MACS (waited for, as ironic-image does, unless PROVISIONING_IP is given), the node IP and the pod IP, plus the given
  * names and addresses.
- *   CA_DIR (or RPC_CA_DIR)      directory with the CA's tls.crt and tls.key (and ca.crt, the bundle to trust)
- *   CERT_DIR (or RPC_CERT_DIR)  directory to write tls.crt, tls.key and ca.crt into
+ *   CA_DIR                      directory with the CA's tls.crt and tls.key (and ca.crt, the bundle to trust)
+ *   CERT_DIR                    directory to write tls.crt, tls.key and ca.crt into
+ *   (RPC_CA_DIR and RPC_CERT_DIR: the same, as pods rendered by earlier versions of the hooks set them)
  *   CERT_DNS_NAMES, CERT_IP_ADDRESSES  comma-separated names and addresses to cover as well
  *   CERT_VALIDITY_DAYS          lifetime of the certificate (default: until the CA expires)
  *   HOST_IP, POD_IP, PROVISIONING_IP, PROVISIONING_INTERFACE, PROVISIONING_MACS

@@ -91,8 +91,8 @@ export const buildRpcCertificateContainer = (input: IronicRenderInput): IContain
   image: input.config.hookImage ?? DEFAULT_HOOK_IMAGE,
   command: ['node', ISSUER_SCRIPT],
   env: [
-    { name: 'RPC_CA_DIR', value: RPC_PATHS.caKey },
-    { name: 'RPC_CERT_DIR', value: RPC_PATHS.cert },
+    { name: 'CA_DIR', value: RPC_PATHS.caKey },
+    { name: 'CERT_DIR', value: RPC_PATHS.cert },
     // The same provisioning settings as Ironic: the certificate must cover the address the conductor
     // registers, which the image derives from them (an interface's address, not always the node IP).
     ...provisioningEnv(input),
