@@ -80,12 +80,14 @@ const databaseEnv = (input: IronicRenderInput): IEnvVar[] => {
   ];
 };
 
+/** The conductor role and JSON-RPC TLS of an HA replica. */
+const haEnv = (input: IronicRenderInput): IEnvVar[] => (input.model.highAvailability ? [env('IRONIC_DEPLOYMENT', 'Conductor'), ...rpcTLSEnv(input)] : []);
+
 const rpcEnv = (input: IronicRenderInput): IEnvVar[] => {
   const ha = input.model.highAvailability;
   return [
     env('IRONIC_EXPOSE_JSON_RPC', ha ? 'true' : 'false'),
     env('IRONIC_JSON_RPC_PORT', String(input.model.networking.rpcPort)),
-    ...(ha ? [env('IRONIC_DEPLOYMENT', 'Conductor'), ...rpcTLSEnv(input)] : []),
   ];
 };
 
@@ -193,6 +195,7 @@ export const buildIronicEnv = (input: IronicRenderInput): IEnvVar[] =>
     ...caFileEnv(input),
     ...optionalEnv('IRONIC_EXTERNAL_IP', input.model.networking.externalIP),
     ...externalURLEnv(input),
+    ...haEnv(input),
     ...exporterIronicEnv(input),
     ...ironicNetworkingEnv(input),
     ...proxyEnv(input),

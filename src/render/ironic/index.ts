@@ -24,13 +24,13 @@ export const renderIronicChildren = (input: IronicRenderInput): KubeChild[] =>
     renderCABundleConfigMap(input),
     renderCertificate(input),
     renderKeepalivedSecret(input),
-    renderIronicWorkload(input),
-    renderIronicService(input),
-    renderIronicIngress(input),
     renderServiceMonitor(input),
     ...renderSwitchSecrets(input),
     renderNetworkingDeployment(input),
     renderNetworkingService(input),
+    renderIronicService(input),
+    renderIronicIngress(input),
+    renderIronicWorkload(input),
   ]
     .filter((c) => c !== undefined)
     .map(toChild);

@@ -60,9 +60,10 @@ export const buildVolumes = (input: IronicRenderInput, containers: readonly ICon
   // A scratch volume for each container that mounts its own (override containers may not).
   ...containers.filter((c) => (c.volumeMounts ?? []).some((m) => m.name === scratchVolumeName(c.name))).map((c) => scratchVolume(c.name)),
   ...buildReferenceVolumes(input),
+  ...(input.model.highAvailability ? rpcVolumes(input) : []),
   ...generatedTLSVolumes(input),
-  ...(input.model.highAvailability ? rpcVolumes(input) : input.model.networkingService !== undefined ? [rpcAuthVolume(input)] : []),
   ...keepalivedVolumes(input),
+  ...(!input.model.highAvailability && input.model.networkingService !== undefined ? [rpcAuthVolume(input)] : []),
 ];
 
 /** Pod annotations: a hash per referenced content, so a rotated password or certificate rolls the pods. */
