@@ -47,7 +47,7 @@ t.test('renders the minimal example as YAML kubectl can apply, the status as com
   t.equal(r.code, 0);
   t.equal(r.stderr, '');
   const docs = documents(r.stdout);
-  t.same(names(docs).map((n) => n.replace(/-[0-9a-f]{10}$/, '-<hash>')), ['Secret ironic-api-credentials', 'Secret ironic-htpasswd-<hash>', 'Secret ironic-clouds', 'Deployment ironic-service', 'Service ironic']);
+  t.same(names(docs).map((n) => n.replace(/-[0-9a-f]{10}$/, '-<hash>')), ['Secret ironic-api-credentials', 'Secret ironic-htpasswd-<hash>', 'Secret ironic-clouds', 'Service ironic', 'Deployment ironic-service']);
   for (const doc of docs) {
     const metadata = doc['metadata'] as { namespace?: string; labels?: Record<string, string>; ownerReferences?: unknown };
     t.equal(metadata.namespace, 'baremetal-operator-system', 'namespace set');
