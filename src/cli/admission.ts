@@ -6,7 +6,7 @@
  */
 import { celProblems, defaultAndPrune, schemaProblems } from '../api/schema-check.js';
 import { unknownFields } from '../api/strict.js';
-import { crdOf } from '../crd/crds.js';
+import { crdOf } from '../kinds/crds.js';
 import { PARENT_KINDS, type ParentKind } from '../kinds/index.js';
 import { isRecord, type Json } from './objects.js';
 

@@ -4,7 +4,7 @@
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { allCrds } from '../crd/crds.js';
+import { allCrds } from '../kinds/crds.js';
 import { crdFile } from '../crd/yaml.js';
 
 const directory = process.argv[2] ?? 'deploy/crds';

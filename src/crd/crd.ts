@@ -2,7 +2,7 @@
  * The CustomResourceDefinition builder: one namespaced kind of the ironic.metal3.io group, its
  * openAPIV3Schema generated from TypeBox spec and status schemas (src/crd/structural.ts), with a status
  * subresource and printer columns. It knows nothing of the kinds themselves: each parent kind's
- * descriptor (src/kinds) supplies the inputs, and src/crd/crds.ts assembles the list.
+ * descriptor (src/kinds) supplies the inputs, and src/kinds/crds.ts assembles the list.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { API_GROUP, API_VERSION } from '../api/common.js';

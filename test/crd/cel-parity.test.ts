@@ -15,7 +15,7 @@ import { registerFormats } from '../../src/api/formats.js';
 import { schemaProblems, type Problem } from '../../src/api/problems.js';
 import { validateIronic } from '../../src/api/validate-ironic.js';
 import { validateIronicDatabase } from '../../src/api/validate-database.js';
-import { ironicCrd, ironicDatabaseCrd, ironicImageCacheCrd } from '../../src/crd/crds.js';
+import { ironicCrd, ironicDatabaseCrd, ironicImageCacheCrd } from '../../src/kinds/crds.js';
 import { schemaOf } from '../helpers/crd-check.js';
 import { defaultAndPrune } from '../support/crd-schema.js';
 import type { Json, KubeObject, Sample } from './cel-samples.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { Type } from '@sinclair/typebox';
 import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition';
-import { allCrds, ironicCrd, ironicDatabaseCrd } from '../../src/crd/crds.js';
+import { allCrds, ironicCrd, ironicDatabaseCrd } from '../../src/kinds/crds.js';
 import { crdFile } from '../../src/crd/yaml.js';
 import { lintStructuralSchema, toStructuralSchema } from '../../src/crd/structural.js';
 import { checkAgainstCrd, schemaOf } from '../helpers/crd-check.js';

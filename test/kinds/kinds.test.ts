@@ -16,7 +16,7 @@ import { CONTROLLERS, controllerOf } from '../../src/cli/controllers.js';
 import { readObjects } from '../../src/cli/documents.js';
 import { runRender } from '../../src/cli/render.js';
 import { crdFileName } from '../../src/crd/crd.js';
-import { allCrds, crdOf } from '../../src/crd/crds.js';
+import { allCrds, crdOf } from '../../src/kinds/crds.js';
 import { crdFile } from '../../src/crd/yaml.js';
 import { inSyncOrder, PARENT_KINDS, wordList, type ParentKind } from '../../src/kinds/index.js';
 import { groupKeyOfType, type ResourceType } from '../../src/kinds/resources.js';

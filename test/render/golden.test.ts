@@ -10,7 +10,7 @@ import { databaseScenarios } from '../fixtures/database-scenarios.js';
 import { imageCacheScenarios } from '../fixtures/image-cache-scenarios.js';
 import { testServer, type Obj } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
-import { ironicCrd, ironicDatabaseCrd, ironicImageCacheCrd } from '../../src/crd/crds.js';
+import { ironicCrd, ironicDatabaseCrd, ironicImageCacheCrd } from '../../src/kinds/crds.js';
 import { checkAgainstCrd } from '../helpers/crd-check.js';
 import { assertGolden } from '../helpers/golden.js';
 

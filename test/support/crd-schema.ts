@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { crdOf as generatedCrd } from '../../src/crd/crds.js';
+import { crdOf as generatedCrd } from '../../src/kinds/crds.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { checkAgainstCrd, schemaOf } from '../helpers/crd-check.js';
 

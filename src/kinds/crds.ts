@@ -2,12 +2,12 @@
  * The CustomResourceDefinitions of the parent kinds, generated from their descriptors (src/kinds): the
  * TypeBox schemas of src/api plus each kind's description, printer columns and CEL rules.
  */
-import { IRONIC } from '../kinds/ironic.js';
-import { IRONIC_DATABASE } from '../kinds/ironic-database.js';
-import { IRONIC_IMAGE_CACHE } from '../kinds/ironic-image-cache.js';
-import { PARENT_KINDS, type ParentKind } from '../kinds/index.js';
-import { crdFileName, crdFor } from './crd.js';
-import type { JsonObject } from './structural.js';
+import { IRONIC } from './ironic.js';
+import { IRONIC_DATABASE } from './ironic-database.js';
+import { IRONIC_IMAGE_CACHE } from './ironic-image-cache.js';
+import { PARENT_KINDS, type ParentKind } from './index.js';
+import { crdFileName, crdFor } from '../crd/crd.js';
+import type { JsonObject } from '../crd/structural.js';
 
 /** The CRD of one parent kind. */
 export const crdOf = (kind: ParentKind): JsonObject => crdFor({ kind: kind.kind, plural: kind.plural, spec: kind.spec, status: kind.status, ...kind.crd });
