@@ -3,6 +3,7 @@
  * are the only producers; renderers read nothing else of a spec. Every default, every parsed network and
  * every derived switch ("is TLS on?", "does the pod use the host network?") is computed once, there.
  */
+import type { ObjectReference } from './references.js';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
@@ -188,6 +189,8 @@ export type ProxyModel = { readonly httpProxy?: string; readonly httpsProxy?: st
 
 export type IronicModel = {
   readonly version: string;
+  /** Every object the spec names (customize asks for these). */
+  readonly references: readonly ObjectReference[];
   readonly highAvailability: boolean;
   readonly networking: NetworkingModel;
   readonly tls: TLSModel;

@@ -32,6 +32,7 @@ import type {
 } from './model.js';
 import { parseCIDR, prefixToNetmask, type IPFamily } from './net.js';
 import { compiledCheck } from './problems.js';
+import { ironicSpecReferences } from './references.js';
 import { validateIronic } from './validate-ironic.js';
 import { validateOverrides } from './validate-overrides.js';
 import { DEFAULT_VERSION } from './version.js';
@@ -235,6 +236,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
   const tolerations: unknown[] = spec.overrides?.tolerations ?? [];
   return {
     version: given(spec.version) ?? DEFAULT_VERSION,
+    references: ironicSpecReferences(spec),
     highAvailability: spec.highAvailability === true,
     networking: networkingModel(spec),
     tls: tlsModel(spec),

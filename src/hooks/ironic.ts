@@ -2,13 +2,16 @@
  * The Ironic hooks: adapters from the Metacontroller wire format to the pure plan (src/render/ironic/plan.ts),
  * plus the one impure step, materializing credentials and the JSON-RPC CA.
  */
-import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
+import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule, SyncRequest, SyncResponse } from '../api/hook.js';
 import { GROUP_VERSION } from '../api/common.js';
-import { CA_FIELDS } from '../api/constants.js';
-import { isRecord, pathOf, textOf } from '../render/observed.js';
+import { ironicSpecReferences, type ObjectReference } from '../api/references.js';
+import { pathOf, textOf } from '../render/observed.js';
 import { countChildren } from '../render/parent.js';
 import { computeIronicStatus } from '../render/ironic/status.js';
-import { finishIronic, keepIronic, prepareIronic, referenceOutcome, wantedIronicChildren } from '../render/ironic/plan.js';
+import { finishIronic, keepIronic, prepareIronic, referenceOutcome } from '../render/ironic/plan.js';
+import { ironicReferences, wantedIronicChildren } from '../render/ironic/children.js';
+import type { IronicFeature } from '../render/ironic/feature.js';
+import { IRONIC_FEATURES } from '../render/ironic/feature-list.js';
 import { parseIronic } from '../api/parse-ironic.js';
 import { ironicNames } from '../render/names.js';
 import { materializeCredentials, materializeGeneratedTLS, materializeRpcCA } from './materialize.js';
@@ -19,56 +22,46 @@ import type { HookContext } from './context.js';
 
 export type { HookContext } from './context.js';
 
-/** A CA reference by kind: `{name, kind}` objects, or the deprecated name fields with their fixed kinds. */
-const caNames = (tls: Record<string, unknown>, kind: 'Secret' | 'ConfigMap'): (string | undefined)[] =>
-  CA_FIELDS.map(({ ref, legacy, legacyKind }) => {
-    const object = tls[ref];
-    if (isRecord(object)) return object['kind'] === kind ? textOf(object['name']) : undefined;
-    return legacyKind === kind ? textOf(tls[legacy]) : undefined;
-  });
-
-/** The switch Secrets named by an enabled networking service (the default ones are our children). */
-const switchNames = (spec: Record<string, unknown>): (string | undefined)[] => {
-  const service = isRecord(spec['networkingService']) ? spec['networkingService'] : {};
-  return service['enabled'] === true ? [textOf(service['switchConfigSecretName']), textOf(service['switchCredentialsSecretName'])] : [];
+/** The order of the rules by type: Secrets, ConfigMaps, then the kinds of our group (any other type after them). */
+const RULE_ORDER = ['v1/secrets', 'v1/configmaps', `${GROUP_VERSION}/ironicdatabases`, `${GROUP_VERSION}/ironicimagecaches`];
+const ruleRank = (r: ObjectReference): number => {
+  const index = RULE_ORDER.indexOf(`${r.apiVersion}/${r.resource}`);
+  return index === -1 ? RULE_ORDER.length : index;
 };
 
-/** The VRRP password Secret of an enabled keepalived. */
-const keepalivedPasswordName = (spec: Record<string, unknown>): string | undefined => {
-  const networking = isRecord(spec['networking']) ? spec['networking'] : {};
-  const keepalived = isRecord(networking['keepalived']) ? networking['keepalived'] : {};
-  const ref = isRecord(keepalived['passwordRef']) ? keepalived['passwordRef'] : {};
-  return keepalived['enabled'] === true ? textOf(ref['name']) : undefined;
+/** One rule per resource type, asking for the referenced names of that type. */
+const referenceRules = (references: readonly ObjectReference[], namespace: string): RelatedResourceRule[] => {
+  const byType = new Map<string, { apiVersion: string; resource: string; names: string[] }>();
+  for (const r of [...references].sort((a, b) => ruleRank(a) - ruleRank(b))) {
+    const key = `${r.apiVersion}/${r.resource}`;
+    const entry = byType.get(key) ?? { apiVersion: r.apiVersion, resource: r.resource, names: [] };
+    entry.names.push(r.name);
+    byType.set(key, entry);
+  }
+  return [...byType.values()].flatMap((t) => namesRule(t.apiVersion, t.resource, namespace, t.names));
 };
 
 /**
- * customize: the objects the spec names, asked for by name only. Depends on the parent's spec (and
- * namespace) only, as Metacontroller caches the answer per generation. It reads the raw spec: an invalid
- * spec still gets its references, so the status can say what else is wrong.
+ * customize: the objects the spec names (as the parser records them) and those the features derive from
+ * the parent's name, asked for by name only, plus the names of the children we would create, to see
+ * whether another object already holds one. Depends on the parent's spec (and namespace) only, as
+ * Metacontroller caches the answer per generation. An invalid spec still gets the references it names, so
+ * the status can say what else is wrong.
  */
-export const customizeIronic = (request: CustomizeRequest): CustomizeResponse => {
+export const customizeIronic = (request: CustomizeRequest, features: readonly IronicFeature[] = IRONIC_FEATURES): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
-  const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
-  const tls = isRecord(spec['tls']) ? spec['tls'] : {};
-  // The Secret cert-manager fills for spec.tls.issuerRef: not our child, read like a user's Secret.
-  const issued = isRecord(tls['issuerRef']) ? ironicNames(request.parent.metadata.name).certificateSecret : undefined;
-  const referenced = [
-    ...namesRule('v1', 'secrets', namespace, [textOf(spec['apiCredentialsName']), textOf(tls['certificateName']), issued, ...caNames(tls, 'Secret'), ...switchNames(spec), keepalivedPasswordName(spec)]),
-    ...namesRule('v1', 'configmaps', namespace, caNames(tls, 'ConfigMap')),
-    ...namesRule(GROUP_VERSION, 'ironicdatabases', namespace, [textOf(spec['databaseName'])]),
-    ...namesRule(GROUP_VERSION, 'ironicimagecaches', namespace, [textOf(spec['imageCacheName'])]),
-  ];
-  // The names of the children we would create, to see whether another object already holds one.
+  const spec = request.parent['spec'];
+  const names = ironicNames(request.parent.metadata.name);
   const parsed = parseIronic(spec);
-  const wanted = parsed.ok ? wantedIronicChildren(parsed.model, ironicNames(request.parent.metadata.name)) : [];
-  return { relatedResources: withWanted(referenced, wanted, namespace) };
+  const references = parsed.ok ? ironicReferences(parsed.model, names, features) : ironicSpecReferences(spec);
+  const wanted = parsed.ok ? wantedIronicChildren(parsed.model, names, features) : [];
+  return { relatedResources: withWanted(referenceRules(references, namespace), wanted, namespace) };
 };
 
-
 /** sync: the plan, with credentials (and in HA the CA) materialized in between. */
-export const syncIronic = async (request: SyncRequest, ctx: HookContext): Promise<SyncResponse> => {
+export const syncIronic = async (request: SyncRequest, ctx: HookContext, features: readonly IronicFeature[] = IRONIC_FEATURES): Promise<SyncResponse> => {
   const view = viewOf(request, ctx.now());
-  const prepared = prepareIronic(view, ctx.config);
+  const prepared = prepareIronic(view, ctx.config, features);
   if (prepared.kind === 'keep') return wire(prepared.result);
   const { model, names } = prepared;
   const lookup = { related: view.related, namespace: view.namespace };

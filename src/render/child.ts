@@ -14,7 +14,7 @@ export type KubeChild = {
 };
 
 /** A rendered Kubernetes object (typed with kubernetes-models, where metadata is optional). */
-type Rendered = { readonly apiVersion: string; readonly kind: string; readonly metadata?: { readonly name?: string | undefined } };
+export type Rendered = { readonly apiVersion: string; readonly kind: string; readonly metadata?: { readonly name?: string | undefined } };
 
 /**
  * A rendered object as a desired child. Every renderer names its object; a nameless one is a bug of

@@ -18,3 +18,18 @@ export const restricted = (uid: number = IRONIC_UID, gid: number = IRONIC_GID, w
   capabilities: { drop: ['ALL'] },
   seccompProfile: { type: 'RuntimeDefault' },
 });
+
+/**
+ * Network containers need file capabilities (dnsmasq's binary carries them), hence privilege escalation.
+ * NOTE: their root filesystem stays writable: dnsmasq and keepalived write pid and lease files in places
+ * the image does not move to /conf or /data.
+ */
+export const withCapabilities = (uid: number, gid: number, add: string[]): ISecurityContext => ({
+  runAsUser: uid,
+  runAsGroup: gid,
+  runAsNonRoot: true,
+  privileged: false,
+  allowPrivilegeEscalation: true,
+  capabilities: { drop: ['ALL'], add },
+  seccompProfile: { type: 'RuntimeDefault' },
+});

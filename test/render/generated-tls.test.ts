@@ -14,7 +14,7 @@ import { syncIronic } from '../../src/hooks/ironic.js';
 import type { SyncRequest } from '../../src/api/hook.js';
 import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
 import { generateRpcCA } from '../../src/crypto/rpc-ca.js';
-import { certificateSubjects } from '../../src/render/ironic/generated-tls.js';
+import { certificateSubjects } from '../../src/render/ironic/subjects.js';
 import { ironicNames } from '../../src/render/names.js';
 import { parseIronic } from '../../src/api/parse-ironic.js';
 import type { IronicRenderInput } from '../../src/render/ironic/input.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
 import { generateRpcCA } from '../../src/crypto/rpc-ca.js';
-import { IPXE_BUILD_SCRIPT } from '../../src/render/ironic/ipxe-tls.js';
+import { IPXE_BUILD_SCRIPT } from '../../src/render/ironic/features/ipxe-tls.js';
 import { containerOf, envOf, podOf, syncFor, type Container } from '../helpers/render.js';
 import type { Obj } from '../helpers/hooks.js';
 import { TLS_SECRET, secret } from '../fixtures/ironic-scenarios.js';

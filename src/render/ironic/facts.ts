@@ -2,6 +2,7 @@
  * Facts derived from the model that every piece of an Ironic reads: images, placement, labels, port
  * names and the environment helpers. The bottom of src/render/ironic: it imports no other piece.
  */
+import type { IContainerPort } from 'kubernetes-models/v1/ContainerPort';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
@@ -102,3 +103,12 @@ export const provisioningEnv = (input: IronicRenderInput): IEnvVar[] => {
   // Without any hint, wait for the IP of the node (or of the pod off the host network).
   return [fieldEnv('PROVISIONING_IP', n.hostNetwork ? 'status.hostIP' : 'status.podIP')];
 };
+
+/** A container port; host networking exposes it on the node, so hostPort equals the container port. */
+export const containerPort = (input: IronicRenderInput, name: string, port: number): IContainerPort => ({
+  name,
+  containerPort: port,
+  protocol: 'TCP',
+  // NOTE: upstream sets hostPort even off the host network, which needlessly reserves node ports.
+  ...(input.model.networking.hostNetwork && { hostPort: port }),
+});

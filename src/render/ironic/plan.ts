@@ -18,13 +18,15 @@ import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
 import { combineReadiness, daemonSetReadiness, deploymentReadiness, findCondition, jobReadiness, serviceReadiness, ready, type Readiness } from '../status.js';
 import { describeProblems } from '../problems.js';
-import { conflictMessage, objectsInTheWay, ownedBy, type Wanted } from '../ownership.js';
+import { conflictMessage, objectsInTheWay, ownedBy } from '../ownership.js';
 import { resolveDatabase, singlePodDatabaseHint } from './database.js';
 import { resolveImageCache, workloadUsesImages, type ImageCacheResult } from './image-cache.js';
-import { renderIronicChildren } from './index.js';
+import { isOwnSecret, renderIronicChildren, wantedIronicChildren } from './children.js';
+import type { IronicFeature } from './feature.js';
+import { IRONIC_FEATURES } from './feature-list.js';
 import { retireWorkload } from './retire.js';
-import { clientAccess } from './handoff.js';
-import { issuedForOtherNames, renderCertificate } from './cert-manager.js';
+import { clientAccess } from './features/client-handoff.js';
+import { issuedForOtherNames, renderCertificate } from './features/cert-manager.js';
 import type { ApiCredentials, GeneratedTLS, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
@@ -66,6 +68,8 @@ export type Prepared =
       readonly names: IronicNames;
       readonly references: IronicReferences;
       readonly credentials: CredentialsPlan;
+      /** The features the sync renders with. */
+      readonly features: readonly IronicFeature[];
       /** The CA Secret the running replicas were started with (HA only), which the CA rotation waits for. */
       readonly rollout?: CARollout;
       /** The same for the CA of generated API certificates (tls.generateCertificate). */
@@ -121,27 +125,17 @@ export const referencedSecrets = (workload: KubeObject): string[] => {
   return [...new Set(names.filter((n): n is string => typeof n === 'string'))];
 };
 
-/** Whether a Secret name is one of ours (a database's credentials, for one, belong to someone else). */
-const isOwnSecret = (names: IronicNames, secret: string): boolean =>
-  secret === names.apiCredentials ||
-  secret.startsWith(names.htpasswdPrefix) ||
-  secret.startsWith(names.rpcCAPrefix) ||
-  secret.startsWith(names.tlsCAPrefix) ||
-  secret.startsWith(names.keepalivedConfigPrefix) ||
-  secret === names.switchConfig ||
-  secret === names.switchCredentials;
-
 /**
  * True when the workload is observed but a Secret of ours that it uses is not: Metacontroller's Secret
  * cache is behind its workload cache. Generating credentials or a CA now would roll the pods to values
  * that the next sync reverts, so the sync waits instead (for a young workload only: after that, the Secret
  * was deleted).
  */
-export const secretsNotObservedYet = (view: ParentView, names: IronicNames): boolean => {
+export const secretsNotObservedYet = (view: ParentView, names: IronicNames, features: readonly IronicFeature[] = IRONIC_FEATURES): boolean => {
   const [workload] = observedWorkloads(view, names);
   if (workload === undefined) return false;
   const observed = new Set(objectsOf(view.children, GROUP_KEYS.secret).map((s) => s.metadata.name));
-  const missing = referencedSecrets(workload).filter((name) => isOwnSecret(names, name) && !observed.has(name));
+  const missing = referencedSecrets(workload).filter((name) => isOwnSecret(names, name, features) && !observed.has(name));
   if (missing.length === 0) return false;
   const created = Date.parse(textOf(pathOf(workload, 'metadata', 'creationTimestamp')) ?? '');
   return !Number.isNaN(created) && Date.parse(view.now) - created < CACHE_GRACE_SECONDS * 1000;
@@ -177,28 +171,6 @@ export const retainedCASecrets = (view: ParentView, prefix: string, rollout: CAR
 };
 
 /**
- * The children with names fixed by the parent's name that this spec creates (content-named Secrets and
- * Jobs cannot collide by accident). Both workload kinds count: an orphaned Deployment would run a second
- * conductor next to a DaemonSet.
- */
-export const wantedIronicChildren = (model: IronicModel, names: IronicNames): Wanted[] => {
-  const service = model.networkingService;
-  return [
-    ...(model.apiCredentialsName === undefined ? [{ group: GROUP_KEYS.secret, name: names.apiCredentials }] : []),
-    { group: GROUP_KEYS.secret, name: names.clouds },
-    ...(model.tls.generate ? [{ group: GROUP_KEYS.configMap, name: names.caBundle }] : []),
-    ...(service !== undefined && service.switchConfigSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchConfig }] : []),
-    ...(service !== undefined && service.switchCredentialsSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchCredentials }] : []),
-    { group: GROUP_KEYS.deployment, name: names.workload },
-    { group: GROUP_KEYS.daemonSet, name: names.workload },
-    ...(service !== undefined ? [{ group: GROUP_KEYS.deployment, name: names.networking }, { group: GROUP_KEYS.service, name: names.networkingService }] : []),
-    { group: GROUP_KEYS.service, name: names.service },
-    ...(model.networking.ingress !== undefined ? [{ group: GROUP_KEYS.ingress, name: names.ingress }] : []),
-  ];
-};
-
-
-/**
  * A cache that refreshes (a new download after a spec change or a certificate renewal) holds back only the
  * Ironics that would get new URLs from it: one whose workload already runs with the URLs the cache lists
  * keeps rendering, so its own changes are not frozen by the cache's.
@@ -214,13 +186,13 @@ const keptCacheImages = (result: ImageCacheResult, view: ParentView, names: Iron
  * references and database resolve, and Metacontroller's Secret cache has caught up. Otherwise the result
  * keeps every observed child.
  */
-export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'certManager'> = {}): Prepared => {
+export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'certManager'> = {}, features: readonly IronicFeature[] = IRONIC_FEATURES): Prepared => {
   const parsed = parseIronic(view.spec);
   if (!parsed.ok) return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: describeProblems(parsed.problems) }) };
   const { model } = parsed;
   if (model.tls.issuerRef !== undefined && config.certManager !== true) return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: CERT_MANAGER_MISSING }, model.version) };
   const names = ironicNames(view.name);
-  const inTheWay = objectsInTheWay(view, wantedIronicChildren(model, names));
+  const inTheWay = objectsInTheWay(view, wantedIronicChildren(model, names, features));
   if (inTheWay.length > 0) return { kind: 'keep', result: keepIronic(view, { kind: 'conflict', message: conflictMessage(inTheWay, view.namespace, 'Ironic', { secretName: names.apiCredentials, field: 'spec.apiCredentialsName', what: 'API credentials' }) }, model.version) };
   const lookup = { related: view.related, namespace: view.namespace };
   const references = resolveIronicReferences({ model, names, lookup, children: view.children });
@@ -229,7 +201,7 @@ export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'cert
   if (!database.ok) return { kind: 'keep', result: keepIronic(view, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, model.version) };
   const imageCache = keptCacheImages(resolveImageCache(model.ramdisk.imageCacheName, view.related, view.namespace), view, names);
   if (!imageCache.ok) return { kind: 'keep', result: keepIronic(view, { kind: imageCache.kind === 'missing' ? 'missingReference' : 'waiting', message: imageCache.message }, model.version) };
-  if (secretsNotObservedYet(view, names)) {
+  if (secretsNotObservedYet(view, names, features)) {
     const waiting = keepIronic(view, { kind: 'waiting', message: 'waiting for the Secrets of this Ironic to be observed before reusing them' }, model.version);
     return { kind: 'keep', result: { ...waiting, resyncAfterSeconds: CACHE_RESYNC_SECONDS } };
   }
@@ -241,6 +213,7 @@ export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'cert
     names,
     references: { ...references.references, ...(database.database && { database: database.database }), ...(imageCache.images && { imageCache: imageCache.images }) },
     credentials: credentialsPlan(view, model, names),
+    features,
     ...(rollout && { rollout }),
     ...(tlsRollout && { tlsRollout }),
   };
@@ -282,9 +255,10 @@ export const planIronicChildren = (
   view: ParentView,
   input: IronicRenderInput,
   installed: string | undefined,
+  features: readonly IronicFeature[] = IRONIC_FEATURES,
 ): { children: KubeChild[]; readiness: Readiness; resyncAfterSeconds?: number } => {
   const { names, model } = input;
-  const children = renderIronicChildren(input);
+  const children = renderIronicChildren(input, features);
   // Switching between a Deployment and a DaemonSet: the old one goes first, so two Ironic architectures
   // never run side by side (the new one is created once the old one is no longer observed).
   const previousKind = findObject(view.children, model.highAvailability ? GROUP_KEYS.deployment : GROUP_KEYS.daemonSet, view.namespace, names.workload);
@@ -373,7 +347,7 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
     config,
   };
   if (model.tls.issuerRef !== undefined && (references.tls === undefined || issuedForOtherNames(input))) return waitForIssuedCertificate(view, input);
-  const planned = withHints(planIronicChildren(view, input, installed), [singlePodDatabaseHint(model.highAvailability, input.references.database), sensorIntervalHint(model)]);
+  const planned = withHints(planIronicChildren(view, input, installed, prepared.features), [singlePodDatabaseHint(model.highAvailability, input.references.database), sensorIntervalHint(model)]);
   const children = replacingChanged(view, planned.children, names.clouds);
   const retained = [
     ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),

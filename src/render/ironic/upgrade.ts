@@ -12,7 +12,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { compareVersions, parseVersion } from '../../api/version.js';
 import type { IronicRenderInput } from './input.js';
-import { proxyEnv } from './env.js';
+import { proxyEnv } from './common-env.js';
 import { restricted } from '../security.js';
 import { childLabels, fieldEnv, ironicImages, ironicScheduling, resourcesOf } from './facts.js';
 import { databaseAuthVolume, databaseCAVolume, databaseMounts, scratchMounts, scratchVolume, sharedMount, sharedVolume } from './volumes.js';

@@ -87,21 +87,10 @@ export const databaseMounts = (database: DatabaseConnection | undefined): IVolum
   ...(database?.tlsCertificateName !== undefined ? [readOnlyMount(VOLUMES.mariadbCA, MOUNTS.mariadbCA)] : []),
 ];
 
-/** Volumes of the referenced Secrets and ConfigMaps, and of the database credentials. */
-export const buildReferenceVolumes = (input: IronicRenderInput): IVolume[] => {
-  const { tls, bmcCA, trustedCA, database } = input.references;
-  return [
-    ...(tls ? [referenceVolume(VOLUMES.tls, tls)] : []),
-    ...(bmcCA ? [referenceVolume(VOLUMES.bmcCA, bmcCA)] : []),
-    ...(trustedCA ? [referenceVolume(VOLUMES.trustedCA, trustedCA)] : []),
-    ...(database ? [databaseAuthVolume(database), ...databaseCAVolume(database)] : []),
-  ];
-};
-
 /**
  * The certificate at /certs/ipxe (the same volume as /certs/ironic) with tls.ipxe, for ironic, httpd and dnsmasq:
  * tls-common.sh turns IPXE_TLS_SETUP on when it finds tls.crt (and fails without tls.key next to it). The iPXE
- * builder mounts only the certificate it trusts (ipxe-tls.ts).
+ * builder mounts only the certificate it trusts (features/ipxe-tls.ts).
  */
 export const ipxeMounts = (input: IronicRenderInput): IVolumeMount[] => (input.model.tls.ipxe ? [readOnlyMount(VOLUMES.tls, MOUNTS.ipxe)] : []);
 

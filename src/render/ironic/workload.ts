@@ -1,32 +1,44 @@
 /**
- * The Ironic workload: a single-replica Deployment (the HA DaemonSet has its own module).
+ * The Ironic workload `<name>-service`: a single-replica Deployment, or in high availability a DaemonSet
+ * (one Ironic per selected node), around the pod template the features fold into.
  */
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
-import { renderIronicDaemonSet } from './ha.js';
-import type { IronicRenderInput } from './input.js';
+import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import { childLabels, selectorLabels } from './facts.js';
+import type { IronicFeature } from './feature.js';
+import type { IronicRenderInput } from './input.js';
 import { buildPodTemplate } from './pod.js';
 
 /**
- * `<name>-service`: one replica, and `Recreate` so that two Ironic conductors never run at the same
- * time on the same database or provisioning network.
+ * One replica, and `Recreate` so that two Ironic conductors never run at the same time on the same
+ * database or provisioning network.
  */
-export const renderIronicWorkload = (input: IronicRenderInput): IDeployment | IDaemonSet =>
-  input.model.highAvailability ? renderIronicDaemonSet(input, buildPodTemplate(input), selectorLabels(input)) : renderIronicDeployment(input);
-
-export const renderIronicDeployment = (input: IronicRenderInput): IDeployment => ({
+const renderIronicDeployment = (input: IronicRenderInput, template: IPodTemplateSpec): IDeployment => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
-  metadata: {
-    name: input.names.workload,
-    namespace: input.namespace,
-    labels: childLabels(input),
-  },
+  metadata: { name: input.names.workload, namespace: input.namespace, labels: childLabels(input) },
   spec: {
     replicas: 1,
     strategy: { type: 'Recreate' },
     selector: { matchLabels: selectorLabels(input) },
-    template: buildPodTemplate(input),
+    template,
   },
 });
+
+/** A DaemonSet, one node at a time (no surge: the pods use host ports). */
+const renderIronicDaemonSet = (input: IronicRenderInput, template: IPodTemplateSpec): IDaemonSet => ({
+  apiVersion: 'apps/v1',
+  kind: 'DaemonSet',
+  metadata: { name: input.names.workload, namespace: input.namespace, labels: childLabels(input) },
+  spec: {
+    selector: { matchLabels: selectorLabels(input) },
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+    template,
+  },
+});
+
+export const renderIronicWorkload = (input: IronicRenderInput, features: readonly IronicFeature[]): IDeployment | IDaemonSet => {
+  const template = buildPodTemplate(input, features);
+  return input.model.highAvailability ? renderIronicDaemonSet(input, template) : renderIronicDeployment(input, template);
+};

@@ -17,13 +17,14 @@
 import type { IAffinity } from 'kubernetes-models/v1/Affinity';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import { NODE_ARCH_LABEL } from '../../api/constants.js';
-import { DEFAULT_IPXE_RELEASE } from '../config.js';
-import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
-import { env, resourcesOf } from './facts.js';
-import type { IronicRenderInput } from './input.js';
-import { proxyEnv } from './env.js';
-import { MOUNTS, VOLUMES, ipxeMounts, scratchMounts, sharedMount } from './volumes.js';
+import { NODE_ARCH_LABEL } from '../../../api/constants.js';
+import { DEFAULT_IPXE_RELEASE } from '../../config.js';
+import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
+import { proxyEnv } from '../common-env.js';
+import { env, resourcesOf } from '../facts.js';
+import type { ContainerContext, IronicFeature } from '../feature.js';
+import type { IronicRenderInput } from '../input.js';
+import { MOUNTS, VOLUMES, ipxeMounts, scratchMounts, sharedMount } from '../volumes.js';
 
 /** Where ironic-image (and the builder) look for custom firmware: IPXE_CUSTOM_FIRMWARE_DIR's default. */
 export const IPXE_FIRMWARE_DIR = `${MOUNTS.shared}/custom_ipxe_firmware`;
@@ -71,24 +72,19 @@ const trustedMount = (input: IronicRenderInput): IVolumeMount => {
  * gcc -m32), which an aarch64 toolchain cannot build, so on an arm64 node the builder fails and the pod never
  * starts. A required node affinity (added to the pod's nodeSelector and tolerations, which still apply).
  */
-export const ipxeAffinity = (input: IronicRenderInput): { affinity?: IAffinity } =>
-  input.model.tls.ipxe
-    ? {
-        affinity: {
-          nodeAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: NODE_ARCH_LABEL, operator: 'In', values: ['amd64'] }] }] },
-          },
-        },
-      }
-    : {};
+const amd64Only: IAffinity = {
+  nodeAffinity: {
+    requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: NODE_ARCH_LABEL, operator: 'In', values: ['amd64'] }] }] },
+  },
+};
 
 /** dnsmasq's mounts with iPXE TLS: the firmware (on /shared) and the certificate that switches it to TLS. */
-export const dnsmasqMounts = (input: IronicRenderInput): IVolumeMount[] => (input.model.tls.ipxe ? [sharedMount, ...ipxeMounts(input)] : []);
+const dnsmasqMounts = (input: IronicRenderInput): IVolumeMount[] => [sharedMount, ...ipxeMounts(input)];
 
 /** The init container that builds the firmware into /shared/custom_ipxe_firmware. */
-export const buildIPXEBuilderContainer = (input: IronicRenderInput, image: string): IContainer => ({
+const buildIPXEBuilderContainer = (input: IronicRenderInput, { images }: ContainerContext): IContainer => ({
   name: 'ipxe-builder',
-  image,
+  image: images.ipxeBuilder,
   command: ['/bin/bash', '-c', IPXE_BUILD_SCRIPT],
   env: [
     env('IPXE_ENABLE_TLS', 'true'),
@@ -109,3 +105,12 @@ export const buildIPXEBuilderContainer = (input: IronicRenderInput, image: strin
   ...resourcesOf(input, 'ipxe-builder'),
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
+
+export const IPXE_TLS: IronicFeature = {
+  name: 'ipxe-tls',
+  applies: (model) => model.tls.ipxe,
+  // After the certificate is issued (an earlier feature): the firmware trusts its CA.
+  initContainers: [{ name: 'ipxe-builder', build: buildIPXEBuilderContainer }],
+  mounts: (input) => ({ dnsmasq: dnsmasqMounts(input) }),
+  podSpec: () => ({ affinity: amd64Only }),
+};

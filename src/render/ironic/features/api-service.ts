@@ -5,9 +5,11 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import type { IServicePort } from 'kubernetes-models/v1/ServicePort';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { IHTTPIngressPath } from 'kubernetes-models/networking.k8s.io/v1/HTTPIngressPath';
-import { SERVICE_PORTS } from '../../api/constants.js';
-import type { IronicRenderInput } from './input.js';
-import { PORT_NAMES, childLabels, selectorLabels } from './facts.js';
+import { SERVICE_PORTS } from '../../../api/constants.js';
+import { GROUP_KEYS } from '../../../api/hook.js';
+import type { IronicFeature } from '../feature.js';
+import type { IronicRenderInput } from '../input.js';
+import { PORT_NAMES, childLabels, selectorLabels } from '../facts.js';
 
 /** The image server port the Service and Ingress expose: TLS unless virtual media TLS is off. */
 export const imageServerPortName = (input: IronicRenderInput): string =>
@@ -82,4 +84,14 @@ export const renderIronicIngress = (input: IronicRenderInput): IIngress | undefi
       ],
     },
   };
+};
+
+export const API_SERVICE: IronicFeature = {
+  name: 'api-service',
+  applies: () => true,
+  children: (input) => [renderIronicService(input), renderIronicIngress(input)],
+  wanted: (model, names) => [
+    { group: GROUP_KEYS.service, name: names.service },
+    ...(model.networking.ingress !== undefined ? [{ group: GROUP_KEYS.ingress, name: names.ingress }] : []),
+  ],
 };

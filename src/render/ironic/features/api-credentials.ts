@@ -1,10 +1,13 @@
 /**
- * Secrets we own: the generated API credentials (only when the user gives none) and the htpasswd.
+ * The API credentials: the generated Secret (only when the user gives none) and the htpasswd Ironic and httpd
+ * read; a new password rolls the pods.
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import { CONTENT_COMPONENTS, ENVIRONMENT_LABEL, LABELS } from '../names.js';
-import { base64, ironicSecretLabels } from '../meta.js';
-import type { IronicRenderInput } from './input.js';
+import { GROUP_KEYS } from '../../../api/hook.js';
+import { CONTENT_COMPONENTS, ENVIRONMENT_LABEL, LABELS, versionAnnotation } from '../../names.js';
+import { base64, ironicSecretLabels } from '../../meta.js';
+import type { IronicFeature } from '../feature.js';
+import type { IronicRenderInput } from '../input.js';
 
 /**
  * `<name>-api-credentials`, when spec.apiCredentialsName is empty. NOTE: the CompositeController applies
@@ -42,3 +45,13 @@ export const renderHtpasswdSecret = (input: IronicRenderInput): ISecret => ({
   immutable: true,
   data: { htpasswd: base64(input.credentials.htpasswd) },
 });
+
+export const API_CREDENTIALS: IronicFeature = {
+  name: 'api-credentials',
+  applies: () => true,
+  // The same hash the credentials carry (and the networking pod uses): it changes with the htpasswd.
+  annotations: (input) => ({ [versionAnnotation('api-secret')]: input.credentials.hash }),
+  children: (input) => [renderApiCredentialsSecret(input), renderHtpasswdSecret(input)],
+  wanted: (model, names) => (model.apiCredentialsName === undefined ? [{ group: GROUP_KEYS.secret, name: names.apiCredentials }] : []),
+  ownsSecret: (names, secret) => secret === names.apiCredentials || secret.startsWith(names.htpasswdPrefix),
+};

@@ -9,15 +9,18 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import type { ProviderNetworkModel } from '../../api/model.js';
-import { LABELS, labelValue, versionAnnotation } from '../names.js';
-import { base64, ironicSecretLabels } from '../meta.js';
-import { IRONIC_GID, restricted } from '../security.js';
-import { buildNetworkingCertificateContainer, generatedTLSAnnotations, generatedTLSVolumes } from './generated-tls.js';
-import type { IronicRenderInput, SwitchSecrets } from './input.js';
-import { SWITCH_PLACEHOLDERS } from './references.js';
-import { childLabels, fieldEnv, ironicImages, ironicScheduling, resourcesOf } from './facts.js';
-import { MOUNTS, VOLUMES, readOnlyMount, referenceVolume, rpcAuthMount, rpcAuthVolume, scratchMounts, scratchVolume } from './volumes.js';
+import { GROUP_KEYS } from '../../../api/hook.js';
+import type { ProviderNetworkModel } from '../../../api/model.js';
+import { LABELS, labelValue, versionAnnotation } from '../../names.js';
+import { base64, ironicSecretLabels } from '../../meta.js';
+import { IRONIC_GID, restricted } from '../../security.js';
+import type { IronicFeature } from '../feature.js';
+import { generatedCertificateContainer, generatedTLSAnnotations, generatedTLSVolumes } from '../generated-certificate.js';
+import type { IronicRenderInput, SwitchSecrets } from '../input.js';
+import { SWITCH_PLACEHOLDERS } from '../references.js';
+import { childLabels, fieldEnv, ironicImages, ironicScheduling, resourcesOf } from '../facts.js';
+import { networkingServiceDNSNames } from '../subjects.js';
+import { MOUNTS, VOLUMES, readOnlyMount, referenceVolume, rpcAuthMount, rpcAuthVolume, scratchMounts, scratchVolume } from '../volumes.js';
 
 export const NETWORKING_RPC_PORT = 6190;
 
@@ -37,7 +40,7 @@ export const providerNetworkValue = (network: ProviderNetworkModel): string =>
   ].join('/');
 
 /** Variables of the ironic container that point Ironic at the networking service. */
-export const ironicNetworkingEnv = (input: IronicRenderInput): IEnvVar[] => {
+const ironicNetworkingEnv = (input: IronicRenderInput): IEnvVar[] => {
   const service = input.model.networkingService;
   if (service === undefined) return [];
   // As upstream: `<service>.<namespace>.svc`, plus the cluster domain only when one is configured.
@@ -117,7 +120,7 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
           // whose key the init container reads through the ironic group.
           ...(input.generatedTLS !== undefined && {
             securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' },
-            initContainers: [buildNetworkingCertificateContainer(input)],
+            initContainers: [generatedCertificateContainer(input, { dnsNames: networkingServiceDNSNames(input), ips: [] }, [fieldEnv('POD_IP', 'status.podIP')])],
           }),
           containers: [
             {
@@ -173,4 +176,24 @@ export const renderSwitchSecrets = (input: IronicRenderInput): ISecret[] => {
     ...(switches.config.generated ? [secret(switches.config.name, SWITCH_PLACEHOLDERS.config)] : []),
     ...(switches.credentials.generated ? [secret(switches.credentials.name, SWITCH_PLACEHOLDERS.credentials)] : []),
   ];
+};
+
+export const NETWORKING_SERVICE: IronicFeature = {
+  name: 'networking-service',
+  applies: (model) => model.networkingService !== undefined,
+  // Ironic calls the service over JSON-RPC with the API credentials (in HA the JSON-RPC feature mounts them already).
+  volumes: (input) => (input.model.highAvailability ? [] : [rpcAuthVolume(input)]),
+  mounts: (input) => ({ ironic: input.model.highAvailability ? [] : [rpcAuthMount] }),
+  env: (input) => ({ ironic: ironicNetworkingEnv(input) }),
+  children: (input) => [...renderSwitchSecrets(input), renderNetworkingDeployment(input), renderNetworkingService(input)],
+  wanted: (model, names) => {
+    const service = model.networkingService;
+    return [
+      ...(service?.switchConfigSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchConfig }] : []),
+      ...(service?.switchCredentialsSecretName === undefined ? [{ group: GROUP_KEYS.secret, name: names.switchCredentials }] : []),
+      { group: GROUP_KEYS.deployment, name: names.networking },
+      { group: GROUP_KEYS.service, name: names.networkingService },
+    ];
+  },
+  ownsSecret: (names, secret) => secret === names.switchConfig || secret === names.switchCredentials,
 };

@@ -6,11 +6,13 @@
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { stringify } from 'yaml';
-import type { ClientAccess } from '../../api/ironic.js';
-import { base64, ironicSecretLabels } from '../meta.js';
-import { LABELS } from '../names.js';
-import type { IronicRenderInput } from './input.js';
-import { bracketIPv6 } from './facts.js';
+import { GROUP_KEYS } from '../../../api/hook.js';
+import type { ClientAccess } from '../../../api/ironic.js';
+import { base64, ironicSecretLabels } from '../../meta.js';
+import { LABELS } from '../../names.js';
+import type { IronicFeature } from '../feature.js';
+import type { IronicRenderInput } from '../input.js';
+import { bracketIPv6 } from '../facts.js';
 
 /** Where the clouds Secret is meant to be mounted, and so where clouds.yaml finds the CA. */
 export const CLOUDS_MOUNT = '/etc/openstack';
@@ -92,3 +94,10 @@ export const renderCloudsSecret = (input: IronicRenderInput): ISecret => ({
   type: 'Opaque',
   data: { 'clouds.yaml': base64(cloudsYaml(input)), ...optionalCA(caData(input)) },
 });
+
+export const CLIENT_HANDOFF: IronicFeature = {
+  name: 'client-handoff',
+  applies: () => true,
+  children: (input) => [renderCloudsSecret(input)],
+  wanted: (_model, names) => [{ group: GROUP_KEYS.secret, name: names.clouds }],
+};

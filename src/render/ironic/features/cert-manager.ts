@@ -8,12 +8,14 @@
  * NOTE: cert-manager cannot know the node addresses of a high-availability Ironic; its certificate covers
  * the Service names and the addresses of the spec only (tls.generateCertificate covers each node).
  */
-import { canonicalIP } from '../../api/net.js';
-import { LABELS } from '../names.js';
-import { ironicSecretLabels } from '../meta.js';
-import { LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS } from '../../crypto/renewal.js';
-import { certificateSubjects, networkingServiceDNSNames, type CertificateSubjects } from './generated-tls.js';
-import type { IronicRenderInput } from './input.js';
+import { canonicalIP } from '../../../api/net.js';
+import { SECRET_REFERENCE } from '../../../api/references.js';
+import { LABELS } from '../../names.js';
+import { ironicSecretLabels } from '../../meta.js';
+import { LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS } from '../../../crypto/renewal.js';
+import type { IronicFeature } from '../feature.js';
+import { certificateSubjects, networkingServiceDNSNames, type CertificateSubjects } from '../subjects.js';
+import type { IronicRenderInput } from '../input.js';
 
 /** A cert-manager Certificate, as far as we write it (cert-manager.io/v1, checked against its CRD in the tests). */
 export type CertManagerCertificate = {
@@ -76,4 +78,12 @@ export const renderCertificate = (input: IronicRenderInput): CertManagerCertific
       privateKey: { rotationPolicy: 'Always' },
     },
   };
+};
+
+export const CERT_MANAGER: IronicFeature = {
+  name: 'cert-manager',
+  applies: (model) => model.tls.issuerRef !== undefined,
+  children: (input) => [renderCertificate(input)],
+  // The Secret cert-manager fills: not our child, read like a user's Secret.
+  references: (_model, names) => [{ ...SECRET_REFERENCE, name: names.certificateSecret, field: 'spec.tls.issuerRef' }],
 };

@@ -7,13 +7,21 @@
  * content keyed with the uid of the password's Secret (a new password is a new Secret and a rolling restart,
  * and the name tells nothing about the password).
  */
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import { VRRP } from '../../api/constants.js';
-import { CONTENT_COMPONENTS, LABELS } from '../names.js';
-import { base64, contentHash, ironicSecretLabels, keyedContentHash } from '../meta.js';
-import type { IronicRenderInput } from './input.js';
+import { VRRP } from '../../../api/constants.js';
+import { CONTENT_COMPONENTS, LABELS } from '../../names.js';
+import { base64, contentHash, ironicSecretLabels, keyedContentHash } from '../../meta.js';
+import { withCapabilities } from '../../security.js';
+import { env, optionalEnv, resourcesOf } from '../facts.js';
+import type { ContainerContext, IronicFeature } from '../feature.js';
+import type { IronicRenderInput } from '../input.js';
+
+/** The user of the keepalived image. */
+const KEEPALIVED_UID = 65532;
 
 /** Where the image's start script reads its template. */
 const TEMPLATE_PATH = '/etc/keepalived/keepalived.conf';
@@ -75,10 +83,41 @@ export const renderKeepalivedSecret = (input: IronicRenderInput): ISecret | unde
 };
 
 /** The template over the image's file (a single-file mount: the rest of /etc/keepalived stays). */
-export const keepalivedMounts = (input: IronicRenderInput): IVolumeMount[] =>
+const keepalivedMounts = (input: IronicRenderInput): IVolumeMount[] =>
   keepalivedTemplate(input) !== undefined ? [{ name: VOLUME, mountPath: TEMPLATE_PATH, subPath: KEY, readOnly: true }] : [];
 
-export const keepalivedVolumes = (input: IronicRenderInput): IVolume[] => {
+const keepalivedVolumes = (input: IronicRenderInput): IVolume[] => {
   const template = keepalivedTemplate(input);
   return template !== undefined ? [{ name: VOLUME, secret: { secretName: secretName(input, template), items: [{ key: KEY, path: KEY }] } }] : [];
+};
+
+/** keepalived: the VIP list (new mode), or the provisioning IP and interface (legacy ipAddressManager). */
+export const buildKeepalivedEnv = (input: IronicRenderInput): IEnvVar[] => {
+  const n = input.model.networking;
+  if (n.keepalived?.mode !== 'vips') {
+    return [...optionalEnv('PROVISIONING_IP', n.ipAddress), ...optionalEnv('PROVISIONING_INTERFACE', n.interface)];
+  }
+  // NOTE: the main VIP takes the prefix of the DHCP network, or dnsmasq sees a /32 and hands out no lease.
+  const prefix = n.dhcp?.mainNetwork?.prefixLength;
+  const main = `${n.ipAddress ?? ''},${n.interface ?? ''}${prefix !== undefined ? `,${prefix}` : ''}`;
+  const extra = n.keepalived.additionalVIPs.map((v) => `${v.ipAddress},${v.interface}${v.prefix !== undefined ? `,${v.prefix}` : ''}`);
+  return [env('KEEPALIVED_VIRTUAL_IPS', [main, ...extra].join(' '))];
+};
+
+const buildKeepalivedContainer = (input: IronicRenderInput, { images }: ContainerContext): IContainer => ({
+  name: 'keepalived',
+  image: images.keepalived,
+  env: buildKeepalivedEnv(input),
+  ...(keepalivedMounts(input).length > 0 && { volumeMounts: keepalivedMounts(input) }),
+  ...resourcesOf(input, 'keepalived'),
+  securityContext: withCapabilities(KEEPALIVED_UID, KEEPALIVED_UID, ['NET_ADMIN', 'NET_BROADCAST', 'NET_RAW']),
+});
+
+export const KEEPALIVED: IronicFeature = {
+  name: 'keepalived',
+  applies: (model) => model.networking.keepalived !== undefined,
+  containers: [{ name: 'keepalived', build: buildKeepalivedContainer }],
+  volumes: keepalivedVolumes,
+  children: (input) => [renderKeepalivedSecret(input)],
+  ownsSecret: (names, secret) => secret.startsWith(names.keepalivedConfigPrefix),
 };

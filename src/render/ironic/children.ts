@@ -1,0 +1,50 @@
+/**
+ * The children of an Ironic, folded from the feature records: what each feature renders, in list order,
+ * then the workload. Also what the plan and customize need of the same records: the names the children
+ * will hold, the Secrets they are, and the objects to fetch. Pure: same input, same output.
+ */
+import { GROUP_KEYS } from '../../api/hook.js';
+import type { IronicModel } from '../../api/model.js';
+import type { ObjectReference } from '../../api/references.js';
+import { toChild, type KubeChild } from '../child.js';
+import type { IronicNames } from '../names.js';
+import type { Wanted } from '../ownership.js';
+import { featuresOf, type IronicFeature } from './feature.js';
+import type { IronicRenderInput } from './input.js';
+import { renderIronicWorkload } from './workload.js';
+
+export const renderIronicChildren = (input: IronicRenderInput, all: readonly IronicFeature[]): KubeChild[] => {
+  const features = featuresOf(all, input.model);
+  return [...features.flatMap((f) => f.children?.(input) ?? []), renderIronicWorkload(input, features)].filter((c) => c !== undefined).map(toChild);
+};
+
+/**
+ * The children with names fixed by the parent's name that this spec creates (content-named Secrets and
+ * Jobs cannot collide by accident). Both workload kinds count: an orphaned Deployment would run a second
+ * conductor next to a DaemonSet.
+ */
+export const wantedIronicChildren = (model: IronicModel, names: IronicNames, all: readonly IronicFeature[]): Wanted[] =>
+  [
+    ...featuresOf(all, model).flatMap((f) => f.wanted?.(model, names) ?? []),
+    { group: GROUP_KEYS.deployment, name: names.workload },
+    { group: GROUP_KEYS.daemonSet, name: names.workload },
+  ].sort((a, b) => wantedRank(a) - wantedRank(b));
+
+/** The order of the types in customize's rules (a stable sort keeps the features' order within a type). */
+const WANTED_ORDER: readonly string[] = [GROUP_KEYS.secret, GROUP_KEYS.configMap, GROUP_KEYS.deployment, GROUP_KEYS.daemonSet, GROUP_KEYS.service, GROUP_KEYS.ingress];
+const wantedRank = (w: Wanted): number => {
+  const index = WANTED_ORDER.indexOf(w.group);
+  return index === -1 ? WANTED_ORDER.length : index;
+};
+
+/**
+ * Whether a Secret name is one a feature renders, whether or not this spec still has the feature (a
+ * database's credentials, for one, belong to someone else).
+ */
+export const isOwnSecret = (names: IronicNames, secret: string, all: readonly IronicFeature[]): boolean => all.some((f) => f.ownsSecret?.(names, secret) === true);
+
+/** The objects customize asks for: those the spec names, and those the features derive from the parent's name. */
+export const ironicReferences = (model: IronicModel, names: IronicNames, all: readonly IronicFeature[]): ObjectReference[] => [
+  ...model.references,
+  ...featuresOf(all, model).flatMap((f) => f.references?.(model, names) ?? []),
+];

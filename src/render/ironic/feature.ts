@@ -1,0 +1,77 @@
+/**
+ * The feature record: one part of an Ironic (a container, a sidecar, a certificate issuer, the networking
+ * service, ...) and everything it contributes, in one place. The pod, the children, the plan and customize
+ * fold over one list of records (feature-list.ts), so a new part is one file plus its tests.
+ *
+ * A feature never imports another feature nor an assembler (pod.ts, children.ts, plan.ts): what several
+ * features share lives on the floor below (facts.ts, volumes.ts, common-env.ts, probes.ts, subjects.ts) or
+ * in src/render/shared.
+ */
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
+import type { ObjectReference } from '../../api/references.js';
+import type { IronicModel } from '../../api/model.js';
+import type { Rendered } from '../child.js';
+import type { IronicNames } from '../names.js';
+import type { Wanted } from '../ownership.js';
+import type { IronicImages } from './facts.js';
+import type { IronicRenderInput } from './input.js';
+
+/** What features add to the containers of other features, by container name. */
+export type ContainerAdditions<T> = Readonly<Record<string, readonly T[]>>;
+
+/**
+ * What a container builder receives besides the input: the images, and what the other features add to this
+ * container (variables go before the user's proxy and extraConfig, so that those still win).
+ */
+export type ContainerContext = {
+  readonly images: IronicImages;
+  readonly env: readonly IEnvVar[];
+  readonly mounts: readonly IVolumeMount[];
+};
+
+/** A container of the pod, built with what the other features add to it (nothing when the input lacks what it needs). */
+export type ContainerBuilder = { readonly name: string; readonly build: (input: IronicRenderInput, context: ContainerContext) => IContainer | undefined };
+
+/** The pod-level fields a feature may set (placement and the pod's security context). */
+export type PodSpecFields = Pick<IPodSpec, 'affinity' | 'securityContext'>;
+
+/**
+ * One feature. Every member is optional but `name` and `applies`; a member that a feature does not have
+ * contributes nothing. The order of the list is the order of containers, init containers, volumes, added
+ * variables and mounts, and children.
+ */
+export type IronicFeature = {
+  /** A short name, unique in the list (tests and errors name features by it). */
+  readonly name: string;
+  /** Whether this Ironic has the feature. Nothing else of the record is called when it does not. */
+  readonly applies: (model: IronicModel) => boolean;
+  /** Containers of the Ironic pod, in order. */
+  readonly containers?: readonly ContainerBuilder[];
+  /** Init containers of the Ironic pod, in order (they run in the list's order). */
+  readonly initContainers?: readonly ContainerBuilder[];
+  /** Volumes of the Ironic pod. */
+  readonly volumes?: (input: IronicRenderInput) => IVolume[];
+  /** Variables for containers of other features, by container name. */
+  readonly env?: (input: IronicRenderInput) => ContainerAdditions<IEnvVar>;
+  /** Mounts for containers of other features, by container name. */
+  readonly mounts?: (input: IronicRenderInput) => ContainerAdditions<IVolumeMount>;
+  /** Pod-template annotations: a hash of content whose change must roll the pods. */
+  readonly annotations?: (input: IronicRenderInput) => Readonly<Record<string, string>>;
+  /** Pod-level fields (merged in list order; a later feature's field wins). */
+  readonly podSpec?: (input: IronicRenderInput) => PodSpecFields;
+  /** Children of the Ironic this feature renders (Secrets, ConfigMaps, Services, a Deployment, ...). */
+  readonly children?: (input: IronicRenderInput) => readonly (Rendered | undefined)[];
+  /** Children whose names are fixed by the parent's name: one held by another object is a conflict. */
+  readonly wanted?: (model: IronicModel, names: IronicNames) => readonly Wanted[];
+  /** Whether a Secret name is one this feature renders (a missing one means Metacontroller's cache lags). */
+  readonly ownsSecret?: (names: IronicNames, secretName: string) => boolean;
+  /** Objects customize must fetch besides those the spec names (e.g. a Secret another operator fills). */
+  readonly references?: (model: IronicModel, names: IronicNames) => readonly ObjectReference[];
+};
+
+/** The features an Ironic has, in list order. */
+export const featuresOf = (features: readonly IronicFeature[], model: IronicModel): IronicFeature[] => features.filter((f) => f.applies(model));
