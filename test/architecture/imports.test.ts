@@ -89,6 +89,12 @@ const FORBIDDEN: ReadonlyArray<{ readonly from: string; readonly to: readonly st
   { from: 'api/', to: ['render/', 'hooks/', 'server/', 'cli/', 'kinds/', 'crd/'] },
   { from: 'render/', to: ['hooks/', 'server/', 'cli/', 'kinds/'] },
   { from: 'hooks/', to: ['server/', 'cli/', 'kinds/'] },
+  // The CRD helpers are below the kind descriptors (which use them); the generated set of CRDs lives with the kinds.
+  { from: 'crd/', to: ['render/', 'hooks/', 'server/', 'cli/', 'kinds/'] },
+  { from: 'crypto/', to: ['render/', 'hooks/', 'server/', 'cli/', 'kinds/', 'crd/'] },
+  // The hook server's settings, read once at start: the model and the render settings only.
+  { from: 'config.ts', to: ['hooks/', 'server/', 'cli/', 'kinds/', 'crd/'] },
+  { from: 'render/shared/', to: ['render/ironic/', 'render/database/', 'render/image-cache/'] },
 ];
 
 t.test('the tiers point one way: model, renderers and plans, hooks, then server and CLI', async (t) => {
@@ -100,7 +106,7 @@ t.test('the tiers point one way: model, renderers and plans, hooks, then server 
 });
 
 /** The render modules that may read the API modules: plans parse the spec; the status and hand-off modules write parts of the status type. */
-const READS_API = /^render\/.*\/(plan|status|handoff)\.ts$/;
+const READS_API = /^render\/.*\/(plan|status|client-handoff)\.ts$/;
 
 t.test('renderers read the parsed model, never the raw spec types or the validators', async (t) => {
   const raw = ['api/ironic.ts', 'api/ironic-database.ts', 'api/validate-ironic.ts', 'api/validate-database.ts', 'api/validate-overrides.ts'];
@@ -108,4 +114,47 @@ t.test('renderers read the parsed model, never the raw spec types or the validat
     name(file).startsWith('render/') && !READS_API.test(name(file)) ? imports.filter((i) => raw.includes(name(i))).map((i) => `${name(file)} -> ${name(i)}`) : [],
   );
   t.same(violations, []);
+});
+
+/**
+ * Inside an Ironic: the parts every feature may use (the floor), the features (one file each, never importing
+ * another feature), and the assemblers that fold over the list.
+ */
+const IRONIC = 'render/ironic/';
+const FEATURES = `${IRONIC}features/`;
+const ASSEMBLERS = ['feature-list.ts', 'pod.ts', 'workload.ts', 'children.ts', 'upgrade.ts', 'plan.ts', 'status.ts', 'retire.ts'].map((f) => `${IRONIC}${f}`);
+
+/** Imports that break the tiers inside render/ironic, as `from -> to`. */
+export const ironicTierViolations = (edges: Graph, nameOf: (file: string) => string): string[] =>
+  [...edges].flatMap(([file, imports]) => {
+    const from = nameOf(file);
+    if (!from.startsWith(IRONIC)) return [];
+    const isFeature = from.startsWith(FEATURES);
+    const isFloor = !isFeature && !ASSEMBLERS.includes(from);
+    return imports
+      .map(nameOf)
+      .filter((to) => (isFeature || isFloor) && (ASSEMBLERS.includes(to) || (to.startsWith(FEATURES) && to !== from)))
+      .map((to) => `${from} -> ${to}`);
+  });
+
+t.test('the tier rule catches a feature importing another feature or an assembler (so its silence means something)', async (t) => {
+  const id = (f: string): string => f;
+  const edges: Graph = new Map([
+    [`${FEATURES}a.ts`, [`${FEATURES}b.ts`, `${IRONIC}facts.ts`]],
+    [`${FEATURES}b.ts`, [`${IRONIC}pod.ts`]],
+    [`${IRONIC}facts.ts`, [`${FEATURES}a.ts`]],
+    [`${IRONIC}pod.ts`, [`${FEATURES}a.ts`, `${IRONIC}facts.ts`]],
+  ]);
+  t.same(ironicTierViolations(edges, id), [`${FEATURES}a.ts -> ${FEATURES}b.ts`, `${FEATURES}b.ts -> ${IRONIC}pod.ts`, `${IRONIC}facts.ts -> ${FEATURES}a.ts`]);
+});
+
+t.test('features import neither another feature nor an assembler; the floor below them imports neither', async (t) => {
+  t.same(ironicTierViolations(graph, name), []);
+});
+
+t.test('every feature file is in the feature list', async (t) => {
+  const list = readFileSync(join(SRC, IRONIC, 'feature-list.ts'), 'utf8');
+  const files = readdirSync(join(SRC, FEATURES)).filter((f) => f.endsWith('.ts'));
+  t.ok(files.length > 10, 'the features are found');
+  t.same(files.filter((f) => !list.includes(`./features/${f.replace(/\.ts$/, '.js')}`)), []);
 });
