@@ -7,6 +7,7 @@ import type { KubeObject, ObjectMap } from '../../src/api/hook.js';
 import { ironicNames } from '../../src/render/names.js';
 import type { ParentView } from '../../src/render/parent.js';
 import type { ApiCredentials } from '../../src/render/ironic/input.js';
+import { AGENT_IMAGES_ANNOTATION, agentImagesHash, byArch } from '../../src/render/ironic/image-cache.js';
 import { caRollout, finishIronic, prepareIronic, retainedCASecrets, secretsNotObservedYet, type Prepared } from '../../src/render/ironic/plan.js';
 import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
 import { TLS_SECRET, readyImageCache, related, secret } from '../fixtures/ironic-scenarios.js';
@@ -76,20 +77,24 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
       spec: { template: { spec: { volumes: [{ name: 'x', secret: { secretName } }], containers: [] } } },
     });
   const refreshingCache = readyImageCache({ conditions: [{ type: 'Ready', status: 'False', reason: 'DownloadInProgress', message: 'downloading' }] });
-  const cacheURLs = ['x86_64', 'aarch64'].map((arch) => `${arch}:http://ipa-ipa-cache.metal3.svc/images/ironic-python-agent_${arch}.kernel`).join(',');
-  const workloadWithImages = (kernels: string): Objects =>
+  const cacheImages = ['x86_64', 'aarch64'].map((architecture) => ({
+    architecture,
+    kernel: `http://ipa-ipa-cache.metal3.svc/images/ironic-python-agent_${architecture}.kernel`,
+    initramfs: `http://ipa-ipa-cache.metal3.svc/images/ironic-python-agent_${architecture}.initramfs`,
+  }));
+  const cacheURLs = byArch(cacheImages, 'kernel');
+  /** A workload rendered with these images: the annotation records them. */
+  const workloadWithImages = (images: typeof cacheImages): Objects =>
     group('Deployment.apps/v1', {
       ...object('apps/v1', 'Deployment', names.workload),
-      spec: {
-        template: {
-          spec: {
-            containers: [
-              { name: 'ironic', env: [{ name: 'DEPLOY_KERNEL_BY_ARCH', value: kernels }, { name: 'DEPLOY_RAMDISK_BY_ARCH', value: kernels.replace(/\.kernel/g, '.initramfs') }] },
-            ],
-          },
-        },
-      },
+      metadata: { name: names.workload, namespace: 'metal3', annotations: { [AGENT_IMAGES_ANNOTATION]: agentImagesHash(images) } },
+      spec: { template: { spec: { containers: [{ name: 'ironic' }] } } },
     });
+  /** A workload rendered before the annotation existed: its URLs are only in its variables, which the plan does not read back. */
+  const workloadWithVariablesOnly: Objects = group('Deployment.apps/v1', {
+    ...object('apps/v1', 'Deployment', names.workload),
+    spec: { template: { spec: { containers: [{ name: 'ironic', env: [{ name: 'DEPLOY_KERNEL_BY_ARCH', value: cacheURLs }, { name: 'DEPLOY_RAMDISK_BY_ARCH', value: byArch(cacheImages, 'initramfs') }] }] } } },
+  });
   const cases: ReadonlyArray<{ scenario: string; v: ParentView; reason?: string; resync?: number }> = [
     { scenario: 'a valid spec renders', v: view({}) },
     { scenario: 'an invalid spec', v: view({ networking: { apiPort: 'x' } }), reason: 'InvalidSpec' },
@@ -111,16 +116,21 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
     { scenario: 'a ready IronicImageCache', v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache()) as Objects }) },
     {
       scenario: 'a refreshing IronicImageCache whose URLs the workload already runs with: render, not frozen',
-      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheURLs) }),
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheImages) }),
+    },
+    {
+      scenario: 'a refreshing IronicImageCache and a workload rendered before its URLs were recorded: wait (once, until the cache is ready)',
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithVariablesOnly }),
+      reason: 'DeploymentInProgress',
     },
     {
       scenario: 'a refreshing IronicImageCache whose URLs the workload does not run with yet: wait',
-      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheURLs.replace(/kernel/g, 'old')) }),
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheImages.map((i) => ({ ...i, kernel: i.kernel.replace('kernel', 'old') }))) }),
       reason: 'DeploymentInProgress',
     },
     {
       scenario: 'an IronicImageCache whose new spec is not described by its status yet: wait, whatever the workload runs',
-      v: view({ imageCacheName: 'ipa' }, { related: related({ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', uid: 'uid-ipa', generation: 2 } }) as Objects, children: workloadWithImages(cacheURLs) }),
+      v: view({ imageCacheName: 'ipa' }, { related: related({ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', uid: 'uid-ipa', generation: 2 } }) as Objects, children: workloadWithImages(cacheImages) }),
       reason: 'DeploymentInProgress',
     },
     { scenario: 'a young workload whose htpasswd Secret is not observed yet', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-12-31T23:59:30Z') }), reason: 'DeploymentInProgress', resync: 5 },

@@ -13,6 +13,7 @@ import { DOWNLOADER } from './features/downloader.js';
 import { EXPORTER } from './features/exporter.js';
 import { GENERATED_TLS } from './features/generated-tls.js';
 import { HTTPD } from './features/httpd.js';
+import { IMAGE_CACHE } from './features/image-cache.js';
 import { IPXE_TLS } from './features/ipxe-tls.js';
 import { IRONIC } from './features/ironic.js';
 import { JSON_RPC } from './features/json-rpc.js';
@@ -37,6 +38,7 @@ export const IRONIC_FEATURES: readonly IronicFeature[] = [
   CERT_MANAGER,
   IPXE_TLS,
   DOWNLOADER,
+  IMAGE_CACHE,
   KEEPALIVED,
   EXPORTER,
   NETWORKING_SERVICE,

@@ -61,6 +61,8 @@ export type IronicFeature = {
   readonly mounts?: (input: IronicRenderInput) => ContainerAdditions<IVolumeMount>;
   /** Pod-template annotations: a hash of content whose change must roll the pods. */
   readonly annotations?: (input: IronicRenderInput) => Readonly<Record<string, string>>;
+  /** Annotations of the workload object itself (not of its pods, so they roll nothing): facts the plan reads back. */
+  readonly workloadAnnotations?: (input: IronicRenderInput) => Readonly<Record<string, string>>;
   /** Pod-level fields (merged in list order; a later feature's field wins). */
   readonly podSpec?: (input: IronicRenderInput) => PodSpecFields;
   /** Children of the Ironic this feature renders (Secrets, ConfigMaps, Services, a Deployment, ...). */

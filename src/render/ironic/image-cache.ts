@@ -4,6 +4,7 @@
  */
 import { READY_CONDITION } from '../../api/common.js';
 import { GROUP_KEYS, type ObjectMap } from '../../api/hook.js';
+import { contentHash } from '../meta.js';
 import { findObject, isRecord, pathOf, textOf } from '../observed.js';
 import { findCondition, previousReady } from '../status.js';
 import type { CachedAgentImages } from './input.js';
@@ -66,19 +67,19 @@ export const resolveImageCache = (name: string | undefined, related: ObjectMap |
 /** The value of DEPLOY_KERNEL_BY_ARCH or DEPLOY_RAMDISK_BY_ARCH for a cache's images: `arch:url` joined with commas. */
 export const byArch = (images: CachedAgentImages, file: 'kernel' | 'initramfs'): string => images.map((i) => `${i.architecture}:${i[file]}`).join(',');
 
-/** The value of an environment variable of the `ironic` container of an observed workload. */
-const ironicEnv = (workload: unknown, variable: string): string | undefined => {
-  const containers = pathOf(workload, 'spec', 'template', 'spec', 'containers');
-  const ironic: unknown = (Array.isArray(containers) ? (containers as unknown[]) : []).find((c) => isRecord(c) && c['name'] === 'ironic');
-  const env = isRecord(ironic) ? ironic['env'] : undefined;
-  const entry: unknown = (Array.isArray(env) ? (env as unknown[]) : []).find((e) => isRecord(e) && e['name'] === variable);
-  return isRecord(entry) ? textOf(entry['value']) : undefined;
-};
+/**
+ * The annotation of the Ironic workload object (not of its pods, so it rolls nothing) that records which
+ * cache URLs its pods run with: a hash of every architecture's kernel and initramfs URL.
+ */
+export const AGENT_IMAGES_ANNOTATION = 'ironic.metal3.io/agent-images';
+
+/** The value of AGENT_IMAGES_ANNOTATION for a cache's images. */
+export const agentImagesHash = (images: CachedAgentImages): string => contentHash(images.map((i) => [i.architecture, i.kernel, i.initramfs]));
 
 /**
- * Whether an observed Ironic workload already runs with exactly these cache URLs (every architecture's kernel
- * and initramfs). Such an Ironic does not wait while its cache refreshes: the URLs stay, and the cache serves
- * them again once its new pod is ready.
+ * Whether an observed Ironic workload already runs with exactly these cache URLs (by the annotation it was
+ * rendered with). Such an Ironic does not wait while its cache refreshes: the URLs stay, and the cache
+ * serves them again once its new pod is ready.
  */
 export const workloadUsesImages = (workload: unknown, images: CachedAgentImages): boolean =>
-  ironicEnv(workload, 'DEPLOY_KERNEL_BY_ARCH') === byArch(images, 'kernel') && ironicEnv(workload, 'DEPLOY_RAMDISK_BY_ARCH') === byArch(images, 'initramfs');
+  pathOf(workload, 'metadata', 'annotations', AGENT_IMAGES_ANNOTATION) === agentImagesHash(images);

@@ -6,7 +6,7 @@ import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import { childLabels, selectorLabels } from './facts.js';
-import type { IronicFeature } from './feature.js';
+import { featuresOf, type IronicFeature } from './feature.js';
 import type { IronicRenderInput } from './input.js';
 import { buildPodTemplate } from './pod.js';
 
@@ -14,10 +14,10 @@ import { buildPodTemplate } from './pod.js';
  * One replica, and `Recreate` so that two Ironic conductors never run at the same time on the same
  * database or provisioning network.
  */
-const renderIronicDeployment = (input: IronicRenderInput, template: IPodTemplateSpec): IDeployment => ({
+const renderIronicDeployment = (input: IronicRenderInput, template: IPodTemplateSpec, annotations: Record<string, string>): IDeployment => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
-  metadata: { name: input.names.workload, namespace: input.namespace, labels: childLabels(input) },
+  metadata: { name: input.names.workload, namespace: input.namespace, labels: childLabels(input), ...(Object.keys(annotations).length > 0 && { annotations }) },
   spec: {
     replicas: 1,
     strategy: { type: 'Recreate' },
@@ -27,10 +27,10 @@ const renderIronicDeployment = (input: IronicRenderInput, template: IPodTemplate
 });
 
 /** A DaemonSet, one node at a time (no surge: the pods use host ports). */
-const renderIronicDaemonSet = (input: IronicRenderInput, template: IPodTemplateSpec): IDaemonSet => ({
+const renderIronicDaemonSet = (input: IronicRenderInput, template: IPodTemplateSpec, annotations: Record<string, string>): IDaemonSet => ({
   apiVersion: 'apps/v1',
   kind: 'DaemonSet',
-  metadata: { name: input.names.workload, namespace: input.namespace, labels: childLabels(input) },
+  metadata: { name: input.names.workload, namespace: input.namespace, labels: childLabels(input), ...(Object.keys(annotations).length > 0 && { annotations }) },
   spec: {
     selector: { matchLabels: selectorLabels(input) },
     updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
@@ -40,5 +40,6 @@ const renderIronicDaemonSet = (input: IronicRenderInput, template: IPodTemplateS
 
 export const renderIronicWorkload = (input: IronicRenderInput, features: readonly IronicFeature[]): IDeployment | IDaemonSet => {
   const template = buildPodTemplate(input, features);
-  return input.model.highAvailability ? renderIronicDaemonSet(input, template) : renderIronicDeployment(input, template);
+  const annotations = featuresOf(features, input.model).reduce<Record<string, string>>((all, f) => ({ ...all, ...f.workloadAnnotations?.(input) }), {});
+  return input.model.highAvailability ? renderIronicDaemonSet(input, template, annotations) : renderIronicDeployment(input, template, annotations);
 };
