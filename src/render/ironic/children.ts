@@ -11,7 +11,34 @@ import type { IronicNames } from '../names.js';
 import type { Wanted } from '../ownership.js';
 import { featuresOf, type IronicFeature } from './feature.js';
 import type { IronicRenderInput } from './input.js';
+import type { Readiness } from '../status.js';
+import { renderUpgradeJob, type Phase } from './upgrade.js';
 import { renderIronicWorkload } from './workload.js';
+
+/**
+ * What the plan decided about the children of a sync (plan.ts): the workload rendered, kept as observed
+ * (while a pre-upgrade Job runs) or left out (while the other workload kind retires), the upgrade Jobs to
+ * render, observed objects kept as they are, and how ready it all is.
+ */
+export type ChildrenDecision = {
+  readonly workload: 'render' | 'keep' | 'omit';
+  readonly jobs: readonly Phase[];
+  readonly kept: readonly KubeChild[];
+  readonly readiness: Readiness;
+  readonly resyncAfterSeconds?: number;
+};
+
+const isWorkload = (child: KubeChild, input: IronicRenderInput): boolean => (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === input.names.workload;
+
+/** The children of a decision: the rendered ones (the workload only when decided so), the kept ones, then the Jobs of the transition from `from`. */
+export const renderDecision = (input: IronicRenderInput, decision: ChildrenDecision, from: string, all: readonly IronicFeature[]): KubeChild[] => {
+  const rendered = renderIronicChildren(input, all);
+  return [
+    ...(decision.workload === 'render' ? rendered : rendered.filter((c) => !isWorkload(c, input))),
+    ...decision.kept,
+    ...decision.jobs.map((phase) => toChild(renderUpgradeJob(input, phase, from))),
+  ];
+};
 
 export const renderIronicChildren = (input: IronicRenderInput, all: readonly IronicFeature[]): KubeChild[] => {
   const features = featuresOf(all, input.model);

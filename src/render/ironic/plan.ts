@@ -21,7 +21,7 @@ import { describeProblems } from '../problems.js';
 import { conflictMessage, objectsInTheWay, ownedBy } from '../ownership.js';
 import { resolveDatabase, singlePodDatabaseHint } from './database.js';
 import { resolveImageCache, workloadUsesImages, type ImageCacheResult } from './image-cache.js';
-import { isOwnSecret, renderIronicChildren, wantedIronicChildren } from './children.js';
+import { isOwnSecret, renderDecision, wantedIronicChildren, type ChildrenDecision } from './children.js';
 import type { IronicFeature } from './feature.js';
 import { IRONIC_FEATURES } from './feature-list.js';
 import { retireWorkload } from './retire.js';
@@ -30,7 +30,7 @@ import { issuedForOtherNames, renderCertificate } from './features/cert-manager.
 import type { ApiCredentials, GeneratedTLS, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
-import { downgradeRefusal, renderUpgradeJob, transitionFrom, type Phase } from './upgrade.js';
+import { downgradeRefusal, transitionFrom, type Phase } from './upgrade.js';
 
 /** A sync's answer before it is put on the wire. */
 export type IronicSyncResult = { readonly status: IronicStatus; readonly children: KubeChild[]; readonly resyncAfterSeconds?: number };
@@ -233,8 +233,6 @@ const observedReadiness = (view: ParentView, input: IronicRenderInput): Readines
   );
 };
 
-const isWorkload = (child: KubeChild, names: IronicNames): boolean => (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === names.workload;
-
 /** The plan with the hints appended to a Ready message (the status stays Ready=True). */
 const withHints = <P extends { readonly readiness: Readiness }>(planned: P, hints: readonly (string | undefined)[]): P => {
   const notes = hints.filter((h) => h !== undefined);
@@ -248,42 +246,35 @@ export const sensorIntervalHint = (model: IronicModel): string | undefined => {
 };
 
 /**
- * The children and readiness of a sync: everything rendered when no upgrade is due; otherwise the steps
- * of the version transition, driven by the observed Jobs and workload.
+ * Which children a sync returns, decided from the observed objects: everything rendered when no upgrade is
+ * due; otherwise the steps of the version transition, driven by the observed Jobs and workload.
  */
-export const planIronicChildren = (
-  view: ParentView,
-  input: IronicRenderInput,
-  installed: string | undefined,
-  features: readonly IronicFeature[] = IRONIC_FEATURES,
-): { children: KubeChild[]; readiness: Readiness; resyncAfterSeconds?: number } => {
+export const decideIronicChildren = (view: ParentView, input: IronicRenderInput, installed: string | undefined): ChildrenDecision => {
   const { names, model } = input;
-  const children = renderIronicChildren(input, features);
   // Switching between a Deployment and a DaemonSet: the old one goes first, so two Ironic architectures
   // never run side by side (the new one is created once the old one is no longer observed).
   const previousKind = findObject(view.children, model.highAvailability ? GROUP_KEYS.deployment : GROUP_KEYS.daemonSet, view.namespace, names.workload);
   if (previousKind !== undefined) {
     const retirement = retireWorkload(previousKind, view.now, `switching to ${model.highAvailability ? 'high availability' : 'a single replica'}`);
     return {
+      workload: 'omit',
+      jobs: [],
       // Observed Jobs (a running schema upgrade) stay: a Job left out is deleted.
-      children: [...children.filter((c) => !isWorkload(c, names)), ...(retirement.child ? [retirement.child] : []), ...objectsOf(view.children, GROUP_KEYS.job).map(keepObserved)],
+      kept: [...(retirement.child ? [retirement.child] : []), ...objectsOf(view.children, GROUP_KEYS.job).map(keepObserved)],
       readiness: retirement.readiness,
       ...(retirement.resyncAfterSeconds !== undefined && { resyncAfterSeconds: retirement.resyncAfterSeconds }),
     };
   }
   const workload = observedReadiness(view, input);
-  if (input.references.database === undefined || installed === model.version) return { children, readiness: workload };
+  if (input.references.database === undefined || installed === model.version) return { workload: 'render', jobs: [], kept: [], readiness: workload };
   const from = transitionFrom(installed);
-  const job = (phase: Phase): KubeChild => toChild(renderUpgradeJob(input, phase, from));
   const observedJob = (phase: Phase): KubeObject | undefined => findObject(view.children, GROUP_KEYS.job, view.namespace, names.upgradeJob(phase, from, model.version));
   const pre = jobReadiness(observedJob('pre'), 'pre-upgrade');
-  if (pre.state !== 'ready') {
-    return { children: [...children.filter((c) => !isWorkload(c, names)), ...observedWorkloads(view, names).map(keepObserved), job('pre')], readiness: pre };
-  }
+  if (pre.state !== 'ready') return { workload: 'keep', jobs: ['pre'], kept: observedWorkloads(view, names).map(keepObserved), readiness: pre };
   // A Job once created stays in the response until the transition is over: one left out is deleted.
-  if (workload.state !== 'ready') return { children: [...children, job('pre'), ...(observedJob('post') !== undefined ? [job('post')] : [])], readiness: workload };
+  if (workload.state !== 'ready') return { workload: 'render', jobs: ['pre', ...(observedJob('post') !== undefined ? ['post' as const] : [])], kept: [], readiness: workload };
   const post = jobReadiness(observedJob('post'), 'post-upgrade');
-  return { children: [...children, job('pre'), job('post')], readiness: post.state === 'ready' ? workload : post };
+  return { workload: 'render', jobs: ['pre', 'post'], kept: [], readiness: post.state === 'ready' ? workload : post };
 };
 
 /**
@@ -347,8 +338,8 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
     config,
   };
   if (model.tls.issuerRef !== undefined && (references.tls === undefined || issuedForOtherNames(input))) return waitForIssuedCertificate(view, input);
-  const planned = withHints(planIronicChildren(view, input, installed, prepared.features), [singlePodDatabaseHint(model.highAvailability, input.references.database), sensorIntervalHint(model)]);
-  const children = replacingChanged(view, planned.children, names.clouds);
+  const planned = withHints(decideIronicChildren(view, input, installed), [singlePodDatabaseHint(model.highAvailability, input.references.database), sensorIntervalHint(model)]);
+  const children = replacingChanged(view, renderDecision(input, planned, transitionFrom(installed), prepared.features), names.clouds);
   const retained = [
     ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),
     ...(materials.generatedTLS !== undefined ? retainedCASecrets(view, names.tlsCAPrefix, prepared.tlsRollout, materials.generatedTLS.ca.secretName) : []),
