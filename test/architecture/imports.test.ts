@@ -95,7 +95,19 @@ const FORBIDDEN: ReadonlyArray<{ readonly from: string; readonly to: readonly st
   // The hook server's settings, read once at start: the model and the render settings only.
   { from: 'config.ts', to: ['hooks/', 'server/', 'cli/', 'kinds/', 'crd/'] },
   { from: 'render/shared/', to: ['render/ironic/', 'render/database/', 'render/image-cache/'] },
+  // One folder per kind: a kind's renderers never import another kind's (what they share is in render/ or render/shared/).
+  { from: 'render/ironic/', to: ['render/database/', 'render/image-cache/'] },
+  { from: 'render/database/', to: ['render/ironic/', 'render/image-cache/'] },
+  { from: 'render/image-cache/', to: ['render/ironic/', 'render/database/'] },
 ];
+
+t.test('the modules directly in render/ are the floor of every kind: they import no folder of a kind', async (t) => {
+  const floor = (file: string): boolean => /^render\/[^/]+\.ts$/.test(name(file));
+  const violations = [...graph].flatMap(([file, imports]) =>
+    floor(file) ? imports.filter((i) => /^render\/[^/]+\//.test(name(i))).map((i) => `${name(file)} -> ${name(i)}`) : [],
+  );
+  t.same(violations, []);
+});
 
 t.test('the tiers point one way: model, renderers and plans, hooks, then server and CLI', async (t) => {
   const violations = [...graph].flatMap(([file, imports]) => {
