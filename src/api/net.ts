@@ -191,3 +191,16 @@ export const prefixToNetmask = (prefixLength: number, family: IPFamily): string 
   if (!Number.isInteger(prefixLength) || prefixLength < 0 || prefixLength > BITS[family]) return undefined;
   return formatIP(maskOf(family, prefixLength), family);
 };
+
+/**
+ * Every address from `begin` to `end` (same family, begin first), in canonical text; undefined when either
+ * does not parse, the families differ, the range is backwards or it holds more than `limit` addresses.
+ */
+export const addressesInRange = (begin: string, end: string, limit: number): string[] | undefined => {
+  const first = parseIP(begin, { allowZone: false });
+  const last = parseIP(end, { allowZone: false });
+  if (first === undefined || last === undefined || first.family !== last.family || last.value < first.value) return undefined;
+  const count = last.value - first.value + 1n;
+  if (count > BigInt(limit)) return undefined;
+  return Array.from({ length: Number(count) }, (_, i) => formatIP(first.value + BigInt(i), first.family));
+};

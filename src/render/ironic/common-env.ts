@@ -4,7 +4,7 @@
  */
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { DHCPPool } from '../../api/model.js';
-import { parseCIDR } from '../../api/net.js';
+import { addressesInRange, parseCIDR } from '../../api/net.js';
 import { baseNoProxy, proxyVariables, type ProxyFallback } from '../shared/proxy.js';
 import { env, joinedEnv, optionalEnv, provisioningEnv } from './facts.js';
 import { byArch } from './image-cache.js';
@@ -88,6 +88,29 @@ const poolNetwork = (pool: DHCPPool): string | undefined => {
 };
 
 /**
+ * The most addresses of an IPv6 DHCP range listed one by one in NO_PROXY (a few kilobytes of environment).
+ * NOTE: Python's requests, which Ironic calls the agents with, matches IPv4 networks in no_proxy but no IPv6
+ * ones (psf/requests#6313); an IPv6 host is bypassed only when its address is listed (it compares the end of
+ * the host name), so the addresses dnsmasq hands out are listed as well as the network (which curl honours).
+ */
+export const MAX_LISTED_IPV6_ADDRESSES = 256;
+
+/** The entries of one DHCP pool: its network, and for IPv6 every address of the range when there are few enough. */
+const poolNoProxy = (pool: DHCPPool): string[] => {
+  const network = poolNetwork(pool);
+  const listed = pool.family === 'ipv6' ? (addressesInRange(pool.begin, pool.end, MAX_LISTED_IPV6_ADDRESSES) ?? []) : [];
+  return [...(network !== undefined ? [network] : []), ...listed];
+};
+
+/** The IPv6 DHCP ranges too large to list in NO_PROXY, as `begin-end`: agent calls there may go through the proxy. */
+export const unlistedIPv6Ranges = (model: IronicRenderInput['model']): string[] => {
+  const dhcp = model.networking.dhcp;
+  if (model.proxy === undefined || dhcp === undefined) return [];
+  const pools = [...(dhcp.main !== undefined ? [dhcp.main] : []), ...dhcp.extraRanges];
+  return pools.filter((p) => p.family === 'ipv6' && addressesInRange(p.begin, p.end, MAX_LISTED_IPV6_ADDRESSES) === undefined).map((p) => `${p.begin}-${p.end}`);
+};
+
+/**
  * What must never go through the proxy: loopback (the probes curl it), Services (`.svc`: the networking
  * service, a managed database), the provisioning address and the DHCP networks (Ironic calls the ramdisk
  * agents there). NOTE: database connections are not HTTP and never use the proxy; the node addresses of
@@ -99,7 +122,7 @@ export const automaticNoProxy = (input: IronicRenderInput): string[] => {
   return [
     ...baseNoProxy(input.config.clusterDomain),
     ...(n.ipAddress !== undefined && n.ipAddress !== '' ? [n.ipAddress] : []),
-    ...pools.map(poolNetwork).filter((c): c is string => c !== undefined),
+    ...pools.flatMap(poolNoProxy),
   ];
 };
 

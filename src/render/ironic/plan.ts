@@ -22,6 +22,7 @@ import { conflictMessage, objectsInTheWay, ownedBy } from '../ownership.js';
 import { resolveDatabase, singlePodDatabaseHint } from './database.js';
 import { resolveImageCache, workloadUsesImages, type ImageCacheResult } from './image-cache.js';
 import { isOwnSecret, renderDecision, wantedIronicChildren, type ChildrenDecision } from './children.js';
+import { MAX_LISTED_IPV6_ADDRESSES, unlistedIPv6Ranges } from './common-env.js';
 import type { IronicFeature } from './feature.js';
 import { IRONIC_FEATURES } from './feature-list.js';
 import { retireWorkload } from './retire.js';
@@ -239,6 +240,14 @@ const withHints = <P extends { readonly readiness: Readiness }>(planned: P, hint
   return notes.length > 0 && planned.readiness.state === 'ready' ? { ...planned, readiness: ready([planned.readiness.message, ...notes].join('; ')) } : planned;
 };
 
+/** A note for the Ready message when IPv6 DHCP ranges are too large to list in NO_PROXY (see common-env.ts). */
+export const ipv6NoProxyHint = (model: IronicModel): string | undefined => {
+  const ranges = unlistedIPv6Ranges(model);
+  return ranges.length === 0
+    ? undefined
+    : `note: spec.proxy: Ironic calls the agents with Python requests, which ignores IPv6 networks in NO_PROXY, and the IPv6 DHCP range ${ranges.join(', ')} has more than ${MAX_LISTED_IPV6_ADDRESSES} addresses to list one by one, so calls to agents there go through the proxy: narrow the range, or let the proxy reach the provisioning network`;
+};
+
 /** A short note for the Ready message when the spec's sensor interval was raised to the minimum. */
 export const sensorIntervalHint = (model: IronicModel): string | undefined => {
   const from = model.exporter?.sensorCollectionIntervalRaisedFrom;
@@ -338,7 +347,7 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
     config,
   };
   if (model.tls.issuerRef !== undefined && (references.tls === undefined || issuedForOtherNames(input))) return waitForIssuedCertificate(view, input);
-  const planned = withHints(decideIronicChildren(view, input, installed), [singlePodDatabaseHint(model.highAvailability, input.references.database), sensorIntervalHint(model)]);
+  const planned = withHints(decideIronicChildren(view, input, installed), [singlePodDatabaseHint(model.highAvailability, input.references.database), sensorIntervalHint(model), ipv6NoProxyHint(model)]);
   const children = replacingChanged(view, renderDecision(input, planned, transitionFrom(installed), prepared.features), names.clouds);
   const retained = [
     ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),
