@@ -5,6 +5,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, ObjectMeta, Quantity, StringEnum, StringMap } from './common.js';
 import { DATABASE_ENGINES, DNS_SUBDOMAIN_PATTERN, DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from './constants.js';
+import { UsedByStatus, type UsedBy } from './used-by.js';
+
+/** An IronicDatabase is used by the Ironics whose spec.databaseName names it. */
+export const DATABASE_USED_BY: UsedBy = { what: 'database', ironicField: 'databaseName' };
 
 export const DatabaseStorage = Type.Object(
   {
@@ -149,7 +153,7 @@ export const IronicDatabaseStatus = Type.Object(
     credentialsName: Type.Optional(Type.String({ description: 'Secret with the `username` and `password` of the database user.' })),
     tlsCertificateName: Type.Optional(Type.String({ description: 'Secret with the server certificate, when TLS is on. Clients must use TLS.' })),
     tlsCAKey: Type.Optional(Type.String({ description: 'Key of tlsCertificateName that clients trust: ca.crt when present, else tls.crt.' })),
-    usedBy: Type.Optional(Type.Array(Type.String(), { description: 'Ironic objects that use this database. Deletion waits until this list is empty.' })),
+    usedBy: UsedByStatus(DATABASE_USED_BY),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
   },
   { description: 'Observed state of the managed database.' },

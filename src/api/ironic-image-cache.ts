@@ -7,6 +7,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, StringEnum, StringMap } from './common.js';
 import { CACHE_CONTAINER_NAMES, DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE, DNS_SUBDOMAIN_PATTERN, IPA_ARCHITECTURES } from './constants.js';
 import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE, resourcesByContainer } from './ironic.js';
+import { UsedByStatus, type UsedBy } from './used-by.js';
+
+/** An IronicImageCache is used by the Ironics whose spec.imageCacheName names it. */
+export const IMAGE_CACHE_USED_BY: UsedBy = { what: 'image cache', ironicField: 'imageCacheName' };
 
 export const CacheStorage = Type.Object(
   {
@@ -181,7 +185,7 @@ export const IronicImageCacheStatus = Type.Object(
     agentBranch: Type.Optional(Type.String({ description: 'The IPA branch of the images being served.' })),
     agentMinimumModificationTime: Type.Optional(Type.String({ description: 'The minimum modification time the images being served were checked against.' })),
     tlsCertificateName: Type.Optional(Type.String({ description: 'Secret with the serving certificate, when the images are served over HTTPS.' })),
-    usedBy: Type.Optional(Type.Array(Type.String(), { description: 'Ironic objects that use this cache. Deletion waits until this list is empty.' })),
+    usedBy: UsedByStatus(IMAGE_CACHE_USED_BY),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
   },
   { description: 'Observed state of the IPA image cache.' },
