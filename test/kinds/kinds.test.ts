@@ -3,8 +3,9 @@
  * src/kinds: its three hook routes answer, its metric label is recorded, its CRD file is in deploy/ and
  * is what the generator writes, a CompositeController of deploy/ declares it with exactly its child types
  * and strategies (overlay-only types as an overlay patch adds them), the render CLI reads and renders
- * it, and the emulator syncs it. The other way round: no hook route, CRD or CompositeController of
- * deploy/ without a descriptor. deploy/ is read recursively, wherever its files live.
+ * it, and the emulator syncs it; a kind that Ironics use (`usedBy`) has its in-use admission policy. The
+ * other way round: no hook route, CRD, CompositeController or in-use policy of deploy/ without a
+ * descriptor. deploy/ is read recursively, wherever its files live.
  */
 import t from 'tap';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { readObjects } from '../../src/cli/documents.js';
 import { runRender } from '../../src/cli/render.js';
 import { crdFileName } from '../../src/crd/crd.js';
 import { allCrds, crdOf } from '../../src/crd/crds.js';
+import { inUsePolicyFile, inUsePolicyName } from '../../src/crd/in-use-policy.js';
 import { crdFile } from '../../src/crd/yaml.js';
 import { inSyncOrder, PARENT_KINDS, wordList, type ParentKind } from '../../src/kinds/index.js';
 import { groupKeyOfType, type ResourceType } from '../../src/kinds/resources.js';
@@ -47,6 +49,13 @@ const deployedCrds = DEPLOY.filter(({ value }) => at(value, 'kind') === 'CustomR
 
 /** The CompositeControllers under deploy/. */
 const deployedControllers = DEPLOY.filter(({ value }) => at(value, 'kind') === 'CompositeController');
+
+/** The ValidatingAdmissionPolicies under deploy/ that refuse a DELETE of a resource of our group, with those resources. */
+const deployedDeletePolicies = DEPLOY.filter(({ value }) => at(value, 'kind') === 'ValidatingAdmissionPolicy').map((document) => {
+  const rules = (at(document.value, 'spec', 'matchConstraints', 'resourceRules') as unknown[] | undefined) ?? [];
+  const matching = rules.filter((rule) => (at(rule, 'apiGroups') as unknown[] | undefined)?.includes(API_GROUP) === true && (at(rule, 'operations') as unknown[] | undefined)?.includes('DELETE') === true);
+  return { ...document, resources: matching.flatMap((rule) => (at(rule, 'resources') as string[] | undefined) ?? []) };
+});
 
 /** The child types the JSON patches under deploy/ (the overlays) add to a CompositeController. */
 const patchedChildResources = DEPLOY.flatMap(({ value }) =>
@@ -167,6 +176,17 @@ for (const kind of PARENT_KINDS) {
     for (const line of overlay) t.ok(patched.includes(line), `an overlay patch under deploy/ adds ${line}`);
   });
 
+  t.test(`${kind.kind}: deploy/ has its in-use admission policy exactly when Ironics use it`, async (t) => {
+    const found = deployedDeletePolicies.filter(({ resources }) => resources.includes(kind.plural));
+    if (kind.usedBy === undefined) {
+      t.same(found.map((f) => f.file), [], 'no policy refuses deleting it: no Ironic names it');
+      return;
+    }
+    t.same(found.map(({ value }) => at(value, 'metadata', 'name')), [inUsePolicyName(kind)], `exactly one policy refuses deleting an ${kind.kind} in use`);
+    const [policy] = found;
+    if (policy !== undefined) t.equal(policy.text, inUsePolicyFile({ ...kind, usedBy: kind.usedBy }), `${policy.file} is what \`npm run crds\` writes`);
+  });
+
   t.test(`${kind.kind}: the CompositeController model has it`, async (t) => {
     t.same(CONTROLLERS.filter((c) => c.parentGroup === kind.groupKey), [controllerOf(kind)], 'one controller of this parent');
     t.same(controllerOf(kind).childTypes.map((c) => c.group), kind.childTypes.map((c) => groupKeyOfType(c.type)), 'every child type, overlay ones included');
@@ -252,6 +272,12 @@ t.test('no CompositeController under deploy/ without a descriptor', async (t) =>
     t.equal(at(value, 'metadata', 'name'), kind?.controllerName, `${file}: named after it`);
   }
   t.equal(CONTROLLERS.length, PARENT_KINDS.length, 'one built-in controller per descriptor');
+});
+
+t.test('no in-use policy under deploy/ without a descriptor whose kind Ironics use', async (t) => {
+  for (const { file, resources } of deployedDeletePolicies) {
+    for (const resource of resources) t.ok(PARENT_KINDS.some((k) => k.plural === resource && k.usedBy !== undefined), `${file}: ${resource} is a kind that Ironics use`);
+  }
 });
 
 t.test('no child type added by an overlay patch without a descriptor declaring it', async (t) => {
