@@ -11,13 +11,14 @@ import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { databaseNames, type DatabaseNames } from '../names.js';
 import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
-import { dataOf, findObject, pathOf, textOf } from '../observed.js';
+import { dataOf, findObject, textOf } from '../observed.js';
 import type { ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
 import { resolveCredentialsSecret, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
 import { combineReadiness, findCondition, progressing, ready, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
 import { READY_CONDITION } from '../../api/common.js';
 import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
+import { observedClaimTemplates } from '../volume-claim.js';
 import type { DatabaseEngine } from '../../api/constants.js';
 import { renderOperatorChildren } from './operator.js';
 import type { DatabaseCredentials, DatabaseRenderInput, DatabaseTLS } from './input.js';
@@ -168,7 +169,6 @@ const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: st
   if (problem !== undefined) return { outcome: problem, children: keepObservedChildren(view.children) };
   const names = databaseNames(view.name);
   const observedSet = findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet);
-  const templates = pathOf(observedSet, 'spec', 'volumeClaimTemplates');
   const credentials = 'generate' in prepared.credentials ? { secretName: prepared.credentials.generate, username: GENERATED_USERNAME, password, generated: true } : prepared.credentials;
   const input: DatabaseRenderInput = {
     name: view.name,
@@ -176,7 +176,7 @@ const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: st
     model: prepared.model,
     credentials,
     ...(prepared.tls && { tls: prepared.tls }),
-    ...(Array.isArray(templates) && templates.length > 0 && { observedClaimTemplates: templates }),
+    ...observedClaimTemplates(observedSet),
     config,
   };
   if (prepared.model.engine === 'MariaDBOperator') return { outcome: { kind: 'rendered', readiness: operatorReadiness(view), input }, children: renderOperatorChildren(input) };

@@ -16,6 +16,7 @@ import { describeProblems } from '../problems.js';
 import { resolveTLSSecret } from '../references.js';
 import { combineReadiness, progressing, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
 import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
+import { observedClaimTemplates } from '../volume-claim.js';
 import type { CacheRenderInput, CacheTLS } from './input.js';
 import { TEMPLATE_ANNOTATION, cacheTemplateHash, renderCacheChildren } from './render.js';
 import { computeCacheStatus, type CacheOutcome } from './status.js';
@@ -67,7 +68,6 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
   if (prepared.kind === 'keep') return { outcome: prepared.outcome, children: keepObservedChildren(view.children) };
   const names = imageCacheNames(view.name);
   const observedSet = findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet);
-  const templates = pathOf(observedSet, 'spec', 'volumeClaimTemplates');
   const observedPolicy = pathOf(observedSet, 'spec', 'podManagementPolicy');
   const policy = observedPolicy === 'Parallel' || observedPolicy === 'OrderedReady' ? observedPolicy : undefined;
   const input: CacheRenderInput = {
@@ -75,7 +75,7 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
     namespace: view.namespace,
     model: prepared.model,
     ...(prepared.tls && { tls: prepared.tls }),
-    ...(Array.isArray(templates) && templates.length > 0 && { observedClaimTemplates: templates }),
+    ...observedClaimTemplates(observedSet),
     ...(policy !== undefined && { observedPodManagementPolicy: policy }),
     config,
   };
