@@ -3,8 +3,9 @@
  * src/kinds: its three hook routes answer, its metric label is recorded, its CRD file is in deploy/ and
  * is what the generator writes, a CompositeController of deploy/ declares it with exactly its child types
  * and strategies (overlay-only types as an overlay patch adds them), the render CLI reads and renders
- * it, and the emulator syncs it; a kind that Ironics use (`usedBy`) has its in-use admission policy. The
- * other way round: no hook route, CRD, CompositeController or in-use policy of deploy/ without a
+ * it, and the emulator syncs it; a kind that Ironics use (`usedBy`) has its in-use admission policy, and
+ * an example object of it is listed as used, kept while used and deleted after its Ironics. The other way
+ * round: no hook route, CRD, CompositeController or in-use policy of deploy/ without a
  * descriptor. deploy/ is read recursively, wherever its files live.
  */
 import t from 'tap';
@@ -235,6 +236,39 @@ for (const kind of PARENT_KINDS) {
       t.equal(outcome?.error, undefined, 'without error');
       t.ok(emulator.ready(kind.kind, object.metadata.name), 'and has a Ready condition');
     }
+  });
+}
+
+/** For each kind that Ironics use: an example with an object of it and the Ironics that name it. */
+for (const kind of PARENT_KINDS) {
+  const { usedBy } = kind;
+  if (usedBy === undefined) continue;
+  const namesOf = (objects: readonly Json[], wanted: string, where: (o: Json) => boolean = () => true): string[] =>
+    objects.filter((o) => o['kind'] === wanted && where(o)).map((o) => String(at(o, 'metadata', 'name')));
+  const example = EXAMPLES.map((e) => {
+    const [used] = namesOf(e.objects, kind.kind);
+    return { file: e.file, used, users: used === undefined ? [] : namesOf(e.objects, 'Ironic', (o) => at(o, 'spec', usedBy.ironicField) === used).sort() };
+  }).find((e) => e.users.length > 0);
+
+  t.test(`${kind.kind}: an object Ironics use lists them, is kept while they use it, and goes once they are gone`, async (t) => {
+    t.ok(example, `an example under examples/ has an ${kind.kind} and an Ironic whose spec.${usedBy.ironicField} names it`);
+    if (example?.used === undefined) return;
+    const emulator = await startEmulator();
+    t.teardown(() => emulator.close());
+    emulator.apply(readFileSync(example.file, 'utf8'));
+    t.ok((await emulator.runUntilStable({ autoReady: true })).stable, `${example.file} settles`);
+    t.same(emulator.status(kind.kind, example.used)['usedBy'], example.users, 'status.usedBy names its users');
+    const children = emulator.children(kind.kind, example.used).map((c) => `${c.kind} ${c.metadata.name}`);
+    emulator.delete(kind.kind, example.used);
+    await emulator.round();
+    await emulator.round();
+    const conditions = at(emulator.status(kind.kind, example.used), 'conditions');
+    const blocked = (Array.isArray(conditions) ? (conditions as unknown[]) : []).find((c) => at(c, 'type') === 'DeletionBlocked');
+    t.match(blocked, { status: 'True', reason: 'InUse', message: `still used by: ${example.users.join(', ')}` }, 'DeletionBlocked says who blocks');
+    t.same(emulator.children(kind.kind, example.used).map((c) => `${c.kind} ${c.metadata.name}`), children, 'its children are kept');
+    for (const user of example.users) emulator.delete('Ironic', user);
+    t.ok((await emulator.runUntilStable({ autoReady: true, maxRounds: 8 })).stable, 'settles once its users are deleted');
+    t.equal(emulator.get(kind.kind, example.used), undefined, 'then it is deleted');
   });
 }
 
