@@ -5,38 +5,27 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, ObjectMeta, Quantity, StringEnum, StringMap } from './common.js';
 import { DATABASE_ENGINES, DNS_SUBDOMAIN_PATTERN, DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from './constants.js';
+import { ephemeralOf, storageTransitionRules, VolumeStorage } from './storage.js';
+import { UsedByStatus, type UsedBy } from './used-by.js';
 
-export const DatabaseStorage = Type.Object(
+/** An IronicDatabase is used by the Ironics whose spec.databaseName names it. */
+export const DATABASE_USED_BY: UsedBy = { what: 'database', ironicField: 'databaseName' };
+
+export const DatabaseStorage = VolumeStorage(
   {
-    size: Type.Optional(
-      Type.String({
-        description: `Size of the data volume, as a Kubernetes quantity. Defaults to ${DEFAULT_DATABASE_SIZE}. Can only grow if the storage class allows expansion.`,
-        pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
-        default: DEFAULT_DATABASE_SIZE,
-      }),
-    ),
-    storageClassName: Type.Optional(Type.String({ description: 'StorageClass of the data volume. Empty means the cluster default.' })),
-    ephemeral: Type.Optional(
-      Type.Boolean({
-        description: 'Keep the data in an emptyDir instead of a PersistentVolumeClaim. The data is lost whenever the pod restarts: for tests only. Engine Builtin only (mariadb-operator refuses ephemeral storage for a Galera cluster).',
-        default: false,
-      }),
-    ),
+    volume: 'data volume',
+    defaultSize: DEFAULT_DATABASE_SIZE,
+    sizeNote: 'Can only grow if the storage class allows expansion.',
+    ephemeral: 'Keep the data in an emptyDir instead of a PersistentVolumeClaim. The data is lost whenever the pod restarts: for tests only. Engine Builtin only (mariadb-operator refuses ephemeral storage for a Galera cluster).',
+    description: 'Storage of the database. Persistent by default.',
+  },
+  {
     whenDeleted: Type.Optional(
       Type.Union([Type.Literal('Retain'), Type.Literal('Delete')], {
         description: 'What happens to the data volume when the IronicDatabase is deleted: Retain (the default) keeps it, Delete removes it.',
         default: DEFAULT_WHEN_DELETED,
       }),
     ),
-  },
-  {
-    description: 'Storage of the database. Persistent by default.',
-    'x-kubernetes-validations': [
-      {
-        rule: "!(has(self.ephemeral) && self.ephemeral) || !has(self.storageClassName) || self.storageClassName == ''",
-        message: 'storageClassName cannot be used with ephemeral storage',
-      },
-    ],
   },
 );
 export type DatabaseStorage = Static<typeof DatabaseStorage>;
@@ -59,13 +48,6 @@ export const DatabaseEngine = StringEnum(DATABASE_ENGINES, {
     'How the database runs. Builtin (the default): one MariaDB pod of the official image, a StatefulSet with its volume. MariaDBOperator: a Galera cluster of `replicas` MariaDB pods managed by mariadb-operator (k8s.mariadb.com), which must be installed, with the hooks deployed from deploy/overlays/mariadb-operator. Cannot be changed once the database exists.',
   default: DEFAULT_DATABASE_ENGINE,
 });
-
-/** CEL, on the spec (`root` is self or oldSelf): whether the data lives in an emptyDir. */
-const ephemeralOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.ephemeral) && ${root}.storage.ephemeral)`;
-
-/** CEL, on the spec: the storage class, empty for the cluster default. */
-const storageClassOf = (root: string): string =>
-  `(has(${root}.storage) && has(${root}.storage.storageClassName) ? ${root}.storage.storageClassName : '')`;
 
 export const IronicDatabaseSpec = Type.Object(
   {
@@ -108,17 +90,8 @@ export const IronicDatabaseSpec = Type.Object(
   },
   {
     description: 'Desired state of the managed database.',
-    // On the spec, not on storage: a transition rule runs only where the old object has the field too, and
-    // storage may be absent (persistent) before or after the change.
     'x-kubernetes-validations': [
-      {
-        rule: `${ephemeralOf('self')} == ${ephemeralOf('oldSelf')}`,
-        message: 'storage.ephemeral cannot be changed once the database exists: create a new IronicDatabase instead',
-      },
-      {
-        rule: `${storageClassOf('self')} == ${storageClassOf('oldSelf')}`,
-        message: 'storage.storageClassName cannot be changed once the database exists',
-      },
+      ...storageTransitionRules('database', 'IronicDatabase'),
       {
         rule: `${engineOf('self')} == ${engineOf('oldSelf')}`,
         message: 'engine cannot be changed once the database exists: the data stays with the engine that wrote it; create a new IronicDatabase with the other engine instead',
@@ -149,7 +122,7 @@ export const IronicDatabaseStatus = Type.Object(
     credentialsName: Type.Optional(Type.String({ description: 'Secret with the `username` and `password` of the database user.' })),
     tlsCertificateName: Type.Optional(Type.String({ description: 'Secret with the server certificate, when TLS is on. Clients must use TLS.' })),
     tlsCAKey: Type.Optional(Type.String({ description: 'Key of tlsCertificateName that clients trust: ca.crt when present, else tls.crt.' })),
-    usedBy: Type.Optional(Type.Array(Type.String(), { description: 'Ironic objects that use this database. Deletion waits until this list is empty.' })),
+    usedBy: UsedByStatus(DATABASE_USED_BY),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
   },
   { description: 'Observed state of the managed database.' },

@@ -7,33 +7,21 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, StringEnum, StringMap } from './common.js';
 import { CACHE_CONTAINER_NAMES, DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE, DNS_SUBDOMAIN_PATTERN, IPA_ARCHITECTURES } from './constants.js';
 import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE, resourcesByContainer } from './ironic.js';
+import { ephemeralOf, storageTransitionRules, VolumeStorage } from './storage.js';
+import { UsedByStatus, type UsedBy } from './used-by.js';
 
-export const CacheStorage = Type.Object(
+/** An IronicImageCache is used by the Ironics whose spec.imageCacheName names it. */
+export const IMAGE_CACHE_USED_BY: UsedBy = { what: 'image cache', ironicField: 'imageCacheName' };
+
+export const CacheStorage = VolumeStorage(
   {
-    size: Type.Optional(
-      Type.String({
-        description: `Size of the cache volume, as a Kubernetes quantity. Defaults to ${DEFAULT_IMAGE_CACHE_SIZE}. Each architecture needs about 1Gi; older downloads are removed once a newer one is in place. It cannot be changed once the cache exists.`,
-        pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
-        default: DEFAULT_IMAGE_CACHE_SIZE,
-      }),
-    ),
-    storageClassName: Type.Optional(Type.String({ description: 'StorageClass of the cache volume. Empty means the cluster default.' })),
-    ephemeral: Type.Optional(
-      Type.Boolean({
-        description: 'Keep the images in an emptyDir instead of a PersistentVolumeClaim: they are downloaded again whenever the pod restarts.',
-        default: false,
-      }),
-    ),
-  },
-  {
+    volume: 'cache volume',
+    defaultSize: DEFAULT_IMAGE_CACHE_SIZE,
+    sizeNote: 'Each architecture needs about 1Gi; older downloads are removed once a newer one is in place. It cannot be changed once the cache exists.',
+    ephemeral: 'Keep the images in an emptyDir instead of a PersistentVolumeClaim: they are downloaded again whenever the pod restarts.',
     description: 'Storage of the cached images. Persistent by default, so a restart does not download them again.',
-    'x-kubernetes-validations': [
-      {
-        rule: "!(has(self.ephemeral) && self.ephemeral) || !has(self.storageClassName) || self.storageClassName == ''",
-        message: 'storageClassName cannot be used with ephemeral storage',
-      },
-    ],
   },
+  {},
 );
 export type CacheStorage = Static<typeof CacheStorage>;
 
@@ -88,12 +76,6 @@ export const CacheResources = resourcesByContainer(
   `Compute resources of the cache pod by container name: download-<architecture> (the download of one architecture, \`_\` written \`-\`), prune and httpd. Every container has default requests: ${DEFAULT_CACHE_REQUESTS_TEXT} (CPU, memory). A request given here replaces the default of that resource; a limit below the default request and without a request lowers the request to the limit.`,
 );
 
-/** CEL, on the spec (`root` is self or oldSelf): whether the images live in an emptyDir. */
-const ephemeralOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.ephemeral) && ${root}.storage.ephemeral)`;
-
-/** CEL, on the spec: the storage class, empty for the cluster default. */
-const storageClassOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.storageClassName) ? ${root}.storage.storageClassName : '')`;
-
 /** CEL, on the spec: the size of the cache volume, the default when unset. */
 const sizeOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.size) ? ${root}.storage.size : '${DEFAULT_IMAGE_CACHE_SIZE}')`;
 
@@ -146,14 +128,7 @@ export const IronicImageCacheSpec = Type.Object(
   {
     description: 'Desired state of the IPA image cache.',
     'x-kubernetes-validations': [
-      {
-        rule: `${ephemeralOf('self')} == ${ephemeralOf('oldSelf')}`,
-        message: 'storage.ephemeral cannot be changed once the cache exists: create a new IronicImageCache instead',
-      },
-      {
-        rule: `${storageClassOf('self')} == ${storageClassOf('oldSelf')}`,
-        message: 'storage.storageClassName cannot be changed once the cache exists',
-      },
+      ...storageTransitionRules('cache', 'IronicImageCache'),
       {
         rule: `${ephemeralOf('self')} || ${sizeOf('self')} == ${sizeOf('oldSelf')}`,
         message:
@@ -181,7 +156,7 @@ export const IronicImageCacheStatus = Type.Object(
     agentBranch: Type.Optional(Type.String({ description: 'The IPA branch of the images being served.' })),
     agentMinimumModificationTime: Type.Optional(Type.String({ description: 'The minimum modification time the images being served were checked against.' })),
     tlsCertificateName: Type.Optional(Type.String({ description: 'Secret with the serving certificate, when the images are served over HTTPS.' })),
-    usedBy: Type.Optional(Type.Array(Type.String(), { description: 'Ironic objects that use this cache. Deletion waits until this list is empty.' })),
+    usedBy: UsedByStatus(IMAGE_CACHE_USED_BY),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
   },
   { description: 'Observed state of the IPA image cache.' },

@@ -210,13 +210,15 @@ export type IronicModel = {
   readonly proxy?: ProxyModel;
 };
 
-/** Storage of the database (the size and class only matter when it is not ephemeral). */
-export type DatabaseStorageModel = {
+/** Storage of a kind with one data volume (the size and class only matter when it is not ephemeral). */
+export type VolumeStorageModel = {
   readonly size: string;
   readonly ephemeral: boolean;
-  readonly whenDeleted: 'Retain' | 'Delete';
   readonly storageClassName?: string;
 };
+
+/** Storage of the database, and what happens to its volume when the database is deleted. */
+export type DatabaseStorageModel = VolumeStorageModel & { readonly whenDeleted: 'Retain' | 'Delete' };
 
 export type IronicDatabaseModel = {
   readonly engine: DatabaseEngine;
@@ -249,8 +251,8 @@ export type IronicImageCacheModel = {
   readonly architectures: readonly CacheArchitectureModel[];
   /** The spec's proxy, field by field (each wins over the hook server's); noProxy split into entries. */
   readonly proxy: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy: readonly string[] };
-  /** Storage of the images (size and class only matter when it is not ephemeral). */
-  readonly storage: { readonly size: string; readonly ephemeral: boolean; readonly storageClassName?: string };
+  /** Storage of the images. */
+  readonly storage: VolumeStorageModel;
   /** Sorted. */
   readonly nodeSelector: Readonly<Record<string, string>>;
   readonly tolerations: readonly IToleration[];

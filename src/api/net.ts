@@ -199,7 +199,7 @@ export const prefixToNetmask = (prefixLength: number, family: IPFamily): string 
 export const addressesInRange = (begin: string, end: string, limit: number): string[] | undefined => {
   const first = parseIP(begin, { allowZone: false });
   const last = parseIP(end, { allowZone: false });
-  if (first === undefined || last === undefined || first.family !== last.family || last.value < first.value) return undefined;
+  if (first === undefined || last?.family !== first.family || last.value < first.value) return undefined;
   const count = last.value - first.value + 1n;
   if (count > BigInt(limit)) return undefined;
   return Array.from({ length: Number(count) }, (_, i) => formatIP(first.value + BigInt(i), first.family));

@@ -4,25 +4,19 @@
 import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_WHEN_DELETED } from './constants.js';
 import { IronicDatabaseSpec } from './ironic-database.js';
 import type { IronicDatabaseModel, Parsed } from './model.js';
-import { canonical, canonicalResources, given, optionalFields, sortedMap } from './fields.js';
+import { canonicalResources, given, optionalFields, sortedMap } from './fields.js';
 import { compiledCheck } from './problems.js';
+import { volumeStorageModel } from './storage.js';
 import { validateIronicDatabase } from './validate-database.js';
 
 
 const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
-  const storage = spec.storage ?? {};
-  const storageClassName = given(storage.storageClassName);
   const engine = spec.engine ?? DEFAULT_DATABASE_ENGINE;
   return {
     engine,
     replicas: engine === 'MariaDBOperator' ? (spec.replicas ?? DEFAULT_GALERA_REPLICAS) : 1,
     ...optionalFields({ image: given(spec.image), priorityClassName: given(spec.priorityClassName), credentialsName: given(spec.credentialsName), tlsCertificateName: given(spec.tlsCertificateName) }),
-    storage: {
-      ...(storageClassName !== undefined && { storageClassName }),
-      size: canonical(given(storage.size) ?? DEFAULT_DATABASE_SIZE),
-      ephemeral: storage.ephemeral ?? false,
-      whenDeleted: storage.whenDeleted ?? DEFAULT_WHEN_DELETED,
-    },
+    storage: { ...volumeStorageModel(spec.storage, DEFAULT_DATABASE_SIZE), whenDeleted: spec.storage?.whenDeleted ?? DEFAULT_WHEN_DELETED },
     ...(spec.resources && { resources: canonicalResources(spec.resources) }),
     nodeSelector: sortedMap(spec.nodeSelector),
   };

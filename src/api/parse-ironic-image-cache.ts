@@ -3,14 +3,13 @@
  */
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
-import { canonical, given, listEntries, optionalFields, resourcesOverDefaults, sortedMap } from './fields.js';
+import { given, listEntries, optionalFields, resourcesOverDefaults, sortedMap } from './fields.js';
 import type { IronicImageCacheSpec } from './ironic-image-cache.js';
 import type { IronicImageCacheModel, Parsed } from './model.js';
+import { volumeStorageModel } from './storage.js';
 import { isIronicImageCacheSpec, validateIronicImageCache } from './validate-image-cache.js';
 
 const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
-  const storage = spec.storage ?? {};
-  const storageClassName = given(storage.storageClassName);
   const architectures = spec.architectures ?? [{ name: DEFAULT_IPA_ARCHITECTURE }];
   const proxy = spec.proxy ?? {};
   // Validation refused every toleration that is not a core/v1 Toleration.
@@ -26,7 +25,7 @@ const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
     }),
     architectures: architectures.map((a) => ({ name: a.name, ...optionalFields({ filename: given(a.filename) }) })),
     proxy: { ...optionalFields({ httpProxy: given(proxy.httpProxy?.trim()), httpsProxy: given(proxy.httpsProxy?.trim()) }), noProxy: listEntries(proxy.noProxy) },
-    storage: { size: canonical(given(storage.size) ?? DEFAULT_IMAGE_CACHE_SIZE), ephemeral: storage.ephemeral ?? false, ...(storageClassName !== undefined && { storageClassName }) },
+    storage: volumeStorageModel(spec.storage, DEFAULT_IMAGE_CACHE_SIZE),
     nodeSelector: sortedMap(spec.nodeSelector),
     tolerations,
     resources: Object.fromEntries(Object.entries(DEFAULT_CACHE_CONTAINER_REQUESTS).map(([name, defaults]) => [name, resourcesOverDefaults(defaults, spec.resources?.[name])])),

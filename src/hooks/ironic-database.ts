@@ -3,11 +3,11 @@
  * (src/render/database/plan.ts), plus generating a password when none exists yet.
  */
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
-import { GROUP_VERSION } from '../api/common.js';
 import { isRecord, textOf } from '../render/observed.js';
 import { finalizeDatabase, finishDatabase, needsPassword, prepareDatabase, wantedDatabaseChildren } from '../render/database/plan.js';
 import { parseIronicDatabase } from '../api/parse-ironic-database.js';
 import { databaseNames } from '../render/names.js';
+import { usersRule } from '../render/used-by.js';
 import type { HookContext } from './context.js';
 import { viewOf } from './parent.js';
 import { wire } from './wire.js';
@@ -22,8 +22,7 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
   const referenced = [
     ...namesRule('v1', 'secrets', namespace, [textOf(spec['credentialsName']), textOf(spec['tlsCertificateName'])]),
-    // Only this namespace: an Ironic can only name a database of its own namespace.
-    { apiVersion: GROUP_VERSION, resource: 'ironics', namespace },
+    usersRule(namespace),
   ];
   const parsed = parseIronicDatabase(spec);
   const names = databaseNames(request.parent.metadata.name);

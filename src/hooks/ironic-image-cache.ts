@@ -3,10 +3,10 @@
  * (src/render/image-cache/plan.ts).
  */
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
-import { GROUP_VERSION } from '../api/common.js';
 import { isRecord, textOf } from '../render/observed.js';
 import { finalizeCache, finishCache, prepareCache, wantedCacheChildren } from '../render/image-cache/plan.js';
 import { imageCacheNames } from '../render/names.js';
+import { usersRule } from '../render/used-by.js';
 import type { HookContext } from './context.js';
 import { viewOf } from './parent.js';
 import { wire } from './wire.js';
@@ -18,8 +18,7 @@ export const customizeIronicImageCache = (request: CustomizeRequest): CustomizeR
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
   const referenced = [
     ...namesRule('v1', 'secrets', namespace, [textOf(spec['tlsCertificateName'])]),
-    // Only this namespace: an Ironic can only name a cache of its own namespace.
-    { apiVersion: GROUP_VERSION, resource: 'ironics', namespace },
+    usersRule(namespace),
   ];
   return { relatedResources: withWanted(referenced, wantedCacheChildren(imageCacheNames(request.parent.metadata.name)), namespace) };
 };

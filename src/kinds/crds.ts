@@ -4,7 +4,6 @@
  */
 import { IRONIC } from './ironic.js';
 import { IRONIC_DATABASE } from './ironic-database.js';
-import { IRONIC_IMAGE_CACHE } from './ironic-image-cache.js';
 import { PARENT_KINDS, type ParentKind } from './index.js';
 import { crdFileName, crdFor } from '../crd/crd.js';
 import type { JsonObject } from '../crd/structural.js';
@@ -17,9 +16,6 @@ export const ironicCrd = (): JsonObject => crdOf(IRONIC);
 
 /** The IronicDatabase CRD. */
 export const ironicDatabaseCrd = (): JsonObject => crdOf(IRONIC_DATABASE);
-
-/** The IronicImageCache CRD. */
-export const ironicImageCacheCrd = (): JsonObject => crdOf(IRONIC_IMAGE_CACHE);
 
 /** Every CRD with the file name it is written to under deploy/crds, one per parent kind. */
 export const allCrds = (): readonly { readonly file: string; readonly crd: JsonObject }[] =>

@@ -7,6 +7,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { GROUP_VERSION } from '../api/common.js';
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
+import type { UsedBy } from '../api/used-by.js';
 import type { CelRule, PrinterColumn } from '../crd/crd.js';
 import type { HookContext } from '../hooks/context.js';
 import { groupKeyOfType, JOBS, SECRETS, type ResourceType } from './resources.js';
@@ -68,6 +69,12 @@ export type ParentKind<Label extends string = string> = {
   readonly metricLabel: Label;
   /** Lower syncs first when a round replays every parent (a database before the Ironic that reads its status). */
   readonly syncOrder: number;
+  /**
+   * For a kind that Ironics name in their spec: how they name it (src/api/used-by.ts). Its status lists
+   * them, its finalize waits for them, and deploy/admission has the policy that refuses deleting an
+   * object still in use (src/crd/in-use-policy.ts). Absent for a kind no Ironic names.
+   */
+  readonly usedBy?: UsedBy;
 };
 
 /** The identity fields of a kind of the ironic.metal3.io group: apiVersion and group key from the kind. */

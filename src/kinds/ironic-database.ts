@@ -1,5 +1,5 @@
 /** The IronicDatabase parent kind: a MariaDB managed for Ironic. */
-import { IronicDatabaseSpec, IronicDatabaseStatus } from '../api/ironic-database.js';
+import { DATABASE_USED_BY, IronicDatabaseSpec, IronicDatabaseStatus } from '../api/ironic-database.js';
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from '../hooks/ironic-database.js';
 import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';
@@ -28,4 +28,5 @@ export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
   metricLabel: 'IronicDatabase',
   // First: the Ironics that use a database read the status it got in the same round.
   syncOrder: 1,
+  usedBy: DATABASE_USED_BY,
 };

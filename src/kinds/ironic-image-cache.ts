@@ -1,5 +1,5 @@
 /** The IronicImageCache parent kind: the IPA kernel and initramfs, downloaded once and served to Ironics. */
-import { IronicImageCacheSpec, IronicImageCacheStatus } from '../api/ironic-image-cache.js';
+import { IMAGE_CACHE_USED_BY, IronicImageCacheSpec, IronicImageCacheStatus } from '../api/ironic-image-cache.js';
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronicImageCache, finalizeIronicImageCache, syncIronicImageCache } from '../hooks/ironic-image-cache.js';
 import { children, parentIdentity, type ParentKind } from './descriptor.js';
@@ -24,4 +24,5 @@ export const IRONIC_IMAGE_CACHE: ParentKind<'IronicImageCache'> = {
   metricLabel: 'IronicImageCache',
   // With the databases, before the Ironics that read its status in the same round.
   syncOrder: 2,
+  usedBy: IMAGE_CACHE_USED_BY,
 };

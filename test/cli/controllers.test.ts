@@ -18,7 +18,11 @@ t.test('the built-in controllers match the deployed CompositeControllers', async
     CONTROLLERS.map((c) => ({ ...c, childTypes: c.childTypes.filter((ct) => !overlayOnly(c.parentGroup, ct.group)) })),
     deployedControllers(),
   );
-  t.same(CONTROLLERS.map(finalizerOf), ['metacontroller.io/compositecontroller-ironicdatabase', 'metacontroller.io/compositecontroller-ironicimagecache', 'metacontroller.io/compositecontroller-ironic']);
+  t.same(
+    CONTROLLERS.map(finalizerOf),
+    inSyncOrder(PARENT_KINDS).map((k) => `metacontroller.io/compositecontroller-${k.controllerName}`),
+    "Metacontroller's finalizer of each controller, named after it",
+  );
 });
 
 t.test('the controllers are in sync order, one per parent kind', async (t) => {

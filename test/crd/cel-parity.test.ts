@@ -7,21 +7,17 @@ import t from 'tap';
 import fc from 'fast-check';
 import type { TSchema } from '@sinclair/typebox';
 import { kubeCelProgram } from '../../src/api/kube-cel.js';
-import { IronicSpec } from '../../src/api/ironic.js';
-import { IronicDatabaseSpec } from '../../src/api/ironic-database.js';
-import { IronicImageCacheSpec } from '../../src/api/ironic-image-cache.js';
-import { validateIronicImageCache } from '../../src/api/validate-image-cache.js';
 import { registerFormats } from '../../src/api/formats.js';
 import { schemaProblems, type Problem } from '../../src/api/problems.js';
-import { validateIronic } from '../../src/api/validate-ironic.js';
-import { validateIronicDatabase } from '../../src/api/validate-database.js';
-import { ironicCrd, ironicDatabaseCrd, ironicImageCacheCrd } from '../../src/kinds/crds.js';
+import { crdOf } from '../../src/kinds/crds.js';
+import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { schemaOf } from '../helpers/crd-check.js';
 import { defaultAndPrune } from '../support/crd-schema.js';
 import type { Json, KubeObject, Sample } from './cel-samples.js';
-import { TWINS, type Entry } from './cel-twins.js';
+import { TWINS, VALIDATORS, type Entry } from './cel-twins.js';
 
-type Kind = 'Ironic' | 'IronicDatabase' | 'IronicImageCache';
+/** A parent kind, by its `kind`. */
+type Kind = string;
 
 /** A CEL rule of a CRD and where it sits: property names, `[]` for list items. */
 type CelRule = { readonly kind: Kind; readonly location: readonly string[]; readonly rule: string; readonly message: string };
@@ -33,11 +29,8 @@ const NUM_RUNS = 500;
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const KINDS: readonly { readonly kind: Kind; readonly crd: Json; readonly spec: TSchema }[] = [
-  { kind: 'Ironic', crd: ironicCrd(), spec: IronicSpec },
-  { kind: 'IronicDatabase', crd: ironicDatabaseCrd(), spec: IronicDatabaseSpec },
-  { kind: 'IronicImageCache', crd: ironicImageCacheCrd(), spec: IronicImageCacheSpec },
-];
+/** Every parent kind, with its generated CRD and its spec schema. */
+const KINDS: readonly { readonly kind: Kind; readonly crd: Json; readonly spec: TSchema }[] = PARENT_KINDS.map((k) => ({ kind: k.kind, crd: crdOf(k), spec: k.spec }));
 
 const rulesOf = (kind: Kind, schema: Json, location: readonly string[] = []): CelRule[] => {
   const own = Array.isArray(schema['x-kubernetes-validations']) ? (schema['x-kubernetes-validations'] as Array<{ rule: string; message: string }>) : [];
@@ -50,7 +43,7 @@ const rulesOf = (kind: Kind, schema: Json, location: readonly string[] = []): Ce
   ];
 };
 
-/** Every CEL rule of both CRDs. */
+/** Every CEL rule of every CRD. */
 const ALL_RULES: readonly CelRule[] = KINDS.flatMap(({ kind, crd }) => rulesOf(kind, schemaOf(crd)));
 
 /** `<location>: <message>`, the location written as a field path (`(root)` for the object itself). */
@@ -99,8 +92,11 @@ const defaulted = (crd: Json, object: KubeObject): KubeObject => {
   return { ...object, spec: defaultAndPrune(specSchema, object.spec) as Json };
 };
 
-const validate = (kind: Kind, object: KubeObject, old: KubeObject | undefined): readonly Problem[] =>
-  kind === 'Ironic' ? validateIronic(object.spec, old?.spec) : kind === 'IronicDatabase' ? validateIronicDatabase(object.spec, old?.spec) : validateIronicImageCache(object.spec);
+const validate = (kind: Kind, object: KubeObject, old: KubeObject | undefined): readonly Problem[] => {
+  const validator = VALIDATORS[kind];
+  if (validator === undefined) throw new Error(`${kind} has no TypeScript validation in test/crd/cel-twins.ts`);
+  return validator(object.spec, old?.spec);
+};
 
 /** Whether `rule` refuses the object somewhere, and at which instances. */
 const refusals = (rule: CelRule, object: KubeObject, old: KubeObject | undefined): Array<{ readonly path: string; readonly refused: boolean }> => {
@@ -136,23 +132,31 @@ const checkSample = (rule: CelRule, entry: Entry, crd: Json, masking: CelRule | 
   }
 };
 
-const crdOf = (kind: Kind): Json => KINDS.find((k) => k.kind === kind)?.crd ?? ironicCrd();
+/** The CRD of a kind of KINDS. */
+const crdOfKind = (kind: Kind): Json => {
+  const found = KINDS.find((k) => k.kind === kind);
+  if (found === undefined) throw new Error(`${kind} is not a parent kind`);
+  return found.crd;
+};
 
 registerFormats();
 
 t.test('every CEL rule of the CRDs has exactly one entry in the twin table, and every entry a rule', async (t) => {
   t.ok(ALL_RULES.length >= 20, `${ALL_RULES.length} rules found`);
-  for (const kind of ['Ironic', 'IronicDatabase', 'IronicImageCache'] as const) {
+  for (const { kind } of KINDS) {
     const keys = ALL_RULES.filter((r) => r.kind === kind).map(keyOf);
+    const twins = TWINS[kind] ?? {};
     t.same(keys.filter((k, i) => keys.indexOf(k) !== i), [], `${kind}: no two rules share a location and message`);
-    t.same(keys.filter((k) => TWINS[kind][k] === undefined), [], `${kind}: every rule has a twin entry (add one to test/crd/cel-twins.ts)`);
-    t.same(Object.keys(TWINS[kind]).filter((k) => !keys.includes(k)), [], `${kind}: every twin entry names a rule of the CRD`);
+    t.same(keys.filter((k) => twins[k] === undefined), [], `${kind}: every rule has a twin entry (add one to test/crd/cel-twins.ts)`);
+    t.same(Object.keys(twins).filter((k) => !keys.includes(k)), [], `${kind}: every twin entry names a rule of the CRD`);
+    if (keys.length > 0) t.ok(VALIDATORS[kind], `${kind}: its TypeScript validation is in test/crd/cel-twins.ts`);
   }
+  t.same(Object.keys(TWINS).filter((kind) => !KINDS.some((k) => k.kind === kind)), [], 'every kind of the twin table is a parent kind');
 });
 
 t.test('the generated samples are valid against the TypeBox schema, so the semantic rules run on them', async (t) => {
   for (const { kind, spec } of KINDS) {
-    const arbitraries = new Set(Object.values(TWINS[kind]).map((e) => e.samples));
+    const arbitraries = new Set(Object.values(TWINS[kind] ?? {}).map((e) => e.samples));
     for (const arbitrary of arbitraries) {
       for (const s of fc.sample(arbitrary, 200)) {
         const invalid = [s.object, ...(s.old ? [s.old] : [])].flatMap((o) => schemaProblems(spec, o.spec, 'spec'));
@@ -165,10 +169,10 @@ t.test('the generated samples are valid against the TypeBox schema, so the seman
 
 for (const rule of ALL_RULES) {
   const key = keyOf(rule);
-  const entry = TWINS[rule.kind][key];
+  const entry = TWINS[rule.kind]?.[key];
   if (entry === undefined) continue;
   t.test(`${rule.kind} ${key}`, async (t) => {
-    const crd = crdOf(rule.kind);
+    const crd = crdOfKind(rule.kind);
     const maskKey = 'maskedBy' in entry ? entry.maskedBy?.key : undefined;
     const masking = maskKey === undefined ? undefined : ALL_RULES.find((r) => r.kind === rule.kind && keyOf(r) === maskKey);
     if (maskKey !== undefined) t.ok(masking, `the masking rule ${maskKey} exists`);

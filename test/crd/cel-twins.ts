@@ -1,11 +1,14 @@
 /**
- * The twin of every CEL rule of the generated CRDs: which problem of validateIronic / validateIronicDatabase
- * says the same thing, and which generated objects exercise it. Keyed by `<location>: <message>`, where the
+ * The twin of every CEL rule of the generated CRDs: which problem of the kind's TypeScript validation
+ * (validateIronic, validateIronicDatabase, validateIronicImageCache) says the same thing, and which generated objects exercise it. Keyed by `<location>: <message>`, where the
  * location is the schema path of the rule's `x-kubernetes-validations` (`[]` for list items, `(root)` for the
  * object itself). A CEL rule without an entry here fails the parity test.
  */
 import type fc from 'fast-check';
 import { fieldPath, type Problem } from '../../src/api/problems.js';
+import { validateIronicDatabase } from '../../src/api/validate-database.js';
+import { validateIronicImageCache } from '../../src/api/validate-image-cache.js';
+import { validateIronic } from '../../src/api/validate-ironic.js';
 import {
   agentImageSamples,
   containerResourcesSamples,
@@ -100,8 +103,18 @@ const NO_PREVIOUS_SPEC =
 const CACHE_NO_PREVIOUS_SPEC =
   'validateIronicImageCache has no previous spec (the sync hook never receives one); the cache renderer keeps the claim template of an existing StatefulSet, whose templates are immutable';
 
-/** The twin of every CEL rule, per kind. */
-export const TWINS: Readonly<Record<'Ironic' | 'IronicDatabase' | 'IronicImageCache', Readonly<Record<string, Entry>>>> = {
+/**
+ * The TypeScript validation of each kind (by `kind`), whose problems the twins read: a kind whose CRD has
+ * CEL rules needs one here.
+ */
+export const VALIDATORS: Readonly<Record<string, (spec: unknown, old: unknown) => readonly Problem[]>> = {
+  Ironic: validateIronic,
+  IronicDatabase: validateIronicDatabase,
+  IronicImageCache: (spec) => validateIronicImageCache(spec),
+};
+
+/** The twin of every CEL rule, per kind (by `kind`). */
+export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = {
   Ironic: {
     'spec: database and databaseName cannot both be set: use one database': {
       samples: databaseSamples,

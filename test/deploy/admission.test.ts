@@ -1,14 +1,17 @@
 /**
  * The admission policies deploy/ ships, taken from the `kubectl kustomize` output and run on sample
  * requests with the CEL interpreter, as the API server would run them:
- * - deploy/base: a ValidatingAdmissionPolicy refuses deleting an IronicDatabase that status.usedBy says is
- *   in use, naming the users;
+ * - deploy/base: for every kind that Ironics use (a descriptor with `usedBy`), a ValidatingAdmissionPolicy
+ *   refuses deleting an object that status.usedBy says is in use, naming the users; the committed files
+ *   are what `npm run crds` writes;
  * - deploy/components/api-credentials-name: a MutatingAdmissionPolicy writes `<name>-api-credentials`
  *   (the Secret the hook generates) into spec.apiCredentialsName of a new Ironic that names none.
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { allInUsePolicies, inUsePolicyName, usedParentKinds, type UsedParentKind } from '../../src/kinds/in-use-policies.js';
+import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { ironic, testServer } from '../helpers/hooks.js';
 import { checkAgainstCrd } from '../helpers/crd-check.js';
 import { kustomizeBuild, type Obj } from './kustomize.js';
@@ -19,8 +22,6 @@ type Policy = Parameters<typeof validate>[0] & Obj;
 
 const GROUP = 'ironic.metal3.io';
 const VERSION = 'v1alpha1';
-const IN_USE = 'ironicdatabase-in-use.ironic.metal3.io';
-const CACHE_IN_USE = 'ironicimagecache-in-use.ironic.metal3.io';
 const CREDENTIALS = 'ironic-api-credentials-name.ironic.metal3.io';
 
 const named = (objects: readonly Obj[], kind: string, name: string): Obj => {
@@ -30,38 +31,49 @@ const named = (objects: readonly Obj[], kind: string, name: string): Obj => {
 };
 const base = kustomizeBuild('deploy/base');
 const component = kustomizeBuild('deploy/components/api-credentials-name');
-const inUse = named(base, 'ValidatingAdmissionPolicy', IN_USE) as Policy;
-const cacheInUse = named(base, 'ValidatingAdmissionPolicy', CACHE_IN_USE) as Policy;
 const credentials = named(component, 'MutatingAdmissionPolicy', CREDENTIALS) as Policy;
-const crd = (file: string): Obj => parse(readFileSync(`deploy/crds/${file}`, 'utf8').replace(/^#.*\n/, '')) as Obj;
-const databaseCrd = crd('ironic.metal3.io_ironicdatabases.yaml');
-const ironicCrd = crd('ironic.metal3.io_ironics.yaml');
-const cacheCrd = crd('ironic.metal3.io_ironicimagecaches.yaml');
+const crd = (plural: string): Obj => parse(readFileSync(`deploy/crds/${GROUP}_${plural}.yaml`, 'utf8').replace(/^#.*\n/, '')) as Obj;
+const ironicCrd = crd('ironics');
 
-const database = (status?: Obj): Obj => ({
+/** The kinds Ironics use, each with its in-use policy as deploy/base installs it. */
+const USED = usedParentKinds().map((kind) => ({ kind, policy: named(base, 'ValidatingAdmissionPolicy', inUsePolicyName(kind)) as Policy }));
+const [FIRST] = USED;
+
+/** A stored object of a used kind, with the status the sync hook wrote (if any). */
+const stored = (kind: UsedParentKind, status?: Obj): Obj => ({
   apiVersion: `${GROUP}/${VERSION}`,
-  kind: 'IronicDatabase',
-  metadata: { name: 'ironic-db', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-0000000000db', generation: 2, finalizers: ['metacontroller.io/compositecontroller-ironicdatabase'] },
-  spec: { storage: { size: '10Gi' } },
+  kind: kind.kind,
+  metadata: { name: 'used', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-0000000000ab', generation: 2, finalizers: [`metacontroller.io/compositecontroller-${kind.controllerName}`] },
+  spec: {},
   ...(status !== undefined && { status }),
 });
 
-const request = (kind: 'Ironic' | 'IronicDatabase', operation: Operation, object: Obj | null, oldObject: Obj | null): Admission => ({
+const request = (kind: Pick<UsedParentKind, 'kind' | 'plural'>, operation: Operation, object: Obj | null, oldObject: Obj | null): Admission => ({
   operation,
-  kind,
-  resource: { group: GROUP, version: VERSION, resource: kind === 'Ironic' ? 'ironics' : 'ironicdatabases' },
+  kind: kind.kind,
+  resource: { group: GROUP, version: VERSION, resource: kind.plural },
   object,
   oldObject,
 });
 /** DELETE: the API server gives the stored object as oldObject and null as object. */
-const deletion = (stored: Obj): Admission => request('IronicDatabase', 'DELETE', null, stored);
+const deletion = (kind: UsedParentKind, object: Obj): Admission => request(kind, 'DELETE', null, object);
+const IRONIC_KIND = { kind: 'Ironic', plural: 'ironics' } as const;
+
+t.test('some kind is used by Ironics, and each has its policy', async (t) => {
+  t.ok(USED.length > 0, USED.map((u) => u.kind.kind).join(', '));
+});
+
+t.test('the committed in-use policies are what the generator writes (run `npm run crds` after changing src/api or src/kinds)', async (t) => {
+  for (const { file, text } of allInUsePolicies()) t.equal(readFileSync(`deploy/admission/${file}`, 'utf8'), text, file);
+  const kustomization = parse(readFileSync('deploy/admission/kustomization.yaml', 'utf8')) as { resources: string[] };
+  for (const { file } of allInUsePolicies()) t.ok(kustomization.resources.includes(file), `deploy/admission/kustomization.yaml installs ${file}`);
+});
 
 t.test('the policies and their bindings are well-formed and bound', async (t) => {
   for (const [objects, kind, name] of [
-    [base, 'ValidatingAdmissionPolicy', IN_USE],
-    [base, 'ValidatingAdmissionPolicy', CACHE_IN_USE],
-    [component, 'MutatingAdmissionPolicy', CREDENTIALS],
-  ] as const) {
+    ...USED.map(({ kind }) => [base, 'ValidatingAdmissionPolicy', inUsePolicyName(kind)] as const),
+    [component, 'MutatingAdmissionPolicy', CREDENTIALS] as const,
+  ]) {
     const policy = named(objects, kind, name);
     const binding = named(objects, `${kind}Binding`, name);
     t.same(admissionPolicyErrors(policy), [], `${kind} ${name}`);
@@ -69,7 +81,9 @@ t.test('the policies and their bindings are well-formed and bound', async (t) =>
     t.equal((binding['spec'] as Obj)['policyName'], name, 'the binding names the policy');
     t.equal((policy['spec'] as Obj)['failurePolicy'], 'Fail', 'an expression error refuses the request instead of skipping the policy');
   }
-  t.same((named(base, 'ValidatingAdmissionPolicyBinding', IN_USE)['spec'] as Obj)['validationActions'], ['Deny'], 'a refusal, not a warning');
+  for (const { kind } of USED) {
+    t.same((named(base, 'ValidatingAdmissionPolicyBinding', inUsePolicyName(kind))['spec'] as Obj)['validationActions'], ['Deny'], `${kind.kind}: a refusal, not a warning`);
+  }
   t.same(
     base.filter((o) => String(o['kind']).startsWith('Mutating')),
     [],
@@ -78,6 +92,7 @@ t.test('the policies and their bindings are well-formed and bound', async (t) =>
 });
 
 t.test('the shape checks refuse what the API server would', async (t) => {
+  if (FIRST === undefined) return;
   const broken: Array<[string, (p: Obj & { spec: Obj }) => void]> = [
     ['a misspelt field', (p) => Object.assign(p.spec, { validation: [] })],
     ['no validations', (p) => Object.assign(p.spec, { validations: [] })],
@@ -85,79 +100,60 @@ t.test('the shape checks refuse what the API server would', async (t) => {
     ['an unknown reason', (p) => Object.assign((p.spec['validations'] as Obj[])[0] ?? {}, { reason: 'Conflict' })],
   ];
   for (const [scenario, change] of broken) {
-    const policy = structuredClone(inUse) as Obj & { spec: Obj };
+    const policy = structuredClone(FIRST.policy) as Obj & { spec: Obj };
     change(policy);
     t.not(admissionPolicyErrors(policy).length, 0, scenario);
   }
   const mutating = structuredClone(credentials) as Obj & { spec: { mutations: Obj[] } };
   mutating.spec.mutations[0] = { patchType: 'JSONPatch', applyConfiguration: { expression: 'Object{}' } };
   t.match(admissionPolicyErrors(mutating), [/needs jsonPatch/, /applyConfiguration is not allowed/]);
-  const binding = structuredClone(named(base, 'ValidatingAdmissionPolicyBinding', IN_USE)) as Obj & { spec: Obj };
+  const binding = structuredClone(named(base, 'ValidatingAdmissionPolicyBinding', inUsePolicyName(FIRST.kind))) as Obj & { spec: Obj };
   binding.spec['validationActions'] = ['Deny', 'Warn'];
   t.match(admissionPolicyErrors(binding), [/Deny and Warn/]);
 });
 
-t.test('deleting an IronicDatabase that Ironics use is refused, naming them', async (t) => {
-  const stored = database({ usedBy: ['ironic', 'ironic-2'] });
-  t.same(checkAgainstCrd(databaseCrd, stored), [], 'the sample is a valid IronicDatabase');
-  t.same(validate(inUse, deletion(stored)), {
-    allowed: false,
-    reason: 'Forbidden',
-    message: 'IronicDatabase ironic-db is used by the Ironic objects ironic, ironic-2 of namespace metal3: delete them or change their spec.databaseName first',
+for (const { kind, policy } of USED) {
+  const kindCrd = crd(kind.plural);
+
+  t.test(`deleting an ${kind.kind} that Ironics use is refused, naming them and the Ironic field to change`, async (t) => {
+    const used = stored(kind, { usedBy: ['ironic', 'ironic-2'] });
+    t.same(checkAgainstCrd(kindCrd, used), [], `the sample is a valid ${kind.kind}`);
+    const field = kind.usedBy.ironicField;
+    t.same(validate(policy, deletion(kind, used)), {
+      allowed: false,
+      reason: 'Forbidden',
+      message: `${kind.kind} used is used by the Ironic objects ironic, ironic-2 of namespace metal3: delete them or change their spec.${field} first`,
+    });
+    const ironicSpec = (((((ironicCrd['spec'] as Obj)['versions'] as Obj[])[0]?.['schema'] as Obj)['openAPIV3Schema'] as Obj)['properties'] as Obj)['spec'] as Obj;
+    t.ok((ironicSpec['properties'] as Obj)[field], `spec.${field} is a field of the Ironic CRD`);
+    const terminating = stored(kind, { usedBy: ['ironic'] });
+    Object.assign(terminating['metadata'] as Obj, { deletionTimestamp: '2026-01-01T00:00:00Z' });
+    t.match(validate(policy, deletion(kind, terminating)), { allowed: false, message: /used by the Ironic objects ironic of/ }, 'also once its deletion has begun');
   });
-  const terminating = database({ usedBy: ['ironic'] });
-  Object.assign(terminating['metadata'] as Obj, { deletionTimestamp: '2026-01-01T00:00:00Z' });
-  t.match(validate(inUse, deletion(terminating)), { allowed: false, message: /used by the Ironic objects ironic of/ }, 'also once its deletion has begun');
-});
 
-t.test('deleting an IronicDatabase nobody uses is allowed', async (t) => {
-  const cases: Array<[string, Obj | undefined]> = [
-    ['no status yet', undefined],
-    ['a status without usedBy (the hook omits an empty list)', { conditions: [] }],
-    ['an empty usedBy', { usedBy: [] }],
-  ];
-  for (const [scenario, status] of cases) {
-    const stored = database(status);
-    t.same(checkAgainstCrd(databaseCrd, stored), [], `${scenario}: a valid IronicDatabase`);
-    t.same(validate(inUse, deletion(stored)), { allowed: true }, scenario);
-  }
-});
-
-t.test('the in-use policy looks at DELETE of IronicDatabases only', async (t) => {
-  const used = database({ usedBy: ['ironic'] });
-  t.ok(policyMatches(inUse, deletion(used)));
-  t.notOk(policyMatches(inUse, request('IronicDatabase', 'UPDATE', used, used)), 'an update');
-  t.notOk(policyMatches(inUse, request('IronicDatabase', 'CREATE', used, null)), 'a create');
-  t.notOk(policyMatches(inUse, { ...deletion(used), resource: { group: GROUP, version: VERSION, resource: 'ironics' } }), 'another resource');
-  t.notOk(policyMatches(inUse, { ...deletion(used), resource: { group: 'example.com', version: VERSION, resource: 'ironicdatabases' } }), 'another group');
-});
-
-const imageCache = (status?: Obj): Obj => ({
-  apiVersion: `${GROUP}/${VERSION}`,
-  kind: 'IronicImageCache',
-  metadata: { name: 'ipa', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-0000000000ca', generation: 1, finalizers: ['metacontroller.io/compositecontroller-ironicimagecache'] },
-  spec: { agentBranch: 'stable/2025.1' },
-  ...(status !== undefined && { status }),
-});
-const cacheDeletion = (stored: Obj): Admission => ({ operation: 'DELETE', kind: 'IronicImageCache', resource: { group: GROUP, version: VERSION, resource: 'ironicimagecaches' }, object: null, oldObject: stored });
-
-t.test('deleting an IronicImageCache that Ironics use is refused, naming them; unused, it is allowed', async (t) => {
-  const stored = imageCache({ usedBy: ['ironic', 'ironic-2'] });
-  t.same(checkAgainstCrd(cacheCrd, stored), [], 'the sample is a valid IronicImageCache');
-  t.same((named(base, 'ValidatingAdmissionPolicyBinding', CACHE_IN_USE)['spec'] as Obj)['validationActions'], ['Deny'], 'a refusal, not a warning');
-  t.same(validate(cacheInUse, cacheDeletion(stored)), {
-    allowed: false,
-    reason: 'Forbidden',
-    message: 'IronicImageCache ipa is used by the Ironic objects ironic, ironic-2 of namespace metal3: delete them or change their spec.imageCacheName first',
+  t.test(`deleting an ${kind.kind} nobody uses is allowed`, async (t) => {
+    const cases: Array<[string, Obj | undefined]> = [
+      ['no status yet', undefined],
+      ['a status without usedBy (the hook omits an empty list)', { conditions: [] }],
+      ['an empty usedBy', { usedBy: [] }],
+    ];
+    for (const [scenario, status] of cases) {
+      const object = stored(kind, status);
+      t.same(checkAgainstCrd(kindCrd, object), [], `${scenario}: a valid ${kind.kind}`);
+      t.same(validate(policy, deletion(kind, object)), { allowed: true }, scenario);
+    }
   });
-  for (const [scenario, status] of [['no status yet', undefined], ['no usedBy', { conditions: [] }], ['an empty usedBy', { usedBy: [] }]] as const) {
-    t.same(validate(cacheInUse, cacheDeletion(imageCache(status))), { allowed: true }, scenario);
-  }
-  t.ok(policyMatches(cacheInUse, cacheDeletion(stored)));
-  t.notOk(policyMatches(cacheInUse, { ...cacheDeletion(stored), operation: 'UPDATE', object: stored }), 'an update');
-  t.notOk(policyMatches(cacheInUse, deletion(database({ usedBy: ['ironic'] }))), 'an IronicDatabase');
-  t.notOk(policyMatches(inUse, cacheDeletion(stored)), 'and the database policy leaves caches alone');
-});
+
+  t.test(`the ${kind.kind} in-use policy looks at DELETE of ${kind.plural} only`, async (t) => {
+    const used = stored(kind, { usedBy: ['ironic'] });
+    t.ok(policyMatches(policy, deletion(kind, used)));
+    t.notOk(policyMatches(policy, request(kind, 'UPDATE', used, used)), 'an update');
+    t.notOk(policyMatches(policy, request(kind, 'CREATE', used, null)), 'a create');
+    t.notOk(policyMatches(policy, request(IRONIC_KIND, 'DELETE', null, used)), 'an Ironic');
+    t.notOk(policyMatches(policy, { ...deletion(kind, used), resource: { group: 'example.com', version: VERSION, resource: kind.plural } }), 'another group');
+    for (const other of USED.filter((u) => u.kind !== kind)) t.notOk(policyMatches(policy, deletion(other.kind, stored(other.kind, { usedBy: ['ironic'] }))), `an ${other.kind.kind}`);
+  });
+}
 
 /** The Secret name the sync hook reports for an Ironic without spec.apiCredentialsName. */
 const generatedName = async (name: string): Promise<string> => {
@@ -179,7 +175,7 @@ const newIronic = (metadata: Obj, spec: Obj | undefined): Obj => ({
   metadata: { namespace: 'metal3', ...metadata },
   ...(spec !== undefined && { spec }),
 });
-const creation = (object: Obj): Admission => request('Ironic', 'CREATE', object, null);
+const creation = (object: Obj): Admission => request(IRONIC_KIND, 'CREATE', object, null);
 const credentialsNameOf = (object: Obj | null): unknown => ((object?.['spec'] ?? {}) as Obj)['apiCredentialsName'];
 
 t.test('a new Ironic without API credentials gets the name of the Secret the hook generates', async (t) => {
@@ -208,8 +204,8 @@ t.test('the credentials policy leaves everything else alone', async (t) => {
     ['credentials of its own', creation(newIronic({ name: 'ironic' }, { networking, apiCredentialsName: 'mine' }))],
     ['generateName (no name at admission)', creation(newIronic({ generateName: 'ironic-' }, { networking }))],
     ['a name too long for the suffix', creation(newIronic({ name: 'a'.repeat(238) }, { networking }))],
-    ['an update', request('Ironic', 'UPDATE', newIronic({ name: 'ironic' }, { networking }), newIronic({ name: 'ironic' }, { networking }))],
-    ['an IronicDatabase', { ...creation(database()), kind: 'IronicDatabase', resource: { group: GROUP, version: VERSION, resource: 'ironicdatabases' } }],
+    ['an update', request(IRONIC_KIND, 'UPDATE', newIronic({ name: 'ironic' }, { networking }), newIronic({ name: 'ironic' }, { networking }))],
+    ...PARENT_KINDS.filter((kind) => kind.kind !== IRONIC_KIND.kind).map((kind): [string, Admission] => [`an ${kind.kind}`, request(kind, 'CREATE', { apiVersion: kind.apiVersion, kind: kind.kind, metadata: { name: 'other', namespace: 'metal3' }, spec: {} }, null)]),
   ];
   for (const [scenario, admission] of cases) {
     t.notOk(policyMatches(credentials, admission), scenario);

@@ -15,6 +15,8 @@ import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/Netw
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { buildServer } from '../../src/server.js';
+import { inUsePolicyName, usedParentKinds } from '../../src/kinds/in-use-policies.js';
+import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { loadConfig } from '../../src/config.js';
 import { kustomizeBuild, objectId, parseYamlFile, readYamlDocuments, type Obj } from './kustomize.js';
 import { webhookUrl, type ChildResource, type CompositeController } from './composite-controller.js';
@@ -89,12 +91,10 @@ const EXPECTED_CHILDREN: Record<string, Array<{ apiVersion: string; resource: st
 const SERVICE_MONITORS = { apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors', method: 'InPlace' };
 // The mariadb-operator objects of engine MariaDBOperator, all updated in place.
 const MARIADB_OPERATOR_CHILDREN = ['mariadbs', 'databases', 'users', 'grants'].map((resource) => ({ apiVersion: 'k8s.mariadb.com/v1alpha1', resource, method: 'InPlace' }));
-// CompositeController name -> parent plural, route prefix and golden directory.
-const CONTROLLERS = {
-  ironic: { resource: 'ironics', prefix: '/ironic/', golden: 'test/golden/ironic' },
-  ironicdatabase: { resource: 'ironicdatabases', prefix: '/ironicdatabase/', golden: 'test/golden/ironicdatabase' },
-  ironicimagecache: { resource: 'ironicimagecaches', prefix: '/ironicimagecache/', golden: 'test/golden/ironicimagecache' },
-} as const;
+// CompositeController name -> parent plural, route prefix and golden directory, for every parent kind.
+const CONTROLLERS: Readonly<Record<string, { readonly resource: string; readonly prefix: string; readonly golden: string }>> = Object.fromEntries(
+  PARENT_KINDS.map((kind) => [kind.controllerName, { resource: kind.plural, prefix: `/${kind.hookPath}/`, golden: `test/golden/${kind.hookPath}` }]),
+);
 const RESOURCE_OF_KIND: Record<string, string> = {
   Secret: 'secrets',
   ConfigMap: 'configmaps',
@@ -174,24 +174,28 @@ t.test('deploy/base installs the CRDs, the CompositeControllers, the hook server
     const name = (crd?.['metadata'] as Obj | undefined)?.['name'];
     t.same(base.objects.find((o) => o['kind'] === 'CustomResourceDefinition' && (o['metadata'] as Obj)['name'] === name), crd, `deploy/crds/${file} is installed as it is`);
   }
-  t.same(base.objects.map(objectId).sort(), [
-    'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy//ironicdatabase-in-use.ironic.metal3.io',
-    'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy//ironicimagecache-in-use.ironic.metal3.io',
-    'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding//ironicdatabase-in-use.ironic.metal3.io',
-    'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding//ironicimagecache-in-use.ironic.metal3.io',
-    'apiextensions.k8s.io/v1/CustomResourceDefinition//ironicdatabases.ironic.metal3.io',
-    'apiextensions.k8s.io/v1/CustomResourceDefinition//ironicimagecaches.ironic.metal3.io',
-    'apiextensions.k8s.io/v1/CustomResourceDefinition//ironics.ironic.metal3.io',
-    `apps/v1/Deployment/${NAMESPACE}/${HOOKS}`,
-    'metacontroller.k8s.io/v1alpha1/CompositeController//ironic',
-    'metacontroller.k8s.io/v1alpha1/CompositeController//ironicdatabase',
-    'metacontroller.k8s.io/v1alpha1/CompositeController//ironicimagecache',
-    `networking.k8s.io/v1/NetworkPolicy/${NAMESPACE}/${HOOKS}`,
-    `policy/v1/PodDisruptionBudget/${NAMESPACE}/${HOOKS}`,
-    `v1/Namespace//${NAMESPACE}`,
-    `v1/Service/${NAMESPACE}/${HOOKS}`,
-    `v1/ServiceAccount/${NAMESPACE}/${HOOKS}`,
+  // Per parent kind: its CRD and CompositeController, and for a kind that Ironics use its in-use policy and binding.
+  const perKind = PARENT_KINDS.flatMap((kind) => [
+    `apiextensions.k8s.io/v1/CustomResourceDefinition//${kind.plural}.ironic.metal3.io`,
+    `metacontroller.k8s.io/v1alpha1/CompositeController//${kind.controllerName}`,
   ]);
+  const inUse = usedParentKinds().flatMap((kind) => [
+    `admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy//${inUsePolicyName(kind)}`,
+    `admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding//${inUsePolicyName(kind)}`,
+  ]);
+  t.same(
+    base.objects.map(objectId).sort(),
+    [
+      ...perKind,
+      ...inUse,
+      `apps/v1/Deployment/${NAMESPACE}/${HOOKS}`,
+      `networking.k8s.io/v1/NetworkPolicy/${NAMESPACE}/${HOOKS}`,
+      `policy/v1/PodDisruptionBudget/${NAMESPACE}/${HOOKS}`,
+      `v1/Namespace//${NAMESPACE}`,
+      `v1/Service/${NAMESPACE}/${HOOKS}`,
+      `v1/ServiceAccount/${NAMESPACE}/${HOOKS}`,
+    ].sort(),
+  );
   t.same(
     overlay.objects.map(objectId).filter((id) => !base.objects.map(objectId).includes(id)),
     [`monitoring.coreos.com/v1/PrometheusRule/${NAMESPACE}/${HOOKS}`, `monitoring.coreos.com/v1/ServiceMonitor/${NAMESPACE}/${HOOKS}`],
@@ -364,6 +368,7 @@ t.test('each parent resource is one of our CRDs, served with a status subresourc
 });
 
 t.test('every child type the hooks render is declared, with its deliberate update strategy', async (t) => {
+  t.same(Object.keys(EXPECTED_CHILDREN).sort(), Object.keys(CONTROLLERS).sort(), 'the child types of every parent kind are expected here');
   for (const [name, expected] of Object.entries(EXPECTED_CHILDREN)) {
     t.same(childRules(controllerOf(base, name)), expected, `deploy: ${name}`);
     const withMonitors = name === 'ironic' ? [...expected, SERVICE_MONITORS] : expected;

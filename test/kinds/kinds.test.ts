@@ -3,8 +3,10 @@
  * src/kinds: its three hook routes answer, its metric label is recorded, its CRD file is in deploy/ and
  * is what the generator writes, a CompositeController of deploy/ declares it with exactly its child types
  * and strategies (overlay-only types as an overlay patch adds them), the render CLI reads and renders
- * it, and the emulator syncs it. The other way round: no hook route, CRD or CompositeController of
- * deploy/ without a descriptor. deploy/ is read recursively, wherever its files live.
+ * it, and the emulator syncs it; a kind that Ironics use (`usedBy`) has its in-use admission policy, and
+ * an example object of it is listed as used, kept while used and deleted after its Ironics. The other way
+ * round: no hook route, CRD, CompositeController or in-use policy of deploy/ without a
+ * descriptor. deploy/ is read recursively, wherever its files live.
  */
 import t from 'tap';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { readObjects } from '../../src/cli/documents.js';
 import { runRender } from '../../src/cli/render.js';
 import { crdFileName } from '../../src/crd/crd.js';
 import { allCrds, crdOf } from '../../src/kinds/crds.js';
+import { inUsePolicyFile, inUsePolicyName } from '../../src/kinds/in-use-policies.js';
 import { crdFile } from '../../src/crd/yaml.js';
 import { inSyncOrder, PARENT_KINDS, wordList, type ParentKind } from '../../src/kinds/index.js';
 import { groupKeyOfType, type ResourceType } from '../../src/kinds/resources.js';
@@ -47,6 +50,13 @@ const deployedCrds = DEPLOY.filter(({ value }) => at(value, 'kind') === 'CustomR
 
 /** The CompositeControllers under deploy/. */
 const deployedControllers = DEPLOY.filter(({ value }) => at(value, 'kind') === 'CompositeController');
+
+/** The ValidatingAdmissionPolicies under deploy/ that refuse a DELETE of a resource of our group, with those resources. */
+const deployedDeletePolicies = DEPLOY.filter(({ value }) => at(value, 'kind') === 'ValidatingAdmissionPolicy').map((document) => {
+  const rules = (at(document.value, 'spec', 'matchConstraints', 'resourceRules') as unknown[] | undefined) ?? [];
+  const matching = rules.filter((rule) => (at(rule, 'apiGroups') as unknown[] | undefined)?.includes(API_GROUP) === true && (at(rule, 'operations') as unknown[] | undefined)?.includes('DELETE') === true);
+  return { ...document, resources: matching.flatMap((rule) => (at(rule, 'resources') as string[] | undefined) ?? []) };
+});
 
 /** The child types the JSON patches under deploy/ (the overlays) add to a CompositeController. */
 const patchedChildResources = DEPLOY.flatMap(({ value }) =>
@@ -167,6 +177,17 @@ for (const kind of PARENT_KINDS) {
     for (const line of overlay) t.ok(patched.includes(line), `an overlay patch under deploy/ adds ${line}`);
   });
 
+  t.test(`${kind.kind}: deploy/ has its in-use admission policy exactly when Ironics use it`, async (t) => {
+    const found = deployedDeletePolicies.filter(({ resources }) => resources.includes(kind.plural));
+    if (kind.usedBy === undefined) {
+      t.same(found.map((f) => f.file), [], 'no policy refuses deleting it: no Ironic names it');
+      return;
+    }
+    t.same(found.map(({ value }) => at(value, 'metadata', 'name')), [inUsePolicyName(kind)], `exactly one policy refuses deleting an ${kind.kind} in use`);
+    const [policy] = found;
+    if (policy !== undefined) t.equal(policy.text, inUsePolicyFile({ ...kind, usedBy: kind.usedBy }), `${policy.file} is what \`npm run crds\` writes`);
+  });
+
   t.test(`${kind.kind}: the CompositeController model has it`, async (t) => {
     t.same(CONTROLLERS.filter((c) => c.parentGroup === kind.groupKey), [controllerOf(kind)], 'one controller of this parent');
     t.same(controllerOf(kind).childTypes.map((c) => c.group), kind.childTypes.map((c) => groupKeyOfType(c.type)), 'every child type, overlay ones included');
@@ -218,6 +239,39 @@ for (const kind of PARENT_KINDS) {
   });
 }
 
+/** For each kind that Ironics use: an example with an object of it and the Ironics that name it. */
+for (const kind of PARENT_KINDS) {
+  const { usedBy } = kind;
+  if (usedBy === undefined) continue;
+  const namesOf = (objects: readonly Json[], wanted: string, where: (o: Json) => boolean = () => true): string[] =>
+    objects.filter((o) => o['kind'] === wanted && where(o)).map((o) => String(at(o, 'metadata', 'name')));
+  const example = EXAMPLES.map((e) => {
+    const [used] = namesOf(e.objects, kind.kind);
+    return { file: e.file, used, users: used === undefined ? [] : namesOf(e.objects, 'Ironic', (o) => at(o, 'spec', usedBy.ironicField) === used).sort() };
+  }).find((e) => e.users.length > 0);
+
+  t.test(`${kind.kind}: an object Ironics use lists them, is kept while they use it, and goes once they are gone`, async (t) => {
+    t.ok(example, `an example under examples/ has an ${kind.kind} and an Ironic whose spec.${usedBy.ironicField} names it`);
+    if (example?.used === undefined) return;
+    const emulator = await startEmulator();
+    t.teardown(() => emulator.close());
+    emulator.apply(readFileSync(example.file, 'utf8'));
+    t.ok((await emulator.runUntilStable({ autoReady: true })).stable, `${example.file} settles`);
+    t.same(emulator.status(kind.kind, example.used)['usedBy'], example.users, 'status.usedBy names its users');
+    const children = emulator.children(kind.kind, example.used).map((c) => `${c.kind} ${c.metadata.name}`);
+    emulator.delete(kind.kind, example.used);
+    await emulator.round();
+    await emulator.round();
+    const conditions = at(emulator.status(kind.kind, example.used), 'conditions');
+    const blocked = (Array.isArray(conditions) ? (conditions as unknown[]) : []).find((c) => at(c, 'type') === 'DeletionBlocked');
+    t.match(blocked, { status: 'True', reason: 'InUse', message: `still used by: ${example.users.join(', ')}` }, 'DeletionBlocked says who blocks');
+    t.same(emulator.children(kind.kind, example.used).map((c) => `${c.kind} ${c.metadata.name}`), children, 'its children are kept');
+    for (const user of example.users) emulator.delete('Ironic', user);
+    t.ok((await emulator.runUntilStable({ autoReady: true, maxRounds: 8 })).stable, 'settles once its users are deleted');
+    t.equal(emulator.get(kind.kind, example.used), undefined, 'then it is deleted');
+  });
+}
+
 t.test('the kinds sync in their order in a round', async (t) => {
   const order = inSyncOrder(PARENT_KINDS).map((k) => k.kind);
   const emulator = await startEmulator();
@@ -252,6 +306,12 @@ t.test('no CompositeController under deploy/ without a descriptor', async (t) =>
     t.equal(at(value, 'metadata', 'name'), kind?.controllerName, `${file}: named after it`);
   }
   t.equal(CONTROLLERS.length, PARENT_KINDS.length, 'one built-in controller per descriptor');
+});
+
+t.test('no in-use policy under deploy/ without a descriptor whose kind Ironics use', async (t) => {
+  for (const { file, resources } of deployedDeletePolicies) {
+    for (const resource of resources) t.ok(PARENT_KINDS.some((k) => k.plural === resource && k.usedBy !== undefined), `${file}: ${resource} is a kind that Ironics use`);
+  }
 });
 
 t.test('no child type added by an overlay patch without a descriptor declaring it', async (t) => {

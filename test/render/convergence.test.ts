@@ -8,7 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { ironicScenarios } from '../fixtures/ironic-scenarios.js';
 import { fakeSecrets, testServer, type Obj } from '../helpers/hooks.js';
 import { availableDeployment, observeAll } from '../helpers/k8s.js';
+import { readyStatefulSet } from '../fixtures/database-scenarios.js';
+import { scenariosOf } from '../fixtures/scenarios.js';
 import { bcryptSecrets } from '../../src/hooks/materialize.js';
+import { PARENT_KINDS } from '../../src/kinds/index.js';
+import { IRONIC } from '../../src/kinds/ironic.js';
 
 type Response = { status: Obj; children: Obj[] };
 
@@ -19,10 +23,10 @@ const sync = async (app: FastifyInstance, request: Obj): Promise<Response> => {
 };
 
 /**
- * Syncs a database or image cache until the response repeats, feeding back its status and its children as
- * observed (StatefulSets with `status` ready); returns how many rounds differed (6 or more: never stable).
+ * Syncs a parent until the response repeats, feeding back its status and its children as observed (each with
+ * the status `status` gives it, if any); returns how many rounds differed (6 or more: never stable).
  */
-const roundsUntilStable = async (app: FastifyInstance, url: string, first: Obj, status: (o: Obj) => Obj): Promise<number> => {
+const roundsUntilStable = async (app: FastifyInstance, url: string, first: Obj, status: (o: Obj) => Obj | undefined): Promise<number> => {
   let request = first;
   let previous = '';
   let rounds = 0;
@@ -32,7 +36,7 @@ const roundsUntilStable = async (app: FastifyInstance, url: string, first: Obj, 
     const text = JSON.stringify(body);
     if (text === previous) break;
     previous = text;
-    const children = observeAll(body.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, (o) => (o['kind'] === 'StatefulSet' ? status(o) : undefined));
+    const children = observeAll(body.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, status);
     request = { ...request, parent: { ...(request['parent'] as Obj), status: body.status }, children };
   }
   return rounds;
@@ -115,26 +119,22 @@ t.test('HA with a real CA: two syncs in a row return the same CA and certificate
   t.same(second.children, first.children, 'and so is everything else');
 });
 
-t.test('IronicDatabase scenarios converge too', async (t) => {
-  const { databaseScenarios, readyStatefulSet } = await import('../fixtures/database-scenarios.js');
-  for (const scenario of databaseScenarios) {
-    const secrets = fakeSecrets();
-    const app = testServer(secrets, undefined, scenario.env ?? {});
-    const first = await scenario.request(app);
-    const rounds = await roundsUntilStable(app, '/ironicdatabase/sync', first, readyStatefulSet);
-    t.ok(rounds < 6, `${scenario.name}: stable after ${rounds + 1} rounds`);
-    t.ok(secrets.passwords() <= 2, `${scenario.name}: the password is generated at most once per fresh start`);
-    await app.close();
-  }
-});
+/** The status Kubernetes gives a workload a parent renders: Deployments available, StatefulSets ready; none for the rest. */
+const workloadReady = (o: Obj): Obj | undefined => (o['kind'] === 'Deployment' ? availableDeployment(o) : o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : undefined);
 
-t.test('IronicImageCache scenarios converge too', async (t) => {
-  const { imageCacheScenarios } = await import('../fixtures/image-cache-scenarios.js');
-  const { readyStatefulSet } = await import('../fixtures/database-scenarios.js');
-  for (const scenario of imageCacheScenarios) {
-    const app = testServer(fakeSecrets());
-    const rounds = await roundsUntilStable(app, '/ironicimagecache/sync', await scenario.request(app), readyStatefulSet);
-    t.ok(rounds < 6, `${scenario.name}: stable after ${rounds + 1} rounds`);
-    await app.close();
-  }
-});
+// Ironic's scenarios converge under the stricter checks above; every other kind's here.
+for (const kind of PARENT_KINDS.filter((k) => k !== IRONIC)) {
+  t.test(`${kind.kind} scenarios converge too`, async (t) => {
+    const scenarios = scenariosOf(kind);
+    t.ok(scenarios.length > 0, `${kind.kind} has scenarios in test/fixtures/scenarios.ts`);
+    for (const scenario of scenarios) {
+      const secrets = fakeSecrets();
+      const app = testServer(secrets, undefined, scenario.env ?? {});
+      const first = await scenario.request(app);
+      const rounds = await roundsUntilStable(app, `/${kind.hookPath}/sync`, first, workloadReady);
+      t.ok(rounds < 6, `${scenario.name}: stable after ${rounds + 1} rounds`);
+      t.ok(secrets.passwords() <= 2, `${scenario.name}: a password is generated at most once per fresh start`);
+      await app.close();
+    }
+  });
+}

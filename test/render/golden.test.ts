@@ -5,27 +5,27 @@
  */
 import t from 'tap';
 import { stringify } from 'yaml';
-import { ironicScenarios } from '../fixtures/ironic-scenarios.js';
-import { databaseScenarios } from '../fixtures/database-scenarios.js';
-import { imageCacheScenarios } from '../fixtures/image-cache-scenarios.js';
 import { testServer, type Obj } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
-import { ironicCrd, ironicDatabaseCrd, ironicImageCacheCrd } from '../../src/kinds/crds.js';
+import { crdOf } from '../../src/kinds/crds.js';
+import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { checkAgainstCrd } from '../helpers/crd-check.js';
 import { assertGolden } from '../helpers/golden.js';
+import { scenariosOf } from '../fixtures/scenarios.js';
 
 const toYaml = (value: unknown): string => stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
 
-const suites = [
-  { kind: 'ironic', path: '/ironic/sync', crd: ironicCrd, scenarios: ironicScenarios },
-  { kind: 'ironicdatabase', path: '/ironicdatabase/sync', crd: ironicDatabaseCrd, scenarios: databaseScenarios },
-  { kind: 'ironicimagecache', path: '/ironicimagecache/sync', crd: ironicImageCacheCrd, scenarios: imageCacheScenarios },
-] as const;
+/** One suite per parent kind: its scenarios, its sync route, its CRD and its golden directory, all named by its hook path. */
+const suites = PARENT_KINDS.map((kind) => ({ kind: kind.hookPath, path: `/${kind.hookPath}/sync`, crd: () => crdOf(kind), scenarios: scenariosOf(kind) }));
+
+t.test('every parent kind has golden scenarios', async (t) => {
+  for (const suite of suites) t.ok(suite.scenarios.length > 0, `${suite.kind}: scenarios in test/fixtures/scenarios.ts`);
+});
 
 for (const suite of suites) {
   for (const scenario of suite.scenarios) {
     t.test(`${suite.kind}/${scenario.name}`, async (t) => {
-      const app = testServer(undefined, undefined, 'env' in scenario ? scenario.env : {});
+      const app = testServer(undefined, undefined, scenario.env ?? {});
       t.teardown(() => app.close());
       const request = await scenario.request(app);
       const response = await app.inject({ method: 'POST', url: suite.path, payload: request });

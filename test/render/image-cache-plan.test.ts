@@ -5,7 +5,9 @@
 import t from 'tap';
 import type { KubeObject, ObjectMap } from '../../src/api/hook.js';
 import type { ParentView } from '../../src/render/parent.js';
-import { cacheUsersOf, finalizeCache, finishCache, prepareCache } from '../../src/render/image-cache/plan.js';
+import { finalizeCache, finishCache, prepareCache } from '../../src/render/image-cache/plan.js';
+import { usersOf } from '../../src/render/used-by.js';
+import { IMAGE_CACHE_USED_BY } from '../../src/api/ironic-image-cache.js';
 import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
 import { related } from '../fixtures/ironic-scenarios.js';
 import { CACHE_TLS, ironicUsing } from '../fixtures/image-cache-scenarios.js';
@@ -76,8 +78,8 @@ t.test('the claim template of an existing StatefulSet is kept, even when the spe
 
 t.test('the users of a cache: Ironics of its namespace that name it', async (t) => {
   const elsewhere = { ...ironicUsing('far'), metadata: { name: 'far', namespace: 'other' } };
-  t.same(cacheUsersOf(related(ironicUsing('b'), ironicUsing('a'), ironicUsing('c', 'another'), elsewhere) as ObjectMap, NS, 'ipa'), ['a', 'b']);
-  t.same(cacheUsersOf(null, NS, 'ipa'), []);
+  t.same(usersOf(IMAGE_CACHE_USED_BY, { related: related(ironicUsing('b'), ironicUsing('a'), ironicUsing('c', 'another'), elsewhere) as ObjectMap, namespace: NS, name: 'ipa' }), ['a', 'b']);
+  t.same(usersOf(IMAGE_CACHE_USED_BY, { related: null, namespace: NS, name: 'ipa' }), []);
 });
 
 t.test('finalize: blocked while used (unless foreground), then deleting, then finalized', async (t) => {

@@ -1,5 +1,6 @@
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
+import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { ironic, type Obj } from '../helpers/hooks.js';
 import { server } from './support.js';
 
@@ -46,7 +47,7 @@ t.test('a related Secret with a 5,000-deep data value is a 400 that names the Se
 t.test('a body nested deeper than the limit anywhere is a 400, on every route', async (t) => {
   const app = server();
   t.teardown(() => app.close());
-  for (const url of ['/ironic/customize', '/ironic/sync', '/ironic/finalize', '/ironicdatabase/customize', '/ironicdatabase/sync', '/ironicdatabase/finalize']) {
+  for (const url of PARENT_KINDS.flatMap((kind) => ['customize', 'sync', 'finalize'].map((hook) => `/${kind.hookPath}/${hook}`))) {
     const response = await post(app, url, JSON.stringify({ parent: ironic({ overrides: '@DEEP@' }) }).replace('"@DEEP@"', deepArray(150)));
     t.equal(response.statusCode, 400, url);
     t.match(response.json(), { message: /^the parent is nested deeper than 100 levels/ }, url);

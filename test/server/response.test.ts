@@ -1,17 +1,13 @@
 import t from 'tap';
 import { checkCustomizeResponse, checkSyncResponse, ResponseShapeError } from '../../src/server/response.js';
+import { PARENT_KINDS, type ParentKind } from '../../src/kinds/index.js';
 import { ironic, type Obj } from '../helpers/hooks.js';
 import { syncedChildren } from '../fixtures/ironic-scenarios.js';
 import { server } from './support.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
-const database = (extra: Obj = {}): Obj => ({
-  apiVersion: 'ironic.metal3.io/v1alpha1',
-  kind: 'IronicDatabase',
-  metadata: { name: 'db', namespace: 'metal3', generation: 1 },
-  spec: {},
-  ...extra,
-});
+/** The smallest parent of a kind: an empty spec. */
+const smallest = (kind: ParentKind): Obj => ({ apiVersion: kind.apiVersion, kind: kind.kind, metadata: { name: 'smallest', namespace: 'metal3', generation: 1 }, spec: {} });
 const SYNC_KEYS = ['children', 'finalized', 'resyncAfterSeconds', 'status'];
 
 t.test('every hook answers with exactly the keys Metacontroller v2 accepts', async (t) => {
@@ -24,8 +20,11 @@ t.test('every hook answers with exactly the keys Metacontroller v2 accepts', asy
     { url: '/ironic/sync', payload: { parent: ironic({ networking: { interface: 'eth1', ipAddress: 'nope' } }), children, related: {} } },
     { url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }, deleting), children, related: {}, finalizing: true } },
     { url: '/ironic/finalize', payload: { parent: ironic({ networking: provisioning }, deleting), children: {}, related: {}, finalizing: true } },
-    { url: '/ironicdatabase/sync', payload: { parent: database(), children: {}, related: {} } },
-    { url: '/ironicdatabase/finalize', payload: { parent: database(), children: {}, related: {}, finalizing: true } },
+    // Every parent kind, its smallest parent.
+    ...PARENT_KINDS.flatMap((kind) => [
+      { url: `/${kind.hookPath}/sync`, payload: { parent: smallest(kind), children: {}, related: {} } },
+      { url: `/${kind.hookPath}/finalize`, payload: { parent: smallest(kind), children: {}, related: {}, finalizing: true } },
+    ]),
   ];
   for (const call of calls) {
     const response = await app.inject({ method: 'POST', url: call.url, payload: call.payload });
@@ -35,8 +34,8 @@ t.test('every hook answers with exactly the keys Metacontroller v2 accepts', asy
     t.ok(Object.values(body).every((v) => v !== null), 'no top-level null');
     t.doesNotThrow(() => checkSyncResponse(body));
   }
-  for (const url of ['/ironic/customize', '/ironicdatabase/customize']) {
-    const parent = url.startsWith('/ironic/') ? ironic({ apiCredentialsName: 'creds' }) : database();
+  const customizeCalls = [{ url: '/ironic/customize', parent: ironic({ apiCredentialsName: 'creds' }) }, ...PARENT_KINDS.map((kind) => ({ url: `/${kind.hookPath}/customize`, parent: smallest(kind) }))];
+  for (const { url, parent } of customizeCalls) {
     const body = (await app.inject({ method: 'POST', url, payload: { parent } })).json() as Obj;
     t.same(Object.keys(body), ['relatedResources'], url);
   }

@@ -3,20 +3,22 @@
  * the model. The hook only generates a password when none exists yet (between `prepareDatabase` and
  * `finishDatabase`).
  */
-import { GROUP_KEYS, type KubeObject, type ObjectMap } from '../../api/hook.js';
+import { GROUP_KEYS, type KubeObject } from '../../api/hook.js';
 import type { IronicDatabaseModel } from '../../api/model.js';
-import type { IronicDatabaseStatus } from '../../api/ironic-database.js';
+import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database.js';
 import { parseIronicDatabase } from '../../api/parse-ironic-database.js';
 import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { databaseNames, type DatabaseNames } from '../names.js';
 import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
-import { dataOf, findObject, objectsOf, pathOf, textOf } from '../observed.js';
-import { countChildren, type ParentView } from '../parent.js';
+import { dataOf, findObject, textOf } from '../observed.js';
+import type { ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
 import { resolveCredentialsSecret, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
 import { combineReadiness, findCondition, progressing, ready, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
 import { READY_CONDITION } from '../../api/common.js';
+import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
+import { observedClaimTemplates } from '../volume-claim.js';
 import type { DatabaseEngine } from '../../api/constants.js';
 import { renderOperatorChildren } from './operator.js';
 import type { DatabaseCredentials, DatabaseRenderInput, DatabaseTLS } from './input.js';
@@ -24,12 +26,7 @@ import { renderDatabaseChildren } from './render.js';
 import { computeDatabaseStatus, type DatabaseOutcome } from './status.js';
 
 /** A sync's answer before it is put on the wire. */
-export type DatabaseSyncResult = {
-  readonly status: IronicDatabaseStatus;
-  readonly children: KubeChild[];
-  readonly resyncAfterSeconds?: number;
-  readonly finalized?: boolean;
-};
+export type DatabaseSyncResult = UsedSyncResult<IronicDatabaseStatus>;
 
 /** The username of generated credentials. */
 const GENERATED_USERNAME = 'ironic';
@@ -39,20 +36,6 @@ const GENERATED_USERNAME = 'ironic';
  * unescaped: only [A-Za-z0-9_-] is accepted in either value.
  */
 const SAFE = /^[A-Za-z0-9_-]+$/;
-
-/** The finalizer the API server sets for `kubectl delete --cascade=foreground`. */
-const FOREGROUND_DELETION = 'foregroundDeletion';
-
-/** How long to wait before looking again while a deletion is blocked or children remain. */
-const BLOCKED_RESYNC_SECONDS = 30;
-const DELETING_RESYNC_SECONDS = 5;
-
-/** Names of the Ironic objects of the namespace whose spec.databaseName is this database. */
-export const usersOf = (related: ObjectMap | null | undefined, namespace: string, name: string): string[] =>
-  objectsOf(related, GROUP_KEYS.ironic)
-    .filter((o: KubeObject) => (o.metadata.namespace ?? namespace) === namespace && pathOf(o, 'spec', 'databaseName') === name)
-    .map((o) => o.metadata.name)
-    .sort();
 
 /** The credentials, or the Secret name to generate them under when none exist yet. */
 type CredentialsPlan = DatabaseCredentials | { readonly generate: string };
@@ -186,7 +169,6 @@ const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: st
   if (problem !== undefined) return { outcome: problem, children: keepObservedChildren(view.children) };
   const names = databaseNames(view.name);
   const observedSet = findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet);
-  const templates = pathOf(observedSet, 'spec', 'volumeClaimTemplates');
   const credentials = 'generate' in prepared.credentials ? { secretName: prepared.credentials.generate, username: GENERATED_USERNAME, password, generated: true } : prepared.credentials;
   const input: DatabaseRenderInput = {
     name: view.name,
@@ -194,7 +176,7 @@ const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: st
     model: prepared.model,
     credentials,
     ...(prepared.tls && { tls: prepared.tls }),
-    ...(Array.isArray(templates) && templates.length > 0 && { observedClaimTemplates: templates }),
+    ...observedClaimTemplates(observedSet),
     config,
   };
   if (prepared.model.engine === 'MariaDBOperator') return { outcome: { kind: 'rendered', readiness: operatorReadiness(view), input }, children: renderOperatorChildren(input) };
@@ -204,35 +186,20 @@ const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: st
 /** Whether the hook must generate a password before `finishDatabase`. */
 export const needsPassword = (prepared: PreparedDatabase): boolean => prepared.kind === 'render' && 'generate' in prepared.credentials;
 
-const statusOf = (view: ParentView, outcome: DatabaseOutcome, usedBy: readonly string[], deletionBlocked: boolean): IronicDatabaseStatus =>
-  computeDatabaseStatus({ outcome, usedBy, deletionBlocked, previousStatus: view.status, generation: view.generation, now: view.now });
+/** The database's side of the used-by protocol: its plan and its status, for one sync or finalize. */
+const usedDatabase = (view: ParentView, prepared: PreparedDatabase, password: string, config: RenderConfig): UsedKind<DatabaseOutcome, IronicDatabaseStatus> => ({
+  usedBy: DATABASE_USED_BY,
+  plan: () => planDatabase(view, prepared, password, config),
+  status: (outcome, usage) => computeDatabaseStatus({ outcome, usage, previousStatus: view.status, generation: view.generation, now: view.now }),
+});
 
 /** sync: the children and the status (`password` is used only when `needsPassword`). */
-export const finishDatabase = (view: ParentView, prepared: PreparedDatabase, password: string, config: RenderConfig): DatabaseSyncResult => {
-  const { outcome, children } = planDatabase(view, prepared, password, config);
-  return { status: statusOf(view, outcome, usersOf(view.related, view.namespace, view.name), false), children };
-};
+export const finishDatabase = (view: ParentView, prepared: PreparedDatabase, password: string, config: RenderConfig): DatabaseSyncResult =>
+  syncUsed(view, usedDatabase(view, prepared, password, config));
 
 /**
  * finalize: while an Ironic still names this database, keep everything running and say who blocks.
  * Then delete the children (the data volume follows storage.whenDeleted) and finish once they are gone.
  */
-export const finalizeDatabase = (view: ParentView, prepared: PreparedDatabase, password: string, config: RenderConfig): DatabaseSyncResult => {
-  const usedBy = usersOf(view.related, view.namespace, view.name);
-  // Foreground deletion: the garbage collector deletes the children whatever this hook answers, so the
-  // database cannot be kept for its users; say so instead of claiming it is kept.
-  const foreground = view.finalizers.includes(FOREGROUND_DELETION);
-  if (usedBy.length > 0 && !foreground) {
-    const { outcome, children } = planDatabase(view, prepared, password, config);
-    return { status: statusOf(view, outcome, usedBy, true), children, resyncAfterSeconds: BLOCKED_RESYNC_SECONDS };
-  }
-  const remaining = countChildren(view.children);
-  const users = foreground && usedBy.length > 0 ? ` although ${usedBy.join(', ')} still use it (deleted with foreground propagation, which does not wait for them)` : '';
-  const message = remaining === 0 ? `the database has been removed${users}` : `the database is being deleted${users}: ${remaining} resources remain`;
-  return {
-    status: statusOf(view, { kind: 'deleting', message }, usedBy, false),
-    children: [],
-    ...(remaining > 0 && { resyncAfterSeconds: DELETING_RESYNC_SECONDS }),
-    finalized: remaining === 0,
-  };
-};
+export const finalizeDatabase = (view: ParentView, prepared: PreparedDatabase, password: string, config: RenderConfig): DatabaseSyncResult =>
+  finalizeUsed(view, usedDatabase(view, prepared, password, config));

@@ -14,6 +14,7 @@ import { LABELS, databaseNames, labelValue, versionAnnotation } from '../names.j
 import { base64, contentHash, databaseLabels, nodeSelection } from '../meta.js';
 import { compareQuantities, parseQuantity } from '../../api/quantity.js';
 import { restricted } from '../security.js';
+import { claimFields, ephemeralVolumes } from '../volume-claim.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
 /**
@@ -123,34 +124,14 @@ const mariadbContainer = (input: DatabaseRenderInput): IContainer => ({
   securityContext: restricted(MYSQL_UID, MYSQL_UID),
 });
 
-/** Whether the data lives on a claim: asked for, or already there (never drop existing data). */
-export const persistent = (input: DatabaseRenderInput): boolean => !input.model.storage.ephemeral || (input.observedClaimTemplates ?? []).length > 0;
-
 const volumes = (input: DatabaseRenderInput): IVolume[] => [
-  ...(!persistent(input) ? [{ name: DATA_VOLUME, emptyDir: {} }] : []),
+  ...ephemeralVolumes(input, DATA_VOLUME),
   { name: 'credentials', secret: { secretName: input.credentials.secretName, defaultMode: 0o440 } },
   { name: 'config', configMap: { name: databaseNames(input.name).config } },
   { name: 'tmp', emptyDir: { medium: 'Memory' } },
   { name: 'run', emptyDir: { medium: 'Memory' } },
   ...(input.tls !== undefined ? [{ name: 'tls', secret: { secretName: input.tls.secretName, defaultMode: 0o440 } }] : []),
 ];
-
-/**
- * The claim template, written as the API server stores it (volumeMode and status defaulted), because
- * Metacontroller replaces this list wholesale and would otherwise see a difference on every sync.
- */
-const claimTemplate = (input: DatabaseRenderInput) => ({
-  apiVersion: 'v1',
-  kind: 'PersistentVolumeClaim',
-  metadata: { name: DATA_VOLUME, labels: databaseLabels(input.name) },
-  spec: {
-    accessModes: ['ReadWriteOnce'],
-    ...(input.model.storage.storageClassName !== undefined && { storageClassName: input.model.storage.storageClassName }),
-    resources: { requests: { storage: input.model.storage.size } },
-    volumeMode: 'Filesystem',
-  },
-  status: { phase: 'Pending' },
-});
 
 export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStatefulSet => {
   const names = databaseNames(input.name);
@@ -167,12 +148,7 @@ export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStateful
       serviceName: names.service,
       selector: { matchLabels: selector(input) },
       // NOTE: the data volume outlives the IronicDatabase unless the spec asks otherwise.
-      ...(persistent(input) && {
-        persistentVolumeClaimRetentionPolicy: { whenDeleted: input.model.storage.whenDeleted, whenScaled: 'Retain' },
-        volumeClaimTemplates: ((input.observedClaimTemplates ?? []).length > 0 ? input.observedClaimTemplates : [claimTemplate(input)]) as NonNullable<
-          NonNullable<IStatefulSet['spec']>['volumeClaimTemplates']
-        >,
-      }),
+      ...claimFields(input, { volume: DATA_VOLUME, labels: databaseLabels(input.name), whenDeleted: input.model.storage.whenDeleted }),
       template: {
         metadata: { labels: { ...selector(input), ...databaseLabels(input.name) }, annotations },
         spec: {

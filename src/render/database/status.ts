@@ -1,8 +1,9 @@
 /** The status of an IronicDatabase. */
 import type { Condition } from '../../api/common.js';
-import type { IronicDatabaseStatus } from '../../api/ironic-database.js';
+import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database.js';
 import { databaseNames } from '../names.js';
 import { previousTrueTime, readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
+import { usageConditions, usageStatus, type Usage } from '../used-by.js';
 import { pendingResize } from './render.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
@@ -32,8 +33,7 @@ const connection = (input: DatabaseRenderInput): Partial<IronicDatabaseStatus> =
 
 export const computeDatabaseStatus = (params: {
   readonly outcome: DatabaseOutcome;
-  readonly usedBy: readonly string[];
-  readonly deletionBlocked: boolean;
+  readonly usage: Usage;
   readonly previousStatus: unknown;
   readonly generation: number | undefined;
   readonly now: string;
@@ -50,19 +50,11 @@ export const computeDatabaseStatus = (params: {
       lastTransitionTime: previousTrueTime(params.previousStatus, 'StorageResizePending') ?? params.now,
     });
   }
-  if (params.deletionBlocked) {
-    conditions.push({
-      type: 'DeletionBlocked',
-      status: 'True',
-      reason: 'InUse',
-      message: `deletion waits until no Ironic uses this database; still used by: ${params.usedBy.join(', ')}`,
-      lastTransitionTime: previousTrueTime(params.previousStatus, 'DeletionBlocked') ?? params.now,
-    });
-  }
+  conditions.push(...usageConditions(DATABASE_USED_BY, params.usage, params.previousStatus, params.now));
   return {
     conditions,
     ...(params.outcome.kind === 'rendered' && connection(params.outcome.input)),
-    ...(params.usedBy.length > 0 && { usedBy: [...params.usedBy] }),
+    ...usageStatus(params.usage),
     ...(params.generation !== undefined && { observedGeneration: params.generation }),
   };
 };

@@ -2,44 +2,27 @@
  * The decisions of an IronicImageCache sync and finalize, as pure functions of the observed objects and
  * the model.
  */
-import { GROUP_KEYS, type KubeObject, type ObjectMap } from '../../api/hook.js';
+import { GROUP_KEYS, type KubeObject } from '../../api/hook.js';
 import type { IronicImageCacheModel } from '../../api/model.js';
-import type { IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
+import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
 import { parseIronicImageCache } from '../../api/parse-ironic-image-cache.js';
 import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { imageCacheNames, type ImageCacheNames } from '../names.js';
 import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
-import { findObject, objectsOf, pathOf } from '../observed.js';
-import { countChildren, type ParentView } from '../parent.js';
+import { findObject, pathOf } from '../observed.js';
+import type { ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
 import { resolveTLSSecret } from '../references.js';
 import { combineReadiness, progressing, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
+import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
+import { observedClaimTemplates } from '../volume-claim.js';
 import type { CacheRenderInput, CacheTLS } from './input.js';
 import { TEMPLATE_ANNOTATION, cacheTemplateHash, renderCacheChildren } from './render.js';
 import { computeCacheStatus, type CacheOutcome } from './status.js';
 
 /** A sync's answer before it is put on the wire. */
-export type CacheSyncResult = {
-  readonly status: IronicImageCacheStatus;
-  readonly children: KubeChild[];
-  readonly resyncAfterSeconds?: number;
-  readonly finalized?: boolean;
-};
-
-/** The finalizer the API server sets for `kubectl delete --cascade=foreground`. */
-const FOREGROUND_DELETION = 'foregroundDeletion';
-
-/** How long to wait before looking again while a deletion is blocked or children remain. */
-const BLOCKED_RESYNC_SECONDS = 30;
-const DELETING_RESYNC_SECONDS = 5;
-
-/** Names of the Ironic objects of the namespace whose spec.imageCacheName is this cache. */
-export const cacheUsersOf = (related: ObjectMap | null | undefined, namespace: string, name: string): string[] =>
-  objectsOf(related, GROUP_KEYS.ironic)
-    .filter((o: KubeObject) => (o.metadata.namespace ?? namespace) === namespace && pathOf(o, 'spec', 'imageCacheName') === name)
-    .map((o) => o.metadata.name)
-    .sort();
+export type CacheSyncResult = UsedSyncResult<IronicImageCacheStatus>;
 
 /** Where a sync stands: keep everything (and why), or render. */
 export type PreparedCache = { readonly kind: 'keep'; readonly outcome: CacheOutcome } | { readonly kind: 'render'; readonly model: IronicImageCacheModel; readonly tls?: CacheTLS };
@@ -85,7 +68,6 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
   if (prepared.kind === 'keep') return { outcome: prepared.outcome, children: keepObservedChildren(view.children) };
   const names = imageCacheNames(view.name);
   const observedSet = findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet);
-  const templates = pathOf(observedSet, 'spec', 'volumeClaimTemplates');
   const observedPolicy = pathOf(observedSet, 'spec', 'podManagementPolicy');
   const policy = observedPolicy === 'Parallel' || observedPolicy === 'OrderedReady' ? observedPolicy : undefined;
   const input: CacheRenderInput = {
@@ -93,7 +75,7 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
     namespace: view.namespace,
     model: prepared.model,
     ...(prepared.tls && { tls: prepared.tls }),
-    ...(Array.isArray(templates) && templates.length > 0 && { observedClaimTemplates: templates }),
+    ...observedClaimTemplates(observedSet),
     ...(policy !== undefined && { observedPodManagementPolicy: policy }),
     config,
   };
@@ -106,34 +88,18 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
   return { outcome: { kind: 'rendered', readiness, input }, children };
 };
 
-const statusOf = (view: ParentView, outcome: CacheOutcome, usedBy: readonly string[], deletionBlocked: boolean): IronicImageCacheStatus =>
-  computeCacheStatus({ outcome, usedBy, deletionBlocked, previousStatus: view.status, generation: view.generation, now: view.now });
+/** The cache's side of the used-by protocol: its plan and its status, for one sync or finalize. */
+const usedCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): UsedKind<CacheOutcome, IronicImageCacheStatus> => ({
+  usedBy: IMAGE_CACHE_USED_BY,
+  plan: () => planCache(view, prepared, config),
+  status: (outcome, usage) => computeCacheStatus({ outcome, usage, previousStatus: view.status, generation: view.generation, now: view.now }),
+});
 
 /** sync: the children and the status. */
-export const finishCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult => {
-  const { outcome, children } = planCache(view, prepared, config);
-  return { status: statusOf(view, outcome, cacheUsersOf(view.related, view.namespace, view.name), false), children };
-};
+export const finishCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult => syncUsed(view, usedCache(view, prepared, config));
 
 /**
  * finalize: while an Ironic still names this cache, keep everything running and say who blocks. Then
  * delete the children (the claim goes with the StatefulSet) and finish once they are gone.
  */
-export const finalizeCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult => {
-  const usedBy = cacheUsersOf(view.related, view.namespace, view.name);
-  // Foreground deletion: the garbage collector deletes the children whatever this hook answers.
-  const foreground = view.finalizers.includes(FOREGROUND_DELETION);
-  if (usedBy.length > 0 && !foreground) {
-    const { outcome, children } = planCache(view, prepared, config);
-    return { status: statusOf(view, outcome, usedBy, true), children, resyncAfterSeconds: BLOCKED_RESYNC_SECONDS };
-  }
-  const remaining = countChildren(view.children);
-  const users = foreground && usedBy.length > 0 ? ` although ${usedBy.join(', ')} still use it (deleted with foreground propagation, which does not wait for them)` : '';
-  const message = remaining === 0 ? `the image cache has been removed${users}` : `the image cache is being deleted${users}: ${remaining} resources remain`;
-  return {
-    status: statusOf(view, { kind: 'deleting', message }, usedBy, false),
-    children: [],
-    ...(remaining > 0 && { resyncAfterSeconds: DELETING_RESYNC_SECONDS }),
-    finalized: remaining === 0,
-  };
-};
+export const finalizeCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult => finalizeUsed(view, usedCache(view, prepared, config));

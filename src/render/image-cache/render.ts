@@ -36,6 +36,7 @@ import { toChild, type KubeChild } from '../child.js';
 import { contentHash, imageCacheLabels, nodeSelection } from '../meta.js';
 import { LABELS, imageCacheNames, labelValue, versionAnnotation } from '../names.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
+import { claimFields, ephemeralVolumes } from '../volume-claim.js';
 import { CACHE_PORTS, SHARED_DIR, agentFile, schemeOf, type CacheRenderInput } from './input.js';
 
 const VOLUMES = { images: 'images', config: 'config', tmp: 'tmp', tls: 'tls' } as const;
@@ -243,32 +244,12 @@ const httpdContainer = (input: CacheRenderInput): IContainer => ({
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
 
-/** Whether the images live on a claim: asked for, or already there (an existing template is immutable). */
-export const persistent = (input: CacheRenderInput): boolean => !input.model.storage.ephemeral || (input.observedClaimTemplates ?? []).length > 0;
-
 const volumes = (input: CacheRenderInput): IVolume[] => [
-  ...(!persistent(input) ? [{ name: VOLUMES.images, emptyDir: {} }] : []),
+  ...ephemeralVolumes(input, VOLUMES.images),
   { name: VOLUMES.config, configMap: { name: imageCacheNames(input.name).config } },
   { name: VOLUMES.tmp, emptyDir: { medium: 'Memory' } },
   ...(input.tls !== undefined ? [{ name: VOLUMES.tls, secret: { secretName: input.tls.secretName, defaultMode: 0o440 } }] : []),
 ];
-
-/**
- * The claim template, written as the API server stores it (volumeMode and status defaulted), because
- * Metacontroller replaces this list wholesale and would otherwise see a difference on every sync.
- */
-const claimTemplate = (input: CacheRenderInput) => ({
-  apiVersion: 'v1',
-  kind: 'PersistentVolumeClaim',
-  metadata: { name: VOLUMES.images, labels: imageCacheLabels(input.name) },
-  spec: {
-    accessModes: ['ReadWriteOnce'],
-    ...(input.model.storage.storageClassName !== undefined && { storageClassName: input.model.storage.storageClassName }),
-    resources: { requests: { storage: input.model.storage.size } },
-    volumeMode: 'Filesystem',
-  },
-  status: { phase: 'Pending' },
-});
 
 /**
  * The annotation of the StatefulSet with a hash of its pod template: until the observed StatefulSet carries
@@ -315,12 +296,8 @@ export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet =>
       serviceName: names.service,
       podManagementPolicy: input.observedPodManagementPolicy ?? 'Parallel',
       selector: { matchLabels: selector(input) },
-      ...(persistent(input) && {
-        persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' },
-        volumeClaimTemplates: ((input.observedClaimTemplates ?? []).length > 0 ? input.observedClaimTemplates : [claimTemplate(input)]) as NonNullable<
-          NonNullable<IStatefulSet['spec']>['volumeClaimTemplates']
-        >,
-      }),
+      // Everything on the claim can be downloaded again: it goes with the cache.
+      ...claimFields(input, { volume: VOLUMES.images, labels: imageCacheLabels(input.name), whenDeleted: 'Delete' }),
       template,
     },
   };

@@ -1,8 +1,9 @@
 /** The status of an IronicImageCache. */
 import type { Condition } from '../../api/common.js';
-import type { IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
+import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
 import { pathOf, textOf } from '../observed.js';
-import { previousTrueTime, readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
+import { readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
+import { usageConditions, usageStatus, type Usage } from '../used-by.js';
 import type { CacheRenderInput } from './input.js';
 import { cachedImages } from './render.js';
 
@@ -36,29 +37,22 @@ const served = (outcome: CacheOutcome, previousStatus: unknown): Pick<IronicImag
 
 export const computeCacheStatus = (params: {
   readonly outcome: CacheOutcome;
-  readonly usedBy: readonly string[];
-  readonly deletionBlocked: boolean;
+  readonly usage: Usage;
   readonly previousStatus: unknown;
   readonly generation: number | undefined;
   readonly now: string;
 }): IronicImageCacheStatus => {
-  const conditions: Condition[] = [readyCondition({ ...reasonOf(params.outcome), generation: params.generation, previousStatus: params.previousStatus, now: params.now })];
-  if (params.deletionBlocked) {
-    conditions.push({
-      type: 'DeletionBlocked',
-      status: 'True',
-      reason: 'InUse',
-      message: `deletion waits until no Ironic uses this image cache; still used by: ${params.usedBy.join(', ')}`,
-      lastTransitionTime: previousTrueTime(params.previousStatus, 'DeletionBlocked') ?? params.now,
-    });
-  }
+  const conditions: Condition[] = [
+    readyCondition({ ...reasonOf(params.outcome), generation: params.generation, previousStatus: params.previousStatus, now: params.now }),
+    ...usageConditions(IMAGE_CACHE_USED_BY, params.usage, params.previousStatus, params.now),
+  ];
   const rendered = params.outcome.kind === 'rendered' ? params.outcome.input : undefined;
   return {
     conditions,
     ...(rendered !== undefined && { images: cachedImages(rendered) }),
     ...served(params.outcome, params.previousStatus),
     ...(rendered?.tls !== undefined && { tlsCertificateName: rendered.tls.secretName }),
-    ...(params.usedBy.length > 0 && { usedBy: [...params.usedBy] }),
+    ...usageStatus(params.usage),
     ...(params.generation !== undefined && { observedGeneration: params.generation }),
   };
 };
