@@ -1,11 +1,14 @@
 /**
  * An in-memory cluster with Metacontroller's part played for the CompositeControllers, one per parent
- * kind (src/cli/controllers.ts): for each parent, the finalizer, customize (cached per uid and
- * generation), the related objects, sync or finalize in the v2 wire format, then the children applied
- * as Metacontroller's dynamic apply does (generateSelector label, selector check, create with
- * ownerReference and last-applied annotation, update per the child type's strategy, deletion of
- * children left out) and the status written with observedGeneration. Section 2 and 3 of docs on
- * Metacontroller; differences are marked NOTE.
+ * kind (src/cli/controllers.ts): for each parent, the finalizer, the children claimed (adopted and
+ * released by their labels), customize (cached per uid and generation), the related objects, sync or
+ * finalize in the v2 wire format, then the children applied as Metacontroller's dynamic apply does
+ * (generateSelector label, selector check, create with ownerReference and last-applied annotation,
+ * update per the child type's strategy, deletion of children left out) and the status written with
+ * observedGeneration. A write the API server or an admission webhook refuses fails the sync (a SyncError
+ * event, and a retry with backoff). Children and related objects are read from one informer cache, which
+ * lags for the groups that are told to. Section 2 and 3 of docs on Metacontroller (v4.17.2); differences
+ * are marked NOTE.
  */
 import type { RelatedResourceRule } from '../api/hook.js';
 import { applyUpdate, withLastApplied } from './apply.js';
@@ -17,7 +20,8 @@ import { ApiError, FOREGROUND_DELETION, ObjectStore, ORPHAN_DEPENDENTS, type Pro
 /** How a hook is reached: POST a JSON body to a path, get the status code and the parsed body. */
 export type HookTransport = (path: string, body: unknown) => Promise<{ readonly statusCode: number; readonly body: unknown }>;
 
-export type WriteVerb = 'create' | 'update' | 'delete' | 'status' | 'finalizer';
+/** `adopt` and `release` are the ownerReference updates of claimChildren. */
+export type WriteVerb = 'create' | 'update' | 'delete' | 'status' | 'finalizer' | 'adopt' | 'release';
 
 /** One write to the cluster made for a parent, by Metacontroller or by the garbage collector. */
 export type Write = {
@@ -42,11 +46,29 @@ export type SyncOutcome = {
   readonly writes: readonly Write[];
   /** Children that differ from the desired form but are not updated (OnDelete), as `Kind ns/name`. */
   readonly pending: readonly string[];
-  /** Writes the API server refused, and creates that collided with objects of someone else. */
+  /**
+   * Creates that collided with objects of someone else (AlreadyExists, which Metacontroller swallows). A
+   * write the API server or a webhook refuses is no warning: it fails the sync (`error`).
+   */
   readonly warnings: readonly string[];
 };
 
-export type RoundResult = { readonly round: number; readonly syncs: readonly SyncOutcome[]; readonly writes: readonly Write[] };
+/**
+ * An event Metacontroller records on a parent: `Warning SyncError "Sync error: ..."` for every failed sync
+ * (parentController.sync, pkg/controller/composite/controller.go, about line 612).
+ */
+export type ClusterEvent = { readonly round: number; readonly object: string; readonly type: 'Warning'; readonly reason: 'SyncError'; readonly message: string };
+
+export type RoundResult = {
+  readonly round: number;
+  readonly syncs: readonly SyncOutcome[];
+  readonly writes: readonly Write[];
+  /**
+   * Whether this round's informer cache showed every object as the store now has it: false while a lagging
+   * group has news still to deliver (a round can be quiet only because the cache has not seen a change yet).
+   */
+  readonly cacheCurrent: boolean;
+};
 
 export type ClusterOptions = {
   readonly transport: HookTransport;
@@ -55,15 +77,21 @@ export type ClusterOptions = {
   readonly clock?: () => string;
   /** What the API server stores for a status (e.g. with fields the CRD does not know pruned). */
   readonly storedStatus?: (parent: KubeResource, status: Json) => Json;
-  /** Problems that make the API server refuse a child write (reported as warnings). */
-  readonly admitChild?: (child: KubeResource) => readonly string[];
+  /**
+   * Why the API server (its schemas) or an admission webhook refuses a child write, one line each (empty
+   * when it is admitted); `old` is the stored object on an update. A refusal fails the sync.
+   */
+  readonly admitChild?: (child: KubeResource, old?: KubeResource) => readonly string[];
   /**
    * Event-driven timing: a round syncs only the parents that are due (a change to the parent, a child or
    * a related object since the last sync, a failed last sync, the resync period or resyncAfterSeconds
    * elapsed), not every parent. Without it, every round syncs every parent.
    */
   readonly resyncPeriodSeconds?: number;
-  /** Child groups (e.g. `Secret.v1`) whose informer cache lags: observed as they were a round earlier. */
+  /**
+   * Groups (e.g. `Secret.v1`) whose informer cache lags: observed as they were a round earlier, as
+   * children and as related objects alike (Metacontroller's shared informers serve both).
+   */
   readonly laggingGroups?: readonly string[];
 };
 
@@ -71,6 +99,15 @@ export type ClusterOptions = {
 export class SyncError extends Error {}
 
 const CONTROLLER_UID = 'controller-uid';
+/**
+ * The work queue's per-item backoff after a failed sync: DefaultTypedControllerRateLimiter of client-go's
+ * workqueue (5 ms doubling per failure up to 1000 s; a success forgets it), which parentController uses
+ * (pkg/controller/composite/controller.go, newParentController, and processNextWorkItem's AddRateLimited).
+ * NOTE: its overall token bucket (10 per second, burst 100) is not modelled.
+ */
+const BACKOFF_BASE_SECONDS = 0.005;
+const BACKOFF_MAX_SECONDS = 1000;
+const backoffSeconds = (failures: number): number => Math.min(BACKOFF_MAX_SECONDS, BACKOFF_BASE_SECONDS * 2 ** Math.max(0, failures - 1));
 /** How long Metacontroller keeps a customize answer (per uid and generation). */
 const CUSTOMIZE_CACHE_MS = 20 * 60 * 1000;
 const RESPONSE_FIELDS = new Set(['status', 'children', 'resyncAfterSeconds', 'finalized']);
@@ -78,6 +115,9 @@ const RULE_FIELDS = new Set(['apiVersion', 'resource', 'labelSelector', 'namespa
 
 type ObservedChildren = Record<string, Record<string, KubeResource>>;
 type SyncResponse = { status: Json; children: KubeResource[]; resyncAfterSeconds?: number; finalized?: boolean };
+
+/** The controller ownerReference of an object (metav1.GetControllerOf), if any. */
+const controllerOf = (object: KubeResource): OwnerReference | undefined => (object.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 
 const controllerRef = (parent: KubeResource): OwnerReference => ({
   apiVersion: parent.apiVersion,
@@ -174,7 +214,9 @@ export class Cluster {
   /** Objects of the lagging groups as the previous round began, and as the one before (what a lagging cache shows). */
   #previous: KubeResource[] = [];
   #lagging: KubeResource[] = [];
-  readonly #lastSync = new Map<string, { readonly at: number; readonly fingerprint: string; readonly failed: boolean; readonly resyncAfter?: number }>();
+  readonly #lastSync = new Map<string, { readonly at: number; readonly fingerprint: string; readonly failures: number; readonly resyncAfter?: number }>();
+  /** The SyncError events recorded on parents, oldest first. */
+  readonly events: ClusterEvent[] = [];
 
   constructor(options: ClusterOptions) {
     this.#options = options;
@@ -207,7 +249,10 @@ export class Cluster {
         if (current !== undefined && this.#due(controller, current)) syncs.push(await this.#timedSync(controller, current));
       }
     }
-    return { round: this.#round, syncs, writes: syncs.flatMap((s) => s.writes) };
+    const version = (o: KubeResource): string => `${groupKeyOf(o)} ${objectKeyOf(o)}@${o.metadata.resourceVersion ?? ''}`;
+    const seen = this.#lagging.map(version).sort();
+    const now = this.store.list().filter((o) => this.#options.laggingGroups?.includes(groupKeyOf(o)) === true).map(version).sort();
+    return { round: this.#round, syncs, writes: syncs.flatMap((s) => s.writes), cacheCurrent: deepEqual(seen, now) };
   }
 
   /** What a parent's sync would observe, as resource versions: a change is an event that enqueues it. */
@@ -215,11 +260,11 @@ export class Cluster {
     const rules = this.#customized.get(`${parent.metadata.uid ?? ''} ${parent.metadata.generation ?? 0}`)?.rules ?? [];
     let related: string[] = [];
     try {
-      related = Object.values(resolveRelated(rules, this.store.list())).flatMap((m) => Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`));
+      related = Object.values(resolveRelated(rules, this.#informerCache())).flatMap((m) => Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`));
     } catch {
       related = ['unresolvable'];
     }
-    const children = Object.values(this.#observedChildren(controller, parent)).flatMap((m) => Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`));
+    const children = this.#candidates(controller, parent).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`);
     return JSON.stringify([parent.metadata.resourceVersion, children.sort(), related.sort()]);
   }
 
@@ -227,8 +272,10 @@ export class Cluster {
     const period = this.#options.resyncPeriodSeconds;
     if (period === undefined) return true;
     const last = this.#lastSync.get(parent.metadata.uid ?? '');
-    if (last === undefined || last.failed) return true;
+    if (last === undefined) return true;
     const elapsed = (Date.parse(this.#clock()) - last.at) / 1000;
+    // A failed sync is retried once its backoff has passed; an event enqueues it at once all the same.
+    if (last.failures > 0 && elapsed >= backoffSeconds(last.failures)) return true;
     if (elapsed >= Math.max(1, period) || (last.resyncAfter !== undefined && elapsed >= last.resyncAfter)) return true;
     return this.#fingerprint(controller, parent) !== last.fingerprint;
   }
@@ -237,19 +284,32 @@ export class Cluster {
     const fingerprint = this.#options.resyncPeriodSeconds === undefined ? '' : this.#fingerprint(controller, parent);
     const outcome = await this.sync(controller, parent);
     const resyncAfter = outcome.resyncAfterSeconds !== undefined && outcome.resyncAfterSeconds > 0 ? outcome.resyncAfterSeconds : undefined;
-    this.#lastSync.set(parent.metadata.uid ?? '', { at: Date.parse(this.#clock()), fingerprint, failed: outcome.error !== undefined, ...(resyncAfter !== undefined && { resyncAfter }) });
+    const uid = parent.metadata.uid ?? '';
+    const failures = outcome.error === undefined ? 0 : (this.#lastSync.get(uid)?.failures ?? 0) + 1;
+    this.#lastSync.set(uid, { at: Date.parse(this.#clock()), fingerprint, failures, ...(resyncAfter !== undefined && { resyncAfter }) });
     return outcome;
   }
 
-  /** syncParentObject for one parent. */
+  /**
+   * syncParentObject for one parent; a failed sync records a SyncError event on it, as parentController.sync
+   * does (pkg/controller/composite/controller.go, about line 612).
+   */
   async sync(controller: ControllerSpec, given: KubeResource): Promise<SyncOutcome> {
+    const outcome = await this.#syncParent(controller, given);
+    if (outcome.error !== undefined) this.events.push({ round: this.#round, object: outcome.parent, type: 'Warning', reason: 'SyncError', message: `Sync error: ${outcome.error}` });
+    return outcome;
+  }
+
+  async #syncParent(controller: ControllerSpec, given: KubeResource): Promise<SyncOutcome> {
     const log = new WriteLog(this.#round, describe(given));
     const parent = this.#syncFinalizer(controller, given, log);
     const hook = this.#shouldFinalize(controller, parent) ? 'finalize' : 'sync';
     const base = { parent: describe(parent), hook, writes: log.writes, pending: log.pending, warnings: log.warnings } as const;
     try {
-      const observed = this.#observedChildren(controller, parent);
-      const related = resolveRelated(await this.#customize(controller, parent), this.store.list());
+      const observed = this.#claimChildren(controller, parent, log);
+      // The related objects come from the same informer cache as the children (the shared informer
+      // factory of customize.Manager, pkg/controller/common/customize/manager.go): neither is fresher.
+      const related = resolveRelated(await this.#customize(controller, parent), this.#informerCache());
       const request = { controller: { metadata: { name: controller.name }, spec: {}, status: {} }, parent, children: observed, related, finalizing: hook === 'finalize' };
       const response = parseSyncResponse(await this.#call(`${controller.hookPath}/${hook}`, request));
       return { ...base, ...this.#applyResponse(controller, parent, observed, response, log) };
@@ -275,8 +335,10 @@ export class Cluster {
     if (current === undefined) return { status, desired, ...extra };
     const failures = this.#managesChildren(controller, current) ? this.#manageChildren(controller, current, observed, desired, log) : [];
     this.#writeStatus(current, status, log);
-    // As Metacontroller: the status is written, then the sync fails (and is retried) when a child write failed.
-    return { status, desired, ...extra, ...(failures.length > 0 && { error: `applying the children failed: ${failures.join('; ')}` }) };
+    // As Metacontroller (syncParentObject, pkg/controller/composite/controller.go, about lines 717-745): a
+    // failed child write is remembered, the status is written regardless, then the sync fails with
+    // "can't reconcile children" (an event, and a retry with backoff).
+    return { status, desired, ...extra, ...(failures.length > 0 && { error: `can't reconcile children for ${describe(current)}: ${failures.join('; ')}` }) };
   }
 
   /**
@@ -326,17 +388,88 @@ export class Cluster {
     return this.store.get(groupKeyOf(parent), objectKeyOf(parent));
   }
 
-  /** The owned children of the declared types, every declared group present (v2 keys). */
-  #observedChildren(controller: ControllerSpec, parent: KubeResource): ObservedChildren {
-    const out: ObservedChildren = Object.fromEntries(controller.childTypes.map((t) => [t.group, {}]));
+  /**
+   * What Metacontroller's informers show: the store for the groups whose cache keeps up, the previous
+   * round's snapshot for the lagging ones. Children, related objects and the events that enqueue a parent
+   * are all read from it (one shared informer per type, pkg/dynamic/informer).
+   */
+  #informerCache(): KubeResource[] {
     const lagging = new Set(this.#options.laggingGroups ?? []);
+    return [...this.store.list().filter((o) => !lagging.has(groupKeyOf(o))), ...this.#lagging];
+  }
+
+  /**
+   * The children claimChildren considers (pkg/controller/composite/controller.go, about lines 826-858):
+   * of each declared type, in the parent's namespace, those whose controller reference is the parent
+   * (ListByOwnerUID) and the orphans without a controller reference (ListOrphans), from the informer cache.
+   */
+  #candidates(controller: ControllerSpec, parent: KubeResource): KubeResource[] {
     const uid = parent.metadata.uid ?? '';
-    const lagged = this.#lagging.filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true));
-    for (const child of [...this.store.ownedBy(uid).filter((o) => !lagging.has(groupKeyOf(o))), ...lagged]) {
+    const groups = new Set(controller.childTypes.map((t) => t.group));
+    const cached = this.#informerCache().filter((o) => groups.has(groupKeyOf(o)) && o.metadata.namespace === parent.metadata.namespace);
+    return [...cached.filter((o) => controllerOf(o)?.uid === uid), ...cached.filter((o) => controllerOf(o) === undefined && o.metadata.labels?.[CONTROLLER_UID] === uid)];
+  }
+
+  /**
+   * claimChildren: ClaimObject (pkg/third_party/kubernetes/controller_ref_manager.go, lines 62-115) for
+   * each candidate, with the selector `controller-uid=<uid>` of generateSelector. Ours and matching: claimed.
+   * Ours and no longer matching (its label removed or changed): released (its ownerReference to the parent
+   * removed, releaseChild in pkg/dynamic/controllerref/unstructured.go), unless the parent is being deleted;
+   * either way it is no longer a child, so it is neither updated nor deleted. An orphan that matches, while
+   * neither it nor the parent is being deleted: adopted (adoptChild: an uncached read of the parent must
+   * show it alive, then the controller ownerReference is added). A failed adoption or release fails the
+   * sync ("can't claim ... children"), a vanished object is skipped. Every declared group is present (v2 keys).
+   */
+  #claimChildren(controller: ControllerSpec, parent: KubeResource, log: WriteLog): ObservedChildren {
+    const out: ObservedChildren = Object.fromEntries(controller.childTypes.map((t) => [t.group, {}]));
+    const uid = parent.metadata.uid ?? '';
+    const deleting = parent.metadata.deletionTimestamp !== undefined;
+    const failures: string[] = [];
+    const claim = (child: KubeResource): void => {
       const group = out[groupKeyOf(child)];
       if (group !== undefined) group[objectKeyOf(child)] = child;
+    };
+    for (const child of this.#candidates(controller, parent)) {
+      // The candidates are ours or orphans; orphans are candidates only when they match.
+      const ours = controllerOf(child) !== undefined;
+      const matches = child.metadata.labels?.[CONTROLLER_UID] === uid;
+      try {
+        if (ours && matches) claim(child);
+        else if (ours && !deleting) this.#release(parent, child, log);
+        else if (!ours && !deleting && child.metadata.deletionTimestamp === undefined) {
+          this.#adopt(parent, child, log);
+          // The cached object is what the hook sees (ClaimChildren returns it, not the updated one).
+          claim(child);
+        }
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.code !== 404) failures.push(error.message);
+      }
     }
+    if (failures.length > 0) throw new SyncError(`can't claim children of ${describe(parent)}: ${failures.join('; ')}`);
     return out;
+  }
+
+  /** adoptChild: canAdopt (RecheckDeletionTimestamp on an uncached read of the parent), then an atomic update of the ownerReferences. */
+  #adopt(parent: KubeResource, child: KubeResource, log: WriteLog): void {
+    const fresh = this.store.get(groupKeyOf(parent), objectKeyOf(parent));
+    if (fresh?.metadata.uid !== parent.metadata.uid || fresh?.metadata.deletionTimestamp !== undefined) {
+      throw new ApiError(409, `can't adopt ${describe(child)}: ${describe(parent)} is gone or has just been deleted`);
+    }
+    const current = this.store.get(groupKeyOf(child), objectKeyOf(child));
+    if (current === undefined) throw new ApiError(404, `${describe(child)} not found`);
+    // addOwnerReference (pkg/dynamic/controllerref/controller_ref.go): a reference with the parent's uid is replaced, else appended.
+    const existing = current.metadata.ownerReferences ?? [];
+    const refs = existing.some((r) => r.uid === parent.metadata.uid) ? existing.map((r) => (r.uid === parent.metadata.uid ? controllerRef(parent) : r)) : [...existing, controllerRef(parent)];
+    if (this.store.setOwnerReferences(current, refs) !== undefined) log.record('adopt', current);
+  }
+
+  /** releaseChild: an atomic update that removes every ownerReference with the parent's uid (removeOwnerReference). */
+  #release(parent: KubeResource, child: KubeResource, log: WriteLog): void {
+    const current = this.store.get(groupKeyOf(child), objectKeyOf(child));
+    if (current === undefined) return;
+    const refs = (current.metadata.ownerReferences ?? []).filter((r) => r.uid !== parent.metadata.uid);
+    if (this.store.setOwnerReferences(current, refs) !== undefined) log.record('release', current);
   }
 
   /** customize, cached per (uid, generation) for 20 minutes as Metacontroller does: it must depend on the spec only. */
@@ -411,10 +544,15 @@ export class Cluster {
     return failures;
   }
 
-  #refused(child: KubeResource, log: WriteLog): boolean {
-    const problems = this.#options.admitChild?.(child) ?? [];
-    if (problems.length > 0) log.warnings.push(`${describe(child)} refused by the API server: ${problems.join('; ')}`);
-    return problems.length > 0;
+  /**
+   * The API server's admission of a child write: its schemas and the admission webhooks. A refusal is an
+   * error that DynamicApply.Apply returns (pkg/controller/common/manage_children.go, about lines 594-604
+   * and 626-632: only NotFound, Conflict and, on create, AlreadyExists are swallowed), so the sync fails.
+   */
+  #admit(verb: 'create' | 'update', child: KubeResource, old?: KubeResource): void {
+    const problems = this.#options.admitChild?.(child, old) ?? [];
+    // NOTE: one code for both (the API server answers 422 for its schemas, a webhook's denial has the webhook's code): only the message matters here.
+    if (problems.length > 0) throw new ApiError(422, `can't ${verb} ${describe(child)}: ${problems.join('; ')}`);
   }
 
   #create(parent: KubeResource, child: KubeResource, log: WriteLog): void {
@@ -426,7 +564,7 @@ export class Cluster {
       return;
     }
     const owned = withLastApplied({ ...child, metadata: { ...child.metadata, ownerReferences: [...(child.metadata.ownerReferences ?? []), controllerRef(parent)] } }, child);
-    if (this.#refused(owned, log)) return;
+    this.#admit('create', owned);
     this.store.create(owned);
     log.record('create', owned);
   }
@@ -445,7 +583,7 @@ export class Cluster {
       case 'InPlace':
         // Metacontroller sends the update whenever the merge differs (reflect.DeepEqual), even when the
         // API server then stores nothing new (a value it normalises); a refused update throws.
-        if (this.#refused(merged, log)) return;
+        this.#admit('update', merged, this.store.get(groupKeyOf(observed), objectKeyOf(observed)));
         log.record('update', merged);
         this.store.update(merged);
     }

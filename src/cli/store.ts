@@ -7,7 +7,7 @@
 import { base64 } from '../render/meta.js';
 import { podsInStatus, TerminatingPodLedger, type TerminatingPods } from './kubelet.js';
 import { duplicateKeyProblems, immutableFieldProblems, serverDefaulted } from './server-defaults.js';
-import { deepCopy, deepEqual, groupKeyOf, isRecord, objectKeyOf, withoutNulls, type Json, type KubeResource, type Metadata } from './objects.js';
+import { deepCopy, deepEqual, groupKeyOf, isRecord, objectKeyOf, withoutNulls, type Json, type KubeResource, type Metadata, type OwnerReference } from './objects.js';
 
 /** Core (`v1`) kinds have no metadata.generation; apps, batch, networking and custom resources do. */
 const hasGeneration = (object: KubeResource): boolean => object.apiVersion !== 'v1';
@@ -176,6 +176,19 @@ export class ObjectStore {
     const updated = { ...stored, metadata: { ...metadata, ...(finalizers.length > 0 && { finalizers: [...finalizers] }), resourceVersion: this.#nextVersion() } };
     this.#save(updated);
     return updated.metadata.deletionTimestamp !== undefined && finalizers.length === 0 ? this.#remove(updated) : [];
+  }
+
+  /**
+   * Sets metadata.ownerReferences (an update through the main resource that changes nothing else, as
+   * Metacontroller's adopt and release do). Returns the stored object, or undefined when nothing changed:
+   * the API server writes nothing for an update that changes nothing (the resourceVersion stays).
+   */
+  setOwnerReferences(object: KubeResource, ownerReferences: readonly OwnerReference[]): KubeResource | undefined {
+    const stored = this.get(groupKeyOf(object), objectKeyOf(object));
+    if (stored === undefined) throw new ApiError(404, `${object.kind} ${objectKeyOf(object)} not found`);
+    if (deepEqual(stored.metadata.ownerReferences ?? [], ownerReferences)) return undefined;
+    const { ownerReferences: _old, ...metadata } = stored.metadata;
+    return this.#save({ ...stored, metadata: { ...metadata, ...(ownerReferences.length > 0 && { ownerReferences: [...ownerReferences] }), resourceVersion: this.#nextVersion() } });
   }
 
   /**

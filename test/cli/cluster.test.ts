@@ -225,12 +225,13 @@ t.test('related objects: names, a whole namespace, label selectors', async (t) =
   t.notOk(selectorMatches({ matchExpressions: [{ key: 'app', operator: 'Exists' }] }, {}));
 });
 
-t.test('a child the API server refuses is reported and not written', async (t) => {
+t.test('a child the API server refuses fails the sync and is not written', async (t) => {
   const transport: HookTransport = async (path) => ({ statusCode: 200, body: path.endsWith('/customize') ? { relatedResources: [] } : { status: {}, children: [configMap({ a: 1 })] } });
   const c = new Cluster({ transport, controllers: [CONTROLLER], clock: () => NOW, admitChild: (child) => (child.kind === 'ConfigMap' ? ['data.a: must be a string'] : []) });
   c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
   const round = await c.round();
-  t.same(round.syncs[0]?.warnings, ['ConfigMap ns/c refused by the API server: data.a: must be a string']);
+  t.equal(round.syncs[0]?.error, "can't reconcile children for Ironic ns/p: can't create ConfigMap ns/c: data.a: must be a string");
+  t.same(round.syncs[0]?.warnings, []);
   t.equal(c.store.get('ConfigMap.v1', 'ns/c'), undefined);
 });
 

@@ -9,7 +9,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { canonicalIP } from '../../src/api/net.js';
-import { Cluster, type RoundResult, type Write } from '../../src/cli/cluster.js';
+import { Cluster, type ClusterEvent, type RoundResult, type Write } from '../../src/cli/cluster.js';
 import { readObjects } from '../../src/cli/documents.js';
 import {
   availableDeploymentStatus,
@@ -64,6 +64,8 @@ export type EmulatorOptions = {
    * and the hook server's environment, from the real `kubectl kustomize`.
    */
   readonly overlay?: string;
+  /** More validating admission webhooks, consulted on every child write after the built-in checks (a denial line each). */
+  readonly webhooks?: readonly ((child: KubeResource) => readonly string[])[];
 };
 
 /** The child type the cert-manager component's patch adds to the `ironic` CompositeController. */
@@ -85,7 +87,10 @@ export type Condition = { readonly type: string; readonly status: string; readon
 export type StableResult = {
   /** Rounds run, the last quiet one included. */
   readonly rounds: number;
-  /** Whether a round made no write (and had no failed sync) before maxRounds. */
+  /**
+   * Whether a round made no write before maxRounds and no sync of the run failed: a write the API server or
+   * a webhook refused (or any other sync error) on the way is no convergence, even if a later round is quiet.
+   */
   readonly stable: boolean;
   readonly writes: readonly Write[];
   /** Sync failures seen, as `Kind ns/name: message`. */
@@ -117,6 +122,7 @@ const VALIDATED = new Set([
   'Grant',
 ]);
 
+/** Why the API server refuses a child write: the schema of its type. Each refusal fails the sync. */
 const childProblems = (child: KubeResource): string[] => {
   // cert-manager's published CRD (test/fixtures/cert-manager), as the API server would check it.
   if (CERT_MANAGER_CRDS.has(child.kind)) return admissionProblems(child);
@@ -161,7 +167,10 @@ export class Emulator {
       controllers: controllersFor(options, controllers),
       clock: () => this.#now,
       storedStatus: (parent, status) => storedStatus(parent.kind, status),
-      admitChild: childProblems,
+      admitChild: (child) => {
+        const problems = childProblems(child);
+        return problems.length > 0 ? problems : (options.webhooks ?? []).flatMap((webhook) => webhook(child));
+      },
       ...(options.eventDriven === true && { resyncPeriodSeconds: RESYNC_PERIOD_SECONDS }),
       ...(options.laggingGroups !== undefined && { laggingGroups: options.laggingGroups }),
     });
@@ -198,6 +207,11 @@ export class Emulator {
   /** Moves the cluster clock (and so the hook server's) forward, as if that much time passed without an event. */
   advance(seconds: number): void {
     this.#now = addSeconds(this.#now, seconds);
+  }
+
+  /** The SyncError events Metacontroller recorded on parents so far. */
+  get events(): ClusterEvent[] {
+    return [...this.cluster.events];
   }
 
   /** Every write of every round so far. */
@@ -373,8 +387,9 @@ export class Emulator {
   }
 
   /**
-   * Rounds until one writes nothing and no sync fails, or maxRounds. With `autoReady`, every workload
-   * becomes ready and every Job completes before each round.
+   * Rounds until one writes nothing, no sync fails and the informer cache has caught up (a lagging cache may
+   * still hold news that wakes a parent), or maxRounds; `stable` only when no sync failed at
+   * all. With `autoReady`, every workload becomes ready and every Job completes before each round.
    */
   async runUntilStable(options: { readonly maxRounds?: number; readonly autoReady?: boolean } = {}): Promise<StableResult> {
     const maxRounds = options.maxRounds ?? 20;
@@ -386,7 +401,7 @@ export class Emulator {
       const failed = result.syncs.filter((s) => s.error !== undefined).map((s) => `${s.parent}: ${s.error ?? ''}`);
       writes.push(...result.writes);
       errors.push(...failed);
-      if (result.writes.length === 0 && failed.length === 0) return { rounds: round, stable: true, writes, errors };
+      if (result.writes.length === 0 && failed.length === 0 && result.cacheCurrent) return { rounds: round, stable: errors.length === 0, writes, errors };
     }
     return { rounds: maxRounds, stable: false, writes, errors };
   }
