@@ -244,13 +244,28 @@ const oneCertificateSource: Rule = ({ spec }) =>
     ? [problem('spec.tls.generateCertificate', 'generateCertificate and certificateName cannot both be set: remove certificateName to have certificates generated, or set generateCertificate to false to use your Secret')]
     : [];
 
-// NOTE: not upstream (which has no cert-manager issuer): one source of certificates, and a name.
+/** The kinds of cert-manager's own issuers, the only ones its webhook accepts in the group cert-manager.io. */
+const CERT_MANAGER_ISSUER_KINDS = ['Issuer', 'ClusterIssuer'];
+
+// NOTE: not upstream (which has no cert-manager issuer): one source of certificates, a name, and a kind that
+// cert-manager's webhook accepts for the group (validateIssuerRef: in the group cert-manager.io, which an
+// empty group stands for, only Issuer and ClusterIssuer), since it refuses the Certificate otherwise.
 const issuerRules: Rule = ({ spec }) => {
   const issuer = spec.tls?.issuerRef;
   if (issuer === undefined) return [];
   const other = nonEmpty(spec.tls?.certificateName) || spec.tls?.generateCertificate === true;
+  const group = issuer.group === undefined || issuer.group === '' ? 'cert-manager.io' : issuer.group;
+  const foreignKind = group === 'cert-manager.io' && issuer.kind !== undefined && issuer.kind !== '' && !CERT_MANAGER_ISSUER_KINDS.includes(issuer.kind);
   return [
     ...(isBlank(issuer.name) ? [problem('spec.tls.issuerRef.name', 'tls.issuerRef.name is required: set the name of the cert-manager Issuer or ClusterIssuer')] : []),
+    ...(foreignKind
+      ? [
+          problem(
+            'spec.tls.issuerRef.kind',
+            `tls.issuerRef.kind ${describeValue(issuer.kind)} is not a kind of cert-manager.io, which has only Issuer and ClusterIssuer: for an external issuer set tls.issuerRef.group to its API group (cert-manager refuses the Certificate otherwise)`,
+          ),
+        ]
+      : []),
     ...(other ? [problem('spec.tls.issuerRef', 'issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates (remove the others)')] : []),
   ];
 };

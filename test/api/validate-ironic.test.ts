@@ -538,11 +538,14 @@ const TABLES: readonly RuleTable[] = [
     accepted: [
       { name: 'an Issuer', spec: { tls: { issuerRef: { name: 'ca' } } } },
       { name: 'a ClusterIssuer with an empty certificateName', spec: { tls: { issuerRef: { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }, certificateName: '' } } },
+      { name: 'an external issuer with its group', spec: { tls: { issuerRef: { name: 'ca', kind: 'VaultIssuer', group: 'vault.example.com' } } } },
     ],
     refused: [
       { name: 'with certificateName', spec: { tls: { issuerRef: { name: 'ca' }, certificateName: 'tls' } }, path: 'spec.tls.issuerRef', words: ['issuerRef', 'certificateName'] },
       { name: 'with generateCertificate', spec: { tls: { issuerRef: { name: 'ca' }, generateCertificate: true } }, path: 'spec.tls.issuerRef', words: ['generateCertificate'] },
       { name: 'a blank name', spec: { tls: { issuerRef: { name: ' ' } } }, path: 'spec.tls.issuerRef.name', words: ['issuerRef.name', 'Issuer'] },
+      { name: 'an external kind without its group', spec: { tls: { issuerRef: { name: 'ca', kind: 'VaultIssuer' } } }, path: 'spec.tls.issuerRef.kind', words: ['VaultIssuer', 'Issuer and ClusterIssuer', 'tls.issuerRef.group'] },
+      { name: 'an external kind in the group cert-manager.io', spec: { tls: { issuerRef: { name: 'ca', kind: 'VaultIssuer', group: 'cert-manager.io' } } }, path: 'spec.tls.issuerRef.kind', words: ['VaultIssuer'] },
     ],
   },
   {

@@ -35,6 +35,7 @@ import { FIXED_NOW, fakeSecrets, testConfig } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
 import { deployedControllers, overlayDeployment } from './controllers.js';
 import { admissionProblems, CERT_MANAGER_CRDS, storedObject, storedStatus } from './crd-schema.js';
+import { certManagerWebhookRefusals } from './cert-manager-webhook.js';
 
 export type EmulatorOptions = {
   /** Passwords and bcrypt of the hook server (default: deterministic fakes). */
@@ -122,10 +123,16 @@ const VALIDATED = new Set([
   'Grant',
 ]);
 
-/** Why the API server refuses a child write: the schema of its type. Each refusal fails the sync. */
+/**
+ * Why the API server refuses a child write: the schema of its type, then (cert-manager's kinds) the
+ * validating webhook cert-manager installs. Each refusal fails the sync.
+ */
 const childProblems = (child: KubeResource): string[] => {
-  // cert-manager's published CRD (test/fixtures/cert-manager), as the API server would check it.
-  if (CERT_MANAGER_CRDS.has(child.kind)) return admissionProblems(child);
+  // cert-manager's published CRD (test/fixtures/cert-manager), as the API server would check it, then its webhook.
+  if (CERT_MANAGER_CRDS.has(child.kind)) {
+    const schema = admissionProblems(child);
+    return schema.length > 0 ? [`${child.kind}.cert-manager.io "${child.metadata.name}" is invalid: ${schema.join('; ')}`] : certManagerWebhookRefusals(child);
+  }
   if (!VALIDATED.has(child.kind)) return [];
   try {
     validateK8s(child as Json);
@@ -228,7 +235,7 @@ export class Emulator {
     return objects.map((given) => {
       const object = given.metadata.namespace === undefined ? { ...given, metadata: { ...given.metadata, namespace: this.#namespace } } : given;
       const old = this.cluster.store.get(groupKeyOf(object), objectKeyOf(object));
-      const problems = admissionProblems(object, old);
+      const problems = [...admissionProblems(object, old), ...certManagerWebhookRefusals(object)];
       if (problems.length > 0) throw new Error(`${object.kind} ${objectKeyOf(object)} refused: ${problems.join('; ')}`);
       return this.cluster.put(storedObject(object));
     });
