@@ -97,9 +97,14 @@ const htpasswdFor = async (plain: Plain, observed: readonly KubeObject[], secret
   return `${plain.username}:${await secrets.hash(plain.password)}`;
 };
 
+/** The observed htpasswd Secrets, the one the workload mounts first (so a match there never rolls the pods). */
+const inUseFirst = (secrets: readonly KubeObject[], inUse: string | undefined): KubeObject[] =>
+  [...secrets].sort((a, b) => Number(b.metadata.name === inUse) - Number(a.metadata.name === inUse));
+
 /**
  * Resolves the API credentials of an Ironic: the user's Secret (spec.apiCredentialsName) or the generated
- * child, and the htpasswd derived from them.
+ * child, and the htpasswd derived from them: an observed htpasswd Secret that still matches is reused, the
+ * one the workload mounts (`inUse`) before any other.
  */
 export const materializeCredentials = async (params: {
   readonly name: string;
@@ -107,6 +112,7 @@ export const materializeCredentials = async (params: {
   readonly lookup: Lookup;
   readonly plan: CredentialsPlan;
   readonly children: ObjectMap | null | undefined;
+  readonly inUse?: string | undefined;
   readonly secrets: Secrets;
 }): Promise<CredentialsResult> => {
   const { names, lookup, children, plan } = params;
@@ -118,7 +124,7 @@ export const materializeCredentials = async (params: {
   } else {
     plain = generatedCredentials(params.name, plan.secretName, plan.observed, params.secrets);
   }
-  const htpasswd = await htpasswdFor(plain, contentNamedSecrets(children, CONTENT_COMPONENTS.htpasswd, names.htpasswdPrefix), params.secrets);
+  const htpasswd = await htpasswdFor(plain, inUseFirst(contentNamedSecrets(children, CONTENT_COMPONENTS.htpasswd, names.htpasswdPrefix), params.inUse), params.secrets);
   const hash = createHash('sha256').update(htpasswd).digest('hex');
   return { ok: true, credentials: { ...plain, htpasswd, hash, htpasswdSecretName: names.htpasswd(hash) } };
 };

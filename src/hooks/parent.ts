@@ -8,12 +8,19 @@ const finalizersOf = (request: SyncRequest): string[] => {
   return Array.isArray(list) ? list.filter((f): f is string => typeof f === 'string') : [];
 };
 
+/** The parent's creationTimestamp, as a view field when the request has one. */
+const createdOf = (request: SyncRequest): { created?: string } => {
+  const created = pathOf(request.parent, 'metadata', 'creationTimestamp');
+  return typeof created === 'string' ? { created } : {};
+};
+
 export const viewOf = (request: SyncRequest, now: string): ParentView => ({
   name: request.parent.metadata.name,
   namespace: request.parent.metadata.namespace ?? '',
   uid: request.parent.metadata.uid,
   finalizers: finalizersOf(request),
   generation: request.parent.metadata.generation,
+  ...createdOf(request),
   spec: request.parent['spec'] ?? {},
   status: request.parent['status'],
   children: request.children,

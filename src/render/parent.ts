@@ -9,6 +9,8 @@ export type ParentView = {
   /** The parent's finalizers: `foregroundDeletion` means the garbage collector deletes the children now. */
   readonly finalizers: readonly string[];
   readonly generation: number | undefined;
+  /** The parent's creationTimestamp (RFC 3339), when the request has it: a young parent's children may not be observed yet. */
+  readonly created?: string;
   readonly spec: unknown;
   readonly status: unknown;
   /** The observed children (Metacontroller's `children`). */

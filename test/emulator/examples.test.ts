@@ -1,13 +1,15 @@
 /**
  * Every example, applied to the emulated cluster with its workloads becoming ready and its Jobs
- * completing as they are created, converges to Ready=True and then stays put: ten more resyncs, no write.
+ * completing as they are created, converges to Ready=True with one htpasswd Secret per Ironic and at most one
+ * rollout, and then stays put: ten more resyncs, no write.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { readFileSync, readdirSync } from 'node:fs';
 import { readObjects } from '../../src/cli/documents.js';
 import { validateK8s } from '../helpers/k8s.js';
 import { admissionProblems } from '../support/crd-schema.js';
 import { startEmulator } from '../support/emulator.js';
+import type { Write } from '../../src/cli/cluster.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 
 const isParent = (o: { readonly kind: string }): boolean => PARENT_KINDS.some((k) => k.kind === o.kind);
@@ -19,6 +21,19 @@ const overlayOf = (file: string): { overlay?: string } => (readFileSync(`example
 
 /** Rounds within which each example must settle (the managed database adds its own rollout and two Jobs). */
 const MAX_ROUNDS = 8;
+
+/**
+ * Each Ironic of an example got exactly one htpasswd Secret and its workload rolled at most once: no sync
+ * minted a second htpasswd while the first was not observed yet (defect 3).
+ */
+const oneHtpasswdOneRollout = (t: Test, parents: readonly { readonly kind: string; readonly metadata: { readonly name: string } }[], writes: readonly Write[]): void => {
+  for (const ironic of parents.filter((p) => p.kind === 'Ironic').map((p) => p.metadata.name)) {
+    const htpasswd = writes.filter((w) => w.verb === 'create' && new RegExp(`^Secret [^/]+/${ironic}-htpasswd-`).test(w.object)).map((w) => w.object);
+    t.equal(htpasswd.length, 1, `Ironic ${ironic}: one htpasswd Secret (${htpasswd.join(', ')})`);
+    const rollouts = writes.filter((w) => w.verb === 'update' && new RegExp(`^(Deployment|DaemonSet) [^/]+/${ironic}-service$`).test(w.object));
+    t.ok(rollouts.length <= 1, `Ironic ${ironic}: at most one rollout (${rollouts.length})`);
+  }
+};
 
 t.test('the examples directory has the documented examples', async (t) => {
   for (const name of ['minimal.yaml', 'tls-credentials.yaml', 'generated-tls.yaml', 'dhcp.yaml', 'managed-database.yaml', 'ha.yaml', 'ipxe-tls.yaml', 'image-cache.yaml']) t.ok(EXAMPLES.includes(name), name);
@@ -34,6 +49,7 @@ for (const file of EXAMPLES) {
     const result = await emulator.runUntilStable({ maxRounds: MAX_ROUNDS, autoReady: true });
     t.same(result.errors, [], 'no sync failed');
     t.ok(result.stable, `stable after ${result.rounds} rounds`);
+    oneHtpasswdOneRollout(t, parents, result.writes);
     for (const parent of parents) {
       t.match(emulator.ready(parent.kind, parent.metadata.name), { status: 'True' }, `${parent.kind} ${parent.metadata.name} is Ready`);
       t.equal(emulator.status(parent.kind, parent.metadata.name)['observedGeneration'], parent.metadata.generation, 'observedGeneration');
@@ -56,6 +72,7 @@ for (const file of EXAMPLES) {
     const result = await emulator.runUntilStable({ maxRounds: 2 * MAX_ROUNDS, autoReady: true });
     t.same(result.errors, [], 'no sync failed');
     t.ok(result.stable, `stable after ${result.rounds} rounds`);
+    oneHtpasswdOneRollout(t, parents, result.writes);
     for (const parent of parents) t.match(emulator.ready(parent.kind, parent.metadata.name), { status: 'True' }, `${parent.kind} ${parent.metadata.name} is Ready`);
     t.same(emulator.history.flatMap((r) => r.syncs.flatMap((s) => [...s.warnings, ...s.pending])), [], 'no warning');
     for (let i = 0; i < 10; i += 1) {

@@ -71,6 +71,8 @@ export type Prepared =
       readonly credentials: CredentialsPlan;
       /** The features the sync renders with. */
       readonly features: readonly IronicFeature[];
+      /** The htpasswd Secret the observed workload mounts, which is reused first when it still matches. */
+      readonly htpasswdInUse?: string;
       /** The CA Secret the running replicas were started with (HA only), which the CA rotation waits for. */
       readonly rollout?: CARollout;
       /** The same for the CA of generated API certificates (tls.generateCertificate). */
@@ -142,6 +144,30 @@ export const secretsNotObservedYet = (view: ParentView, names: IronicNames, feat
   return !Number.isNaN(created) && Date.parse(view.now) - created < CACHE_GRACE_SECONDS * 1000;
 };
 
+/** The htpasswd Secret the observed workload (either kind) mounts, if any. */
+export const htpasswdInUse = (view: ParentView, names: IronicNames): string | undefined =>
+  observedWorkloads(view, names)
+    .flatMap(referencedSecrets)
+    .find((name) => name.startsWith(names.htpasswdPrefix));
+
+/** Whether this Ironic or one of its observed children was created within the cache grace period. */
+const youngParentOrChild = (view: ParentView): boolean => {
+  const children = Object.values(view.children ?? {}).flatMap((group) => Object.values(group ?? {}));
+  const times = [view.created, ...children.map((c) => textOf(pathOf(c, 'metadata', 'creationTimestamp')))].map((t) => Date.parse(t ?? ''));
+  return times.some((created) => !Number.isNaN(created) && Date.parse(view.now) - created < CACHE_GRACE_SECONDS * 1000);
+};
+
+/**
+ * True when our generated credentials Secret is seen neither as a child nor as a related object although an
+ * earlier sync returned it (the status names it), while this Ironic or one of its observed children is young:
+ * Metacontroller's Secret cache, which serves children and related objects alike, has not caught up with the
+ * Secret's creation. Generating credentials now would hash an htpasswd for a password that the Secret does
+ * not hold (its create is refused as AlreadyExists, and it is never updated) and roll the pods to it, so the
+ * sync waits instead. Past the grace period the Secret was deleted, and new credentials are generated.
+ */
+export const credentialsNotObservedYet = (view: ParentView, names: IronicNames, plan: CredentialsPlan): boolean =>
+  plan.kind === 'generated' && plan.observed === undefined && textOf(pathOf(view.status, 'apiCredentialsName')) === names.apiCredentials && youngParentOrChild(view);
+
 /** The CA Secret the observed DaemonSet was rolled out with, and whether that rollout is complete. */
 export const caRollout = (view: ParentView, names: IronicNames, version: string): CARollout | undefined => {
   const daemonSet = findObject(view.children, GROUP_KEYS.daemonSet, view.namespace, names.workload);
@@ -202,19 +228,22 @@ export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'cert
   if (!database.ok) return { kind: 'keep', result: keepIronic(view, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, model.version) };
   const imageCache = keptCacheImages(resolveImageCache(model.ramdisk.imageCacheName, view.related, view.namespace), view, names);
   if (!imageCache.ok) return { kind: 'keep', result: keepIronic(view, { kind: imageCache.kind === 'missing' ? 'missingReference' : 'waiting', message: imageCache.message }, model.version) };
-  if (secretsNotObservedYet(view, names, features)) {
+  const credentials = credentialsPlan(view, model, names);
+  if (secretsNotObservedYet(view, names, features) || credentialsNotObservedYet(view, names, credentials)) {
     const waiting = keepIronic(view, { kind: 'waiting', message: 'waiting for the Secrets of this Ironic to be observed before reusing them' }, model.version);
     return { kind: 'keep', result: { ...waiting, resyncAfterSeconds: CACHE_RESYNC_SECONDS } };
   }
   const rollout = model.highAvailability ? caRollout(view, names, model.version) : undefined;
   const tlsRollout = model.tls.generate ? tlsCARollout(view, names, model) : undefined;
+  const inUse = htpasswdInUse(view, names);
   return {
     kind: 'render',
     model,
     names,
     references: { ...references.references, ...(database.database && { database: database.database }), ...(imageCache.images && { imageCache: imageCache.images }) },
-    credentials: credentialsPlan(view, model, names),
+    credentials,
     features,
+    ...(inUse !== undefined && { htpasswdInUse: inUse }),
     ...(rollout && { rollout }),
     ...(tlsRollout && { tlsRollout }),
   };
