@@ -35,7 +35,11 @@ export type Write = {
 export type SyncOutcome = {
   readonly parent: string;
   readonly hook: 'sync' | 'finalize';
-  /** Why the sync failed (nothing was applied and no status was written), if it did. */
+  /**
+   * Why the sync failed, if it did: before anything was applied (no child written, no status), or because
+   * the API server or a webhook refused a child write (the other children applied and the status written,
+   * as syncParentObject does).
+   */
   readonly error?: string;
   /** The status the hook returned, with observedGeneration. */
   readonly status?: Json;
@@ -450,12 +454,11 @@ export class Cluster {
     return out;
   }
 
-  /** adoptChild: canAdopt (RecheckDeletionTimestamp on an uncached read of the parent), then an atomic update of the ownerReferences. */
+  /**
+   * adoptChild: an atomic update of the ownerReferences (GET, then PUT). NOTE: canAdopt's uncached re-read
+   * of the parent (RecheckDeletionTimestamp) is not modelled: the parent a sync gets here is read fresh.
+   */
   #adopt(parent: KubeResource, child: KubeResource, log: WriteLog): void {
-    const fresh = this.store.get(groupKeyOf(parent), objectKeyOf(parent));
-    if (fresh?.metadata.uid !== parent.metadata.uid || fresh?.metadata.deletionTimestamp !== undefined) {
-      throw new ApiError(409, `can't adopt ${describe(child)}: ${describe(parent)} is gone or has just been deleted`);
-    }
     const current = this.store.get(groupKeyOf(child), objectKeyOf(child));
     if (current === undefined) throw new ApiError(404, `${describe(child)} not found`);
     // addOwnerReference (pkg/dynamic/controllerref/controller_ref.go): a reference with the parent's uid is replaced, else appended.

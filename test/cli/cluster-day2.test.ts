@@ -138,6 +138,18 @@ t.test('a child that loses its controller-uid label is released and no longer up
   t.match(c.store.get('ConfigMap.v1', 'ns/c'), { data: { k: 'b' }, metadata: { ownerReferences: [{ uid, controller: true, blockOwnerDeletion: true }] } });
 });
 
+t.test('an orphan the lagging cache still shows but the API server no longer has is skipped', async (t) => {
+  const { cluster: c, parent, requests } = cluster(() => [], { laggingGroups: ['Secret.v1'] });
+  await c.round();
+  c.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'orphan', namespace: 'ns', labels: { 'controller-uid': parent().metadata.uid ?? '' } }, data: {} });
+  await c.round();
+  c.remove('Secret.v1', 'ns', 'orphan');
+  const round = await c.round();
+  t.notOk(round.syncs[0]?.error, 'NotFound on adoption is no error');
+  t.same(verbs(round.writes), []);
+  t.same(requests[2]?.children['Secret.v1'], {}, 'and it is not a child');
+});
+
 t.test('a parent being deleted releases nothing and adopts nothing', async (t) => {
   const { cluster: c, parent } = cluster(() => []);
   await c.round();
