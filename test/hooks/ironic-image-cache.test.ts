@@ -1,12 +1,8 @@
 /**
  * The IronicImageCache: validation, customize, the sync and finalize decisions, the Ironic side of
- * spec.imageCacheName, and the download and prune scripts run with bash on a scratch directory.
+ * spec.imageCacheName. The download and prune containers run with bash in test/render/image-cache-download.test.ts.
  */
 import t from 'tap';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readlinkSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ironic, testServer, type Obj } from '../helpers/hooks.js';
 import { readyImageCache, related } from '../fixtures/ironic-scenarios.js';
 import { CACHE_TLS, imageCache, ironicUsing, syncedCacheChildren } from '../fixtures/image-cache-scenarios.js';
@@ -14,7 +10,7 @@ import { validateIronicImageCache } from '../../src/api/validate.js';
 import { validateIronic } from '../../src/api/validate-ironic.js';
 import { customizeIronicImageCache } from '../../src/hooks/ironic-image-cache.js';
 import { customizeIronic } from '../../src/hooks/ironic.js';
-import { DOWNLOAD_SCRIPT, PRUNE_SCRIPT, renderCacheStatefulSet } from '../../src/render/image-cache/render.js';
+import { renderCacheStatefulSet } from '../../src/render/image-cache/render.js';
 import { parseIronicImageCache } from '../../src/api/parse-ironic-image-cache.js';
 import type { IronicImageCacheModel } from '../../src/api/model.js';
 import { testConfig } from '../helpers/hooks.js';
@@ -211,45 +207,4 @@ t.test('an Ironic waits for its cache, and says why', async (t) => {
   const body = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning, imageCacheName: 'ipa' }), children: {}, related: {} } })).json() as Response;
   t.match(body.status.conditions[0], { status: 'False', reason: 'MissingReference', message: /IronicImageCache metal3\/ipa/ });
   t.same(body.children, [], 'nothing is started without the cache');
-});
-
-/** A scratch /shared with a fake get-resource.sh that "downloads" by linking the way the real one does. */
-const scratch = (): { root: string; run: (script: string, env: Record<string, string>) => string } => {
-  const root = mkdtempSync(join(tmpdir(), 'ipa-cache-'));
-  const fake = join(root, 'get-resource.sh');
-  writeFileSync(fake, `#!/bin/bash\nset -eu\nd="${root}/shared/html/images"\nmkdir -p "$d/ipa-$IPA_ARCH-etag1"\necho k > "$d/ipa-$IPA_ARCH-etag1/k"\nprintf 'HTTP/1.1 200 OK\\r\\nLast-Modified: %s\\r\\n\\r\\n' "$MODIFIED" > "$d/ipa-$IPA_ARCH-etag1/h"\nln -sfn "ipa-$IPA_ARCH-etag1/k" "$d/ironic-python-agent_$IPA_ARCH.kernel"\nln -sfn "ipa-$IPA_ARCH-etag1/h" "$d/ironic-python-agent_$IPA_ARCH.headers"\n`);
-  chmodSync(fake, 0o755);
-  const local = (script: string): string => script.replaceAll('/usr/local/bin/get-resource.sh', fake).replaceAll('/shared', join(root, 'shared'));
-  return {
-    root,
-    run: (script, env) => execFileSync('bash', ['-c', local(script)], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
-  };
-};
-
-t.test('the download script refuses an IPA older than agentMinimumModificationTime', async (t) => {
-  const { run } = scratch();
-  const env = { IPA_ARCH: 'x86_64', MODIFIED: 'Wed, 01 Oct 2025 07:28:00 GMT' };
-  t.doesNotThrow(() => run(DOWNLOAD_SCRIPT, env), 'no minimum: accepted');
-  t.doesNotThrow(() => run(DOWNLOAD_SCRIPT, { ...env, IPA_MINIMUM_MODIFICATION_TIME: '2025-10-01T07:28:00Z' }), 'exactly the minimum: accepted');
-  t.throws(() => run(DOWNLOAD_SCRIPT, { ...env, IPA_MINIMUM_MODIFICATION_TIME: '2025-10-02T00:00:00+02:00' }), /last modified Wed, 01 Oct 2025 07:28:00 GMT, before agentMinimumModificationTime/, 'older: refused, saying why');
-  t.throws(() => run(DOWNLOAD_SCRIPT, { ...env, MODIFIED: '', IPA_MINIMUM_MODIFICATION_TIME: '2025-10-01T00:00:00Z' }), /at an unknown time/, 'no Last-Modified: refused');
-});
-
-t.test('the prune script keeps what the links point to and removes the rest', async (t) => {
-  const { root, run } = scratch();
-  const images = join(root, 'shared', 'html', 'images');
-  run(DOWNLOAD_SCRIPT, { IPA_ARCH: 'x86_64', MODIFIED: '' });
-  run(DOWNLOAD_SCRIPT, { IPA_ARCH: 'aarch64', MODIFIED: '' });
-  mkdirSync(join(images, 'ipa-x86_64-etag0'));
-  mkdirSync(join(root, 'shared', 'tmp', 'tmp.half'), { recursive: true });
-  symlinkSync('ipa-x86_64-etag0/k', join(images, 'ironic-python-agent.kernel'));
-  const output = run(PRUNE_SCRIPT, { CACHED: 'ironic-python-agent_x86_64' });
-  t.match(output, /removing ironic-python-agent_aarch64\.kernel/);
-  t.match(output, /removing the older download ipa-x86_64-etag0/);
-  t.equal(readlinkSync(join(images, 'ironic-python-agent_x86_64.kernel')), 'ipa-x86_64-etag1/k', 'the cached architecture is kept');
-  t.ok(existsSync(join(images, 'ipa-x86_64-etag1', 'k')), 'with its files');
-  t.notOk(existsSync(join(images, 'ipa-aarch64-etag1')), 'an architecture no longer cached is removed');
-  t.notOk(existsSync(join(images, 'ironic-python-agent.kernel')), 'so are links of other names');
-  t.notOk(existsSync(join(root, 'shared', 'tmp', 'tmp.half')), 'and leftovers of interrupted downloads');
-  t.doesNotThrow(() => run(PRUNE_SCRIPT, { CACHED: 'ironic-python-agent_x86_64' }), 'a second run has nothing to do');
 });
