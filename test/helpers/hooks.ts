@@ -3,11 +3,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
 import { loadConfig, type Config } from '../../src/config.js';
+import { CustomizeRequest, ObjectMap, SyncRequest } from '../../src/api/hook.js';
 import { buildServer } from '../../src/server.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
 import type { HookContext } from '../../src/hooks/ironic.js';
 import { FIXED_RPC_CA } from '../fixtures/rpc-ca.js';
+import { checked, bodyOf } from './json.js';
+import { objsAt } from '../support/paths.js';
 
 export const FIXED_NOW = '2026-01-01T00:00:00Z';
 
@@ -61,3 +65,30 @@ export const ironic = (spec: Obj, extra: Obj = {}): Obj => ({
   spec,
   ...extra,
 });
+
+/** A sync or finalize request, checked against the wire schema the server checks it with. */
+export const syncRequest = (value: unknown): SyncRequest => checked(SyncRequest, value, 'sync request');
+
+/** A customize request, checked against the wire schema the server checks it with. */
+export const customizeRequest = (value: unknown): CustomizeRequest => checked(CustomizeRequest, value, 'customize request');
+
+/** A `children` or `related` map, checked against the wire schema. */
+export const objectMap = (value: unknown): ObjectMap => checked(ObjectMap, value, 'object map');
+
+/** The body of a sync or finalize response as a test reads it: the wire schema, with children as objects. */
+export const HookResponse = Type.Object(
+  {
+    status: Type.Record(Type.String(), Type.Unknown()),
+    children: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    resyncAfterSeconds: Type.Optional(Type.Number({ minimum: 0 })),
+    finalized: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type HookResponse = Static<typeof HookResponse>;
+
+/** The checked body of a sync or finalize response. */
+export const hookResponse = (response: { readonly json: () => unknown }): HookResponse => bodyOf(response, HookResponse, 'hook response');
+
+/** The conditions of a status (of a response or an object), as objects; throws when there is no list. */
+export const conditionsOf = (status: unknown): Obj[] => objsAt(status, 'conditions');
