@@ -2,8 +2,8 @@ import t from 'tap';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tcpAddress } from '../helpers/net.js';
 
 /** Runs src/main.ts with the TypeScript loader of the test run. */
 const main = (env: NodeJS.ProcessEnv) => {
@@ -20,7 +20,7 @@ const main = (env: NodeJS.ProcessEnv) => {
 const freePort = async (): Promise<number> => {
   const probe = createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
+  const { port } = tcpAddress(probe);
   probe.close();
   return port;
 };

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { server } from './support.js';
+import { tcpAddress } from '../helpers/net.js';
 
 /** Sends the headers and the first bytes of a body, then nothing; what the server says, within `waitMs`. */
 const slowBody = async (port: number, waitMs: number): Promise<{ received: string; closed: boolean }> => {
@@ -22,7 +22,7 @@ t.test('a body that does not arrive in time is a 408 and its connection is close
   const app = server({ requestTimeoutMs: 200 });
   t.teardown(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+  const { port } = tcpAddress(app.server);
   const started = Date.now();
   const { received, closed } = await slowBody(port, 3000);
   t.match(received, /^HTTP\/1\.1 408 /, 'a 408');
