@@ -15,6 +15,9 @@ export const checked = <T extends TSchema>(schema: T, value: unknown, what = 'va
   throw new TypeError(`${what} does not have the expected shape: ${first === undefined ? 'unknown mismatch' : `${first.path || '/'}: ${first.message}`}`);
 };
 
+/** A parsed YAML document as a plain value, not yet checked (yaml types `toJS()` as `any`). */
+export const jsOf = (document: { readonly toJS: () => unknown }): unknown => document.toJS();
+
 /** The JSON text, parsed and checked. */
 export const parseJson = <T extends TSchema>(text: string, schema: T, what = 'JSON'): Static<T> => {
   const value: unknown = JSON.parse(text);
