@@ -7,9 +7,10 @@ import { parseAllDocuments } from 'yaml';
 import { runRender, USAGE, type RenderIO } from '../../src/cli/render.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
+import { jsOf } from '../helpers/json.js';
+import { objAt, valueAt, type Obj } from '../support/paths.js';
 
 type Run = { code: number; stdout: string; stderr: string };
-type Obj = Record<string, unknown>;
 
 const run = async (argv: string[], files: Record<string, string> = {}, stdin = '', env: Record<string, string> = {}): Promise<Run> => {
   let stdout = '';
@@ -32,10 +33,11 @@ const run = async (argv: string[], files: Record<string, string> = {}, stdin = '
 
 const documents = (text: string): Obj[] =>
   parseAllDocuments(text, { version: '1.1' })
-    .map((d) => d.toJS() as Obj | null)
-    .filter((d): d is Obj => d !== null);
+    .map(jsOf)
+    .filter((d) => d !== null)
+    .map((d) => objAt(d));
 
-const names = (docs: Obj[]): string[] => docs.map((d) => `${String(d['kind'])} ${String((d['metadata'] as Obj)['name'])}`);
+const names = (docs: Obj[]): string[] => docs.map((d) => `${String(d['kind'])} ${String(objAt(d, 'metadata')['name'])}`);
 
 const ironic = (spec: Obj, metadata: Obj = { name: 'ironic', namespace: 'metal3' }): string =>
   JSON.stringify({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata, spec });
@@ -49,10 +51,10 @@ t.test('renders the minimal example as YAML kubectl can apply, the status as com
   const docs = documents(r.stdout);
   t.same(names(docs).map((n) => n.replace(/-[0-9a-f]{10}$/, '-<hash>')), ['Secret ironic-api-credentials', 'Secret ironic-htpasswd-<hash>', 'Secret ironic-clouds', 'Deployment ironic-service', 'Service ironic']);
   for (const doc of docs) {
-    const metadata = doc['metadata'] as { namespace?: string; labels?: Record<string, string>; ownerReferences?: unknown };
-    t.equal(metadata.namespace, 'baremetal-operator-system', 'namespace set');
-    t.notOk(metadata.labels?.['controller-uid'], 'no Metacontroller label');
-    t.notOk(metadata.ownerReferences, 'no owner');
+    const metadata = objAt(doc, 'metadata');
+    t.equal(metadata['namespace'], 'baremetal-operator-system', 'namespace set');
+    t.notOk(valueAt(metadata, 'labels', 'controller-uid'), 'no Metacontroller label');
+    t.notOk(metadata['ownerReferences'], 'no owner');
     t.doesNotThrow(() => validateK8s(doc), `${String(doc['kind'])} is valid`);
   }
   t.match(r.stdout, /^# Ironic baremetal-operator-system\/ironic: Ready=False DeploymentInProgress: the Ironic deployment is being created\n# status:\n# {3}conditions:/);
@@ -72,9 +74,9 @@ t.test('reads standard input, defaults the namespace, ignores other kinds with a
   const r = await run(['-f', '-'], {}, input);
   t.equal(r.code, 0);
   t.match(r.stderr, /warning: standard input, document 2: ignoring Pod default\/p \(v1\): only Ironic, IronicDatabase, IronicImageCache, Secret and ConfigMap objects are read/);
-  t.ok(documents(r.stdout).every((d) => (d['metadata'] as Obj)['namespace'] === 'default'));
+  t.ok(documents(r.stdout).every((d) => objAt(d, 'metadata')['namespace'] === 'default'));
   const other = await run(['-f', '-', '--namespace', 'metal3'], {}, input);
-  t.ok(documents(other.stdout).every((d) => (d['metadata'] as Obj)['namespace'] === 'metal3'));
+  t.ok(documents(other.stdout).every((d) => objAt(d, 'metadata')['namespace'] === 'metal3'));
 });
 
 t.test('several files, a List, and a later duplicate', async (t) => {
@@ -194,7 +196,7 @@ t.test('a status in the input is what the hooks observe', async (t) => {
   const database = { host: 'mariadb.db.svc', name: 'ironic', credentialsName: 'db-credentials' };
   const spec = { networking: NETWORKING, database, version: '38.0' };
   const render = async (status?: Obj): Promise<string[]> => {
-    const object = { ...(JSON.parse(ironic(spec)) as Obj), ...(status !== undefined && { status }) };
+    const object = { ...objAt(JSON.parse(ironic(spec))), ...(status !== undefined && { status }) };
     const r = await run(['-f', 'in.yaml'], { 'in.yaml': JSON.stringify(object) });
     t.equal(r.code, 0);
     return names(documents(r.stdout)).filter((n) => n.startsWith('Deployment') || n.startsWith('Job'));

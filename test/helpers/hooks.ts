@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { loadConfig, type Config } from '../../src/config.js';
-import { CustomizeRequest, ObjectMap, SyncRequest } from '../../src/api/hook.js';
+import { CustomizeRequest, KubeObject, ObjectMap, SyncRequest } from '../../src/api/hook.js';
 import { buildServer } from '../../src/server.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
 import type { HookContext } from '../../src/hooks/ironic.js';
@@ -68,6 +68,18 @@ export const ironic = (spec: Obj, extra: Obj = {}): Obj => ({
 
 /** A sync or finalize request, checked against the wire schema the server checks it with. */
 export const syncRequest = (value: unknown): SyncRequest => checked(SyncRequest, value, 'sync request');
+
+/** A sync request as Metacontroller (and the in-memory cluster) sends it: children, related and finalizing always set. */
+export const SentRequest = Type.Object({
+  parent: KubeObject,
+  children: Type.Record(Type.String(), Type.Record(Type.String(), KubeObject)),
+  related: Type.Record(Type.String(), Type.Record(Type.String(), KubeObject)),
+  finalizing: Type.Boolean(),
+});
+export type SentRequest = Static<typeof SentRequest>;
+
+/** A request the in-memory cluster sent, checked. */
+export const sentRequest = (value: unknown): SentRequest => checked(SentRequest, value, 'request sent');
 
 /** A customize request, checked against the wire schema the server checks it with. */
 export const customizeRequest = (value: unknown): CustomizeRequest => checked(CustomizeRequest, value, 'customize request');

@@ -64,6 +64,12 @@ export const stringAt = (value: unknown, ...path: Path): string => {
   return found;
 };
 
+/** The value; throws (naming `what`) when it is null or undefined, for a test that goes on to use it. */
+export const present = <T>(value: T | null | undefined, what = 'value'): T => {
+  if (value === null || value === undefined) throw new TypeError(`${what} is missing`);
+  return value;
+};
+
 /** The `metadata.name` of an object (undefined when it has none). */
 export const nameOf = (object: unknown): string | undefined => {
   const name = valueAt(object, 'metadata', 'name');
