@@ -20,6 +20,7 @@ import { schemaOf } from '../helpers/crd-check.js';
 import { defaultAndPrune } from '../support/crd-schema.js';
 import type { Json, KubeObject, Sample } from './cel-samples.js';
 import { TWINS, type Entry } from './cel-twins.js';
+import { listAt, objAt, stringAt } from '../support/paths.js';
 
 type Kind = 'Ironic' | 'IronicDatabase' | 'IronicImageCache';
 
@@ -40,7 +41,7 @@ const KINDS: readonly { readonly kind: Kind; readonly crd: Json; readonly spec: 
 ];
 
 const rulesOf = (kind: Kind, schema: Json, location: readonly string[] = []): CelRule[] => {
-  const own = Array.isArray(schema['x-kubernetes-validations']) ? (schema['x-kubernetes-validations'] as Array<{ rule: string; message: string }>) : [];
+  const own = Array.isArray(schema['x-kubernetes-validations']) ? listAt(schema, 'x-kubernetes-validations').map((r) => ({ rule: stringAt(r, 'rule'), message: stringAt(r, 'message') })) : [];
   const properties = isRecord(schema['properties']) ? Object.entries(schema['properties']) : [];
   const items = isRecord(schema['items']) ? [['[]', schema['items']] as const] : [];
   const additional = isRecord(schema['additionalProperties']) ? [['{}', schema['additionalProperties']] as const] : [];
@@ -95,15 +96,15 @@ const celAccepts = (rule: CelRule, self: unknown, old: unknown): boolean => {
 
 /** The object as the API server stores it: the spec defaulted (metadata kept as is). */
 const defaulted = (crd: Json, object: KubeObject): KubeObject => {
-  const specSchema = (schemaOf(crd)['properties'] as Json)['spec'] as Json;
-  return { ...object, spec: defaultAndPrune(specSchema, object.spec) as Json };
+  const specSchema = objAt(schemaOf(crd), 'properties', 'spec');
+  return { ...object, spec: objAt(defaultAndPrune(specSchema, object.spec)) };
 };
 
 const validate = (kind: Kind, object: KubeObject, old: KubeObject | undefined): readonly Problem[] =>
   kind === 'Ironic' ? validateIronic(object.spec, old?.spec) : kind === 'IronicDatabase' ? validateIronicDatabase(object.spec, old?.spec) : validateIronicImageCache(object.spec);
 
 /** Whether `rule` refuses the object somewhere, and at which instances. */
-const refusals = (rule: CelRule, object: KubeObject, old: KubeObject | undefined): Array<{ readonly path: string; readonly refused: boolean }> => {
+const refusals = (rule: CelRule, object: KubeObject, old: KubeObject | undefined): { readonly path: string; readonly refused: boolean }[] => {
   const oldValue = old === undefined ? undefined : oldAt(old, rule.location);
   return instancesAt(object, rule.location).map(({ path, value }) => ({ path, refused: !celAccepts(rule, value, oldValue) }));
 };
@@ -169,7 +170,7 @@ for (const rule of ALL_RULES) {
   if (entry === undefined) continue;
   t.test(`${rule.kind} ${key}`, async (t) => {
     const crd = crdOf(rule.kind);
-    const maskKey = 'maskedBy' in entry ? entry.maskedBy?.key : undefined;
+    const maskKey = 'maskedBy' in entry ? entry.maskedBy.key : undefined;
     const masking = maskKey === undefined ? undefined : ALL_RULES.find((r) => r.kind === rule.kind && keyOf(r) === maskKey);
     if (maskKey !== undefined) t.ok(masking, `the masking rule ${maskKey} exists`);
     const counts: Counts = { accepted: 0, refused: 0, masked: 0 };

@@ -2,11 +2,20 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { Type } from '@sinclair/typebox';
-import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition';
+import { CustomResourceDefinition, type ICustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition';
 import { allCrds, ironicCrd, ironicDatabaseCrd } from '../../src/crd/crds.js';
 import { crdFile } from '../../src/crd/yaml.js';
 import { lintStructuralSchema, toStructuralSchema } from '../../src/crd/structural.js';
 import { checkAgainstCrd, schemaOf } from '../helpers/crd-check.js';
+import { yamlValue } from '../helpers/json.js';
+import { listAtOrEmpty, objAt, objAtOrEmpty, stringAt, valueAt } from '../support/paths.js';
+
+/** A generated CRD as its kubernetes-models type, once that model validates it. */
+const validCrd = (crd: unknown): ICustomResourceDefinition => {
+  if (!CustomResourceDefinition.is(crd)) throw new Error('not an apiextensions.k8s.io/v1 CustomResourceDefinition');
+  new CustomResourceDefinition(crd).validate();
+  return crd;
+};
 
 t.test('committed CRDs are what the generator writes (run `npm run crds` after changing src/api)', async (t) => {
   for (const { file, crd } of allCrds()) {
@@ -17,29 +26,28 @@ t.test('committed CRDs are what the generator writes (run `npm run crds` after c
 t.test('generated schemas are structural', async (t) => {
   for (const { file, crd } of allCrds()) {
     t.same(lintStructuralSchema(schemaOf(crd)), [], file);
-    t.doesNotThrow(() => new CustomResourceDefinition(parse(readFileSync(`deploy/crds/${file}`, 'utf8'))).validate(), `${file} is a valid CRD`);
+    t.doesNotThrow(() => validCrd(parse(readFileSync(`deploy/crds/${file}`, 'utf8'))), `${file} is a valid CRD`);
   }
 });
 
 t.test('the CRDs have a status subresource, printer columns and the metal3 category', async (t) => {
   for (const { crd } of allCrds()) {
-    const spec = crd['spec'] as { names: { categories: string[] }; versions: Array<{ subresources: unknown; additionalPrinterColumns: Array<{ name: string }> }> };
+    const { spec } = validCrd(crd);
     t.same(spec.names.categories, ['metal3']);
     t.same(spec.versions[0]?.subresources, { status: {} });
-    const columns = spec.versions[0]?.additionalPrinterColumns.map((c) => c.name) ?? [];
+    const columns = spec.versions[0]?.additionalPrinterColumns?.map((c) => c.name) ?? [];
     t.ok(columns.includes('Ready') && columns.includes('Reason') && columns.includes('Age'), columns.join(','));
   }
-  const ironicColumns = (ironicCrd()['spec'] as { versions: Array<{ additionalPrinterColumns: Array<{ name: string; priority?: number }> }> })
-    .versions[0]?.additionalPrinterColumns;
+  const ironicColumns = validCrd(ironicCrd()).spec.versions[0]?.additionalPrinterColumns;
   t.equal(ironicColumns?.find((c) => c.name === 'Requested Version')?.priority, 1, 'requested version only with -o wide');
   t.ok(ironicColumns?.some((c) => c.name === 'Installed Version' && c.priority === undefined));
 });
 
 t.test('status keeps observedGeneration, which Metacontroller writes (a pruned field would loop)', async (t) => {
   for (const { crd } of allCrds()) {
-    const status = (schemaOf(crd)['properties'] as Record<string, { properties: Record<string, unknown> }>)['status'];
-    t.ok(status?.properties['observedGeneration'], 'observedGeneration');
-    t.ok(status?.properties['conditions'], 'conditions');
+    const status = objAt(schemaOf(crd), 'properties')['status'];
+    t.ok(valueAt(status, 'properties', 'observedGeneration'), 'observedGeneration');
+    t.ok(valueAt(status, 'properties', 'conditions'), 'conditions');
   }
 });
 
@@ -75,11 +83,12 @@ t.test('the rewriter converts TypeBox shapes and refuses what it cannot map', as
   t.throws(() => toStructuralSchema('x'), /not an object/);
 });
 
-const loadExamples = (file: string): Array<Record<string, unknown>> =>
+const loadExamples = (file: string): Record<string, unknown>[] =>
   readFileSync(file, 'utf8')
     .split(/^---$/m)
-    .map((d) => parse(d) as Record<string, unknown> | null)
-    .filter((d): d is Record<string, unknown> => d !== null);
+    .map(yamlValue)
+    .filter((d) => d !== null)
+    .map((d) => objAt(d));
 
 t.test('the README examples are accepted by the generated schemas', async (t) => {
   const docs = [...loadExamples('examples/ironic.yaml'), ...loadExamples('examples/ironic-database.yaml')];
@@ -156,10 +165,10 @@ t.test('every Ironic and IronicDatabase shown in README.md is accepted by the ge
   const blocks = [...readFileSync('README.md', 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
   let checked = 0;
   for (const block of blocks) {
-    for (const doc of block.split(/^---$/m).map((d) => parse(d) as Record<string, unknown> | null)) {
-      if (doc === null || (doc['kind'] !== 'Ironic' && doc['kind'] !== 'IronicDatabase')) continue;
-      const crd = doc['kind'] === 'Ironic' ? ironicCrd() : ironicDatabaseCrd();
-      t.same(checkAgainstCrd(crd, doc), [], `README ${String(doc['kind'])} ${String((doc['metadata'] as Record<string, unknown>)['name'])}`);
+    for (const doc of block.split(/^---$/m).map(yamlValue)) {
+      if (doc === null || (valueAt(doc, 'kind') !== 'Ironic' && valueAt(doc, 'kind') !== 'IronicDatabase')) continue;
+      const crd = valueAt(doc, 'kind') === 'Ironic' ? ironicCrd() : ironicDatabaseCrd();
+      t.same(checkAgainstCrd(crd, doc), [], `README ${String(valueAt(doc, 'kind'))} ${String(objAt(doc, 'metadata')['name'])}`);
       checked += 1;
     }
   }
@@ -185,13 +194,12 @@ t.test('IronicDatabase names are limited so that pod labels fit', async (t) => {
 });
 
 /** Every x-kubernetes-validations rule of a schema, with the property path it sits on. */
-const rulesWithPaths = (schema: unknown, path: readonly string[] = []): Array<{ path: string; rule: string }> => {
+const rulesWithPaths = (schema: unknown, path: readonly string[] = []): { path: string; rule: string }[] => {
   if (typeof schema !== 'object' || schema === null) return [];
-  const node = schema as { 'x-kubernetes-validations'?: Array<{ rule: string }>; properties?: Record<string, unknown>; items?: unknown };
   return [
-    ...(node['x-kubernetes-validations'] ?? []).map(({ rule }) => ({ path: path.join('.'), rule })),
-    ...Object.entries(node.properties ?? {}).flatMap(([name, child]) => rulesWithPaths(child, [...path, name])),
-    ...rulesWithPaths(node.items, [...path, '[]']),
+    ...listAtOrEmpty(schema, 'x-kubernetes-validations').map((rule) => ({ path: path.join('.'), rule: stringAt(rule, 'rule') })),
+    ...Object.entries(objAtOrEmpty(schema, 'properties')).flatMap(([name, child]) => rulesWithPaths(child, [...path, name])),
+    ...rulesWithPaths(valueAt(schema, 'items'), [...path, '[]']),
   ];
 };
 

@@ -18,6 +18,12 @@ export const checked = <T extends TSchema>(schema: T, value: unknown, what = 'va
 /** A parsed YAML document as a plain value, not yet checked (yaml types `toJS()` as `any`). */
 export const jsOf = (document: { readonly toJS: () => unknown }): unknown => document.toJS();
 
+/** A YAML text (one document) as a plain value, not yet checked (yaml types `parse()` as `any`). */
+export const yamlValue = (text: string): unknown => {
+  const value: unknown = parse(text);
+  return value;
+};
+
 /** The JSON text, parsed and checked. */
 export const parseJson = <T extends TSchema>(text: string, schema: T, what = 'JSON'): Static<T> => {
   const value: unknown = JSON.parse(text);

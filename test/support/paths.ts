@@ -37,10 +37,20 @@ export const objAt = (value: unknown, ...path: Path): Obj => {
   return found;
 };
 
-/** The object at a path, or an empty one when there is none. */
+/** The object at a path, or an empty one when there is nothing (or null) there; throws when something else is. */
 export const objAtOrEmpty = (value: unknown, ...path: Path): Obj => {
   const found = valueAt(value, ...path);
-  return isObj(found) ? found : {};
+  if (found === undefined || found === null) return {};
+  if (!isObj(found)) throw new TypeError(`not an object at ${pathText(path)}`);
+  return found;
+};
+
+/** The list at a path, or an empty one when there is nothing (or null) there; throws when something else is. */
+export const listAtOrEmpty = (value: unknown, ...path: Path): unknown[] => {
+  const found = valueAt(value, ...path);
+  if (found === undefined || found === null) return [];
+  if (!Array.isArray(found)) throw new TypeError(`not a list at ${pathText(path)}`);
+  return found;
 };
 
 /** The list of objects at a path; throws when there is no list there or it holds anything but objects. */
