@@ -9,13 +9,15 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { ironic, testServer } from '../helpers/hooks.js';
+import { conditionsOf, hookResponse, ironic, testServer } from '../helpers/hooks.js';
 import { checkAgainstCrd } from '../helpers/crd-check.js';
 import { kustomizeBuild, type Obj } from './kustomize.js';
 import { admissionPolicyErrors } from './admission-policy.js';
-import { applyConfigurationAsMap, applyConfigurationOf, fieldPaths, mutate, policyMatches, validate, type Admission, type Operation } from './admission-cel.js';
-
-type Policy = Parameters<typeof validate>[0] & Obj;
+import { applyConfigurationAsMap, applyConfigurationOf, fieldPaths, mutate, policyMatches, Policy, validate, type Admission, type Operation } from './admission-cel.js';
+import { Type } from '@sinclair/typebox';
+import { childOf } from '../helpers/children.js';
+import { bodyOf, checked } from '../helpers/json.js';
+import { objAt, objAtOrEmpty, objsAt } from '../support/paths.js';
 
 const GROUP = 'ironic.metal3.io';
 const VERSION = 'v1alpha1';
@@ -24,16 +26,16 @@ const CACHE_IN_USE = 'ironicimagecache-in-use.ironic.metal3.io';
 const CREDENTIALS = 'ironic-api-credentials-name.ironic.metal3.io';
 
 const named = (objects: readonly Obj[], kind: string, name: string): Obj => {
-  const found = objects.find((o) => o['kind'] === kind && (o['metadata'] as Obj)['name'] === name);
+  const found = objects.find((o) => o['kind'] === kind && objAt(o, 'metadata')['name'] === name);
   if (found === undefined) throw new Error(`${kind} ${name} is missing`);
   return found;
 };
 const base = kustomizeBuild('deploy/base');
 const component = kustomizeBuild('deploy/components/api-credentials-name');
-const inUse = named(base, 'ValidatingAdmissionPolicy', IN_USE) as Policy;
-const cacheInUse = named(base, 'ValidatingAdmissionPolicy', CACHE_IN_USE) as Policy;
-const credentials = named(component, 'MutatingAdmissionPolicy', CREDENTIALS) as Policy;
-const crd = (file: string): Obj => parse(readFileSync(`deploy/crds/${file}`, 'utf8').replace(/^#.*\n/, '')) as Obj;
+const inUse = checked(Policy, named(base, 'ValidatingAdmissionPolicy', IN_USE), IN_USE);
+const cacheInUse = checked(Policy, named(base, 'ValidatingAdmissionPolicy', CACHE_IN_USE), CACHE_IN_USE);
+const credentials = checked(Policy, named(component, 'MutatingAdmissionPolicy', CREDENTIALS), CREDENTIALS);
+const crd = (file: string): Obj => objAt(parse(readFileSync(`deploy/crds/${file}`, 'utf8').replace(/^#.*\n/, '')));
 const databaseCrd = crd('ironic.metal3.io_ironicdatabases.yaml');
 const ironicCrd = crd('ironic.metal3.io_ironics.yaml');
 const cacheCrd = crd('ironic.metal3.io_ironicimagecaches.yaml');
@@ -66,10 +68,10 @@ t.test('the policies and their bindings are well-formed and bound', async (t) =>
     const binding = named(objects, `${kind}Binding`, name);
     t.same(admissionPolicyErrors(policy), [], `${kind} ${name}`);
     t.same(admissionPolicyErrors(binding), [], `${kind}Binding ${name}`);
-    t.equal((binding['spec'] as Obj)['policyName'], name, 'the binding names the policy');
-    t.equal((policy['spec'] as Obj)['failurePolicy'], 'Fail', 'an expression error refuses the request instead of skipping the policy');
+    t.equal(objAt(binding, 'spec')['policyName'], name, 'the binding names the policy');
+    t.equal(objAt(policy, 'spec')['failurePolicy'], 'Fail', 'an expression error refuses the request instead of skipping the policy');
   }
-  t.same((named(base, 'ValidatingAdmissionPolicyBinding', IN_USE)['spec'] as Obj)['validationActions'], ['Deny'], 'a refusal, not a warning');
+  t.same(objAt(named(base, 'ValidatingAdmissionPolicyBinding', IN_USE), 'spec')['validationActions'], ['Deny'], 'a refusal, not a warning');
   t.same(
     base.filter((o) => String(o['kind']).startsWith('Mutating')),
     [],
@@ -78,22 +80,22 @@ t.test('the policies and their bindings are well-formed and bound', async (t) =>
 });
 
 t.test('the shape checks refuse what the API server would', async (t) => {
-  const broken: Array<[string, (p: Obj & { spec: Obj }) => void]> = [
+  const broken: [string, (p: Obj & { spec: Obj }) => void][] = [
     ['a misspelt field', (p) => Object.assign(p.spec, { validation: [] })],
     ['no validations', (p) => Object.assign(p.spec, { validations: [] })],
     ['an unknown operation', (p) => Object.assign(p.spec, { matchConstraints: { resourceRules: [{ apiGroups: [GROUP], apiVersions: [VERSION], operations: ['REMOVE'], resources: ['x'] }] } })],
-    ['an unknown reason', (p) => Object.assign((p.spec['validations'] as Obj[])[0] ?? {}, { reason: 'Conflict' })],
+    ['an unknown reason', (p) => Object.assign(objsAt(p.spec, 'validations')[0] ?? {}, { reason: 'Conflict' })],
   ];
   for (const [scenario, change] of broken) {
-    const policy = structuredClone(inUse) as Obj & { spec: Obj };
+    const policy: Obj & { spec: Obj } = structuredClone(inUse);
     change(policy);
     t.not(admissionPolicyErrors(policy).length, 0, scenario);
   }
-  const mutating = structuredClone(credentials) as Obj & { spec: { mutations: Obj[] } };
-  mutating.spec.mutations[0] = { patchType: 'JSONPatch', applyConfiguration: { expression: 'Object{}' } };
+  const mutating: Obj = structuredClone(credentials);
+  objsAt(mutating, 'spec', 'mutations')[0] = { patchType: 'JSONPatch', applyConfiguration: { expression: 'Object{}' } };
   t.match(admissionPolicyErrors(mutating), [/needs jsonPatch/, /applyConfiguration is not allowed/]);
-  const binding = structuredClone(named(base, 'ValidatingAdmissionPolicyBinding', IN_USE)) as Obj & { spec: Obj };
-  binding.spec['validationActions'] = ['Deny', 'Warn'];
+  const binding = structuredClone(named(base, 'ValidatingAdmissionPolicyBinding', IN_USE));
+  objAt(binding, 'spec')['validationActions'] = ['Deny', 'Warn'];
   t.match(admissionPolicyErrors(binding), [/Deny and Warn/]);
 });
 
@@ -106,12 +108,12 @@ t.test('deleting an IronicDatabase that Ironics use is refused, naming them', as
     message: 'IronicDatabase ironic-db is used by the Ironic objects ironic, ironic-2 of namespace metal3: delete them or change their spec.databaseName first',
   });
   const terminating = database({ usedBy: ['ironic'] });
-  Object.assign(terminating['metadata'] as Obj, { deletionTimestamp: '2026-01-01T00:00:00Z' });
+  Object.assign(objAt(terminating, 'metadata'), { deletionTimestamp: '2026-01-01T00:00:00Z' });
   t.match(validate(inUse, deletion(terminating)), { allowed: false, message: /used by the Ironic objects ironic of/ }, 'also once its deletion has begun');
 });
 
 t.test('deleting an IronicDatabase nobody uses is allowed', async (t) => {
-  const cases: Array<[string, Obj | undefined]> = [
+  const cases: [string, Obj | undefined][] = [
     ['no status yet', undefined],
     ['a status without usedBy (the hook omits an empty list)', { conditions: [] }],
     ['an empty usedBy', { usedBy: [] }],
@@ -144,7 +146,7 @@ const cacheDeletion = (stored: Obj): Admission => ({ operation: 'DELETE', kind: 
 t.test('deleting an IronicImageCache that Ironics use is refused, naming them; unused, it is allowed', async (t) => {
   const stored = imageCache({ usedBy: ['ironic', 'ironic-2'] });
   t.same(checkAgainstCrd(cacheCrd, stored), [], 'the sample is a valid IronicImageCache');
-  t.same((named(base, 'ValidatingAdmissionPolicyBinding', CACHE_IN_USE)['spec'] as Obj)['validationActions'], ['Deny'], 'a refusal, not a warning');
+  t.same(objAt(named(base, 'ValidatingAdmissionPolicyBinding', CACHE_IN_USE), 'spec')['validationActions'], ['Deny'], 'a refusal, not a warning');
   t.same(validate(cacheInUse, cacheDeletion(stored)), {
     allowed: false,
     reason: 'Forbidden',
@@ -164,9 +166,9 @@ const generatedName = async (name: string): Promise<string> => {
   const app = testServer();
   try {
     const parent = ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' } });
-    (parent['metadata'] as Obj)['name'] = name;
+    objAt(parent, 'metadata')['name'] = name;
     const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children: {}, related: {} } });
-    const status = (response.json() as { status?: { apiCredentialsName?: string } }).status;
+    const { status } = bodyOf(response, Type.Object({ status: Type.Optional(Type.Object({ apiCredentialsName: Type.Optional(Type.String()) })) }));
     return status?.apiCredentialsName ?? `no status.apiCredentialsName (${response.statusCode})`;
   } finally {
     await app.close();
@@ -180,31 +182,31 @@ const newIronic = (metadata: Obj, spec: Obj | undefined): Obj => ({
   ...(spec !== undefined && { spec }),
 });
 const creation = (object: Obj): Admission => request('Ironic', 'CREATE', object, null);
-const credentialsNameOf = (object: Obj | null): unknown => ((object?.['spec'] ?? {}) as Obj)['apiCredentialsName'];
+const credentialsNameOf = (object: Obj | null): unknown => objAtOrEmpty(object, 'spec')['apiCredentialsName'];
 
 t.test('a new Ironic without API credentials gets the name of the Secret the hook generates', async (t) => {
   const networking = { interface: 'eth1', ipAddress: '192.0.2.2' };
   const longest = `a${'b'.repeat(236)}`;
   t.equal(longest.length, 237);
-  const cases: Array<[string, Obj]> = [
+  const cases: [string, Obj][] = [
     ['no apiCredentialsName', newIronic({ name: 'ironic' }, { version: '38.0', networking })],
     ['an empty apiCredentialsName', newIronic({ name: 'ironic' }, { networking, apiCredentialsName: '' })],
     ['no spec at all', newIronic({ name: 'ironic' }, undefined)],
     ['the longest name that fits', newIronic({ name: longest }, { networking })],
   ];
   for (const [scenario, object] of cases) {
-    const name = String((object['metadata'] as Obj)['name']);
+    const name = String(objAt(object, 'metadata')['name']);
     const mutated = mutate(credentials, creation(object));
     t.equal(credentialsNameOf(mutated), await generatedName(name), `${scenario}: the name the sync hook reports`);
     t.equal(credentialsNameOf(mutated), `${name}-api-credentials`, scenario);
-    t.same({ ...mutated, spec: { ...((mutated?.['spec'] ?? {}) as Obj), apiCredentialsName: undefined } }, { ...object, spec: { ...((object['spec'] ?? {}) as Obj), apiCredentialsName: undefined } }, `${scenario}: nothing else changes`);
+    t.same({ ...mutated, spec: { ...objAtOrEmpty(mutated, 'spec'), apiCredentialsName: undefined } }, { ...object, spec: { ...objAtOrEmpty(object, 'spec'), apiCredentialsName: undefined } }, `${scenario}: nothing else changes`);
     if (object['spec'] !== undefined) t.same(checkAgainstCrd(ironicCrd, mutated), [], `${scenario}: the result passes the CRD`);
   }
 });
 
 t.test('the credentials policy leaves everything else alone', async (t) => {
   const networking = { interface: 'eth1', ipAddress: '192.0.2.2' };
-  const cases: Array<[string, Admission]> = [
+  const cases: [string, Admission][] = [
     ['credentials of its own', creation(newIronic({ name: 'ironic' }, { networking, apiCredentialsName: 'mine' }))],
     ['generateName (no name at admission)', creation(newIronic({ generateName: 'ironic-' }, { networking }))],
     ['a name too long for the suffix', creation(newIronic({ name: 'a'.repeat(238) }, { networking }))],
@@ -221,9 +223,9 @@ t.test('the apply configuration sets only fields of the Ironic CRD, with well-fo
   const expression = credentials.spec.mutations?.[0]?.applyConfiguration?.expression ?? '';
   const configuration = applyConfigurationOf(expression, creation(newIronic({ name: 'x' }, {})));
   t.same(fieldPaths(configuration), ['spec.apiCredentialsName']);
-  const schema = (((ironicCrd['spec'] as Obj)['versions'] as Obj[])[0]?.['schema'] as Obj)['openAPIV3Schema'] as Obj;
-  const spec = (schema['properties'] as Obj)['spec'] as Obj;
-  t.equal(((spec['properties'] as Obj)['apiCredentialsName'] as Obj)['type'], 'string', 'spec.apiCredentialsName is a string field of the CRD');
+  const schema = objAt(ironicCrd, 'spec', 'versions', 0, 'schema', 'openAPIV3Schema');
+  const spec = objAt(schema, 'properties', 'spec');
+  t.equal(objAt(spec, 'properties', 'apiCredentialsName')['type'], 'string', 'spec.apiCredentialsName is a string field of the CRD');
   t.equal(applyConfigurationAsMap("Object{spec: Object.spec{a: 'x:y', b: c ? d : e}}"), "{\"spec\": {\"a\": 'x:y', \"b\": c ? d : e}}");
   t.throws(() => applyConfigurationAsMap('Object{spec: Object.status{a: 1}}'), /type Object\.status where Object\.spec is expected/);
   t.throws(() => applyConfigurationAsMap('Object{spec: Object.spec{a: 1}'), /unbalanced/);
@@ -234,9 +236,9 @@ t.test('the sync hook generates the Secret the policy names, when it does not ex
   t.teardown(() => app.close());
   const parent = ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, apiCredentialsName: 'ironic-api-credentials' });
   const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children: {}, related: {} } });
-  const body = response.json() as { children?: Obj[]; status?: { conditions?: Array<{ type: string; reason: string }> } };
-  const reason = body.status?.conditions?.find((c) => c.type === 'Ready')?.reason;
-  const generated = (body.children ?? []).some((c) => c['kind'] === 'Secret' && (c['metadata'] as Obj)['name'] === 'ironic-api-credentials');
+  const body = hookResponse(response);
+  const reason = conditionsOf(body.status).find((c) => c['type'] === 'Ready')?.['reason'];
+  const generated = childOf(body, 'Secret', 'ironic-api-credentials') !== undefined;
   t.not(reason, 'MissingReference', 'not a missing reference');
   t.ok(generated, 'the hook renders Secret ironic-api-credentials');
 });
