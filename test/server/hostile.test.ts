@@ -1,6 +1,8 @@
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { ironic, type Obj } from '../helpers/hooks.js';
+import { hookResponse, ironic, type Obj } from '../helpers/hooks.js';
+import { firstObserved } from '../helpers/children.js';
+import { objAt, stringAt } from '../support/paths.js';
 import { server } from './support.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
@@ -13,11 +15,11 @@ const post = (app: FastifyInstance, url: string, text: string) => app.inject({ m
 
 /** The children of a first sync, observed as Metacontroller sends them (by type, then namespace/name). */
 const observed = async (app: FastifyInstance): Promise<Record<string, Record<string, Obj>>> => {
-  const first = (await post(app, '/ironic/sync', JSON.stringify({ parent: ironic({ networking: provisioning }), children: {}, related: {} }))).json() as { children: Obj[] };
+  const first = hookResponse(await post(app, '/ironic/sync', JSON.stringify({ parent: ironic({ networking: provisioning }), children: {}, related: {} })));
   const children: Record<string, Record<string, Obj>> = {};
   for (const child of first.children) {
-    const metadata = child['metadata'] as { name: string };
-    (children[`${String(child['kind'])}.${String(child['apiVersion'])}`] ??= {})[`metal3/${metadata.name}`] = child;
+    const name = stringAt(child, 'metadata', 'name');
+    (children[`${String(child['kind'])}.${String(child['apiVersion'])}`] ??= {})[`metal3/${name}`] = child;
   }
   return children;
 };
@@ -61,8 +63,8 @@ t.test('malformed related and observed objects are never a 5xx', async (t) => {
   const app = server();
   t.teardown(() => app.close());
   const children = await observed(app);
-  const deployment = Object.values(children['Deployment.apps/v1'] ?? {})[0] as { spec: { template: { spec: Obj } } };
-  deployment.spec.template.spec['volumes'] = { not: 'a list' };
+  const deployment = firstObserved(children, 'Deployment.apps/v1');
+  objAt(deployment, 'spec', 'template', 'spec')['volumes'] = { not: 'a list' };
   const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-api-credentials', namespace: 'metal3' }, data: { username: { nested: 'object' }, password: ['x'] } };
   for (const parent of [ironic({ networking: provisioning }), ironic({ networking: { interface: 'eth1', ipAddress: 'not-an-address' } })]) {
     const response = await post(app, '/ironic/sync', JSON.stringify({ parent, children, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': secret } } }));

@@ -3,6 +3,7 @@ import { checkCustomizeResponse, checkSyncResponse, ResponseShapeError } from '.
 import { ironic, type Obj } from '../helpers/hooks.js';
 import { syncedChildren } from '../fixtures/ironic-scenarios.js';
 import { server } from './support.js';
+import { objAt } from '../support/paths.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const database = (extra: Obj = {}): Obj => ({
@@ -30,14 +31,14 @@ t.test('every hook answers with exactly the keys Metacontroller v2 accepts', asy
   for (const call of calls) {
     const response = await app.inject({ method: 'POST', url: call.url, payload: call.payload });
     t.equal(response.statusCode, 200, call.url);
-    const body = response.json() as Obj;
+    const body = objAt(response.json());
     t.ok(Object.keys(body).every((k) => SYNC_KEYS.includes(k)), `${call.url}: only ${SYNC_KEYS.join(', ')} (got ${Object.keys(body).join(', ')})`);
     t.ok(Object.values(body).every((v) => v !== null), 'no top-level null');
     t.doesNotThrow(() => checkSyncResponse(body));
   }
   for (const url of ['/ironic/customize', '/ironicdatabase/customize']) {
     const parent = url.startsWith('/ironic/') ? ironic({ apiCredentialsName: 'creds' }) : database();
-    const body = (await app.inject({ method: 'POST', url, payload: { parent } })).json() as Obj;
+    const body = objAt((await app.inject({ method: 'POST', url, payload: { parent } })).json());
     t.same(Object.keys(body), ['relatedResources'], url);
   }
 });

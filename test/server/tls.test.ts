@@ -2,7 +2,7 @@ import t from 'tap';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import type { TLSSocket } from 'node:tls';
+import { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -45,7 +45,7 @@ const install = (dir: string, pem: Pem): void => {
 const servedSerial = (port: number, ca: string): Promise<string> =>
   new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/healthz', ca, agent: false }, (res) => {
-      const serial = (res.socket as TLSSocket).getPeerX509Certificate()?.serialNumber ?? '';
+      const serial = res.socket instanceof TLSSocket ? (res.socket.getPeerX509Certificate()?.serialNumber ?? '') : '';
       res.resume();
       res.on('end', () => (res.statusCode === 200 ? resolve(serial) : reject(new Error(`status ${String(res.statusCode)}`))));
     });
