@@ -58,7 +58,8 @@ export const testServer = (secrets: Secrets = fakeSecrets(), now = FIXED_NOW, en
 
 export type Obj = Record<string, unknown>;
 
-export const ironic = (spec: Obj, extra: Obj = {}): Obj => ({
+/** An Ironic parent; `spec` is whatever the test gives (the hooks must answer any). */
+export const ironic = (spec: unknown, extra: Obj = {}): Obj => ({
   apiVersion: 'ironic.metal3.io/v1alpha1',
   kind: 'Ironic',
   metadata: { name: 'ironic', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000001', generation: 1 },
@@ -101,6 +102,21 @@ export type HookResponse = Static<typeof HookResponse>;
 
 /** The checked body of a sync or finalize response. */
 export const hookResponse = (response: { readonly json: () => unknown }): HookResponse => bodyOf(response, HookResponse, 'hook response');
+
+/** The body of a sync or finalize response whose status has conditions (as every parent hook's does). */
+export const SyncBody = Type.Object(
+  {
+    status: Type.Intersect([Type.Record(Type.String(), Type.Unknown()), Type.Object({ conditions: Type.Array(Type.Record(Type.String(), Type.Unknown())) })]),
+    children: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    resyncAfterSeconds: Type.Optional(Type.Number({ minimum: 0 })),
+    finalized: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type SyncBody = Static<typeof SyncBody>;
+
+/** The checked body of a sync or finalize response, with its status conditions. */
+export const syncBody = (response: { readonly json: () => unknown }): SyncBody => bodyOf(response, SyncBody, 'sync response');
 
 /** The conditions of a status (of a response or an object), as objects; throws when there is no list. */
 export const conditionsOf = (status: unknown): Obj[] => objsAt(status, 'conditions');
