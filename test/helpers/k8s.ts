@@ -18,6 +18,8 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { checkAgainstCrd, schemaOf } from './crd-check.js';
 import { defaultAndPrune } from '../support/crd-schema.js';
+import { Type } from '@sinclair/typebox';
+import { checked } from './json.js';
 import { isObj, objAt, objAtOrEmpty, valueAt, type Obj } from '../support/paths.js';
 
 const cache = new Map<string, Record<string, unknown>>();
@@ -119,6 +121,10 @@ export const observe = (desired: Obj, previous: Obj | undefined): Obj => {
     ...(previous?.['status'] !== undefined && { status: previous['status'] }),
   };
 };
+
+/** Observed children in v2 keys (`Kind.group/version` → `namespace/name` → object), checked. */
+export const observedMap = (value: unknown): Record<string, Record<string, Obj>> =>
+  checked(Type.Record(Type.String(), Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))), value, 'observed children');
 
 /** Observed children (v2 keys) after applying every desired child. */
 export const observeAll = (

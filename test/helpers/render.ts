@@ -1,10 +1,11 @@
 /** Runs the Ironic sync pipeline in process and picks containers out of the result. */
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import { syncIronic } from '../../src/hooks/ironic.js';
 import type { SyncRequest, SyncResponse } from '../../src/api/hook.js';
 import { ironic, syncRequest, testConfig, testContext, type Obj } from './hooks.js';
-import { childOf } from './children.js';
+import { childOf, isChild } from './children.js';
 import { related } from '../fixtures/ironic-scenarios.js';
 
 export type Container = IContainer;
@@ -30,6 +31,10 @@ export const podOf = (children: readonly unknown[]): PodSpec => {
   const workload = childOf(children, 'Deployment') ?? childOf(children, 'DaemonSet');
   return podSpecOf(workload?.spec?.template.spec);
 };
+
+/** The pod template of a workload child (Deployment, DaemonSet, StatefulSet, Job); undefined for other objects. */
+export const podTemplateOf = (child: unknown): IPodTemplateSpec | undefined =>
+  isChild('Deployment')(child) || isChild('DaemonSet')(child) || isChild('StatefulSet')(child) || isChild('Job')(child) ? child.spec?.template : undefined;
 
 /** A rendered pod spec; throws when there is none or it has no volumes. */
 export const podSpecOf = (pod: IPodSpec | undefined): PodSpec => {

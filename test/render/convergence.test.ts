@@ -6,16 +6,17 @@
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { ironicScenarios } from '../fixtures/ironic-scenarios.js';
-import { fakeSecrets, testServer, type Obj } from '../helpers/hooks.js';
-import { availableDeployment, observeAll } from '../helpers/k8s.js';
+import { fakeSecrets, hookResponse, testServer, type HookResponse, type Obj } from '../helpers/hooks.js';
+import { availableDeployment, observeAll, observedMap } from '../helpers/k8s.js';
 import { bcryptSecrets } from '../../src/hooks/materialize.js';
+import { objAt, present, valueAt } from '../support/paths.js';
 
-type Response = { status: Obj; children: Obj[] };
+type Response = HookResponse;
 
 const sync = async (app: FastifyInstance, request: Obj): Promise<Response> => {
   const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: request });
   if (response.statusCode !== 200) throw new Error(`sync answered ${response.statusCode}: ${response.body}`);
-  return response.json() as Response;
+  return hookResponse(response);
 };
 
 /**
@@ -28,12 +29,12 @@ const roundsUntilStable = async (app: FastifyInstance, url: string, first: Obj, 
   let rounds = 0;
   for (; rounds < 6; rounds += 1) {
     const response = await app.inject({ method: 'POST', url, payload: request });
-    const body = response.json() as Response;
+    const body = hookResponse(response);
     const text = JSON.stringify(body);
     if (text === previous) break;
     previous = text;
-    const children = observeAll(body.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, (o) => (o['kind'] === 'StatefulSet' ? status(o) : undefined));
-    request = { ...request, parent: { ...(request['parent'] as Obj), status: body.status }, children };
+    const children = observeAll(body.children, observedMap(request['children'] ?? {}), (o) => (o['kind'] === 'StatefulSet' ? status(o) : undefined));
+    request = { ...request, parent: { ...objAt(request, 'parent'), status: body.status }, children };
   }
   return rounds;
 };
@@ -48,12 +49,12 @@ const converge = async (app: FastifyInstance, first: Obj, maxRounds = 6): Promis
     const text = JSON.stringify(last);
     if (text === previous) return { rounds: round, last, stable: true };
     previous = text;
-    const children = observeAll(last.children, (request['children'] ?? {}) as Record<string, Record<string, Obj>>, (o) =>
+    const children = observeAll(last.children, observedMap(request['children'] ?? {}), (o) =>
       o['kind'] === 'Deployment' ? availableDeployment(o) : undefined,
     );
-    request = { ...request, parent: { ...(request['parent'] as Obj), status: last.status }, children };
+    request = { ...request, parent: { ...objAt(request, 'parent'), status: last.status }, children };
   }
-  return { rounds: maxRounds, last: last as Response, stable: false };
+  return { rounds: maxRounds, last: present(last), stable: false };
 };
 
 for (const scenario of ironicScenarios) {
@@ -69,7 +70,7 @@ for (const scenario of ironicScenarios) {
     t.ok(result.rounds <= 4, 'within four rounds');
     t.ok(secrets.hashes() - hashesBefore <= 1, 'the htpasswd is hashed at most once');
     t.ok(secrets.passwords() - passwordsBefore <= 1, 'a password is generated at most once');
-    const caSecrets = result.last.children.filter((c) => ['rpc-ca', 'tls-ca'].includes(String(((c['metadata'] as Obj)['labels'] as Obj | undefined)?.['ironic.metal3.io/component']))).length;
+    const caSecrets = result.last.children.filter((c) => ['rpc-ca', 'tls-ca'].includes(String(valueAt(objAt(c, 'metadata'), 'labels', 'ironic.metal3.io/component')))).length;
     t.ok(secrets.cas() <= caSecrets, 'each CA (JSON-RPC, generated certificates) is generated at most once');
   });
 }
@@ -82,9 +83,9 @@ t.test('a later clock does not move a settled status', async (t) => {
     await early.close();
     await late.close();
   });
-  const request = await ironicScenarios[0]!.request(early);
+  const request = await present(ironicScenarios[0]).request(early);
   const settled = await converge(early, request);
-  const parent = { ...(request['parent'] as Obj), status: settled.last.status };
+  const parent = { ...objAt(request, 'parent'), status: settled.last.status };
   const children = observeAll(settled.last.children, {}, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : undefined));
   const again = await sync(late, { ...request, parent, children });
   t.same(again, settled.last);
@@ -93,11 +94,11 @@ t.test('a later clock does not move a settled status', async (t) => {
 t.test('with real bcrypt, the htpasswd is reused once it matches', async (t) => {
   const app = testServer(bcryptSecrets(), '2026-01-01T00:00:00Z');
   t.teardown(() => app.close());
-  const request = await ironicScenarios[0]!.request(app);
+  const request = await present(ironicScenarios[0]).request(app);
   const result = await converge(app, request);
   t.ok(result.stable, `stable after ${result.rounds} rounds`);
-  const htpasswd = result.last.children.find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-htpasswd-'));
-  const line = Buffer.from(String((htpasswd?.['data'] as Obj)['htpasswd']), 'base64').toString();
+  const htpasswd = result.last.children.find((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-htpasswd-'));
+  const line = Buffer.from(String(objAt(htpasswd, 'data')['htpasswd']), 'base64').toString();
   t.match(line, /^ironic:\$2y\$10\$/, 'httpd-compatible bcrypt');
 });
 
@@ -105,11 +106,11 @@ t.test('HA with a real CA: two syncs in a row return the same CA and certificate
   const app = testServer(bcryptSecrets(), '2026-01-01T00:00:00Z');
   t.teardown(() => app.close());
   const scenario = ironicScenarios.find((s) => s.name === 'ha-minimal');
-  const request = await scenario!.request(app);
+  const request = await present(scenario).request(app);
   const first = await sync(app, request);
   const children = observeAll(first.children, {}, () => undefined);
-  const second = await sync(app, { ...request, parent: { ...(request['parent'] as Obj), status: first.status }, children });
-  const ca = (r: Response) => r.children.filter((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-rpc-ca-'));
+  const second = await sync(app, { ...request, parent: { ...objAt(request, 'parent'), status: first.status }, children });
+  const ca = (r: Response) => r.children.filter((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-rpc-ca-'));
   t.equal(ca(first).length, 1);
   t.same(ca(second), ca(first), 'the CA Secret is identical');
   t.same(second.children, first.children, 'and so is everything else');

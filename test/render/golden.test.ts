@@ -8,11 +8,12 @@ import { stringify } from 'yaml';
 import { ironicScenarios } from '../fixtures/ironic-scenarios.js';
 import { databaseScenarios } from '../fixtures/database-scenarios.js';
 import { imageCacheScenarios } from '../fixtures/image-cache-scenarios.js';
-import { testServer, type Obj } from '../helpers/hooks.js';
+import { hookResponse, testServer } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
 import { ironicCrd, ironicDatabaseCrd, ironicImageCacheCrd } from '../../src/crd/crds.js';
 import { checkAgainstCrd } from '../helpers/crd-check.js';
 import { assertGolden } from '../helpers/golden.js';
+import { objAt } from '../support/paths.js';
 
 const toYaml = (value: unknown): string => stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
 
@@ -30,13 +31,13 @@ for (const suite of suites) {
       const request = await scenario.request(app);
       const response = await app.inject({ method: 'POST', url: suite.path, payload: request });
       t.equal(response.statusCode, 200, 'HTTP 200');
-      const body = response.json() as { status: Obj; children: Obj[] };
+      const body = hookResponse(response);
       const keys = Object.keys(body).sort();
       t.same(keys.filter((k) => k !== 'resyncAfterSeconds'), ['children', 'status'], 'only the keys Metacontroller v2 accepts');
       for (const child of body.children) {
-        t.doesNotThrow(() => validateK8s(child), `${String(child['kind'])} ${String((child['metadata'] as Obj)['name'])} is a valid Kubernetes object`);
+        t.doesNotThrow(() => validateK8s(child), `${String(child['kind'])} ${String(objAt(child, 'metadata')['name'])} is a valid Kubernetes object`);
       }
-      const parent = request['parent'] as Obj;
+      const parent = objAt(request, 'parent');
       t.same(checkAgainstCrd(suite.crd(), { ...parent, status: body.status }).filter((p) => p.startsWith('/status')), [], 'status fits the CRD schema (nothing pruned)');
       assertGolden(t, `test/golden/${suite.kind}/${scenario.name}.yaml`, toYaml(body));
     });

@@ -3,12 +3,14 @@
  * the spec alone, with no HTTP and no hook.
  */
 import t from 'tap';
-import type { KubeObject, ObjectMap } from '../../src/api/hook.js';
+import type { KubeObject } from '../../src/api/hook.js';
 import type { ParentView } from '../../src/render/parent.js';
 import { cacheUsersOf, finalizeCache, finishCache, prepareCache } from '../../src/render/image-cache/plan.js';
-import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
+import { FIXED_NOW, objectMap, testConfig } from '../helpers/hooks.js';
 import { related } from '../fixtures/ironic-scenarios.js';
 import { CACHE_TLS, ironicUsing } from '../fixtures/image-cache-scenarios.js';
+import { requireChild } from '../helpers/children.js';
+import { present } from '../support/paths.js';
 
 type Objects = Record<string, Record<string, Record<string, unknown>>>;
 
@@ -22,8 +24,8 @@ const view = (spec: unknown, extra: { children?: Objects; related?: Objects; sta
   generation: 2,
   spec,
   status: extra.status,
-  children: (extra.children ?? {}) as ObjectMap,
-  related: (extra.related ?? {}) as ObjectMap,
+  children: objectMap(extra.children ?? {}),
+  related: objectMap(extra.related ?? {}),
   now: FIXED_NOW,
 });
 
@@ -40,14 +42,14 @@ const READY = { observedGeneration: 1, replicas: 1, readyReplicas: 1, currentRev
 
 /** The view, its observed StatefulSet stamped with the template hash of what the view renders (given its spec). */
 const current = (v: ParentView): ParentView => {
-  const rendered = finishCache(v, prepareCache(v), testConfig().render).children.find((c) => c.kind === 'StatefulSet') as unknown as KubeObject;
-  const sets = (v.children as Objects)['StatefulSet.apps/v1'] ?? {};
-  const stamped = Object.fromEntries(Object.entries(sets).map(([key, set]) => [key, { ...set, metadata: { ...(set['metadata'] as object), annotations: rendered.metadata.annotations } }]));
-  return { ...v, children: { ...(v.children as Objects), 'StatefulSet.apps/v1': stamped } as unknown as ObjectMap };
+  const rendered = requireChild(finishCache(v, prepareCache(v), testConfig().render).children, 'StatefulSet');
+  const sets = v.children?.['StatefulSet.apps/v1'] ?? {};
+  const stamped = Object.fromEntries(Object.entries(sets).map(([key, set]) => [key, { ...set, metadata: { ...set.metadata, annotations: present(rendered.metadata).annotations } }]));
+  return { ...v, children: objectMap({ ...v.children, 'StatefulSet.apps/v1': stamped }) };
 };
 
 t.test('sync: the Ready condition from the spec and the observed StatefulSet', async (t) => {
-  const cases: ReadonlyArray<{ scenario: string; v: ParentView; status: 'True' | 'False'; reason: string; message?: RegExp; children: number }> = [
+  const cases: readonly { scenario: string; v: ParentView; status: 'True' | 'False'; reason: string; message?: RegExp; children: number }[] = [
     { scenario: 'nothing observed yet', v: view({}), status: 'False', reason: 'DownloadInProgress', message: /being created/, children: 3 },
     { scenario: 'the pod downloads', v: current(view({}, { children: observed(statefulSet({ observedGeneration: 1, replicas: 1, readyReplicas: 0 })) })), status: 'False', reason: 'DownloadInProgress', message: /not ready yet: the downloads run first/, children: 3 },
     { scenario: 'a new template rolls out', v: current(view({}, { children: observed(statefulSet({ ...READY, updateRevision: 'b' })) })), status: 'False', reason: 'DownloadInProgress', message: /rolling out/, children: 3 },
@@ -55,7 +57,7 @@ t.test('sync: the Ready condition from the spec and the observed StatefulSet', a
     { scenario: 'served', v: current(view({}, { children: observed(statefulSet(READY)) })), status: 'True', reason: 'ImagesAvailable', children: 3 },
     { scenario: 'an invalid spec keeps the observed children', v: view({ storage: { size: 'lots' } }, { children: observed(statefulSet(READY)) }), status: 'False', reason: 'InvalidSpec', message: /spec\.storage\.size/, children: 2 },
     { scenario: 'a missing certificate keeps them too', v: view({ tlsCertificateName: 'ipa-tls' }, { children: observed(statefulSet(READY)) }), status: 'False', reason: 'MissingReference', children: 2 },
-    { scenario: 'with its certificate', v: current(view({ tlsCertificateName: 'ipa-tls' }, { children: observed(statefulSet(READY)), related: related(CACHE_TLS) as Objects })), status: 'True', reason: 'ImagesAvailable', children: 3 },
+    { scenario: 'with its certificate', v: current(view({ tlsCertificateName: 'ipa-tls' }, { children: observed(statefulSet(READY)), related: related(CACHE_TLS) })), status: 'True', reason: 'ImagesAvailable', children: 3 },
   ];
   for (const c of cases) {
     const v = c.v;
@@ -69,20 +71,20 @@ t.test('the claim template of an existing StatefulSet is kept, even when the spe
   const template = { metadata: { name: 'images' }, spec: { resources: { requests: { storage: '1Gi' } } } };
   const set = { ...statefulSet(READY), spec: { replicas: 1, volumeClaimTemplates: [template] } };
   const v = view({ storage: { size: '9Gi', ephemeral: true } }, { children: observed(set) });
-  const sts = finishCache(v, prepareCache(v), testConfig().render).children.find((c) => c.kind === 'StatefulSet') as unknown as { spec: { volumeClaimTemplates?: unknown[]; template: { spec: { volumes: Array<{ name: string }> } } } };
-  t.same(sts.spec.volumeClaimTemplates, [template]);
-  t.notOk(sts.spec.template.spec.volumes.some((volume) => volume.name === 'images'), 'no emptyDir shadows the claim');
+  const sts = requireChild(finishCache(v, prepareCache(v), testConfig().render).children, 'StatefulSet');
+  t.same(sts.spec?.volumeClaimTemplates, [template]);
+  t.notOk(present(sts.spec?.template.spec?.volumes).some((volume) => volume.name === 'images'), 'no emptyDir shadows the claim');
 });
 
 t.test('the users of a cache: Ironics of its namespace that name it', async (t) => {
   const elsewhere = { ...ironicUsing('far'), metadata: { name: 'far', namespace: 'other' } };
-  t.same(cacheUsersOf(related(ironicUsing('b'), ironicUsing('a'), ironicUsing('c', 'another'), elsewhere) as ObjectMap, NS, 'ipa'), ['a', 'b']);
+  t.same(cacheUsersOf(objectMap(related(ironicUsing('b'), ironicUsing('a'), ironicUsing('c', 'another'), elsewhere)), NS, 'ipa'), ['a', 'b']);
   t.same(cacheUsersOf(null, NS, 'ipa'), []);
 });
 
 t.test('finalize: blocked while used (unless foreground), then deleting, then finalized', async (t) => {
-  const users = related(ironicUsing('ironic')) as Objects;
-  const cases: ReadonlyArray<{ scenario: string; v: ParentView; finalized?: boolean; children: number; resync?: number; reason: string }> = [
+  const users: Objects = related(ironicUsing('ironic'));
+  const cases: readonly { scenario: string; v: ParentView; finalized?: boolean; children: number; resync?: number; reason: string }[] = [
     { scenario: 'in use', v: current(view({}, { children: observed(statefulSet(READY)), related: users })), children: 3, resync: 30, reason: 'ImagesAvailable' },
     { scenario: 'in use, invalid spec: still kept', v: view({ storage: { size: 'x' } }, { children: observed(statefulSet(READY)), related: users }), children: 2, resync: 30, reason: 'InvalidSpec' },
     { scenario: 'in use, foreground deletion', v: view({}, { children: observed(statefulSet(READY)), related: users, finalizers: ['foregroundDeletion'] }), finalized: false, children: 0, resync: 5, reason: 'Deleting' },
@@ -101,7 +103,7 @@ t.test('finalize: blocked while used (unless foreground), then deleting, then fi
 
 t.test('podManagementPolicy: Parallel for a new StatefulSet, so a failed download is replaced once the spec is fixed; an existing one keeps its own', async (t) => {
   const policyOf = (v: ParentView): unknown =>
-    (finishCache(v, prepareCache(v), testConfig().render).children.find((c) => c.kind === 'StatefulSet') as unknown as { spec: { podManagementPolicy?: string } }).spec.podManagementPolicy;
+    present(requireChild(finishCache(v, prepareCache(v), testConfig().render).children, 'StatefulSet').spec).podManagementPolicy;
   t.equal(policyOf(view({})), 'Parallel', 'created Parallel');
   const failing = statefulSet({ observedGeneration: 1, replicas: 1, readyReplicas: 0, currentRevision: 'a', updateRevision: 'a' });
   t.equal(policyOf(view({ agentBranch: 'stable/2025.1' }, { children: observed({ ...failing, spec: { replicas: 1, podManagementPolicy: 'Parallel' } }) })), 'Parallel', 'kept Parallel');
@@ -127,8 +129,8 @@ t.test('CLUSTER_DOMAIN: the published URLs and the httpd ServerName name the Ser
     kernel: 'http://ipa-ipa-cache.metal3.svc.cluster.example/images/ironic-python-agent_x86_64.kernel',
     initramfs: 'http://ipa-ipa-cache.metal3.svc.cluster.example/images/ironic-python-agent_x86_64.initramfs',
   });
-  const config = result.children.find((c) => c.kind === 'ConfigMap') as unknown as { data: Record<string, string> };
-  t.match(Object.values(config.data).join('\n'), /^ServerName ipa-ipa-cache\.metal3\.svc\.cluster\.example$/m);
+  const config = requireChild(result.children, 'ConfigMap');
+  t.match(Object.values(present(config.data)).join('\n'), /^ServerName ipa-ipa-cache\.metal3\.svc\.cluster\.example$/m);
   const plain = finishCache(v, prepareCache(v), testConfig().render);
   t.match(plain.status.images?.[0]?.kernel, /^http:\/\/ipa-ipa-cache\.metal3\.svc\/images\//, 'without a cluster domain: .svc');
 });

@@ -3,13 +3,14 @@
  * HTTP, no hook and no randomness (credentials are given).
  */
 import t from 'tap';
-import type { KubeObject, ObjectMap } from '../../src/api/hook.js';
+import type { KubeObject } from '../../src/api/hook.js';
 import { ironicNames } from '../../src/render/names.js';
 import type { ParentView } from '../../src/render/parent.js';
 import type { ApiCredentials } from '../../src/render/ironic/input.js';
 import { caRollout, finishIronic, prepareIronic, retainedCASecrets, secretsNotObservedYet, type Prepared } from '../../src/render/ironic/plan.js';
-import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
+import { FIXED_NOW, objectMap, testConfig } from '../helpers/hooks.js';
 import { TLS_SECRET, readyImageCache, related, secret } from '../fixtures/ironic-scenarios.js';
+import { valueAt } from '../support/paths.js';
 
 const NAME = 'ironic';
 const NS = 'metal3';
@@ -25,8 +26,8 @@ const view = (spec: unknown, extra: { children?: Objects; related?: Objects; sta
   generation: 3,
   spec,
   status: extra.status,
-  children: (extra.children ?? {}) as ObjectMap,
-  related: (extra.related ?? {}) as ObjectMap,
+  children: objectMap(extra.children ?? {}),
+  related: objectMap(extra.related ?? {}),
   now: extra.now ?? FIXED_NOW,
 });
 
@@ -90,12 +91,12 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
         },
       },
     });
-  const cases: ReadonlyArray<{ scenario: string; v: ParentView; reason?: string; resync?: number }> = [
+  const cases: readonly { scenario: string; v: ParentView; reason?: string; resync?: number }[] = [
     { scenario: 'a valid spec renders', v: view({}) },
     { scenario: 'an invalid spec', v: view({ networking: { apiPort: 'x' } }), reason: 'InvalidSpec' },
     { scenario: 'a missing TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }), reason: 'MissingReference' },
-    { scenario: 'a TLS Secret without a key', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(secret('ironic-tls', { 'tls.crt': 'C' })) as Objects }), reason: 'InvalidReference' },
-    { scenario: 'a present TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(TLS_SECRET) as Objects }) },
+    { scenario: 'a TLS Secret without a key', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(secret('ironic-tls', { 'tls.crt': 'C' })) }), reason: 'InvalidReference' },
+    { scenario: 'a present TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(TLS_SECRET) }) },
     { scenario: 'a missing IronicDatabase', v: view({ databaseName: 'db' }), reason: 'MissingReference' },
     {
       scenario: 'an IronicDatabase not ready yet',
@@ -105,22 +106,22 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
     { scenario: 'a missing IronicImageCache', v: view({ imageCacheName: 'ipa' }), reason: 'MissingReference' },
     {
       scenario: 'an IronicImageCache not ready yet',
-      v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache({ conditions: [{ type: 'Ready', status: 'False' }] })) as Objects }),
+      v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache({ conditions: [{ type: 'Ready', status: 'False' }] })) }),
       reason: 'DeploymentInProgress',
     },
-    { scenario: 'a ready IronicImageCache', v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache()) as Objects }) },
+    { scenario: 'a ready IronicImageCache', v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache()) }) },
     {
       scenario: 'a refreshing IronicImageCache whose URLs the workload already runs with: render, not frozen',
-      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheURLs) }),
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache), children: workloadWithImages(cacheURLs) }),
     },
     {
       scenario: 'a refreshing IronicImageCache whose URLs the workload does not run with yet: wait',
-      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheURLs.replace(/kernel/g, 'old')) }),
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache), children: workloadWithImages(cacheURLs.replace(/kernel/g, 'old')) }),
       reason: 'DeploymentInProgress',
     },
     {
       scenario: 'an IronicImageCache whose new spec is not described by its status yet: wait, whatever the workload runs',
-      v: view({ imageCacheName: 'ipa' }, { related: related({ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', uid: 'uid-ipa', generation: 2 } }) as Objects, children: workloadWithImages(cacheURLs) }),
+      v: view({ imageCacheName: 'ipa' }, { related: related({ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', uid: 'uid-ipa', generation: 2 } }), children: workloadWithImages(cacheURLs) }),
       reason: 'DeploymentInProgress',
     },
     { scenario: 'a young workload whose htpasswd Secret is not observed yet', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-12-31T23:59:30Z') }), reason: 'DeploymentInProgress', resync: 5 },
@@ -148,7 +149,7 @@ t.test('finishIronic: the workload kind switch and the upgrade steps', async (t)
   const db = { database: { host: 'mariadb', name: 'ironic', credentialsName: 'db-creds' } };
   const job = (phase: 'pre' | 'post', from: string, to: string, complete: boolean): KubeObject =>
     object('batch/v1', 'Job', names.upgradeJob(phase, from, to), { status: complete ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } : { active: 1 } });
-  const cases: ReadonlyArray<{ scenario: string; spec: unknown; children?: Objects; status?: unknown; expectKinds: string[]; absentKinds?: string[]; reason: string; message?: RegExp }> = [
+  const cases: readonly { scenario: string; spec: unknown; children?: Objects; status?: unknown; expectKinds: string[]; absentKinds?: string[]; reason: string; message?: RegExp }[] = [
     {
       scenario: 'no database: everything at once',
       spec: {},
@@ -214,7 +215,7 @@ t.test('finishIronic: the workload kind switch and the upgrade steps', async (t)
     },
   ];
   for (const c of cases) {
-    const v = view(c.spec, { ...(c.children && { children: c.children }), status: c.status, related: related(secret('db-creds', { username: 'u', password: 'p' })) as Objects });
+    const v = view(c.spec, { ...(c.children && { children: c.children }), status: c.status, related: related(secret('db-creds', { username: 'u', password: 'p' })) });
     const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
     const kinds = kindsOf(result.children);
     for (const k of c.expectKinds) t.ok(kinds.includes(k), `${c.scenario}: ${k} is a child (${kinds.join(', ')})`);
@@ -233,8 +234,8 @@ t.test('CA Secrets are kept until the DaemonSet rolled out on the current one', 
   };
   const oldHash = '1'.repeat(64);
   const newHash = '2'.repeat(64);
-  const cases = [
-    { scenario: 'rolled out on the current CA: the old one goes', ds: daemonSet(newHash, true), kept: [] as string[] },
+  const cases: { scenario: string; ds: KubeObject; kept: string[] }[] = [
+    { scenario: 'rolled out on the current CA: the old one goes', ds: daemonSet(newHash, true), kept: [] },
     { scenario: 'still rolling: the old one stays', ds: daemonSet(newHash, false), kept: [names.rpcCA(oldHash)] },
     { scenario: 'rolled out on the old CA: the old one stays', ds: daemonSet(oldHash, true), kept: [names.rpcCA(oldHash)] },
   ];
@@ -252,8 +253,8 @@ t.test('secretsNotObservedYet only waits for our own Secrets of a young workload
 t.test('an object holding one of our names without belonging to us keeps everything and says what to do', async (t) => {
   const preCreated = object('v1', 'Secret', names.apiCredentials, { data: {} });
   const orphan = object('apps/v1', 'Deployment', names.workload);
-  const ours = { ...object('v1', 'Secret', names.apiCredentials), metadata: { name: names.apiCredentials, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } } as KubeObject;
-  const cases: ReadonlyArray<{ scenario: string; spec: unknown; related: Objects; children?: Objects; message?: RegExp }> = [
+  const ours = object('v1', 'Secret', names.apiCredentials, { metadata: { name: names.apiCredentials, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } });
+  const cases: readonly { scenario: string; spec: unknown; related: Objects; children?: Objects; message?: RegExp }[] = [
     {
       scenario: 'a pre-created credentials Secret',
       spec: {},
@@ -261,7 +262,7 @@ t.test('an object holding one of our names without belonging to us keeps everyth
       message: /Secret metal3\/ironic-api-credentials already exists and does not belong to this Ironic: set spec.apiCredentialsName to ironic-api-credentials/,
     },
     { scenario: 'an orphaned Deployment (kubectl delete --cascade=orphan)', spec: {}, related: group('Deployment.apps/v1', orphan), message: /Deployment metal3\/ironic-service already exists .*: delete it/ },
-    { scenario: 'the same orphan blocks an HA Ironic too (two conductors)', spec: { highAvailability: true, database: { host: 'h', name: 'n', credentialsName: 'db-creds' } }, related: { ...group('Deployment.apps/v1', orphan), ...related(secret('db-creds', { username: 'u', password: 'p' })) as Objects }, message: /Deployment metal3\/ironic-service/ },
+    { scenario: 'the same orphan blocks an HA Ironic too (two conductors)', spec: { highAvailability: true, database: { host: 'h', name: 'n', credentialsName: 'db-creds' } }, related: { ...group('Deployment.apps/v1', orphan), ...related(secret('db-creds', { username: 'u', password: 'p' })) }, message: /Deployment metal3\/ironic-service/ },
     { scenario: 'our own child, seen in related before children (cache lag)', spec: {}, related: group('Secret.v1', ours) },
     { scenario: 'our own child, observed', spec: {}, related: group('Secret.v1', preCreated), children: group('Secret.v1', preCreated) },
     { scenario: 'the user names the Secret: it is theirs to use', spec: { apiCredentialsName: names.apiCredentials }, related: group('Secret.v1', { ...preCreated, data: { username: 'dXNlcg==', password: 'cGFzcw==' } }) },
@@ -294,7 +295,7 @@ t.test('retiring the other workload kind: scale down, wait for the pods and thei
     status: { observedGeneration: 2, currentNumberScheduled: scheduled, numberMisscheduled: 0, desiredNumberScheduled: scheduled },
   });
   const since = '2026-01-01T00:00:00Z';
-  const cases: ReadonlyArray<{ scenario: string; spec: unknown; old: KubeObject; now: string; kept: boolean; replicas?: number; selector?: boolean; resync?: number; annotation?: string; message: RegExp }> = [
+  const cases: readonly { scenario: string; spec: unknown; old: KubeObject; now: string; kept: boolean; replicas?: number; selector?: boolean; resync?: number; annotation?: string; message: RegExp }[] = [
     { scenario: 'a running Deployment is scaled to zero', spec: { highAvailability: true, ...db }, old: deployment(1, 1), now: since, kept: true, replicas: 0, message: /scaling the Deployment ironic-service down first \(1 pods left\)/ },
     { scenario: 'scaled, pods still there', spec: { highAvailability: true, ...db }, old: deployment(0, 1), now: since, kept: true, replicas: 0, message: /1 pods left/ },
     { scenario: 'no pods: the time is recorded and the grace period awaited', spec: { highAvailability: true, ...db }, old: deployment(0, 0), now: since, kept: true, replicas: 0, resync: 60, annotation: since, message: /has no pods; waiting 60s/ },
@@ -305,14 +306,14 @@ t.test('retiring the other workload kind: scale down, wait for the pods and thei
   ];
   for (const c of cases) {
     const kind = c.old.kind === 'Deployment' ? 'Deployment.apps/v1' : 'DaemonSet.apps/v1';
-    const v = view(c.spec, { children: group(kind, c.old), status: { installedVersion: '38.0' }, now: c.now, related: related(secret('db-creds', { username: 'u', password: 'p' })) as Objects });
+    const v = view(c.spec, { children: group(kind, c.old), status: { installedVersion: '38.0' }, now: c.now, related: related(secret('db-creds', { username: 'u', password: 'p' })) });
     const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
     const workloads = result.children.filter((k) => k.kind === 'Deployment' || k.kind === 'DaemonSet');
     t.same(workloads.map((w) => w.kind), c.kept ? [c.old.kind] : [], `${c.scenario}: only the old workload, never both`);
-    const kept = workloads[0] as (KubeObject & { spec: Record<string, unknown> }) | undefined;
-    if (c.replicas !== undefined) t.equal(kept?.spec['replicas'], c.replicas, `${c.scenario}: replicas`);
+    const kept = workloads[0];
+    if (c.replicas !== undefined) t.equal(valueAt(kept, 'spec', 'replicas'), c.replicas, `${c.scenario}: replicas`);
     if (c.selector === true) t.match(kept, { spec: { template: { spec: { nodeSelector: { 'ironic.metal3.io/retired-workload': 'true' } } } } }, `${c.scenario}: on no node`);
-    t.equal(kept?.metadata.annotations?.['ironic.metal3.io/pods-gone-since'], c.annotation, `${c.scenario}: recorded time`);
+    t.equal(valueAt(kept, 'metadata', 'annotations', 'ironic.metal3.io/pods-gone-since'), c.annotation, `${c.scenario}: recorded time`);
     t.equal(result.resyncAfterSeconds, c.resync, `${c.scenario}: resync`);
     t.match(result.status.conditions?.[0]?.message, c.message, `${c.scenario}: message`);
   }
@@ -322,8 +323,8 @@ t.test('the credentials rule: ours without a name or under our own name unless t
   const own = names.apiCredentials;
   const theirs = object('v1', 'Secret', own);
   const oursObserved = object('v1', 'Secret', own);
-  const oursInRelated = { ...object('v1', 'Secret', own), metadata: { name: own, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } } as KubeObject;
-  const cases: ReadonlyArray<{ scenario: string; spec: unknown; children?: Objects; related?: Objects; expected: { kind: string; secretName: string; observed?: boolean } }> = [
+  const oursInRelated = object('v1', 'Secret', own, { metadata: { name: own, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } });
+  const cases: readonly { scenario: string; spec: unknown; children?: Objects; related?: Objects; expected: { kind: string; secretName: string; observed?: boolean } }[] = [
     { scenario: 'no name: generated', spec: {}, expected: { kind: 'generated', secretName: own, observed: false } },
     { scenario: 'no name, observed: reused', spec: {}, children: group('Secret.v1', oursObserved), expected: { kind: 'generated', secretName: own, observed: true } },
     { scenario: 'another name: the user\'s', spec: { apiCredentialsName: 'mine' }, expected: { kind: 'user', secretName: 'mine' } },
