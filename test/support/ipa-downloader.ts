@@ -83,11 +83,11 @@ export const ipaSource = async (): Promise<IpaSource> => {
           response.end(method === 'HEAD' || status === 304 ? undefined : body);
         };
         const file = files.get(request.url ?? '');
-        if (source.answer !== undefined) return reply(source.answer);
-        if (file === undefined) return reply(404);
+        if (source.answer !== undefined) { reply(source.answer); return; }
+        if (file === undefined) { reply(404); return; }
         const headers = { [source.lowerCaseETag ? 'etag' : 'ETag']: file.etag, ...(file.lastModified !== '' && { 'Last-Modified': file.lastModified }) };
-        if (request.headers['if-none-match'] === file.etag) return reply(304, headers);
-        return reply(200, headers, file.body);
+        if (request.headers['if-none-match'] === file.etag) { reply(304, headers); return; }
+        reply(200, headers, file.body);
       });
       await new Promise<void>((resolve) => next.listen(port, '127.0.0.1', resolve));
       port = (next.address() as AddressInfo).port;
