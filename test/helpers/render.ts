@@ -36,10 +36,12 @@ export const podOf = (children: readonly unknown[]): PodSpec => {
 export const podTemplateOf = (child: unknown): IPodTemplateSpec | undefined =>
   isChild('Deployment')(child) || isChild('DaemonSet')(child) || isChild('StatefulSet')(child) || isChild('Job')(child) ? child.spec?.template : undefined;
 
-/** A rendered pod spec; throws when there is none or it has no volumes. */
+const hasVolumes = (pod: IPodSpec): pod is PodSpec => pod.volumes !== undefined;
+
+/** A rendered pod spec (the object itself); throws when there is none or it has no volumes. */
 export const podSpecOf = (pod: IPodSpec | undefined): PodSpec => {
-  if (pod?.volumes === undefined) throw new Error('no pod spec with volumes');
-  return { ...pod, volumes: pod.volumes };
+  if (pod === undefined || !hasVolumes(pod)) throw new Error('no pod spec with volumes');
+  return pod;
 };
 
 export const containerOf = (pod: PodSpec, name: string): Container | undefined =>
