@@ -1,14 +1,13 @@
-// ESLint for src/: typescript-eslint's strict, type-checked rules (and the stylistic ones). A rule turned
-// off or down here says why; a line-level disable must say why next to it.
+// ESLint for src/, test/ and scripts/: typescript-eslint's strict, type-checked rules (and the stylistic ones).
+// A rule turned off or down here says why; a line-level disable must say why next to it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tap/**'] },
   {
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs'],
     extends: [js.configs.recommended, ...tseslint.configs.strictTypeChecked, ...tseslint.configs.stylisticTypeChecked],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
@@ -23,6 +22,33 @@ export default tseslint.config(
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
       // Data shapes are written as `type` aliases throughout (unions and intersections need them anyway).
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  },
+  {
+    // tsconfig.json holds src/ only; tsconfig.test.json (what `npm run typecheck` checks) holds test/ and scripts/ too.
+    files: ['test/**/*.ts', 'scripts/**/*.mjs'],
+    languageOptions: { parserOptions: { project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // tap runs a subtest that `t.test(...)` starts in order and reports its failures itself; nothing awaits it.
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: '@tapjs/test', name: ['test'] }] }],
+      // Subtest callbacks are `async (t) => ...` throughout, and fakes (Secrets, transports, readers) are async to match the interface they stand in for.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // scripts/ are `// @ts-check`ed JavaScript: the core rules TypeScript already enforces are off there as in .ts files.
+    ...tseslint.configs.eslintRecommended,
+    files: ['scripts/**/*.mjs'],
+  },
+  {
+    files: ['scripts/**/*.mjs'],
+    rules: {
+      // Their types are JSDoc (`@param`, `@returns`), which tsc checks; the rule only reads TypeScript annotations.
+      '@typescript-eslint/explicit-module-boundary-types': 'off',
     },
   },
 );

@@ -39,6 +39,7 @@ let transpiler;
 const transpile = (source, fileName) => {
   if (transpiler === undefined) {
     /** @type {typeof import('typescript')} */
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- require() returns `any`; the JSDoc above gives TypeScript's own type.
     const ts = createRequire(import.meta.url)('typescript');
     transpiler = (text, name) =>
       ts.transpileModule(text, {

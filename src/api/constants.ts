@@ -114,6 +114,12 @@ export const NODE_ARCH_LABEL = 'kubernetes.io/arch';
 /** Size of the IPA cache volume without `storage.size`: a few IPA versions of two architectures. */
 export const DEFAULT_IMAGE_CACHE_SIZE = '5Gi';
 
+/**
+ * The defaults get-resource.sh of the IPA downloader gives IPA_BASEURI, IPA_BRANCH and IPA_FLAVOR; its
+ * tarball is `<IPA_BASEURI>/<IPA_FILENAME>`, by default `ipa-<flavor>-<branch with / as ->.tar.gz`.
+ */
+export const DOWNLOADER_DEFAULTS = { baseURI: 'https://tarballs.opendev.org/openstack/ironic-python-agent/dib', branch: 'master', flavor: 'centos9' } as const;
+
 /** The CPU architectures the IPA downloader can name its files after (`IPA_ARCH`), as Ironic spells them. */
 export const IPA_ARCHITECTURES = ['x86_64', 'aarch64'] as const;
 

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, StringEnum, StringMap } from './common.js';
-import { CACHE_CONTAINER_NAMES, DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE, DNS_SUBDOMAIN_PATTERN, IPA_ARCHITECTURES } from './constants.js';
+import { CACHE_CONTAINER_NAMES, DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DOWNLOADER_DEFAULTS, DEFAULT_IPA_ARCHITECTURE, DNS_SUBDOMAIN_PATTERN, IPA_ARCHITECTURES } from './constants.js';
 import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE, resourcesByContainer } from './ironic.js';
 import { ephemeralOf, storageTransitionRules, VolumeStorage } from './storage.js';
 import { UsedByStatus, type UsedBy } from './used-by.js';
@@ -82,11 +82,11 @@ const sizeOf = (root: string): string => `(has(${root}.storage) && has(${root}.s
 export const IronicImageCacheSpec = Type.Object(
   {
     agentBranch: Type.Optional(
-      Type.String({ description: 'Branch of IPA to download (IPA_BRANCH of the downloader), for example `stable/2025.1`. Defaults to the downloader\'s `master`.', maxLength: 128 }),
+      Type.String({ description: `Branch of IPA to download (IPA_BRANCH of the downloader), for example \`stable/2025.1\`. Defaults to the downloader's \`${DOWNLOADER_DEFAULTS.branch}\`.`, maxLength: 128 }),
     ),
     agentDownloadURL: Type.Optional(
       Type.String({
-        description: 'Where the IPA tarballs are downloaded from (IPA_BASEURI of the downloader). Defaults to the operator-wide setting, else https://tarballs.opendev.org/openstack/ironic-python-agent/dib.',
+        description: `Where the IPA tarballs are downloaded from (IPA_BASEURI of the downloader). Defaults to the operator-wide setting, else ${DOWNLOADER_DEFAULTS.baseURI}.`,
         format: 'uri',
       }),
     ),

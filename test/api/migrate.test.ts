@@ -6,8 +6,9 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { migrateDocuments } from '../../src/api/migrate.js';
+import { jsOf } from '../helpers/json.js';
 
-const load = (file: string): unknown[] => parseAllDocuments(readFileSync(`test/fixtures/migrate/${file}`, 'utf8')).map((d) => d.toJS() as unknown);
+const load = (file: string): unknown[] => parseAllDocuments(readFileSync(`test/fixtures/migrate/${file}`, 'utf8')).map(jsOf);
 
 t.test('the design proposal\'s API: renamed fields mapped, Secret names kept', async (t) => {
   const result = migrateDocuments(load('design-proposal.yaml'));

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { canonicalQuantity } from '../../src/api/quantity.js';
 
-const cases: ReadonlyArray<readonly [string | number, string | undefined]> = [
+const cases: readonly (readonly [string | number, string | undefined])[] = [
   [1, '1'],
   ['1', '1'],
   [0, '0'],

@@ -7,7 +7,7 @@ import { IronicSpec } from '../../src/api/ironic.js';
 import { IronicDatabaseSpec } from '../../src/api/ironic-database.js';
 import { unknownFields } from '../../src/api/strict.js';
 
-const cases: ReadonlyArray<{ scenario: string; schema: typeof IronicSpec | typeof IronicDatabaseSpec; value: unknown; expected: string[] }> = [
+const cases: readonly { scenario: string; schema: typeof IronicSpec | typeof IronicDatabaseSpec; value: unknown; expected: string[] }[] = [
   { scenario: 'a known spec', schema: IronicSpec, value: { networking: { ipAddress: '192.0.2.2', dhcp: { networkCIDR: '192.0.2.0/24' } }, nodeSelector: { a: 'b' } }, expected: [] },
   { scenario: 'typos at the top and nested', schema: IronicSpec, value: { apiCredentialName: 'x', networking: { ipAdress: '192.0.2.2' } }, expected: ['spec.apiCredentialName', 'spec.networking.ipAdress'] },
   { scenario: 'inside list items', schema: IronicSpec, value: { networking: { dhcp: { extraRanges: [{ networkCIDR: 'x', rangeBegin: 'a', rangeEnd: 'b', bogus: 1 }] } } }, expected: ['spec.networking.dhcp.extraRanges[0].bogus'] },

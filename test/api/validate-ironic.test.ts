@@ -856,7 +856,7 @@ const cidrLike = fc.oneof(
   fc.constantFrom('192.0.2.0/24', '2001:db8::/64', '0.0.0.0/0'),
 );
 const anyValue = fc.anything({ maxDepth: 2 });
-const maybe = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | unknown> => fc.oneof(arb, arb, anyValue);
+const maybe = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<unknown> => fc.oneof(arb, arb, anyValue);
 const dhcpRange = fc.record(
   { networkCIDR: maybe(cidrLike), rangeBegin: maybe(ipLike), rangeEnd: maybe(ipLike), gatewayAddress: maybe(ipLike) },
   { requiredKeys: [] },
@@ -937,7 +937,7 @@ t.test('pools overlap exactly when their inclusive intervals intersect', async (
 
 t.test('overrides the API server would refuse are refused with their field', async (t) => {
   const { validateOverrides } = await import('../../src/api/validate-overrides.js');
-  const cases: ReadonlyArray<{ scenario: string; overrides: Record<string, unknown>; path?: string; words?: string }> = [
+  const cases: readonly { scenario: string; overrides: Record<string, unknown>; path?: string; words?: string }[] = [
     { scenario: 'a fine sidecar', overrides: { containers: [{ name: 'sidecar', image: 'busybox' }], labels: { 'example.com/team': 'a-b.c' }, annotations: { note: 'any text at all' } } },
     { scenario: 'a container name with a space', overrides: { containers: [{ name: 'BAD NAME', image: 'busybox' }] }, path: 'spec.overrides.containers[0].name', words: 'is not a valid name' },
     { scenario: 'a container without an image', overrides: { containers: [{ name: 'sidecar' }] }, path: 'spec.overrides.containers[0].image', words: 'needs an image' },

@@ -29,7 +29,7 @@ t.test('parseVersion accepts latest and MAJOR.MINOR', async (t) => {
 });
 
 t.test('parseVersion refuses everything else with a message naming the part', async (t) => {
-  const cases: ReadonlyArray<readonly [string, string]> = [
+  const cases: readonly (readonly [string, string])[] = [
     ['', 'expected latest or MAJOR.MINOR'],
     ['38', 'expected latest or MAJOR.MINOR'],
     ['38.0.1', 'expected latest or MAJOR.MINOR'],

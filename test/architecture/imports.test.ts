@@ -85,7 +85,7 @@ t.test('src has no import cycle', async (t) => {
 });
 
 /** Which folders a folder of src may import from: the tiers point down. */
-const FORBIDDEN: ReadonlyArray<{ readonly from: string; readonly to: readonly string[] }> = [
+const FORBIDDEN: readonly { readonly from: string; readonly to: readonly string[] }[] = [
   { from: 'api/', to: ['render/', 'hooks/', 'server/', 'cli/', 'kinds/', 'crd/'] },
   { from: 'render/', to: ['hooks/', 'server/', 'cli/', 'kinds/'] },
   { from: 'hooks/', to: ['server/', 'cli/', 'kinds/'] },

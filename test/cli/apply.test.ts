@@ -15,7 +15,7 @@ const object = (spec: Record<string, unknown>, metadata: Record<string, unknown>
 
 t.test('fields dropped since the last apply are removed, fields never applied are kept', async (t) => {
   const observed = object({ replicas: 1, paused: true, revisionHistoryLimit: 10 });
-  const merged = threeWayMerge(observed, object({ replicas: 1, paused: true }) as Record<string, unknown>, object({ replicas: 2 }));
+  const merged = threeWayMerge(observed, object({ replicas: 1, paused: true }), object({ replicas: 2 }));
   t.same(merged['spec'], { replicas: 2, revisionHistoryLimit: 10 });
 });
 
@@ -23,7 +23,7 @@ t.test('lists of objects with a conventional key merge per item, in observed ord
   const observed = object({ containers: [{ name: 'a', image: 'a:1', terminationMessagePath: '/dev/x' }, { name: 'b', image: 'b:1' }] });
   const last = object({ containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }] });
   const desired = object({ containers: [{ name: 'c', image: 'c:1' }, { name: 'a', image: 'a:2' }] });
-  t.same(threeWayMerge(observed, last as Record<string, unknown>, desired)['spec'], {
+  t.same(threeWayMerge(observed, last, desired)['spec'], {
     containers: [{ name: 'a', image: 'a:2', terminationMessagePath: '/dev/x' }, { name: 'c', image: 'c:1' }],
   });
 });
@@ -31,7 +31,7 @@ t.test('lists of objects with a conventional key merge per item, in observed ord
 t.test('containerPort wins over name as the merge key', async (t) => {
   const observed = object({ ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }] });
   const desired = object({ ports: [{ containerPort: 80, name: 'web' }] });
-  t.same(threeWayMerge(observed, object({ ports: [{ containerPort: 80, name: 'http' }] }) as Record<string, unknown>, desired)['spec'], {
+  t.same(threeWayMerge(observed, object({ ports: [{ containerPort: 80, name: 'http' }] }), desired)['spec'], {
     ports: [{ containerPort: 80, name: 'web', protocol: 'TCP' }],
   });
 });

@@ -8,6 +8,7 @@ import t from 'tap';
 import { Cluster, type HookTransport } from '../../src/cli/cluster.js';
 import { IRONIC_CONTROLLER, type ControllerSpec } from '../../src/cli/controllers.js';
 import type { KubeResource } from '../../src/cli/objects.js';
+import { present } from '../support/paths.js';
 
 type Request = { parent: KubeResource; children: Record<string, Record<string, KubeResource>>; related: Record<string, Record<string, KubeResource>> };
 
@@ -41,7 +42,7 @@ const cluster = (children: () => unknown[], options: Options = {}) => {
     ...(options.resyncPeriodSeconds !== undefined && { resyncPeriodSeconds: options.resyncPeriodSeconds }),
   });
   c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
-  const parent = (): KubeResource => c.store.get(PARENT, 'ns/p') as KubeResource;
+  const parent = (): KubeResource => present(c.store.get(PARENT, 'ns/p'));
   return { cluster: c, requests, parent, tick: (seconds: number) => (now += seconds * 1000) };
 };
 
@@ -105,7 +106,7 @@ t.test('related objects lag with the children: one informer cache for both', asy
   t.same(seen(requests[1]), { children: [], related: ['ns/user'] }, 'round 2: what existed before round 1, not the child created in it');
   await c.round();
   t.same(seen(requests[2]), { children: ['ns/child'], related: ['ns/user', 'ns/child'] }, 'round 3: the child, as a child and as a related object at once');
-  const user = c.store.get('Secret.v1', 'ns/user') as KubeResource;
+  const user = present(c.store.get('Secret.v1', 'ns/user'));
   c.put({ ...user, data: { k: 'dg==' } });
   const behind = await c.round();
   t.same(requests[3]?.related['Secret.v1']?.['ns/user']?.['data'], {}, 'an edit is not seen in the next round');
@@ -119,7 +120,7 @@ t.test('a child that loses its controller-uid label is released and no longer up
   const { cluster: c, requests, parent } = cluster(() => [configMap('c', data)]);
   await c.round();
   const uid = parent().metadata.uid ?? '';
-  const stored = c.store.get('ConfigMap.v1', 'ns/c') as KubeResource;
+  const stored = present(c.store.get('ConfigMap.v1', 'ns/c'));
   const { 'controller-uid': _removed, ...labels } = stored.metadata.labels ?? {};
   c.put({ ...stored, metadata: { ...stored.metadata, labels } });
   data = { k: 'b' };
@@ -131,7 +132,7 @@ t.test('a child that loses its controller-uid label is released and no longer up
   t.same(c.store.get('ConfigMap.v1', 'ns/c')?.['data'], { k: 'a' }, 'never updated');
   t.same(verbs((await c.round()).writes), [], 'and left alone after that');
   // Relabelled: an orphan that matches the selector is adopted, and updated again.
-  const released = c.store.get('ConfigMap.v1', 'ns/c') as KubeResource;
+  const released = present(c.store.get('ConfigMap.v1', 'ns/c'));
   c.put({ ...released, metadata: { ...released.metadata, labels: { ...labels, 'controller-uid': uid } } });
   const adopted = await c.round();
   t.same(verbs(adopted.writes), ['adopt ConfigMap ns/c', 'update ConfigMap ns/c']);

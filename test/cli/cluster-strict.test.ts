@@ -10,8 +10,10 @@ import { IRONIC_CONTROLLER, type ControllerSpec } from '../../src/cli/controller
 import { readyDaemonSetStatus, settledStatus } from '../../src/cli/kubelet.js';
 import type { Json, KubeResource } from '../../src/cli/objects.js';
 import { resolveRelated } from '../../src/cli/related.js';
+import { sentRequest, type SentRequest } from '../helpers/hooks.js';
+import { objAt, objsAt, present } from '../support/paths.js';
 
-type Request = { parent: KubeResource; children: Record<string, Record<string, KubeResource>>; related: Record<string, Record<string, KubeResource>>; finalizing: boolean };
+type Request = SentRequest;
 type Hook = (request: Request) => unknown;
 
 const CONTROLLER: ControllerSpec = {
@@ -32,11 +34,11 @@ const cluster = (sync: Hook, options: { customize?: () => unknown; clock?: () =>
   const transport: HookTransport = async (path, body) => {
     calls.push(path);
     if (path.endsWith('/customize')) return { statusCode: 200, body: options.customize?.() ?? { relatedResources: [] } };
-    return { statusCode: 200, body: sync(body as Request) };
+    return { statusCode: 200, body: sync(sentRequest(body)) };
   };
   const c = new Cluster({ transport, controllers: [CONTROLLER], clock: options.clock ?? (() => '2026-01-01T00:00:00Z') });
   c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
-  return { cluster: c, calls, parent: () => c.store.get(PARENT, 'ns/p') as KubeResource };
+  return { cluster: c, calls, parent: () => present(c.store.get(PARENT, 'ns/p')) };
 };
 
 const podTemplate = (resources: Json = {}): Json => ({ metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i:1', resources }] } });
@@ -46,7 +48,7 @@ const verbs = (writes: readonly { verb: string; object: string }[]): string[] =>
 t.test('gap 1: quantities are stored canonical; a non-canonical desired value is sent again on every sync', async (t) => {
   const { cluster: c } = cluster(() => ({ status: {}, children: [deployment({ template: podTemplate({ limits: { cpu: 1, memory: '1024Mi' }, requests: { cpu: 0.5 } }) })] }));
   await c.round();
-  const stored = c.store.get('Deployment.apps/v1', 'ns/d') as KubeResource;
+  const stored = present(c.store.get('Deployment.apps/v1', 'ns/d'));
   t.match(stored, { spec: { template: { spec: { containers: [{ resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } } }] } } } });
   for (let i = 0; i < 3; i += 1) t.same(verbs((await c.round()).writes), ['update Deployment ns/d'], `sync ${i + 2} sends the update again`);
   t.equal(c.store.get('Deployment.apps/v1', 'ns/d')?.metadata.resourceVersion, stored.metadata.resourceVersion, 'which changes nothing stored');
@@ -79,7 +81,7 @@ t.test('gap 2: an immutable field answers 422, and the failed update repeats on 
     const round = await c.round();
     t.match(round.syncs[0]?.error, /Deployment ns\/d is invalid: spec\.selector: Invalid value: .*field is immutable/);
   }
-  t.same((c.store.get('Deployment.apps/v1', 'ns/d')?.['spec'] as Json)['selector'], { matchLabels: { app: 'a' } }, 'nothing changed');
+  t.same(objAt(c.store.get('Deployment.apps/v1', 'ns/d'), 'spec')['selector'], { matchLabels: { app: 'a' } }, 'nothing changed');
   t.same(c.store.get(PARENT, 'ns/p')?.['status'], { n: 'b', observedGeneration: 1 }, 'the status is written all the same');
 });
 
@@ -95,7 +97,7 @@ t.test('gap 3: a map desired as a scalar or a list is no merge error (apply.go l
   let data: unknown = { a: 'x' };
   const { cluster: c } = cluster(() => ({ status: {}, children: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data }] }));
   await c.round();
-  const stored = c.store.get('ConfigMap.v1', 'ns/c') as KubeResource;
+  const stored = present(c.store.get('ConfigMap.v1', 'ns/c'));
   c.store.update({ ...stored, data: { a: 'x', other: 'kept' } });
   data = ['a'];
   const round = await c.round();
@@ -106,7 +108,7 @@ t.test('gap 3: a map desired as a scalar or a list is no merge error (apply.go l
 });
 
 const withEnv = (env: Json[]): Json => deployment({ template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i:1', env }] } } });
-const envOf = (c: Cluster): unknown => ((((c.store.get('Deployment.apps/v1', 'ns/d')?.['spec'] as Json)['template'] as Json)['spec'] as Json)['containers'] as Json[])[0]?.['env'];
+const envOf = (c: Cluster): unknown => objsAt(c.store.get('Deployment.apps/v1', 'ns/d'), 'spec', 'template', 'spec', 'containers')[0]?.['env'];
 
 t.test('gap 3: duplicate env names are stored as given, then written once per duplicate with the last value', async (t) => {
   const { cluster: c } = cluster(() => ({ status: {}, children: [withEnv([{ name: 'FOO', value: '1' }, { name: 'FOO', value: '2' }])] }));
@@ -118,7 +120,7 @@ t.test('gap 3: duplicate env names are stored as given, then written once per du
 });
 
 const withContainers = (names: readonly string[]): Json => deployment({ template: { metadata: { labels: { app: 'a' } }, spec: { containers: names.map((name, i) => ({ name, image: `i:${i}` })) } } });
-const imagesOf = (c: Cluster): unknown => ((((c.store.get('Deployment.apps/v1', 'ns/d')?.['spec'] as Json)['template'] as Json)['spec'] as Json)['containers'] as Json[]).map((x) => x['image']);
+const imagesOf = (c: Cluster): unknown => objsAt(c.store.get('Deployment.apps/v1', 'ns/d'), 'spec', 'template', 'spec', 'containers').map((x) => x['image']);
 
 t.test('gap 3: a create with duplicate container names is refused (422 Duplicate value), on every sync', async (t) => {
   const { cluster: c } = cluster(() => ({ status: {}, children: [withContainers(['c', 'c'])] }));
@@ -167,22 +169,22 @@ t.test('gap 4: an object with a child name the parent does not own is never adop
 t.test('gap 4: orphans of --cascade=orphan keep the old controller-uid label and are not children of a new parent', async (t) => {
   const { cluster: c } = cluster((request) => ({ status: { seen: Object.keys(request.children['ConfigMap.v1'] ?? {}) }, children: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } }] }));
   await c.round();
-  const oldUid = (c.store.get(PARENT, 'ns/p') as KubeResource).metadata.uid;
-  c.store.setFinalizers(c.store.get(PARENT, 'ns/p') as KubeResource, []);
+  const oldUid = present(c.store.get(PARENT, 'ns/p')).metadata.uid;
+  c.store.setFinalizers(present(c.store.get(PARENT, 'ns/p')), []);
   c.remove(PARENT, 'ns', 'p', 'Orphan');
-  const orphan = c.store.get('ConfigMap.v1', 'ns/c') as KubeResource;
+  const orphan = present(c.store.get('ConfigMap.v1', 'ns/c'));
   t.same(orphan.metadata.ownerReferences, undefined, 'no owner left');
   t.equal(orphan.metadata.labels?.['controller-uid'], oldUid, 'the old label stays');
   c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
   await c.round();
-  t.same((c.store.get(PARENT, 'ns/p')?.['status'] as Json)['seen'], [], 'not observed as a child');
+  t.same(objAt(c.store.get(PARENT, 'ns/p'), 'status')['seen'], [], 'not observed as a child');
   t.equal(c.store.get('ConfigMap.v1', 'ns/c')?.metadata.labels?.['controller-uid'], oldUid);
 });
 
 t.test('gap 5: finalize is called whenever deletionTimestamp is set, finalizer or not', async (t) => {
   const { cluster: c, calls } = cluster(() => ({ status: {}, children: [] }));
   await c.round();
-  const p = c.store.get(PARENT, 'ns/p') as KubeResource;
+  const p = present(c.store.get(PARENT, 'ns/p'));
   c.store.setFinalizers(p, ['someone.else/keep']);
   c.remove(PARENT, 'ns', 'p');
   await c.round();
@@ -204,7 +206,7 @@ t.test('gap 5: foreground deletion: Metacontroller stops managing children and t
 t.test('gap 5: once its own finalizer is removed, Metacontroller no longer manages the children of a parent being deleted', async (t) => {
   const { cluster: c } = cluster((request) => ({ status: {}, children: request.finalizing ? [] : [deployment({})], finalized: request.finalizing }));
   await c.round();
-  const p = c.store.get(PARENT, 'ns/p') as KubeResource;
+  const p = present(c.store.get(PARENT, 'ns/p'));
   c.store.setFinalizers(p, [...(p.metadata.finalizers ?? []), 'someone.else/keep']);
   c.remove(PARENT, 'ns', 'p');
   const round = await c.round();
@@ -216,7 +218,7 @@ t.test('gap 5: once its own finalizer is removed, Metacontroller no longer manag
 t.test('gap 5: a parent with the orphan finalizer (a garbage collector finalizer) has its children left alone', async (t) => {
   const { cluster: c } = cluster((request) => ({ status: {}, children: request.finalizing ? [] : [deployment({})] }));
   await c.round();
-  const p = c.store.get(PARENT, 'ns/p') as KubeResource;
+  const p = present(c.store.get(PARENT, 'ns/p'));
   c.store.setFinalizers(p, ['orphan', ...(p.metadata.finalizers ?? [])]);
   c.remove(PARENT, 'ns', 'p');
   await c.round();
@@ -288,7 +290,7 @@ t.test('kubelet: a DaemonSet runs on the emulated nodes its nodeSelector matches
 
 t.test('gap 7: syncs on events, the resync period and resyncAfterSeconds, not every round', async (t) => {
   let now = Date.parse('2026-01-01T00:00:00Z');
-  let resyncAfter: number | undefined;
+  let resyncAfter: number | undefined = undefined;
   const transport: HookTransport = async (path) => ({
     statusCode: 200,
     body: path.endsWith('/customize') ? { relatedResources: [] } : { status: {}, children: [deployment({})], ...(resyncAfter !== undefined && { resyncAfterSeconds: resyncAfter }) },
@@ -302,7 +304,7 @@ t.test('gap 7: syncs on events, the resync period and resyncAfterSeconds, not ev
   t.equal(await syncs(), 1, 'the new parent');
   t.equal(await syncs(), 1, 'its own writes are events');
   t.equal(await syncs(), 0, 'nothing changed: no sync');
-  c.store.updateStatus(c.store.get('Deployment.apps/v1', 'ns/d') as KubeResource, { readyReplicas: 1 });
+  c.store.updateStatus(present(c.store.get('Deployment.apps/v1', 'ns/d')), { readyReplicas: 1 });
   t.equal(await syncs(), 1, 'a child changed');
   t.equal(await syncs(), 0);
   now += 300 * 1000;
@@ -320,7 +322,7 @@ t.test('gap 7: a lagging cache shows a child a round late; its create is not rep
   const seen: string[][] = [];
   const transport: HookTransport = async (path, body) => {
     if (path.endsWith('/customize')) return { statusCode: 200, body: { relatedResources: [] } };
-    const request = body as Request;
+    const request = sentRequest(body);
     seen.push([...Object.keys(request.children['Secret.v1'] ?? {}), ...Object.keys(request.children['Deployment.apps/v1'] ?? {})]);
     return { statusCode: 200, body: { status: {}, children: [deployment({}), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: {} }] } };
   };

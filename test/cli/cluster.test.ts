@@ -8,8 +8,10 @@ import { IRONIC_CONTROLLER, type ControllerSpec } from '../../src/cli/controller
 import type { Json, KubeResource } from '../../src/cli/objects.js';
 import { resolveRelated, selectorMatches } from '../../src/cli/related.js';
 import { LAST_APPLIED_ANNOTATION } from '../../src/render/child.js';
+import { sentRequest, type SentRequest } from '../helpers/hooks.js';
+import { present } from '../support/paths.js';
 
-type Request = { parent: KubeResource; children: Record<string, Record<string, KubeResource>>; related: Record<string, Record<string, KubeResource>>; finalizing: boolean };
+type Request = SentRequest;
 type Hook = (request: Request) => unknown;
 
 const NOW = '2026-01-01T00:00:00Z';
@@ -30,11 +32,11 @@ const cluster = (sync: Hook, options: { customize?: () => unknown; statusCode?: 
   const transport: HookTransport = async (path, body) => {
     calls.push(path);
     if (path.endsWith('/customize')) return { statusCode: 200, body: options.customize?.() ?? { relatedResources: [] } };
-    return { statusCode: options.statusCode ?? 200, body: sync(body as Request) };
+    return { statusCode: options.statusCode ?? 200, body: sync(sentRequest(body)) };
   };
   const c = new Cluster({ transport, controllers: [CONTROLLER], clock: () => NOW, ...(options.storedStatus !== undefined && { storedStatus: options.storedStatus }) });
   c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
-  return { cluster: c, calls, parent: () => c.store.get('Ironic.ironic.metal3.io/v1alpha1', 'ns/p') as KubeResource };
+  return { cluster: c, calls, parent: () => present(c.store.get('Ironic.ironic.metal3.io/v1alpha1', 'ns/p')) };
 };
 
 const deployment = (spec: Json, labels: Record<string, string> = {}): Json => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels }, spec });
@@ -48,11 +50,11 @@ t.test('a created child gets the namespace, the controller-uid label, an owner a
   const round = await c.round();
   t.same(verbs(round.writes), ['finalizer Ironic ns/p', 'create Service ns/s', 'create Deployment ns/d', 'status Ironic ns/p'], 'the core group before apps');
   const uid = parent().metadata.uid ?? '';
-  const d = c.store.get('Deployment.apps/v1', 'ns/d') as KubeResource;
+  const d = present(c.store.get('Deployment.apps/v1', 'ns/d'));
   t.match(d.metadata, { namespace: 'ns', labels: { 'controller-uid': uid }, generation: 1, creationTimestamp: NOW });
   t.same(d.metadata.ownerReferences, [{ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', name: 'p', uid, controller: true, blockOwnerDeletion: true }]);
   t.same(JSON.parse(d.metadata.annotations?.[LAST_APPLIED_ANNOTATION] ?? ''), { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', labels: { 'controller-uid': uid } }, spec: { replicas: 1 } });
-  const s = c.store.get('Service.v1', 'ns/s') as KubeResource;
+  const s = present(c.store.get('Service.v1', 'ns/s'));
   t.equal(s.metadata.generation, undefined, 'core objects have no generation');
   t.match(s['spec'], { clusterIP: /^10\.96\./ }, 'the server defaults the cluster IP');
   t.same(parent().metadata.finalizers, ['metacontroller.io/compositecontroller-ironic']);
@@ -117,7 +119,7 @@ t.test('a child left out is deleted, with what it owns', async (t) => {
   let children: Json[] = [deployment({}), configMap({})];
   const { cluster: c } = cluster(() => ({ status: {}, children }));
   await c.round();
-  const d = c.store.get('Deployment.apps/v1', 'ns/d') as KubeResource;
+  const d = present(c.store.get('Deployment.apps/v1', 'ns/d'));
   c.put({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'ns', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: d.metadata.uid ?? '', controller: true }] } });
   children = [configMap({})];
   const round = await c.round();

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments, stringify } from 'yaml';
 import { runRender } from '../../src/cli/render.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
+import { jsOf } from '../helpers/json.js';
+import { objAt } from '../support/paths.js';
 
 type Run = { code: number; stdout: string; stderr: string };
 
@@ -23,7 +25,7 @@ const run = async (argv: string[], files: Record<string, string> = {}, stdin = '
   return { code, stdout, stderr };
 };
 
-const docs = (text: string): Record<string, unknown>[] => parseAllDocuments(text).map((d) => d.toJS() as Record<string, unknown>);
+const docs = (text: string): Record<string, unknown>[] => parseAllDocuments(text).map((d) => objAt(jsOf(d)));
 
 t.test('migrates the design proposal\'s objects and prints notes on stderr', async (t) => {
   const r = await run(['migrate', '-f', 'test/fixtures/migrate/design-proposal.yaml']);

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { parentProblems } from '../../src/cli/admission.js';
 import { runRender, type RenderIO } from '../../src/cli/render.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
+import { objAt } from '../support/paths.js';
 
 type Run = { code: number; stdout: string; stderr: string };
 
@@ -81,7 +82,7 @@ t.test('every example passes the check', async (t) => {
 });
 
 t.test('transition rules run against the stored object only', async (t) => {
-  const object = JSON.parse(ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' } })) as Record<string, unknown>;
+  const object = objAt(JSON.parse(ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' } })));
   t.same(parentProblems(object), []);
   t.same(parentProblems({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, bogus: 1 }), [], 'other kinds are not checked here');
 });

@@ -33,7 +33,7 @@ const isRecord = (value: unknown): value is Json => typeof value === 'object' &&
 const KINDS: readonly { readonly kind: Kind; readonly crd: Json; readonly spec: TSchema }[] = PARENT_KINDS.map((k) => ({ kind: k.kind, crd: crdOf(k), spec: k.spec }));
 
 const rulesOf = (kind: Kind, schema: Json, location: readonly string[] = []): CelRule[] => {
-  const own = Array.isArray(schema['x-kubernetes-validations']) ? (schema['x-kubernetes-validations'] as Array<{ rule: string; message: string }>) : [];
+  const own = Array.isArray(schema['x-kubernetes-validations']) ? (schema['x-kubernetes-validations'] as { rule: string; message: string }[]) : [];
   const properties = isRecord(schema['properties']) ? Object.entries(schema['properties']) : [];
   const items = isRecord(schema['items']) ? [['[]', schema['items']] as const] : [];
   const additional = isRecord(schema['additionalProperties']) ? [['{}', schema['additionalProperties']] as const] : [];
@@ -99,7 +99,7 @@ const validate = (kind: Kind, object: KubeObject, old: KubeObject | undefined): 
 };
 
 /** Whether `rule` refuses the object somewhere, and at which instances. */
-const refusals = (rule: CelRule, object: KubeObject, old: KubeObject | undefined): Array<{ readonly path: string; readonly refused: boolean }> => {
+const refusals = (rule: CelRule, object: KubeObject, old: KubeObject | undefined): { readonly path: string; readonly refused: boolean }[] => {
   const oldValue = old === undefined ? undefined : oldAt(old, rule.location);
   return instancesAt(object, rule.location).map(({ path, value }) => ({ path, refused: !celAccepts(rule, value, oldValue) }));
 };
@@ -173,7 +173,7 @@ for (const rule of ALL_RULES) {
   if (entry === undefined) continue;
   t.test(`${rule.kind} ${key}`, async (t) => {
     const crd = crdOfKind(rule.kind);
-    const maskKey = 'maskedBy' in entry ? entry.maskedBy?.key : undefined;
+    const maskKey = 'maskedBy' in entry ? entry.maskedBy.key : undefined;
     const masking = maskKey === undefined ? undefined : ALL_RULES.find((r) => r.kind === rule.kind && keyOf(r) === maskKey);
     if (maskKey !== undefined) t.ok(masking, `the masking rule ${maskKey} exists`);
     const counts: Counts = { accepted: 0, refused: 0, masked: 0 };

@@ -37,6 +37,9 @@ import {
   type Json,
   type Sample,
 } from './cel-samples.js';
+import { Type } from '@sinclair/typebox';
+import { parseJson } from '../helpers/json.js';
+import { valueAt } from '../support/paths.js';
 
 /** Whether the problems say what the rule says, for the instance of the rule at field path `at`. */
 export type Twin = (problems: readonly Problem[], at: string) => boolean;
@@ -82,7 +85,7 @@ const problemAt =
 /** `base["key"]` as validation writes it (fieldPath: `base.key` for identifiers). */
 const mapEntryPath = (at: string): string => {
   const match = /^(.*)\[("(?:[^"\\]|\\.)*")\]$/.exec(at);
-  return match?.[1] !== undefined && match[2] !== undefined ? fieldPath(match[1], JSON.parse(match[2]) as string) : at;
+  return match?.[1] !== undefined && match[2] !== undefined ? fieldPath(match[1], parseJson(match[2], Type.String())) : at;
 };
 
 const HA_DHCP = 'spec: networking.dhcp is not available with highAvailability';
@@ -233,8 +236,9 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       noTwin:
         'admission only: the hook raises a lower interval to 120 instead of refusing it (parse-ironic.ts), since Ironics stored under the former CRD default of 60 keep it through validation ratcheting',
       refuses: ({ object }) => {
-        const interval = (object.spec['prometheusExporter'] as { sensorCollectionInterval?: number } | undefined)?.sensorCollectionInterval;
-        return interval !== undefined && interval < 120;
+        const interval = valueAt(object.spec, 'prometheusExporter', 'sensorCollectionInterval');
+        // Compared as JavaScript compares any value with a number.
+        return interval !== undefined && Number(interval) < 120;
       },
     },
     'spec.resources: resources are set by container name: use ironic, httpd, ramdisk-logs, dnsmasq, keepalived, ironic-prometheus-exporter, ramdisk-downloader, rpc-certificate, tls-certificate, ipxe-builder, database-upgrade, online-data-migrations, ironic-networking': {

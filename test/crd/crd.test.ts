@@ -1,8 +1,9 @@
 import t from 'tap';
+import { stringAt } from '../support/paths.js';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { Type } from '@sinclair/typebox';
-import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition';
+import { CustomResourceDefinition, type ICustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition';
 import { allCrds, ironicCrd, ironicDatabaseCrd } from '../../src/kinds/crds.js';
 import { crdFile } from '../../src/crd/yaml.js';
 import { lintStructuralSchema, toStructuralSchema } from '../../src/crd/structural.js';
@@ -17,19 +18,19 @@ t.test('committed CRDs are what the generator writes (run `npm run crds` after c
 t.test('generated schemas are structural', async (t) => {
   for (const { file, crd } of allCrds()) {
     t.same(lintStructuralSchema(schemaOf(crd)), [], file);
-    t.doesNotThrow(() => new CustomResourceDefinition(parse(readFileSync(`deploy/crds/${file}`, 'utf8'))).validate(), `${file} is a valid CRD`);
+    t.doesNotThrow(() => new CustomResourceDefinition(parse(readFileSync(`deploy/crds/${file}`, 'utf8')) as ICustomResourceDefinition).validate(), `${file} is a valid CRD`);
   }
 });
 
 t.test('the CRDs have a status subresource, printer columns and the metal3 category', async (t) => {
   for (const { crd } of allCrds()) {
-    const spec = crd['spec'] as { names: { categories: string[] }; versions: Array<{ subresources: unknown; additionalPrinterColumns: Array<{ name: string }> }> };
+    const spec = crd['spec'] as { names: { categories: string[] }; versions: { subresources: unknown; additionalPrinterColumns: { name: string }[] }[] };
     t.same(spec.names.categories, ['metal3']);
     t.same(spec.versions[0]?.subresources, { status: {} });
     const columns = spec.versions[0]?.additionalPrinterColumns.map((c) => c.name) ?? [];
     t.ok(columns.includes('Ready') && columns.includes('Reason') && columns.includes('Age'), columns.join(','));
   }
-  const ironicColumns = (ironicCrd()['spec'] as { versions: Array<{ additionalPrinterColumns: Array<{ name: string; priority?: number }> }> })
+  const ironicColumns = (ironicCrd()['spec'] as { versions: { additionalPrinterColumns: { name: string; priority?: number }[] }[] })
     .versions[0]?.additionalPrinterColumns;
   t.equal(ironicColumns?.find((c) => c.name === 'Requested Version')?.priority, 1, 'requested version only with -o wide');
   t.ok(ironicColumns?.some((c) => c.name === 'Installed Version' && c.priority === undefined));
@@ -75,7 +76,7 @@ t.test('the rewriter converts TypeBox shapes and refuses what it cannot map', as
   t.throws(() => toStructuralSchema('x'), /not an object/);
 });
 
-const loadExamples = (file: string): Array<Record<string, unknown>> =>
+const loadExamples = (file: string): Record<string, unknown>[] =>
   readFileSync(file, 'utf8')
     .split(/^---$/m)
     .map((d) => parse(d) as Record<string, unknown> | null)
@@ -159,7 +160,7 @@ t.test('every Ironic and IronicDatabase shown in README.md is accepted by the ge
     for (const doc of block.split(/^---$/m).map((d) => parse(d) as Record<string, unknown> | null)) {
       if (doc === null || (doc['kind'] !== 'Ironic' && doc['kind'] !== 'IronicDatabase')) continue;
       const crd = doc['kind'] === 'Ironic' ? ironicCrd() : ironicDatabaseCrd();
-      t.same(checkAgainstCrd(crd, doc), [], `README ${String(doc['kind'])} ${String((doc['metadata'] as Record<string, unknown>)['name'])}`);
+      t.same(checkAgainstCrd(crd, doc), [], `README ${doc['kind']} ${stringAt(doc, 'metadata', 'name')}`);
       checked += 1;
     }
   }
@@ -185,9 +186,9 @@ t.test('IronicDatabase names are limited so that pod labels fit', async (t) => {
 });
 
 /** Every x-kubernetes-validations rule of a schema, with the property path it sits on. */
-const rulesWithPaths = (schema: unknown, path: readonly string[] = []): Array<{ path: string; rule: string }> => {
+const rulesWithPaths = (schema: unknown, path: readonly string[] = []): { path: string; rule: string }[] => {
   if (typeof schema !== 'object' || schema === null) return [];
-  const node = schema as { 'x-kubernetes-validations'?: Array<{ rule: string }>; properties?: Record<string, unknown>; items?: unknown };
+  const node = schema as { 'x-kubernetes-validations'?: { rule: string }[]; properties?: Record<string, unknown>; items?: unknown };
   return [
     ...(node['x-kubernetes-validations'] ?? []).map(({ rule }) => ({ path: path.join('.'), rule })),
     ...Object.entries(node.properties ?? {}).flatMap(([name, child]) => rulesWithPaths(child, [...path, name])),

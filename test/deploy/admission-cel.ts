@@ -10,6 +10,8 @@
  * nested type is its parent's type plus the field name).
  */
 import { evaluate } from '@marcbachmann/cel-js';
+import { Type, type Static } from '@sinclair/typebox';
+import { objAt } from '../support/paths.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -26,7 +28,7 @@ const celValue = (value: unknown): unknown => {
 /** Back to JSON values (BigInt to number). */
 const jsonValue = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(jsonValue);
-  if (value instanceof Map) return Object.fromEntries([...(value as Map<string, unknown>).entries()].map(([k, v]) => [k, jsonValue(v)]));
+  if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([k, v]: [unknown, unknown]) => [String(k), jsonValue(v)]));
   if (isObj(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonValue(v)]));
   if (typeof value === 'bigint') return Number(value);
   return value;
@@ -71,15 +73,21 @@ export const variables = (admission: Admission): Obj => {
   };
 };
 
-type ResourceRule = { apiGroups: string[]; apiVersions: string[]; operations: string[]; resources: string[] };
-type Policy = {
-  spec: {
-    matchConstraints: { resourceRules: ResourceRule[] };
-    matchConditions?: Array<{ name: string; expression: string }>;
-    validations?: Array<{ expression: string; message?: string; messageExpression?: string; reason?: string }>;
-    mutations?: Array<{ patchType: string; applyConfiguration?: { expression: string } }>;
-  };
-};
+const strings = Type.Array(Type.String());
+const ResourceRule = Type.Object({ apiGroups: strings, apiVersions: strings, operations: strings, resources: strings });
+
+/** The fields of a ValidatingAdmissionPolicy or MutatingAdmissionPolicy this model reads. */
+export const Policy = Type.Object({
+  spec: Type.Object({
+    matchConstraints: Type.Object({ resourceRules: Type.Array(ResourceRule) }),
+    matchConditions: Type.Optional(Type.Array(Type.Object({ name: Type.String(), expression: Type.String() }))),
+    validations: Type.Optional(
+      Type.Array(Type.Object({ expression: Type.String(), message: Type.Optional(Type.String()), messageExpression: Type.Optional(Type.String()), reason: Type.Optional(Type.String()) })),
+    ),
+    mutations: Type.Optional(Type.Array(Type.Object({ patchType: Type.String(), applyConfiguration: Type.Optional(Type.Object({ expression: Type.String() })) }))),
+  }),
+});
+export type Policy = Static<typeof Policy>;
 
 const matchesAny = (values: readonly string[], value: string): boolean => values.includes('*') || values.includes(value);
 
@@ -92,7 +100,7 @@ export const policyMatches = (policy: Policy, admission: Admission): boolean => 
   if (!ruled) return false;
   const vars = variables(admission);
   return (policy.spec.matchConditions ?? []).every(({ name, expression }) => {
-    const result = evaluate(expression, vars);
+    const result: unknown = evaluate(expression, vars);
     if (typeof result !== 'boolean') throw new Error(`matchCondition ${name} returned ${String(result)}, not a bool`);
     return result;
   });
@@ -105,10 +113,10 @@ export const validate = (policy: Policy, admission: Admission): Verdict => {
   if (!policyMatches(policy, admission)) return { allowed: true };
   const vars = variables(admission);
   for (const v of policy.spec.validations ?? []) {
-    const result = evaluate(v.expression, vars);
+    const result: unknown = evaluate(v.expression, vars);
     if (typeof result !== 'boolean') throw new Error(`validation ${v.expression} returned ${String(result)}, not a bool`);
     if (result) continue;
-    const message = v.messageExpression === undefined ? v.message : evaluate(v.messageExpression, vars);
+    const message: unknown = v.messageExpression === undefined ? v.message : evaluate(v.messageExpression, vars);
     if (typeof message !== 'string') throw new Error(`messageExpression ${String(v.messageExpression)} returned ${String(message)}, not a string`);
     return { allowed: false, message, reason: v.reason ?? 'Invalid' };
   }
@@ -184,7 +192,7 @@ export const mutate = (policy: Policy, admission: Admission): Obj | null => {
   for (const m of policy.spec.mutations ?? []) {
     if (m.patchType !== 'ApplyConfiguration' || m.applyConfiguration === undefined) throw new Error(`patchType ${m.patchType} is not modelled`);
     const patch = jsonValue(evaluate(applyConfigurationAsMap(m.applyConfiguration.expression), variables({ ...admission, object })));
-    object = merge(object, patch) as Obj;
+    object = objAt(merge(object, patch));
   }
   return object;
 };

@@ -6,11 +6,11 @@
  * fields through; deploy/ objects go through both. Cross-field rules of the API server's validation that
  * a schema cannot say are in `admissionPolicyErrors`.
  */
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
-const closed = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
-const literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+const closed = <T extends TProperties>(properties: T): TObject<T> => Type.Object(properties, { additionalProperties: false });
+const literals = <const T extends readonly string[]>(values: T): TUnion<TLiteral<T[number]>[]> => Type.Union(values.map((v) => Type.Literal(v)));
 const list = <T extends TSchema>(item: T) => Type.Optional(Type.Array(item));
 const strings = Type.Optional(Type.Array(Type.String({ minLength: 1 })));
 
@@ -139,7 +139,7 @@ type PolicySpec = {
   matchConstraints?: { resourceRules?: Rule[] };
   validations?: unknown[];
   auditAnnotations?: unknown[];
-  mutations?: Array<{ patchType?: string; applyConfiguration?: unknown; jsonPatch?: unknown }>;
+  mutations?: { patchType?: string; applyConfiguration?: unknown; jsonPatch?: unknown }[];
   validationActions?: string[];
 };
 
@@ -174,5 +174,5 @@ export const admissionPolicyErrors = (object: Record<string, unknown>): string[]
   if (schema === undefined) return [`/kind: ${kind} is not an admission policy kind`];
   const errors = [...Value.Errors(schema, object)].map((e) => `${e.path || '/'}: ${e.message}`);
   const spec = object['spec'];
-  return errors.length > 0 || typeof spec !== 'object' || spec === null ? errors : crossFieldErrors(kind, spec as PolicySpec);
+  return errors.length > 0 || typeof spec !== 'object' || spec === null ? errors : crossFieldErrors(kind, spec);
 };

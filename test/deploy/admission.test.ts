@@ -93,7 +93,7 @@ t.test('the policies and their bindings are well-formed and bound', async (t) =>
 
 t.test('the shape checks refuse what the API server would', async (t) => {
   if (FIRST === undefined) return;
-  const broken: Array<[string, (p: Obj & { spec: Obj }) => void]> = [
+  const broken: [string, (p: Obj & { spec: Obj }) => void][] = [
     ['a misspelt field', (p) => Object.assign(p.spec, { validation: [] })],
     ['no validations', (p) => Object.assign(p.spec, { validations: [] })],
     ['an unknown operation', (p) => Object.assign(p.spec, { matchConstraints: { resourceRules: [{ apiGroups: [GROUP], apiVersions: [VERSION], operations: ['REMOVE'], resources: ['x'] }] } })],
@@ -132,7 +132,7 @@ for (const { kind, policy } of USED) {
   });
 
   t.test(`deleting an ${kind.kind} nobody uses is allowed`, async (t) => {
-    const cases: Array<[string, Obj | undefined]> = [
+    const cases: [string, Obj | undefined][] = [
       ['no status yet', undefined],
       ['a status without usedBy (the hook omits an empty list)', { conditions: [] }],
       ['an empty usedBy', { usedBy: [] }],
@@ -162,7 +162,7 @@ const generatedName = async (name: string): Promise<string> => {
     const parent = ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' } });
     (parent['metadata'] as Obj)['name'] = name;
     const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children: {}, related: {} } });
-    const status = (response.json() as { status?: { apiCredentialsName?: string } }).status;
+    const status = response.json<{ status?: { apiCredentialsName?: string } }>().status;
     return status?.apiCredentialsName ?? `no status.apiCredentialsName (${response.statusCode})`;
   } finally {
     await app.close();
@@ -182,7 +182,7 @@ t.test('a new Ironic without API credentials gets the name of the Secret the hoo
   const networking = { interface: 'eth1', ipAddress: '192.0.2.2' };
   const longest = `a${'b'.repeat(236)}`;
   t.equal(longest.length, 237);
-  const cases: Array<[string, Obj]> = [
+  const cases: [string, Obj][] = [
     ['no apiCredentialsName', newIronic({ name: 'ironic' }, { version: '38.0', networking })],
     ['an empty apiCredentialsName', newIronic({ name: 'ironic' }, { networking, apiCredentialsName: '' })],
     ['no spec at all', newIronic({ name: 'ironic' }, undefined)],
@@ -200,7 +200,7 @@ t.test('a new Ironic without API credentials gets the name of the Secret the hoo
 
 t.test('the credentials policy leaves everything else alone', async (t) => {
   const networking = { interface: 'eth1', ipAddress: '192.0.2.2' };
-  const cases: Array<[string, Admission]> = [
+  const cases: [string, Admission][] = [
     ['credentials of its own', creation(newIronic({ name: 'ironic' }, { networking, apiCredentialsName: 'mine' }))],
     ['generateName (no name at admission)', creation(newIronic({ generateName: 'ironic-' }, { networking }))],
     ['a name too long for the suffix', creation(newIronic({ name: 'a'.repeat(238) }, { networking }))],
@@ -230,7 +230,7 @@ t.test('the sync hook generates the Secret the policy names, when it does not ex
   t.teardown(() => app.close());
   const parent = ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, apiCredentialsName: 'ironic-api-credentials' });
   const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children: {}, related: {} } });
-  const body = response.json() as { children?: Obj[]; status?: { conditions?: Array<{ type: string; reason: string }> } };
+  const body = response.json<{ children?: Obj[]; status?: { conditions?: { type: string; reason: string }[] } }>();
   const reason = body.status?.conditions?.find((c) => c.type === 'Ready')?.reason;
   const generated = (body.children ?? []).some((c) => c['kind'] === 'Secret' && (c['metadata'] as Obj)['name'] === 'ironic-api-credentials');
   t.not(reason, 'MissingReference', 'not a missing reference');

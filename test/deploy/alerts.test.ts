@@ -10,9 +10,21 @@ import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitorin
 import { checkAgainstCrd } from '../helpers/crd-check.js';
 import { hookMetrics } from '../../src/server/metrics.js';
 import { kustomizeBuild, readYamlDocuments, type Obj } from './kustomize.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { ofKind } from '../helpers/children.js';
+import { checked } from '../helpers/json.js';
+import { objAt } from '../support/paths.js';
 
-type Rule = { alert?: string; record?: string; expr: string | number; for?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-type Group = { name: string; rules: Rule[] };
+const Rule = Type.Object({
+  alert: Type.Optional(Type.String()),
+  record: Type.Optional(Type.String()),
+  expr: Type.Union([Type.String(), Type.Number()]),
+  for: Type.Optional(Type.String()),
+  labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+  annotations: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
+const Groups = Type.Array(Type.Object({ name: Type.String(), rules: Type.Array(Rule) }));
+type Group = Static<typeof Groups>[number];
 
 const overlay = kustomizeBuild('deploy/overlays/servicemonitor');
 const rules = overlay.filter((o) => o['kind'] === 'PrometheusRule');
@@ -22,9 +34,9 @@ const [crd] = readYamlDocuments('test/fixtures/prometheus-operator/prometheusrul
  * NOTE: the CRD's `^(?i)(abort|warn)?$` is Go (RE2) syntax, which JavaScript regular expressions refuse; the
  * same language is written without the flag, so the rest of the schema is checked as published.
  */
-const jsCompatible = (schema: Obj): Obj => JSON.parse(JSON.stringify(schema).replaceAll('^(?i)(abort|warn)?$', '^([aA][bB][oO][rR][tT]|[wW][aA][rR][nN])?$')) as Obj;
+const jsCompatible = (schema: Obj): Obj => objAt(JSON.parse(JSON.stringify(schema).replaceAll('^(?i)(abort|warn)?$', '^([aA][bB][oO][rR][tT]|[wW][aA][rR][nN])?$')));
 
-const groupsOf = (rule: Obj): Group[] => ((rule['spec'] as Obj)['groups'] as Group[] | undefined) ?? [];
+const groupsOf = (rule: Obj): Group[] => checked(Groups, objAt(rule, 'spec')['groups'] ?? [], 'PrometheusRule groups');
 const allRules = rules.flatMap(groupsOf).flatMap((g) => g.rules);
 
 /** The PromQL syntax errors of an expression: the error nodes of the parse tree, with their position. */
@@ -54,7 +66,7 @@ t.test('the overlay has one PrometheusRule, valid against the published CRD and 
   t.ok(crd, 'the CRD fixture exists');
   for (const rule of rules) {
     t.same(checkAgainstCrd(jsCompatible(crd ?? {}), rule), [], 'accepted by the PrometheusRule CRD schema');
-    t.doesNotThrow(() => new PrometheusRule(rule as never).validate(), 'valid for @kubernetes-models/prometheus-operator');
+    t.doesNotThrow(() => new PrometheusRule(ofKind(rule, 'PrometheusRule')).validate(), 'valid for @kubernetes-models/prometheus-operator');
   }
   t.not(checkAgainstCrd(jsCompatible(crd ?? {}), { apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: {}, spec: { groups: [{ name: 'g', rules: [{ alert: 'A', for: '5 minutes', expr: 'up' }] }] } }).length, 0, 'the schema check can fail');
 });

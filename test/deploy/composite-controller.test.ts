@@ -3,7 +3,9 @@
  * real API would prune or reject, and the webhook URL is built as Metacontroller builds it.
  */
 import t from 'tap';
-import { compositeControllerErrors, webhookUrl, type Hook } from './composite-controller.js';
+import { compositeControllerErrors, Hook, webhookUrl } from './composite-controller.js';
+import { checked } from '../helpers/json.js';
+import { present } from '../support/paths.js';
 
 t.test('the CompositeController schema refuses typos, wrong enums and bad durations', async (t) => {
   const valid = () => ({
@@ -22,9 +24,9 @@ t.test('the CompositeController schema refuses typos, wrong enums and bad durati
     },
   });
   t.same(compositeControllerErrors(valid()), []);
-  const broken: Array<[string, (c: ReturnType<typeof valid>) => void]> = [
-    ['a misspelt strategy field', (c) => Object.assign(c.spec.childResources[0]!, { updateStrategy: { methd: 'OnDelete' } })],
-    ['an unknown method', (c) => Object.assign(c.spec.childResources[0]!, { updateStrategy: { method: 'Replace' } })],
+  const broken: [string, (c: ReturnType<typeof valid>) => void][] = [
+    ['a misspelt strategy field', (c) => Object.assign(present(c.spec.childResources[0]), { updateStrategy: { methd: 'OnDelete' } })],
+    ['an unknown method', (c) => Object.assign(present(c.spec.childResources[0]), { updateStrategy: { method: 'Replace' } })],
     ['a v3 hook', (c) => Object.assign(c.spec.hooks.sync, { version: 'v3' })],
     ['a timeout without unit', (c) => Object.assign(c.spec.hooks.sync.webhook, { timeout: '10' })],
     ['a service without path', (c) => Object.assign(c.spec.hooks, { finalize: { webhook: { service: { name: 'h', namespace: 'ns' } } } })],
@@ -39,7 +41,7 @@ t.test('the CompositeController schema refuses typos, wrong enums and bad durati
     change(c);
     t.not(compositeControllerErrors(c).length, 0, scenario);
   }
-  const hooks = valid().spec.hooks as unknown as { sync: Hook; finalize: Hook };
+  const hooks = { sync: checked(Hook, valid().spec.hooks.sync), finalize: checked(Hook, valid().spec.hooks.finalize) };
   t.equal(webhookUrl(hooks.sync).href, 'http://h.ns:8080/sync');
   t.equal(webhookUrl(hooks.finalize).href, 'http://h.ns:8080/finalize');
   t.equal(webhookUrl({ webhook: { service: { name: 'h', namespace: 'ns' }, path: '/x' } }).href, 'http://h.ns/x', 'port 80 and http by default');

@@ -4,11 +4,11 @@
  * Every object is closed (additionalProperties: false), so a misspelt field fails instead of being
  * pruned by the API server and silently ignored.
  */
-import { Type, type Static, type TProperties } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral, type TObject, type TProperties, type TUnion } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
-const closed = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
-const literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+const closed = <T extends TProperties>(properties: T): TObject<T> => Type.Object(properties, { additionalProperties: false });
+const literals = <const T extends readonly string[]>(values: T): TUnion<TLiteral<T[number]>[]> => Type.Union(values.map((v) => Type.Literal(v)));
 
 /** A Go `time.Duration` string, e.g. `10s`, `1m30s`, `500ms`. */
 export const GO_DURATION = '^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$';
@@ -54,7 +54,7 @@ const Webhook = Type.Union([
   }),
 ]);
 
-const Hook = closed({ version: Type.Optional(literals(['v1', 'v2'])), webhook: Webhook });
+export const Hook = closed({ version: Type.Optional(literals(['v1', 'v2'])), webhook: Webhook });
 
 export const ChildResource = closed({
   apiVersion: Type.String({ minLength: 1 }),

@@ -8,8 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
-import { testServer } from '../helpers/hooks.js';
+import { hookResponse, testServer } from '../helpers/hooks.js';
 import { readYamlDocuments, type Obj } from './kustomize.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { isChild } from '../helpers/children.js';
+import { checked } from '../helpers/json.js';
+import { present } from '../support/paths.js';
 
 const ENFORCE = 'pod-security.kubernetes.io/enforce';
 const NAMESPACES = 'examples/namespace';
@@ -17,7 +21,8 @@ const examples = readdirSync('examples').filter((f) => f.endsWith('.yaml')).sort
 const namespaces = readdirSync(NAMESPACES)
   .filter((f) => f.endsWith('.yaml'))
   .flatMap((f) => readYamlDocuments(join(NAMESPACES, f)));
-const metadataOf = (object: Obj): { name?: string; namespace?: string; labels?: Record<string, string> } => (object['metadata'] ?? {}) as never;
+const Metadata = Type.Object({ name: Type.Optional(Type.String()), namespace: Type.Optional(Type.String()), labels: Type.Optional(Type.Record(Type.String(), Type.String())) });
+const metadataOf = (object: Obj): Static<typeof Metadata> => checked(Metadata, object['metadata'] ?? {}, 'metadata');
 
 /** Capabilities the `baseline` Pod Security level allows to add (Kubernetes Pod Security Standards). */
 const BASELINE_CAPABILITIES = new Set(['AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE', 'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT']);
@@ -42,7 +47,7 @@ t.test('examples/namespace/ holds valid Namespaces at the privileged level', asy
   t.ok(namespaces.length > 0);
   for (const namespace of namespaces) {
     t.equal(namespace['kind'], 'Namespace');
-    t.doesNotThrow(() => new Namespace(namespace as never).validate(), String(metadataOf(namespace).name));
+    t.doesNotThrow(() => new Namespace(namespace).validate(), String(metadataOf(namespace).name));
     t.equal(metadataOf(namespace).labels?.[ENFORCE], 'privileged', `${String(metadataOf(namespace).name)} enforces privileged`);
   }
 });
@@ -64,11 +69,11 @@ t.test('the Ironic pods of the examples need the privileged level', async (t) =>
   for (const file of ['minimal.yaml', 'dhcp.yaml']) {
     const parent = readYamlDocuments(join('examples', file)).find((o) => o['kind'] === 'Ironic');
     const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: { ...parent, metadata: { ...metadataOf(parent ?? {}), uid: 'u-1', generation: 1 } }, children: {}, related: {} } });
-    const children = (response.json() as { children?: Obj[] }).children ?? [];
-    const workloads = children.filter((c) => c['kind'] === 'Deployment' || c['kind'] === 'DaemonSet');
+    const { children } = hookResponse(response);
+    const workloads = children.filter((c) => isChild('Deployment')(c) || isChild('DaemonSet')(c));
     t.ok(workloads.length > 0, `${file} renders its workload`);
     for (const workload of workloads) {
-      const pod = ((workload['spec'] as Obj)['template'] as { spec: IPodSpec }).spec;
+      const pod = present(workload.spec?.template.spec, 'the pod spec');
       const violations = baselineViolations(pod);
       t.ok(violations.includes('hostNetwork'), `${file}: host network (${violations.join(', ')})`);
       if (file === 'dhcp.yaml') t.ok(violations.some((v) => v.endsWith('capability NET_ADMIN')), `${file}: NET_ADMIN for dnsmasq and keepalived`);

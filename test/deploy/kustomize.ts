@@ -5,17 +5,23 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
+import { Type } from '@sinclair/typebox';
+import { jsOf, parseJson } from '../helpers/json.js';
 
 export type Obj = Record<string, unknown>;
 
 const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 const meta = (object: Obj): Obj => (isObj(object['metadata']) ? object['metadata'] : {});
+const namespaceOf = (object: Obj): string => {
+  const namespace = meta(object)['namespace'];
+  return typeof namespace === 'string' ? namespace : '';
+};
 
 /** Every YAML document of a text, refusing parse errors. */
 export const parseYamlText = (text: string, where: string): unknown[] =>
   parseAllDocuments(text).map((doc) => {
     if (doc.errors.length > 0) throw new Error(`${where}: ${doc.errors.map((e) => e.message).join('; ')}`);
-    return doc.toJS() as unknown;
+    return jsOf(doc);
   });
 
 /** Every YAML document of a file. */
@@ -33,7 +39,7 @@ export const readYamlDocuments = (file: string): Obj[] => objectsOf(parseYamlFil
 
 /** `apiVersion/kind/namespace/name`: the identity kustomize refuses to see twice. */
 export const objectId = (object: Obj): string =>
-  `${String(object['apiVersion'])}/${String(object['kind'])}/${String(meta(object)['namespace'] ?? '')}/${String(meta(object)['name'])}`;
+  `${String(object['apiVersion'])}/${String(object['kind'])}/${namespaceOf(object)}/${String(meta(object)['name'])}`;
 
 /** The oldest kustomize that builds deploy/ (components, `patches` with targets, image field specs). */
 const MINIMUM_KUSTOMIZE_MAJOR = 5;
@@ -52,7 +58,7 @@ export const kustomizeVersion = (): string => {
   if (result.error !== undefined || result.status !== 0) {
     throw new Error(`kubectl is needed to build deploy/ (kubectl 1.27 or later): ${result.error?.message ?? result.stderr.trim()}`);
   }
-  const version = (JSON.parse(result.stdout) as { kustomizeVersion?: string }).kustomizeVersion ?? '';
+  const version = parseJson(result.stdout, Type.Object({ kustomizeVersion: Type.Optional(Type.String()) }), 'kubectl version').kustomizeVersion ?? '';
   const major = Number(/^v(\d+)\./.exec(version)?.[1]);
   if (!(major >= MINIMUM_KUSTOMIZE_MAJOR)) {
     throw new Error(`kubectl's kustomize is ${version || 'unknown'}; deploy/ needs kustomize v${MINIMUM_KUSTOMIZE_MAJOR} (kubectl 1.27 or later)`);

@@ -3,24 +3,24 @@
  * real `kubectl kustomize`, validated per kind, and checked against what the hook server serves.
  */
 import t from 'tap';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
-import type { IService } from 'kubernetes-models/v1/Service';
-import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
-import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
-import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { buildServer } from '../../src/server.js';
 import { inUsePolicyName, usedParentKinds } from '../../src/kinds/in-use-policies.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { loadConfig } from '../../src/config.js';
 import { kustomizeBuild, objectId, parseYamlFile, readYamlDocuments, type Obj } from './kustomize.js';
-import { webhookUrl, type ChildResource, type CompositeController } from './composite-controller.js';
+import { CompositeController, webhookUrl, type ChildResource } from './composite-controller.js';
 import { validateDeployObject } from './validate.js';
+import { childOf, ofKind, type ChildOf } from '../helpers/children.js';
+import { checked, readJson, readYaml } from '../helpers/json.js';
+import { objAt, valueAt } from '../support/paths.js';
 
 const NAMESPACE = 'ironic-system';
 const HOOKS = 'ironic-hooks';
@@ -41,19 +41,19 @@ const builds = [
   { name: 'deploy/overlays/mariadb-operator', build: mariadbOverlay },
 ] as const;
 
-const find = <T>(build: Build, kind: string, name: string): T => {
-  const found = build.objects.find((o) => o['kind'] === kind && (o['metadata'] as Obj)['name'] === name);
+const find = <K extends string>(build: Build, kind: K, name: string): ChildOf<K> => {
+  const found = childOf(build.objects, kind, name);
   if (found === undefined) throw new Error(`${kind} ${name} is missing`);
-  return found as T;
+  return found;
 };
-const controllerOf = (build: Build, name: string): CompositeController => find<CompositeController>(build, 'CompositeController', name);
-const deploymentOf = (build: Build): IDeployment => find<IDeployment>(build, 'Deployment', HOOKS);
+const controllerOf = (build: Build, name: string): CompositeController => checked(CompositeController, find(build, 'CompositeController', name), `CompositeController ${name}`);
+const deploymentOf = (build: Build): IDeployment => find(build, 'Deployment', HOOKS);
 const containerOf = (build: Build): IContainer => {
   const containers = deploymentOf(build).spec?.template.spec?.containers ?? [];
   if (containers.length !== 1 || containers[0] === undefined) throw new Error('the hook Deployment must have exactly one container');
   return containers[0];
 };
-const service = find<IService>(base, 'Service', HOOKS);
+const service = find(base, 'Service', HOOKS);
 const podLabels = deploymentOf(base).spec?.template.metadata?.labels ?? {};
 const selects = (selector: Record<string, string> | undefined, labels: Record<string, string>): boolean =>
   selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -66,7 +66,7 @@ const server = async (t: { teardown: (fn: () => unknown) => void }): Promise<Fas
 };
 
 // Every child type each parent's hook can return, with the update strategy it must have.
-const EXPECTED_CHILDREN: Record<string, Array<{ apiVersion: string; resource: string; method: string }>> = {
+const EXPECTED_CHILDREN: Record<string, { apiVersion: string; resource: string; method: string }[]> = {
   ironic: [
     { apiVersion: 'v1', resource: 'secrets', method: 'OnDelete' },
     { apiVersion: 'v1', resource: 'configmaps', method: 'InPlace' },
@@ -110,7 +110,7 @@ const RESOURCE_OF_KIND: Record<string, string> = {
   User: 'users',
   Grant: 'grants',
 };
-const childRules = (cc: CompositeController): Array<{ apiVersion: string; resource: string; method: string | undefined }> =>
+const childRules = (cc: CompositeController): { apiVersion: string; resource: string; method: string | undefined }[] =>
   (cc.spec.childResources ?? []).map((c: ChildResource) => ({ apiVersion: c.apiVersion, resource: c.resource, method: c.updateStrategy?.method }));
 
 const yamlFiles = (dir: string): string[] =>
@@ -132,9 +132,19 @@ const mkComponentCheck = (dir: string): string => {
 };
 const kustomizations = yamlFiles('deploy').filter((file) => file.endsWith(`/${KUSTOMIZATION}`));
 
+/** The fields of a kustomization.yaml the tests read. */
+const Kustomization = Type.Object({
+  kind: Type.Optional(Type.String()),
+  resources: Type.Optional(Type.Array(Type.String())),
+  components: Type.Optional(Type.Array(Type.String())),
+  configurations: Type.Optional(Type.Array(Type.String())),
+  patches: Type.Optional(Type.Array(Type.Object({ path: Type.Optional(Type.String()) }))),
+  images: Type.Optional(Type.Array(Type.Object({ name: Type.String(), newTag: Type.Optional(Type.String()) }))),
+});
+
 /** The files and directories a kustomization names (resources, components, patches, configurations). */
 const referencedBy = (file: string): string[] => {
-  const k = parse(readFileSync(file, 'utf8')) as { resources?: string[]; components?: string[]; configurations?: string[]; patches?: Array<{ path?: string }> };
+  const k = readYaml(file, Kustomization);
   const paths = [...(k.resources ?? []), ...(k.components ?? []), ...(k.configurations ?? []), ...(k.patches ?? []).flatMap((p) => (p.path === undefined ? [] : [p.path]))];
   return paths.map((path) => resolve(dirname(file), path));
 };
@@ -146,7 +156,7 @@ t.test('every kustomization under deploy/ builds with kubectl kustomize', async 
     let objects: readonly Obj[] = [];
     t.doesNotThrow(() => (objects = kustomizeBuild(dir)), `${dir} builds`);
     // A component made of patches only (deploy/components/cert-manager, mariadb-operator) changes what it is combined with.
-    const k = parse(readFileSync(file, 'utf8')) as { kind?: string; resources?: string[] };
+    const k = readYaml(file, Kustomization);
     if (k.kind === 'Component' && (k.resources ?? []).length === 0) {
       const check = mkComponentCheck(dir);
       t.ok(kustomizeBuild(check).length > 0, `${dir} builds on deploy/base`);
@@ -171,8 +181,8 @@ t.test('every manifest under deploy/ parses and is named by the kustomization be
 t.test('deploy/base installs the CRDs, the CompositeControllers, the hook server and the policy, nothing else', async (t) => {
   for (const file of readdirSync('deploy/crds').filter((f) => f !== KUSTOMIZATION)) {
     const [crd] = readYamlDocuments(join('deploy/crds', file));
-    const name = (crd?.['metadata'] as Obj | undefined)?.['name'];
-    t.same(base.objects.find((o) => o['kind'] === 'CustomResourceDefinition' && (o['metadata'] as Obj)['name'] === name), crd, `deploy/crds/${file} is installed as it is`);
+    const name = valueAt(crd, 'metadata', 'name');
+    t.same(base.objects.find((o) => o['kind'] === 'CustomResourceDefinition' && objAt(o, 'metadata')['name'] === name), crd, `deploy/crds/${file} is installed as it is`);
   }
   // Per parent kind: its CRD and CompositeController, and for a kind that Ironics use its in-use policy and binding.
   const perKind = PARENT_KINDS.flatMap((kind) => [
@@ -213,12 +223,12 @@ t.test('every object is valid for its kind', async (t) => {
 t.test('namespaced objects live in ironic-system, which the install creates', async (t) => {
   for (const { name, build } of builds) {
     for (const object of build.objects) {
-      const { namespace } = object['metadata'] as { namespace?: string };
+      const namespace = objAt(object, 'metadata')['namespace'];
       const clusterScoped = CLUSTER_SCOPED.includes(String(object['kind']));
       t.equal(namespace, clusterScoped ? undefined : NAMESPACE, `${name}: ${objectId(object)}`);
     }
   }
-  t.same((find<Obj>(base, 'Namespace', NAMESPACE)['metadata'] as Obj)['labels'], {
+  t.same(find(base, 'Namespace', NAMESPACE).metadata?.labels, {
     'app.kubernetes.io/part-of': 'ironic-metacontroller',
     'pod-security.kubernetes.io/enforce': 'restricted',
     'pod-security.kubernetes.io/audit': 'restricted',
@@ -227,10 +237,10 @@ t.test('namespaced objects live in ironic-system, which the install creates', as
 });
 
 t.test('the hook image is named for kustomize `images:`, tagged with the package version, and HOOK_IMAGE follows it', async (t) => {
-  const kustomization = parse(readFileSync('deploy/base/kustomization.yaml', 'utf8')) as { images: Array<{ name: string; newTag: string }> };
-  const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+  const kustomization = readYaml('deploy/base/kustomization.yaml', Kustomization);
+  const { version } = readJson('package.json', Type.Object({ version: Type.String() }));
   t.same(kustomization.images, [{ name: IMAGE, newTag: version }]);
-  const raw = readYamlDocuments('deploy/metacontroller/deployment.yaml')[0] as unknown as IDeployment;
+  const raw = ofKind(readYamlDocuments('deploy/metacontroller/deployment.yaml')[0], 'Deployment');
   const rawContainer = raw.spec?.template.spec?.containers[0];
   t.equal(rawContainer?.image, `${IMAGE}:${version}`, 'the image the `images:` entry rewrites');
   t.equal(rawContainer?.env?.find((e) => e.name === 'HOOK_IMAGE')?.value, rawContainer?.image, 'HOOK_IMAGE names the same image');
@@ -243,7 +253,7 @@ t.test('the hook image is named for kustomize `images:`, tagged with the package
 t.test('the hook server has no API rights and no token', async (t) => {
   const rbac = ['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'];
   for (const { name, build } of builds) t.same(build.objects.filter((o) => rbac.includes(String(o['kind']))).map(objectId), [], `${name}: no RBAC`);
-  t.equal(find<IServiceAccount>(base, 'ServiceAccount', HOOKS).automountServiceAccountToken, false);
+  t.equal(find(base, 'ServiceAccount', HOOKS).automountServiceAccountToken, false);
   const pod = deploymentOf(base).spec?.template.spec;
   t.equal(pod?.serviceAccountName, HOOKS);
   t.equal(pod?.automountServiceAccountToken, false);
@@ -288,7 +298,7 @@ t.test('the hook Deployment is hardened, probed, sized and spread', async (t) =>
   }
   t.match(container.resources, { requests: { cpu: String, memory: String }, limits: { cpu: String, memory: String } });
 
-  const pdb = find<IPodDisruptionBudget>(base, 'PodDisruptionBudget', HOOKS);
+  const pdb = find(base, 'PodDisruptionBudget', HOOKS);
   t.equal(pdb.spec?.minAvailable, 1);
   t.ok(selects(pdb.spec?.selector?.matchLabels, podLabels), 'the PodDisruptionBudget covers the hook pods');
   t.ok(selects(service.spec?.selector, podLabels), 'the Service selects the hook pods');
@@ -298,7 +308,7 @@ t.test('the hook Deployment is hardened, probed, sized and spread', async (t) =>
 t.test('the NetworkPolicy admits only Metacontroller to port 8080 (and Prometheus in the overlay)', async (t) => {
   const expected = (namespace: string) => ({ from: [{ namespaceSelector: { matchLabels: { [NAMESPACE_LABEL]: namespace } } }], ports: [{ port: 8080, protocol: 'TCP' }] });
   for (const { name, build } of builds) {
-    const policy = find<INetworkPolicy>(build, 'NetworkPolicy', HOOKS);
+    const policy = find(build, 'NetworkPolicy', HOOKS);
     t.ok(selects(policy.spec?.podSelector?.matchLabels, podLabels), `${name}: applies to the hook pods`);
     t.same(policy.spec?.policyTypes, ['Ingress', 'Egress'], name);
     t.same(policy.spec?.egress, [], `${name}: no egress`);
@@ -320,7 +330,7 @@ t.test('the README patches for another Metacontroller or Prometheus namespace ap
     join(dir, KUSTOMIZATION),
     `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ${relative(dir, resolve('deploy/overlays/servicemonitor'))}\npatches:\n${patch(0, 'mc')}${patch(1, 'prom')}`,
   );
-  const policy = find<INetworkPolicy>({ objects: kustomizeBuild(dir) }, 'NetworkPolicy', HOOKS);
+  const policy = find({ objects: kustomizeBuild(dir) }, 'NetworkPolicy', HOOKS);
   t.same((policy.spec?.ingress ?? []).map((rule) => rule.from?.[0]?.namespaceSelector?.matchLabels?.[NAMESPACE_LABEL]), ['mc', 'prom']);
 });
 
@@ -337,7 +347,6 @@ t.test('CompositeControllers: v2 hooks on routes the server serves, at the hook 
       t.equal(cc.spec.parentResource.resource, expected.resource);
       t.same(Object.keys(cc.spec.hooks).sort(), ['customize', 'finalize', 'sync'], `${build}: ${name} hooks`);
       for (const [hookName, hook] of Object.entries(cc.spec.hooks)) {
-        if (hook === undefined) continue;
         const where = `${build}: ${name}.${hookName}`;
         t.equal(hook.version, 'v2', `${where} is v2`);
         t.equal(hook.webhook.timeout, '10s', `${where} timeout`);
@@ -355,11 +364,7 @@ t.test('CompositeControllers: v2 hooks on routes the server serves, at the hook 
 t.test('each parent resource is one of our CRDs, served with a status subresource', async (t) => {
   for (const [name, expected] of Object.entries(CONTROLLERS)) {
     const parent = controllerOf(base, name).spec.parentResource;
-    const crd = find<{ spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served: boolean; subresources?: { status?: unknown } }> } }>(
-      base,
-      'CustomResourceDefinition',
-      `${expected.resource}.ironic.metal3.io`,
-    );
+    const crd = find(base, 'CustomResourceDefinition', `${expected.resource}.ironic.metal3.io`);
     const version = crd.spec.versions.find((v) => `${crd.spec.group}/${v.name}` === parent.apiVersion);
     t.equal(crd.spec.names.plural, parent.resource);
     t.equal(version?.served, true, `${parent.apiVersion} is served`);
@@ -395,7 +400,7 @@ t.test('every child in the golden sync responses is of a declared type (and apiV
     const files = readdirSync(golden).filter((f) => f.endsWith('.yaml'));
     t.ok(files.length > 0, `${golden} has goldens`);
     for (const file of files) {
-      const response = parse(readFileSync(join(golden, file), 'utf8')) as { children?: Array<{ apiVersion: string; kind: string }> };
+      const response = readYaml(join(golden, file), Type.Object({ children: Type.Optional(Type.Array(Type.Object({ apiVersion: Type.String(), kind: Type.String() }))) }));
       for (const child of response.children ?? []) {
         const type = `${child.apiVersion}/${RESOURCE_OF_KIND[child.kind] ?? `unknown kind ${child.kind}`}`;
         t.ok(declared.has(type), `${name}/${file}: ${type} is declared`);
@@ -428,18 +433,14 @@ t.test('the servicemonitor overlay turns ServiceMonitors on and scrapes the hook
   t.same(env(overlay), { name: 'SERVICE_MONITORS', value: 'true' });
   const configured = (build: Build) => {
     const variables = Object.fromEntries((containerOf(build).env ?? []).map((e) => [e.name, e.value]));
-    return (loadConfig({ ...variables, LOG_LEVEL: 'silent' }).render as { serviceMonitors?: boolean }).serviceMonitors;
+    return loadConfig({ ...variables, LOG_LEVEL: 'silent' }).render.serviceMonitors;
   };
   // NOTE: src/config.ts does not read SERVICE_MONITORS yet; these become real checks once it does.
   const todo = configured(overlay) === undefined ? { todo: 'src/config.ts does not read SERVICE_MONITORS yet' } : {};
   t.equal(configured(overlay), true, 'the overlay turns the setting on', todo);
   t.not(configured(base), true, 'deploy/ leaves it off');
-  const monitor = find<{ metadata: { namespace: string }; spec: { selector: { matchLabels: Record<string, string> }; endpoints: Array<{ port: string; path: string }> } }>(
-    overlay,
-    'ServiceMonitor',
-    HOOKS,
-  );
-  t.equal(monitor.metadata.namespace, service.metadata?.namespace, 'in the namespace of the Service it selects');
+  const monitor = find(overlay, 'ServiceMonitor', HOOKS);
+  t.equal(monitor.metadata?.namespace, service.metadata?.namespace, 'in the namespace of the Service it selects');
   t.ok(selects(monitor.spec.selector.matchLabels, service.metadata?.labels ?? {}), 'selects the hook Service');
   t.same(monitor.spec.endpoints.map((e) => [e.port, e.path]), [['http', '/metrics']]);
   t.ok(service.spec?.ports?.some((p) => p.name === 'http'), 'the endpoint port exists');

@@ -8,14 +8,17 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { kustomizeBuild, objectId, type Obj } from './kustomize.js';
 import { validateDeployObject } from './validate.js';
+import { Type } from '@sinclair/typebox';
+import { childOf } from '../helpers/children.js';
+import { checked, readJson } from '../helpers/json.js';
+import { objAt, objsAt, present } from '../support/paths.js';
 
 const CHECKOUT = 'ironic-metacontroller';
 const IMAGE = 'ironic-metacontroller-hooks';
-const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+const VERSION = readJson('package.json', Type.Object({ version: Type.String() })).version;
 const COMPONENT = 'deploy/components/api-credentials-name';
 
 /** A directory outside the repository holding `ironic-metacontroller/` (a copy of deploy/, or a link). */
@@ -35,7 +38,7 @@ const overlay = (dir: string, name: string, kustomization: Obj): string => {
 };
 
 const hookContainer = (objects: readonly Obj[]): IContainer => {
-  const deployment = objects.find((o) => o['kind'] === 'Deployment' && (o['metadata'] as Obj)['name'] === 'ironic-hooks') as IDeployment | undefined;
+  const deployment = childOf(objects, 'Deployment', 'ironic-hooks');
   const container = deployment?.spec?.template.spec?.containers[0];
   if (container === undefined) throw new Error('no hook container');
   return container;
@@ -46,7 +49,7 @@ const envOf = (container: IContainer): Record<string, string | undefined> => Obj
 const readmeExample = (): Obj => {
   const block = /```yaml\n(# my-ironic\/kustomization\.yaml[^\n]*\n[\s\S]*?)```/.exec(readFileSync('README.md', 'utf8'))?.[1];
   if (block === undefined) throw new Error('README.md has no my-ironic/kustomization.yaml example');
-  return parse(block) as Obj;
+  return objAt(parse(block));
 };
 
 t.test("the README's overlay builds next to a copy of the checkout and next to a link to it", async (t) => {
@@ -56,7 +59,7 @@ t.test("the README's overlay builds next to a copy of the checkout and next to a
   for (const checkout of ['copy', 'symlink'] as const) {
     const objects = kustomizeBuild(overlay(workspace(t, checkout), 'my-ironic', example));
     t.same(objects.map(objectId).sort(), expected, `${checkout}: the same objects as deploy/base`);
-    const images = example['images'] as Array<{ newName: string; newTag: string }>;
+    const images = checked(Type.Array(Type.Object({ newName: Type.String(), newTag: Type.String() })), example['images'], 'images');
     const image = `${images[0]?.newName ?? ''}:${images[0]?.newTag ?? ''}`;
     t.equal(hookContainer(objects).image, image, `${checkout}: the retagged image`);
     t.equal(envOf(hookContainer(objects))['HOOK_IMAGE'], image, `${checkout}: HOOK_IMAGE follows the retag`);
@@ -118,8 +121,8 @@ t.test('the cert-manager component adds Certificates and CERT_MANAGER to the bas
   ];
   cases.forEach(({ resources, components, monitors }, i) => {
     const objects = kustomizeBuild(overlay(dir, `cert-manager-${i}`, { resources, components }));
-    const controller = objects.find((o) => o['kind'] === 'CompositeController' && (o['metadata'] as Obj)['name'] === 'ironic') as Obj;
-    const children = ((controller['spec'] as Obj)['childResources'] as Obj[]).map((c) => `${String(c['apiVersion'])}/${String(c['resource'])}:${String((c['updateStrategy'] as Obj)['method'])}`);
+    const controller = present(childOf(objects, 'CompositeController', 'ironic'), 'CompositeController ironic');
+    const children = objsAt(controller, 'spec', 'childResources').map((c) => `${String(c['apiVersion'])}/${String(c['resource'])}:${String(objAt(c, 'updateStrategy')['method'])}`);
     t.ok(children.includes('cert-manager.io/v1/certificates:InPlace'), `${resources[0] ?? ''}: Certificates are managed in place`);
     t.equal(children.includes('monitoring.coreos.com/v1/servicemonitors:InPlace'), monitors, 'the overlay keeps its own child type');
     t.equal(envOf(hookContainer(objects))['CERT_MANAGER'], 'true', 'the hook renders Certificates');

@@ -19,7 +19,7 @@ import { compositeControllerErrors } from './composite-controller.js';
 import { admissionPolicyErrors } from './admission-policy.js';
 import type { Obj } from './kustomize.js';
 
-const closed = Type.Object;
+const closed = Type.Object.bind(Type);
 
 /** The part of monitoring.coreos.com/v1 ServiceMonitor that deploy/ uses; closed, so typos fail. */
 const ServiceMonitor = closed(
@@ -52,23 +52,25 @@ const fail = (errors: string[]): void => {
 };
 
 const extraModels: Record<string, (object: Obj) => void> = {
-  'v1/Namespace': (o) => new Namespace(o as never).validate(),
-  'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o as never).validate(),
+  'v1/Namespace': (o) => new Namespace(o).validate(),
+  'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o).validate(),
   'metacontroller.k8s.io/v1alpha1/CompositeController': (o) => fail(compositeControllerErrors(o)),
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': (o) => {
-    new ValidatingAdmissionPolicy(o as never).validate();
+    new ValidatingAdmissionPolicy(o).validate();
     fail(admissionPolicyErrors(o));
   },
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': (o) => {
-    new ValidatingAdmissionPolicyBinding(o as never).validate();
+    // Its spec is required: the model's own guard (true for every object under this key) gives the type.
+    if (!ValidatingAdmissionPolicyBinding.is(o)) throw new Error('not an admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding');
+    new ValidatingAdmissionPolicyBinding(o).validate();
     fail(admissionPolicyErrors(o));
   },
   'admissionregistration.k8s.io/v1/MutatingAdmissionPolicy': (o) => {
-    new MutatingAdmissionPolicy(o as never).validate();
+    new MutatingAdmissionPolicy(o).validate();
     fail(admissionPolicyErrors(o));
   },
   'admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding': (o) => {
-    new MutatingAdmissionPolicyBinding(o as never).validate();
+    new MutatingAdmissionPolicyBinding(o).validate();
     fail(admissionPolicyErrors(o));
   },
   'monitoring.coreos.com/v1/ServiceMonitor': (o) => {
@@ -76,7 +78,10 @@ const extraModels: Record<string, (object: Obj) => void> = {
     fail([...Value.Errors(ServiceMonitor, o)].map((e) => `${e.path}: ${e.message}`));
   },
   // Also checked against the published CRD, and its PromQL parsed, by test/deploy/alerts.test.ts.
-  'monitoring.coreos.com/v1/PrometheusRule': (o) => new PrometheusRule(o as never).validate(),
+  'monitoring.coreos.com/v1/PrometheusRule': (o) => {
+    if (!PrometheusRule.is(o)) throw new Error('not a monitoring.coreos.com/v1 PrometheusRule');
+    new PrometheusRule(o).validate();
+  },
   // Validated (and regenerated) by test/crd/crd.test.ts.
   'apiextensions.k8s.io/v1/CustomResourceDefinition': () => undefined,
 };

@@ -10,12 +10,15 @@ import { X509Certificate } from 'node:crypto';
 import type { KubeResource } from '../../src/cli/objects.js';
 import { admissionProblems } from '../support/crd-schema.js';
 import { startEmulator } from '../support/emulator.js';
+import { Type } from '@sinclair/typebox';
+import { checked } from '../helpers/json.js';
+import { objAt, objsAt, present, type Obj } from '../support/paths.js';
 
 const NS = 'baremetal-operator-system';
 const EXAMPLE = readFileSync('examples/cert-manager/ironic.yaml', 'utf8');
 
-type Obj = Record<string, unknown>;
-const podTemplate = (deployment: KubeResource | undefined): Obj => ((deployment?.['spec'] as Obj)['template'] as Obj);
+const podTemplate = (deployment: KubeResource | undefined): Obj => objAt(deployment, 'spec', 'template');
+const StringMap = Type.Record(Type.String(), Type.String());
 
 t.test('examples/cert-manager converges: the Certificate is issued and served', async (t) => {
   const e = await startEmulator({ certManager: true, namespace: NS });
@@ -33,7 +36,7 @@ t.test('examples/cert-manager converges: the Certificate is issued and served', 
   t.ok(result.stable, `stable after ${result.rounds} rounds`);
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'True' });
   t.same(e.history.flatMap((r) => r.syncs.flatMap((s) => [...s.warnings, ...s.pending])), [], 'every child was accepted');
-  const certificate = e.get('Certificate', 'ironic', NS) as KubeResource;
+  const certificate = present(e.get('Certificate', 'ironic', NS));
   t.same(admissionProblems(certificate), [], "the rendered Certificate fits cert-manager's CRD (v1.21.1)");
   t.match(certificate['spec'], {
     secretName: 'ironic-serving-tls',
@@ -43,11 +46,11 @@ t.test('examples/cert-manager converges: the Certificate is issued and served', 
     duration: '2160h',
     renewBefore: '720h',
   });
-  const secret = e.get('Secret', 'ironic-serving-tls', NS) as KubeResource;
-  const leaf = new X509Certificate(Buffer.from((secret['data'] as Record<string, string>)['tls.crt'] ?? '', 'base64'));
+  const secret = present(e.get('Secret', 'ironic-serving-tls', NS));
+  const leaf = new X509Certificate(Buffer.from(checked(StringMap, secret['data'], 'Secret data')['tls.crt'] ?? '', 'base64'));
   t.equal(leaf.checkIP('192.0.2.2'), '192.0.2.2');
   const pod = podTemplate(e.get('Deployment', 'ironic-service', NS));
-  t.match(((pod['spec'] as Obj)['volumes'] as Obj[]).find((v) => v['name'] === 'cert-ironic'), { name: 'cert-ironic', secret: { secretName: 'ironic-serving-tls' } }, 'the pod mounts what cert-manager issued');
+  t.match(objsAt(pod, 'spec', 'volumes').find((v) => v['name'] === 'cert-ironic'), { name: 'cert-ironic', secret: { secretName: 'ironic-serving-tls' } }, 'the pod mounts what cert-manager issued');
   t.match(e.status('Ironic', 'ironic', NS)['access'], { apiURL: `https://ironic.${NS}.svc`, caCertificate: { kind: 'Secret', name: 'ironic-serving-tls', key: 'ca.crt' } });
   for (let i = 0; i < 10; i += 1) {
     e.settleWorkloads();
@@ -55,13 +58,13 @@ t.test('examples/cert-manager converges: the Certificate is issued and served', 
   }
 
   // A new address: the Certificate changes in place, cert-manager re-issues, the pod rolls once.
-  const before = (podTemplate(e.get('Deployment', 'ironic-service', NS))['metadata'] as Obj)['annotations'] as Record<string, string>;
-  const ironic = e.get('Ironic', 'ironic', NS) as KubeResource;
-  e.apply({ ...ironic, spec: { ...(ironic['spec'] as Obj), networking: { interface: 'eth1', ipAddress: '192.0.2.2', externalIP: '203.0.113.9' } } });
+  const before = checked(StringMap, objAt(podTemplate(e.get('Deployment', 'ironic-service', NS)), 'metadata')['annotations'], 'annotations');
+  const ironic = present(e.get('Ironic', 'ironic', NS));
+  e.apply({ ...ironic, spec: { ...objAt(ironic, 'spec'), networking: { interface: 'eth1', ipAddress: '192.0.2.2', externalIP: '203.0.113.9' } } });
   const changed = await e.runUntilStable({ autoReady: true, maxRounds: 10 });
   t.ok(changed.stable);
-  t.match((e.get('Certificate', 'ironic', NS) as KubeResource)['spec'], { ipAddresses: ['192.0.2.2', '203.0.113.9'] });
-  const after = (podTemplate(e.get('Deployment', 'ironic-service', NS))['metadata'] as Obj)['annotations'] as Record<string, string>;
+  t.match(present(e.get('Certificate', 'ironic', NS))['spec'], { ipAddresses: ['192.0.2.2', '203.0.113.9'] });
+  const after = checked(StringMap, objAt(podTemplate(e.get('Deployment', 'ironic-service', NS)), 'metadata')['annotations'], 'annotations');
   t.not(after['ironic.metal3.io/tls-secret-version'], before['ironic.metal3.io/tls-secret-version'], 'the re-issued certificate rolls the pod');
   t.equal(changed.writes.filter((w) => w.verb === 'update' && w.object.startsWith('Deployment')).length, 1, 'once');
 });
@@ -73,8 +76,8 @@ t.test('a renewal by cert-manager (the same names, a new certificate in the same
   const first = await e.runUntilStable({ autoReady: true, maxRounds: 16 });
   t.ok(first.stable, 'converges with event-driven syncs and a lagging Secret cache');
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'True' });
-  const secret = e.get('Secret', 'ironic-serving-tls', NS) as KubeResource;
-  const data = secret['data'] as Record<string, string>;
+  const secret = present(e.get('Secret', 'ironic-serving-tls', NS));
+  const data = checked(StringMap, secret['data'], 'Secret data');
   e.apply({ ...secret, data: { ...data, 'tls.crt': Buffer.from('renewed').toString('base64') + (data['tls.crt'] ?? '') } });
   const renewed = await e.runUntilStable({ autoReady: true, maxRounds: 16 });
   t.ok(renewed.stable);

@@ -8,14 +8,15 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import type { KubeResource } from '../../src/cli/objects.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
-import { valueAt } from '../support/paths.js';
+import { objAt, objAtOrEmpty, present, valueAt } from '../support/paths.js';
+import { ofKind } from '../helpers/children.js';
 
 type Engine = 'Builtin' | 'MariaDBOperator';
 
 const withEngine = (object: KubeResource, engine: Engine): KubeResource =>
-  object.kind === 'IronicDatabase' ? { ...object, spec: { ...(object['spec'] as object), engine } } : object;
+  object.kind === 'IronicDatabase' ? { ...object, spec: { ...objAtOrEmpty(object, 'spec'), engine } } : object;
 
-const atVersion = (object: KubeResource, version: string): KubeResource => ({ ...object, spec: { ...(object['spec'] as object), version } });
+const atVersion = (object: KubeResource, version: string): KubeResource => ({ ...object, spec: { ...objAtOrEmpty(object, 'spec'), version } });
 
 const managed = (emulator: Emulator, engine: Engine, version = '38.0'): KubeResource[] =>
   emulator.apply(
@@ -40,14 +41,14 @@ for (const engine of ['Builtin', 'MariaDBOperator'] as const) {
   t.test(`${engine}: an Ironic runs on it and its upgrade Jobs run against it`, async (t) => {
     const emulator = await start(engine);
     t.teardown(() => emulator.close());
-    const ironic = managed(emulator, engine, '37.0').find((o) => o.kind === 'Ironic') as KubeResource;
+    const ironic = present(managed(emulator, engine, '37.0').find((o) => o.kind === 'Ironic'));
     t.ok((await emulator.runUntilStable({ autoReady: true })).stable, 'installed at 37.0');
     t.match(emulator.ready('IronicDatabase', 'ironic-db'), { status: 'True' });
     t.match(emulator.status('IronicDatabase', 'ironic-db'), { host: HOSTS[engine], port: 3306, databaseName: 'ironic', credentialsName: 'ironic-db-database-credentials' });
     t.match(emulator.ready('Ironic', 'ironic'), { status: 'True' });
     t.notMatch(emulator.ready('Ironic', 'ironic')?.message ?? '', /single point of failure/, 'no hint without high availability');
-    const env = valueAt(emulator.get('Deployment', 'ironic-service'), 'spec', 'template', 'spec', 'containers', 0, 'env') as Array<{ name: string; value?: string }>;
-    t.same(env.find((e) => e.name === 'MARIADB_HOST'), { name: 'MARIADB_HOST', value: HOSTS[engine] }, 'Ironic connects to the published host');
+    const env = ofKind(emulator.get('Deployment', 'ironic-service'), 'Deployment').spec?.template.spec?.containers[0]?.env;
+    t.same(env?.find((e) => e.name === 'MARIADB_HOST'), { name: 'MARIADB_HOST', value: HOSTS[engine] }, 'Ironic connects to the published host');
 
     emulator.apply(atVersion(ironic, '38.0'));
     await emulator.round();
@@ -64,7 +65,7 @@ t.test('the upgrade Jobs are identical for both engines but for the database hos
   const templates: string[] = [];
   for (const engine of ['Builtin', 'MariaDBOperator'] as const) {
     const emulator = await start(engine);
-    const ironic = managed(emulator, engine, '37.0').find((o) => o.kind === 'Ironic') as KubeResource;
+    const ironic = present(managed(emulator, engine, '37.0').find((o) => o.kind === 'Ironic'));
     await emulator.runUntilStable({ autoReady: true });
     emulator.apply(atVersion(ironic, '38.0'));
     await emulator.round();
@@ -84,7 +85,7 @@ t.test('an HA Ironic on a Builtin database is Ready with a hint; on a Galera dat
   t.teardown(() => emulator.close());
   const ha = emulator.parse(readFileSync('examples/ha.yaml', 'utf8')).map((o) => {
     if (o.kind !== 'IronicDatabase') return o;
-    const { engine: _engine, replicas: _replicas, ...spec } = o['spec'] as Record<string, unknown>;
+    const { engine: _engine, replicas: _replicas, ...spec } = objAt(o, 'spec');
     return { ...o, spec };
   });
   emulator.apply(ha);
@@ -99,11 +100,11 @@ t.test('an HA Ironic on a Builtin database is Ready with a hint; on a Galera dat
 t.test('the engine of an existing database cannot change: refused at admission, and by the hook', async (t) => {
   const emulator = await start('MariaDBOperator');
   t.teardown(() => emulator.close());
-  const database = managed(emulator, 'Builtin').find((o) => o.kind === 'IronicDatabase') as KubeResource;
+  const database = present(managed(emulator, 'Builtin').find((o) => o.kind === 'IronicDatabase'));
   t.ok((await emulator.runUntilStable({ autoReady: true })).stable);
   t.throws(() => emulator.apply(withEngine(database, 'MariaDBOperator')), /engine cannot be changed once the database exists/);
   // As if the CRD's rule were missing (an older CRD): the hook refuses too, and keeps the StatefulSet.
-  const stored = emulator.get('IronicDatabase', 'ironic-db') as KubeResource;
+  const stored = present(emulator.get('IronicDatabase', 'ironic-db'));
   emulator.cluster.store.update(withEngine(stored, 'MariaDBOperator'));
   const round = await emulator.round();
   t.same(round.writes.filter((w) => w.verb !== 'status'), [], 'no child changes');

@@ -6,6 +6,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import type { KubeResource } from '../../src/cli/objects.js';
+import { present } from '../support/paths.js';
 import { certificateSpecProblems, certManagerWebhookRefusals, goDurationSeconds } from '../support/cert-manager-webhook.js';
 import { startEmulator } from '../support/emulator.js';
 
@@ -37,7 +38,7 @@ t.test('a child that loses its controller-uid label is released: the Ironic no l
   e.apply(MINIMAL);
   t.ok((await e.runUntilStable({ autoReady: true })).stable);
   const uid = e.get('Ironic', 'ironic', NS)?.metadata.uid ?? '';
-  const service = e.get('Service', 'ironic', NS) as KubeResource;
+  const service = present(e.get('Service', 'ironic', NS));
   const { 'controller-uid': _removed, ...labels } = service.metadata.labels ?? {};
   e.apply({ ...service, metadata: { ...service.metadata, labels } });
   const released = await e.runUntilStable({ autoReady: true });
@@ -47,7 +48,7 @@ t.test('a child that loses its controller-uid label is released: the Ironic no l
   t.notOk('controller-uid' in (e.get('Service', 'ironic', NS)?.metadata.labels ?? {}), 'and no update put the label back');
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'False', reason: 'ResourceConflict', message: /Service baremetal-operator-system\/ironic/ });
   // The label back: adopted again, and Ready again.
-  const orphan = e.get('Service', 'ironic', NS) as KubeResource;
+  const orphan = present(e.get('Service', 'ironic', NS));
   e.apply({ ...orphan, metadata: { ...orphan.metadata, labels: { ...labels, 'controller-uid': uid } } });
   const adopted = await e.runUntilStable({ autoReady: true });
   t.ok(adopted.stable);
@@ -60,7 +61,7 @@ t.test("cert-manager's Certificate keeps its status subresource: an update of th
   t.teardown(() => e.close());
   e.apply(CERT_MANAGER);
   t.ok((await e.runUntilStable({ autoReady: true, maxRounds: 10 })).stable);
-  const certificate = e.get('Certificate', 'ironic', NS) as KubeResource;
+  const certificate = present(e.get('Certificate', 'ironic', NS));
   const status = certificate['status'];
   t.match(status, { conditions: [{ type: 'Ready', status: 'True' }] });
   e.apply({ ...certificate, status: { conditions: [{ type: 'Ready', status: 'False', reason: 'Edited', message: 'by hand' }] } });
@@ -83,11 +84,11 @@ t.test("cert-manager's webhook rules on the fields we render (internal/apis/cert
   t.teardown(() => e.close());
   e.apply(CERT_MANAGER);
   await e.runUntilStable({ autoReady: true, maxRounds: 10 });
-  const rendered = e.get('Certificate', 'ironic', NS) as KubeResource;
+  const rendered = present(e.get('Certificate', 'ironic', NS));
   t.same(certManagerWebhookRefusals(rendered), [], 'what the hooks render is admitted');
   const spec = rendered['spec'] as Record<string, unknown>;
   const problems = (change: Record<string, unknown>): string[] => certificateSpecProblems({ ...rendered, spec: { ...spec, ...change } });
-  const cases: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
+  const cases: readonly (readonly [string, Record<string, unknown>, RegExp])[] = [
     ['no secretName', { secretName: '' }, /^spec\.secretName: Required value$/],
     ['a secretName that is no DNS subdomain', { secretName: 'Ironic_TLS' }, /^spec\.secretName: Invalid value/],
     ['no issuer name', { issuerRef: { kind: 'Issuer' } }, /^spec\.issuerRef\.name: Required value$/],

@@ -5,8 +5,9 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { startEmulator } from '../support/emulator.js';
+import { objsAt } from '../support/paths.js';
 
-const conditions = (status: Record<string, unknown>): Record<string, unknown>[] => (Array.isArray(status['conditions']) ? (status['conditions'] as Record<string, unknown>[]) : []);
+const conditions = (status: Record<string, unknown>): Record<string, unknown>[] => (Array.isArray(status['conditions']) ? objsAt(status, 'conditions') : []);
 
 t.test('an IronicDatabase in use is kept until its Ironic is gone', async (t) => {
   const emulator = await startEmulator();

@@ -89,7 +89,7 @@ t.test('every example is accepted by the API server', async (t) => {
     for (const object of objects) {
       const what = `${file}: ${object.kind} ${object.metadata.name}`;
       if (isParent(object)) t.same(admissionProblems(object), [], `${what} passes its CRD`);
-      else t.doesNotThrow(() => validateK8s(object as Record<string, unknown>), `${what} is a valid ${object.kind}`);
+      else t.doesNotThrow(() => validateK8s(object), `${what} is a valid ${object.kind}`);
     }
   }
 });

@@ -11,6 +11,12 @@ import type { KubeResource } from '../../src/cli/objects.js';
 import { generateRpcCA } from '../../src/crypto/rpc-ca.js';
 import { fakeSecrets } from '../helpers/hooks.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
+import { Type } from '@sinclair/typebox';
+import { ofKind } from '../helpers/children.js';
+import { checked } from '../helpers/json.js';
+import { objAtOrEmpty, present } from '../support/paths.js';
+
+const StringMap = Type.Record(Type.String(), Type.String());
 
 const DAY = 24 * 60 * 60;
 const NS = 'baremetal-operator-system';
@@ -19,22 +25,22 @@ const tlsCASecrets = (e: Emulator): KubeResource[] =>
   e.children('Ironic', 'ironic').filter((c) => c.kind === 'Secret' && c.metadata.name.startsWith('ironic-tls-ca-') && c.metadata.deletionTimestamp === undefined);
 
 const decoded = (secret: KubeResource): Record<string, string> =>
-  Object.fromEntries(Object.entries((secret['data'] ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+  Object.fromEntries(Object.entries(checked(StringMap, secret['data'] ?? {}, 'Secret data')).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
 
 const annotations = (e: Emulator): Record<string, string> => {
-  const deployment = e.get('Deployment', 'ironic-service', NS) as KubeResource;
-  return ((deployment['spec'] as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations);
+  const deployment = ofKind(e.get('Deployment', 'ironic-service', NS), 'Deployment');
+  return present(deployment.spec?.template.metadata?.annotations, 'the pod template annotations');
 };
 
 const bundle = (e: Emulator): string[] => {
-  const configMap = e.get('ConfigMap', 'ironic-ca', NS) as KubeResource;
-  const text = (configMap['data'] as Record<string, string>)['ca.crt'] ?? '';
+  const configMap = ofKind(e.get('ConfigMap', 'ironic-ca', NS), 'ConfigMap');
+  const text = present(configMap.data, 'the bundle ConfigMap data')['ca.crt'] ?? '';
   return text.split(/(?<=-----END CERTIFICATE-----)\s*/).filter((p) => p.includes('BEGIN')).map((p) => new X509Certificate(p).fingerprint256);
 };
 
 const signing = (e: Emulator): string => {
   const [current] = tlsCASecrets(e).filter((s) => s.metadata.name.slice('ironic-tls-ca-'.length) === annotations(e)['ironic.metal3.io/tls-ca-version']?.slice(0, 10));
-  return new X509Certificate(decoded(current as KubeResource)['tls.crt'] ?? '').fingerprint256;
+  return new X509Certificate(decoded(present(current))['tls.crt'] ?? '').fingerprint256;
 };
 
 /** Rounds until stable, then ten quiet rounds: nothing changes between the steps of the walk. */
@@ -66,10 +72,10 @@ t.test('issue, renewal and CA rotation, with nothing moving in between', async (
   e.apply(readFileSync('examples/generated-tls.yaml', 'utf8'));
   await settle(t, e, 'issued');
   const [first] = tlsCASecrets(e);
-  const caCert = new X509Certificate(decoded(first as KubeResource)['tls.crt'] ?? '');
+  const caCert = new X509Certificate(decoded(present(first))['tls.crt'] ?? '');
   const period = annotations(e)['ironic.metal3.io/tls-renewal-version'];
   t.equal(bundle(e).length, 1, 'clients trust the one CA');
-  t.same(e.status('Ironic', 'ironic', NS)['access'], { ...(e.status('Ironic', 'ironic', NS)['access'] as object), caCertificate: { kind: 'ConfigMap', name: 'ironic-ca', key: 'ca.crt' } });
+  t.same(e.status('Ironic', 'ironic', NS)['access'], { ...objAtOrEmpty(e.status('Ironic', 'ironic', NS), 'access'), caCertificate: { kind: 'ConfigMap', name: 'ironic-ca', key: 'ca.crt' } });
 
   // A month later: still the same period, nothing is written.
   t.same(await later(e, 30 * DAY), [], 'nothing before the renewal is due');
@@ -119,22 +125,22 @@ t.test('high availability with generated certificates: each node issues its own,
   const e = await startEmulator({ secrets: { ...fakeSecrets(), rpcCA: generateRpcCA }, tickSeconds: 5, overlay: 'mariadb-operator' });
   t.teardown(() => e.close());
   const objects = e.apply(readFileSync('examples/ha.yaml', 'utf8'));
-  const ironic = objects.find((o) => o.kind === 'Ironic') as KubeResource;
-  e.apply({ ...ironic, spec: { ...(ironic['spec'] as object), tls: { generateCertificate: true } } });
+  const ironic = present(objects.find((o) => o.kind === 'Ironic'));
+  e.apply({ ...ironic, spec: { ...objAtOrEmpty(ironic, 'spec'), tls: { generateCertificate: true } } });
   const result = await e.runUntilStable({ autoReady: true, maxRounds: 12 });
   t.ok(result.stable, `stable after ${result.rounds} rounds`);
   t.same(result.errors, []);
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'True' });
-  const daemonSet = e.get('DaemonSet', 'ironic-service', NS) as KubeResource;
-  const spec = (daemonSet['spec'] as { template: { metadata: { annotations: Record<string, string> }; spec: { initContainers: Array<{ name: string }> } } }).template;
-  t.same(spec.spec.initContainers.map((c) => c.name).filter((n) => n.endsWith('-certificate')), ['rpc-certificate', 'tls-certificate'], 'a JSON-RPC and a serving certificate, each from its own CA');
+  const daemonSet = ofKind(e.get('DaemonSet', 'ironic-service', NS), 'DaemonSet');
+  const spec = present(daemonSet.spec?.template, 'the pod template');
+  t.same(spec.spec?.initContainers?.map((c) => c.name).filter((n) => n.endsWith('-certificate')), ['rpc-certificate', 'tls-certificate'], 'a JSON-RPC and a serving certificate, each from its own CA');
   t.equal(tlsCASecrets(e).length, 1);
   for (let i = 0; i < 10; i += 1) {
     e.settleWorkloads();
     t.same((await e.round()).writes, [], `resync ${i + 1} writes nothing`);
   }
   const [ca] = tlsCASecrets(e);
-  const start = Date.parse(new X509Certificate(decoded(ca as KubeResource)['tls.crt'] ?? '').validFrom);
+  const start = Date.parse(new X509Certificate(decoded(present(ca))['tls.crt'] ?? '').validFrom);
   const writes = await later(e, (start + 60 * DAY * 1000 - Date.parse(e.now)) / 1000);
   t.same(writes, ['update DaemonSet baremetal-operator-system/ironic-service'], 'the renewal rolls the DaemonSet, and nothing else');
   await settle(t, e, 'HA renewed');

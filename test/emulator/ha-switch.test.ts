@@ -9,6 +9,7 @@ import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import type { KubeResource } from '../../src/cli/objects.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
+import { objAtOrEmpty, present } from '../support/paths.js';
 
 const WORKLOADS = new Set(['Deployment', 'DaemonSet']);
 
@@ -29,8 +30,8 @@ const toggle = async (t: Test, from: boolean): Promise<void> => {
   t.teardown(() => emulator.close());
   // ha.yaml (a database, the control-plane node, no fixed IP address), with highAvailability as `from` says.
   const objects = emulator.apply(readFileSync('examples/ha.yaml', 'utf8'));
-  const ironic = objects.find((o) => o.kind === 'Ironic') as KubeResource;
-  const withHa = (on: boolean): KubeResource => ({ ...ironic, spec: { ...(ironic['spec'] as object), highAvailability: on } });
+  const ironic = present(objects.find((o) => o.kind === 'Ironic'));
+  const withHa = (on: boolean): KubeResource => ({ ...ironic, spec: { ...objAtOrEmpty(ironic, 'spec'), highAvailability: on } });
   if (!from) emulator.apply(withHa(false));
   t.ok((await emulator.runUntilStable({ autoReady: true, maxRounds: 10 })).stable, 'converged before the switch');
   const [before] = workloads(emulator).map((w) => w.kind);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import forge from 'node-forge';
 import type { KubeResource } from '../../src/cli/objects.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
-import { stringMapAt } from '../support/paths.js';
+import { present, stringMapAt } from '../support/paths.js';
 
 const EXAMPLE = readFileSync('examples/tls-credentials.yaml', 'utf8');
 const TLS_VERSION = 'ironic.metal3.io/tls-secret-version';
@@ -103,7 +103,7 @@ t.test('new API credentials get a new htpasswd Secret and roll the pods once', a
 t.test('a deleted TLS Secret freezes the children until it is back', async (t) => {
   const emulator = await converged(t);
   const before = snapshot(emulator);
-  const tls = emulator.get('Secret', 'ironic-tls') as KubeResource;
+  const tls = present(emulator.get('Secret', 'ironic-tls'));
   emulator.delete('Secret', 'ironic-tls');
   const missing = await emulator.runUntilStable({ autoReady: true, maxRounds: 4 });
   t.ok(missing.stable, 'stable while it is missing');

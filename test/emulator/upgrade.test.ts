@@ -7,7 +7,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import type { KubeResource } from '../../src/cli/objects.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
-import { valueAt } from '../support/paths.js';
+import { objAtOrEmpty, present, valueAt } from '../support/paths.js';
 
 const PRE = 'ironic-pre-37.0-to-38.0';
 const POST = 'ironic-post-37.0-to-38.0';
@@ -19,20 +19,20 @@ const jobs = (emulator: Emulator): string[] => emulator.children('Ironic', 'iron
 const childWrites = async (emulator: Emulator): Promise<string[]> =>
   (await emulator.round()).writes.filter((w) => w.verb !== 'status').map((w) => `${w.verb} ${w.object.replace('baremetal-operator-system/', '')}`);
 
-const atVersion = (object: KubeResource, version: string): KubeResource => ({ ...object, spec: { ...(object['spec'] as object), version } });
+const atVersion = (object: KubeResource, version: string): KubeResource => ({ ...object, spec: { ...objAtOrEmpty(object, 'spec'), version } });
 
 t.test('37.0 → 38.0: pre Job, rollout, post Job, Ready, Jobs deleted', async (t) => {
   const emulator = await startEmulator();
   t.teardown(() => emulator.close());
   const objects = emulator.apply(readFileSync('examples/managed-database.yaml', 'utf8'));
-  const ironic = objects.find((o) => o.kind === 'Ironic') as KubeResource;
+  const ironic = present(objects.find((o) => o.kind === 'Ironic'));
   emulator.apply(atVersion(ironic, '37.0'));
   t.ok((await emulator.runUntilStable({ autoReady: true })).stable, 'installed at 37.0');
   t.match(emulator.status('Ironic', 'ironic'), { installedVersion: '37.0', requestedVersion: '37.0' });
   t.same(jobs(emulator), [], 'the first install Jobs are gone');
   t.equal(image(emulator), 'quay.io/metal3-io/ironic:release-37.0');
 
-  const service = emulator.get('Service', 'ironic') as KubeResource;
+  const service = present(emulator.get('Service', 'ironic'));
   emulator.apply(atVersion(ironic, '38.0'));
   t.same(await childWrites(emulator), ['update Service ironic', `create Job ${PRE}`], '1. the pre-upgrade Job; the workload stays (the core group is written before batch)');
   t.same(emulator.get('Service', 'ironic')?.['spec'], service['spec'], 'the Service only took the new version label');
@@ -66,7 +66,7 @@ t.test('a failed pre-upgrade Job holds the rollout and is reported', async (t) =
   const emulator = await startEmulator();
   t.teardown(() => emulator.close());
   const objects = emulator.apply(readFileSync('examples/managed-database.yaml', 'utf8'));
-  const ironic = objects.find((o) => o.kind === 'Ironic') as KubeResource;
+  const ironic = present(objects.find((o) => o.kind === 'Ironic'));
   emulator.apply(atVersion(ironic, '37.0'));
   t.ok((await emulator.runUntilStable({ autoReady: true })).stable);
   emulator.apply(atVersion(ironic, '38.0'));

@@ -6,13 +6,19 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { evaluateKubeCel } from '../../src/api/kube-cel.js';
+import { isObj as isObject, objAt, valueAt, type Obj as Json } from '../support/paths.js';
 
-type Json = { [key: string]: unknown };
-type Rule = { rule: string; message: string };
+type Rule = { rule: string; message?: string };
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const rulesOf = (rules: readonly unknown[]): Rule[] =>
+  rules.map((rule) => {
+    const [text, message] = [valueAt(rule, 'rule'), valueAt(rule, 'message')];
+    if (typeof text !== 'string' || (message !== undefined && typeof message !== 'string')) throw new TypeError(`not a validation rule: ${JSON.stringify(rule)}`);
+    return { rule: text, ...(message !== undefined && { message }) };
+  });
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+// ajv-formats is CommonJS: its module object is the plugin, and `.default` the same function (the one its types describe).
+const addFormats = addFormatsModule.default;
 
 const ajvFor = (): Ajv => {
   const ajv = new Ajv({ strict: false, allErrors: true });
@@ -21,12 +27,7 @@ const ajvFor = (): Ajv => {
 };
 
 /** The schema of the only version of a CRD. */
-export const schemaOf = (crd: Json): Json => {
-  const spec = crd['spec'] as Json;
-  const versions = spec['versions'] as Json[];
-  const schema = (versions[0]?.['schema'] as Json)['openAPIV3Schema'];
-  return schema as Json;
-};
+export const schemaOf = (crd: Json): Json => objAt(crd, 'spec', 'versions', 0, 'schema', 'openAPIV3Schema');
 
 const celValue = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(celValue);
@@ -40,18 +41,18 @@ const runRules = (rules: Rule[], self: unknown, old: unknown, path: string, out:
     const transition = rule.includes('oldSelf');
     if (transition && old === undefined) continue;
     const result = evaluateKubeCel(rule, { self: celValue(self), ...(transition && { oldSelf: celValue(old) }) });
-    if (result !== true) out.push(`${path}: ${message}`);
+    if (result !== true) out.push(`${path}: ${String(message)}`);
   }
 };
 
 const walk = (schema: Json, value: unknown, old: unknown, path: string, out: string[]): void => {
   if (value === undefined) return;
   const rules = schema['x-kubernetes-validations'];
-  if (Array.isArray(rules)) runRules(rules as Rule[], value, old, path, out);
+  if (Array.isArray(rules)) runRules(rulesOf(rules), value, old, path, out);
   const properties = schema['properties'];
   if (isObject(properties) && isObject(value)) {
     for (const [name, child] of Object.entries(properties)) {
-      walk(child as Json, value[name], isObject(old) ? old[name] : undefined, `${path}.${name}`, out);
+      walk(objAt(child), value[name], isObject(old) ? old[name] : undefined, `${path}.${name}`, out);
     }
   }
   const items = schema['items'];

@@ -18,23 +18,23 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { checkAgainstCrd, schemaOf } from './crd-check.js';
 import { defaultAndPrune } from '../support/crd-schema.js';
+import { Type } from '@sinclair/typebox';
+import { checked } from './json.js';
+import { isObj, objAt, objAtOrEmpty, valueAt, type Obj } from '../support/paths.js';
 
 const cache = new Map<string, Record<string, unknown>>();
 const readYamlFile = (file: string): Record<string, unknown> => {
   const cached = cache.get(file);
   if (cached !== undefined) return cached;
-  const value = parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const value = objAt(parse(readFileSync(file, 'utf8')));
   cache.set(file, value);
   return value;
 };
 
-type Obj = Record<string, unknown>;
-
-const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Fields of `value` its structural schema does not know (the API server would prune them). */
 const unknownFields = (schema: Obj, value: unknown, path: string): string[] => {
-  if (Array.isArray(value)) return isObj(schema['items']) ? value.flatMap((v, i) => unknownFields(schema['items'] as Obj, v, `${path}[${i}]`)) : [];
+  const items = schema['items'];
+  if (Array.isArray(value)) return isObj(items) ? value.flatMap((v, i) => unknownFields(items, v, `${path}[${i}]`)) : [];
   if (!isObj(value) || schema['x-kubernetes-preserve-unknown-fields'] === true) return [];
   const properties = isObj(schema['properties']) ? schema['properties'] : undefined;
   const additional = isObj(schema['additionalProperties']) ? schema['additionalProperties'] : undefined;
@@ -57,24 +57,28 @@ const foreignModel = (plural: string) => (data: Obj) => ({
     const schema = schemaOf(crd);
     const { metadata, ...rest } = data;
     const pruned = unknownFields(schema, rest, '');
-    const problems = [...pruned.map((p) => `${p}: unknown field (pruned by the API server)`), ...checkAgainstCrd(crd, { ...(defaultAndPrune(schema, rest) as Obj), metadata })];
-    if (problems.length > 0) throw new Error(`${String(data['kind'])} ${String((metadata as Obj | undefined)?.['name'])}: ${problems.join('; ')}`);
+    const problems = [...pruned.map((p) => `${p}: unknown field (pruned by the API server)`), ...checkAgainstCrd(crd, { ...objAt(defaultAndPrune(schema, rest)), metadata })];
+    if (problems.length > 0) throw new Error(`${String(data['kind'])} ${String(valueAt(metadata, 'name'))}: ${problems.join('; ')}`);
   },
 });
 
 const models: Record<string, (data: Obj) => { validate: () => void }> = {
-  'apps/v1/Deployment': (d) => new Deployment(d as never),
-  'apps/v1/DaemonSet': (d) => new DaemonSet(d as never),
-  'apps/v1/StatefulSet': (d) => new StatefulSet(d as never),
-  'batch/v1/Job': (d) => new Job(d as never),
-  'v1/Service': (d) => new Service(d as never),
-  'v1/Secret': (d) => new Secret(d as never),
-  'v1/ConfigMap': (d) => new ConfigMap(d as never),
-  'v1/PersistentVolumeClaim': (d) => new PersistentVolumeClaim(d as never),
-  'v1/ServiceAccount': (d) => new ServiceAccount(d as never),
-  'networking.k8s.io/v1/Ingress': (d) => new Ingress(d as never),
-  'networking.k8s.io/v1/NetworkPolicy': (d) => new NetworkPolicy(d as never),
-  'monitoring.coreos.com/v1/ServiceMonitor': (d) => new ServiceMonitor(d as never),
+  'apps/v1/Deployment': (d) => new Deployment(d),
+  'apps/v1/DaemonSet': (d) => new DaemonSet(d),
+  'apps/v1/StatefulSet': (d) => new StatefulSet(d),
+  'batch/v1/Job': (d) => new Job(d),
+  'v1/Service': (d) => new Service(d),
+  'v1/Secret': (d) => new Secret(d),
+  'v1/ConfigMap': (d) => new ConfigMap(d),
+  'v1/PersistentVolumeClaim': (d) => new PersistentVolumeClaim(d),
+  'v1/ServiceAccount': (d) => new ServiceAccount(d),
+  'networking.k8s.io/v1/Ingress': (d) => new Ingress(d),
+  'networking.k8s.io/v1/NetworkPolicy': (d) => new NetworkPolicy(d),
+  // Its spec is required: the model's own guard (true for every object under this key) gives the type.
+  'monitoring.coreos.com/v1/ServiceMonitor': (d) => {
+    if (!ServiceMonitor.is(d)) throw new Error('not a monitoring.coreos.com/v1 ServiceMonitor');
+    return new ServiceMonitor(d);
+  },
   'k8s.mariadb.com/v1alpha1/MariaDB': foreignModel('mariadbs'),
   'k8s.mariadb.com/v1alpha1/Database': foreignModel('databases'),
   'k8s.mariadb.com/v1alpha1/User': foreignModel('users'),
@@ -99,11 +103,11 @@ export const LAST_APPLIED = 'metacontroller.k8s.io/last-applied-configuration';
  * last-applied annotation, and the status the test gives (or the one it had).
  */
 export const observe = (desired: Obj, previous: Obj | undefined): Obj => {
-  const metadata = (desired['metadata'] ?? {}) as Obj;
-  const previousMeta = (previous?.['metadata'] ?? {}) as Obj;
+  const metadata = objAtOrEmpty(desired, 'metadata');
+  const previousMeta = objAtOrEmpty(previous, 'metadata');
   const lastApplied = JSON.stringify(desired);
-  const changed = ((previousMeta['annotations'] ?? {}) as Obj)[LAST_APPLIED] !== lastApplied;
-  const generation = typeof previousMeta['generation'] === 'number' ? (previousMeta['generation'] as number) + (changed ? 1 : 0) : 1;
+  const changed = objAtOrEmpty(previousMeta, 'annotations')[LAST_APPLIED] !== lastApplied;
+  const generation = typeof previousMeta['generation'] === 'number' ? previousMeta['generation'] + (changed ? 1 : 0) : 1;
   return {
     ...structuredClone(desired),
     metadata: {
@@ -111,12 +115,16 @@ export const observe = (desired: Obj, previous: Obj | undefined): Obj => {
       uid: previousMeta['uid'] ?? `uid-${String(metadata['name'])}`,
       generation,
       resourceVersion: String(generation),
-      annotations: { ...((metadata['annotations'] ?? {}) as Obj), [LAST_APPLIED]: lastApplied },
+      annotations: { ...objAtOrEmpty(metadata, 'annotations'), [LAST_APPLIED]: lastApplied },
     },
-    ...(desired['kind'] === 'Service' && { spec: { ...structuredClone(desired['spec'] as Obj), clusterIP: '10.96.0.10' } }),
+    ...(desired['kind'] === 'Service' && { spec: { ...structuredClone(objAtOrEmpty(desired, 'spec')), clusterIP: '10.96.0.10' } }),
     ...(previous?.['status'] !== undefined && { status: previous['status'] }),
   };
 };
+
+/** Observed children in v2 keys (`Kind.group/version` → `namespace/name` → object), checked. */
+export const observedMap = (value: unknown): Record<string, Record<string, Obj>> =>
+  checked(Type.Record(Type.String(), Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))), value, 'observed children');
 
 /** Observed children (v2 keys) after applying every desired child. */
 export const observeAll = (
@@ -126,7 +134,7 @@ export const observeAll = (
 ): Record<string, Record<string, Obj>> => {
   const out: Record<string, Record<string, Obj>> = {};
   for (const child of desired) {
-    const meta = child['metadata'] as Obj;
+    const meta = objAt(child, 'metadata');
     const key = `${String(meta['namespace'])}/${String(meta['name'])}`;
     const group = groupKey(child);
     const before = previous[group]?.[key];
@@ -139,7 +147,7 @@ export const observeAll = (
 
 /** Status of a Deployment that rolled out and is available. */
 export const availableDeployment = (object: Obj): Obj => ({
-  observedGeneration: (object['metadata'] as Obj)['generation'] ?? 1,
+  observedGeneration: objAt(object, 'metadata')['generation'] ?? 1,
   replicas: 1,
   updatedReplicas: 1,
   readyReplicas: 1,

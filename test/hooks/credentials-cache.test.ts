@@ -10,6 +10,7 @@ import { syncIronic } from '../../src/hooks/ironic.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
 import { ironicNames } from '../../src/render/names.js';
 import { FIXED_NOW, fakeSecrets, ironic, testConfig, type Obj } from '../helpers/hooks.js';
+import { present } from '../support/paths.js';
 
 const SPEC = { networking: { interface: 'eth1', ipAddress: '192.0.2.2' } };
 const UID = '7f1e4c7e-0000-4000-8000-000000000001';
@@ -69,7 +70,7 @@ t.test('of two htpasswd Secrets that both match, the one the workload mounts is 
   const credentials = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-api-credentials', namespace: 'metal3', ownerReferences: [{ uid: UID, controller: true }] }, data: { username: b64('ironic'), password: b64('pw') } };
   const first = await sync({ parent: parent(3600), children: { 'Secret.v1': { 'metal3/ironic-api-credentials': credentials } }, related: {} }, secrets);
   const rendered = (first.children as Obj[]).find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-htpasswd-'));
-  const workload = (first.children as Obj[]).find((c) => c['kind'] === 'Deployment') as Obj;
+  const workload = present((first.children as Obj[]).find((c) => c['kind'] === 'Deployment'));
   // Two matching htpasswd Secrets (content-named); the workload mounts the second one observed.
   const named = (line: string): string => ironicNames('ironic').htpasswd(createHash('sha256').update(line).digest('hex'));
   const [other, mountedLine] = ['ironic:$2y$10$matchA', 'ironic:$2y$10$matchB'];

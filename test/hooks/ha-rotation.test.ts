@@ -1,26 +1,30 @@
 /** The CA rotation driven through the sync hook: stage, roll, promote, roll. */
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { fakeSecrets, ironic, testServer, type Obj } from '../helpers/hooks.js';
+import { conditionsOf, fakeSecrets, hookResponse, ironic, testServer, type HookResponse, type Obj } from '../helpers/hooks.js';
 import { observeAll } from '../helpers/k8s.js';
 import { generateRpcCA } from '../../src/crypto/rpc-ca.js';
+import { Type } from '@sinclair/typebox';
+import { firstObserved } from '../helpers/children.js';
+import { checked } from '../helpers/json.js';
+import { objAt, present } from '../support/paths.js';
 
-type Response = { status: Obj; children: Obj[] };
+type Response = HookResponse;
 const spec = { highAvailability: true, database: { host: 'db', name: 'ironic', credentialsName: 'db' } };
 const installed = { status: { installedVersion: '38.0', requestedVersion: '38.0' } };
 
 const readyDaemonSet = (o: Obj): Obj | undefined =>
   o['kind'] === 'DaemonSet'
-    ? { observedGeneration: (o['metadata'] as Obj)['generation'], desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberUnavailable: 0, numberAvailable: 3 }
+    ? { observedGeneration: objAt(o, 'metadata')['generation'], desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberUnavailable: 0, numberAvailable: 3 }
     : undefined;
 
 const caSecret = (r: Response): Record<string, string> => {
-  const secret = r.children.find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-rpc-ca-')) as Obj;
-  return Object.fromEntries(Object.entries(secret['data'] as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+  const secret = present(r.children.find((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-rpc-ca-')));
+  return Object.fromEntries(Object.entries(checked(Type.Record(Type.String(), Type.String()), secret['data'], 'Secret data')).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
 };
 
 const sync = async (app: FastifyInstance, children: Record<string, Record<string, Obj>>): Promise<Response> =>
-  (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec, installed), children, related: {} } })).json() as Response;
+  hookResponse(await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec, installed), children, related: {} } }));
 
 t.test('a CA in its renewal window is staged, then promoted once the DaemonSet rolled out', async (t) => {
   const early = testServer(fakeSecrets(), '2026-01-01T00:00:00Z');
@@ -62,17 +66,17 @@ t.test('the CA Secret the replicas run with stays until they rolled onto its suc
   });
   const first = await sync(early, {});
   const observed = observeAll(first.children, {}, readyDaemonSet);
-  const firstCA = first.children.find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-rpc-ca-')) as Obj;
+  const firstCA = present(first.children.find((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-rpc-ca-')));
   const staged = await sync(late, observed);
-  const names = staged.children.map((c) => String((c['metadata'] as Obj)['name'])).filter((n) => n.startsWith('ironic-rpc-ca-'));
+  const names = staged.children.map((c) => String(objAt(c, 'metadata')['name'])).filter((n) => n.startsWith('ironic-rpc-ca-'));
   t.equal(names.length, 2, 'the old and the staged CA Secrets are both in the response');
-  t.ok(names.includes(String((firstCA['metadata'] as Obj)['name'])), 'the old one is kept while pods use it');
+  t.ok(names.includes(String(objAt(firstCA, 'metadata')['name'])), 'the old one is kept while pods use it');
 
   // Both observed, DaemonSet still on the old one: the staged one is current, nothing is promoted or re-generated.
   const both = observeAll(staged.children, observed, (o) => (o['kind'] === 'DaemonSet' ? { observedGeneration: 0 } : undefined));
   const again = await sync(late, both);
   t.same(
-    again.children.filter((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-rpc-ca-')).map((c) => (c['metadata'] as Obj)['name']).sort(),
+    again.children.filter((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-rpc-ca-')).map((c) => objAt(c, 'metadata')['name']).sort(),
     [...names].sort(),
     'stable while the roll is in progress',
   );
@@ -83,12 +87,12 @@ t.test('a Secret the young workload uses but the cache has not shown yet makes t
   t.teardown(() => app.close());
   const first = await sync(app, {});
   const observed = observeAll(first.children, {}, readyDaemonSet);
-  const daemonSet = Object.values(observed['DaemonSet.apps/v1'] ?? {})[0] as Obj;
-  (daemonSet['metadata'] as Obj)['creationTimestamp'] = '2026-01-01T00:00:30Z';
-  const secrets = { ...(observed['Secret.v1'] ?? {}) };
-  const htpasswd = Object.keys(secrets).find((k) => k.includes('htpasswd'));
-  if (htpasswd !== undefined) delete secrets[htpasswd];
-  const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec, installed), children: { ...observed, 'Secret.v1': secrets }, related: {} } })).json() as Obj;
-  t.equal(r['resyncAfterSeconds'], 5, 'waits for the cache');
-  t.match(String((((r['status'] as Obj)['conditions'] as Obj[])[0] as Obj)['message']), /waiting for the Secrets/);
+  const daemonSet = firstObserved(observed, 'DaemonSet.apps/v1');
+  objAt(daemonSet, 'metadata')['creationTimestamp'] = '2026-01-01T00:00:30Z';
+  const observedSecrets = observed['Secret.v1'] ?? {};
+  const htpasswd = Object.keys(observedSecrets).find((k) => k.includes('htpasswd'));
+  const secrets = Object.fromEntries(Object.entries(observedSecrets).filter(([k]) => k !== htpasswd));
+  const r = hookResponse(await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec, installed), children: { ...observed, 'Secret.v1': secrets }, related: {} } }));
+  t.equal(r.resyncAfterSeconds, 5, 'waits for the cache');
+  t.match(String(conditionsOf(r.status)[0]?.['message']), /waiting for the Secrets/);
 });

@@ -1,17 +1,17 @@
 import t from 'tap';
-import { ironic, testServer, type Obj } from '../helpers/hooks.js';
+import { customizeRequest, ironic, syncBody, testServer, type Obj, type SyncBody } from '../helpers/hooks.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';
 import { DB_TLS, ironicDatabase, mariadbOperatorReady, primaryService, syncedDatabaseChildren, WITH_MARIADB_OPERATOR } from '../fixtures/database-scenarios.js';
 import { observeAll, validateK8s } from '../helpers/k8s.js';
-import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { customizeIronicDatabase } from '../../src/hooks/ironic-database.js';
-import type { CustomizeRequest } from '../../src/api/hook.js';
 import { containerOf, envOf, podOf } from '../helpers/render.js';
+import { firstObserved, ofKind, requireChild } from '../helpers/children.js';
+import { objAt, present } from '../support/paths.js';
 
-type Response = { status: Obj & { conditions: Obj[] }; children: Obj[]; finalized?: boolean; resyncAfterSeconds?: number };
+type Response = SyncBody;
 
 t.test('customize asks for its Secrets by name and for the Ironic objects of its namespace', async (t) => {
-  const rules = (spec: Obj) => customizeIronicDatabase({ parent: ironicDatabase(spec) } as unknown as CustomizeRequest).relatedResources;
+  const rules = (spec: Obj) => customizeIronicDatabase(customizeRequest({ parent: ironicDatabase(spec) })).relatedResources;
   const own = [
     { apiVersion: 'v1', resource: 'configmaps', namespace: 'metal3', names: ['ironic-db-database-config'] },
     { apiVersion: 'apps/v1', resource: 'statefulsets', namespace: 'metal3', names: ['ironic-db-database'] },
@@ -33,9 +33,9 @@ t.test('the generated password is kept across syncs', async (t) => {
   const app = testServer();
   t.teardown(() => app.close());
   const children = await syncedDatabaseChildren(app, { parent: ironicDatabase({}), children: {}, related: {} });
-  const first = Object.values(children['Secret.v1'] ?? {})[0] as Obj;
-  const again = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({}), children, related: {} } })).json() as Response;
-  const secretChild = again.children.find((c) => c['kind'] === 'Secret') as Obj;
+  const first = firstObserved(children, 'Secret.v1');
+  const again = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({}), children, related: {} } }));
+  const secretChild = present(again.children.find((c) => c['kind'] === 'Secret'));
   t.same(secretChild['data'], first['data']);
 });
 
@@ -49,7 +49,7 @@ t.test('unusable credentials or TLS Secrets are reported and keep the children',
     { spec: { tlsCertificateName: 'x' }, rel: [secret('x', { 'tls.crt': 'c' })], reason: 'InvalidReference' },
   ];
   for (const c of cases) {
-    const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(c.spec), children, related: related(...c.rel) } })).json() as Response;
+    const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(c.spec), children, related: related(...c.rel) } }));
     t.equal(r.status.conditions[0]?.['reason'], c.reason);
     t.equal(r.children.length, 4, 'children kept');
   }
@@ -60,17 +60,17 @@ t.test('an Ironic on a managed database waits until it is ready, then uses its c
   t.teardown(() => app.close());
   const spec = { networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, databaseName: 'ironic-db' };
   const notReady = ironicDatabase({}, { status: { conditions: [{ type: 'Ready', status: 'False', reason: 'DatabaseInProgress', message: 'stateful set ironic-db-database is not ready yet' }] } });
-  const waiting = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children: {}, related: related(notReady) } })).json() as Response;
+  const waiting = syncBody(await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children: {}, related: related(notReady) } }));
   t.equal(waiting.status.conditions[0]?.['reason'], 'DeploymentInProgress');
   t.match(String(waiting.status.conditions[0]?.['message']), /waiting for IronicDatabase metal3\/ironic-db to become ready: stateful set/);
   t.same(waiting.children, [], 'nothing is created before the database is ready');
 
   const dbChildren = await syncedDatabaseChildren(app, { parent: ironicDatabase({ tlsCertificateName: 'db-tls' }), children: {}, related: related(DB_TLS) });
-  const dbStatus = ((await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ tlsCertificateName: 'db-tls' }), children: dbChildren, related: related(DB_TLS) } })).json() as Response).status;
+  const dbStatus = (syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ tlsCertificateName: 'db-tls' }), children: dbChildren, related: related(DB_TLS) } }))).status;
   t.equal(dbStatus.conditions[0]?.['status'], 'True');
   const readyDb = ironicDatabase({ tlsCertificateName: 'db-tls' }, { status: dbStatus });
   const parent = ironic(spec, { status: { installedVersion: '38.0', requestedVersion: '38.0' } });
-  const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children: {}, related: related(readyDb) } })).json() as Response;
+  const r = syncBody(await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children: {}, related: related(readyDb) } }));
   const pod = podOf(r.children);
   const env = envOf(containerOf(pod, 'ironic'));
   t.equal(env['MARIADB_HOST'], 'ironic-db-database.metal3.svc');
@@ -88,17 +88,17 @@ t.test('finalize is blocked while an Ironic uses the database, then deletes and 
   const deleting = ironicDatabase({}, { metadata: { name: 'ironic-db', namespace: 'metal3', generation: 1, deletionTimestamp: '2026-01-01T00:00:00Z' } });
   const user = ironic({ databaseName: 'ironic-db' }, { metadata: { name: 'user', namespace: 'metal3' } });
   const other = ironic({ databaseName: 'other' }, { metadata: { name: 'unrelated', namespace: 'metal3' } });
-  const blocked = (await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(user, other), finalizing: true } })).json() as Response;
+  const blocked = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(user, other), finalizing: true } }));
   t.equal(blocked.finalized, undefined, 'not finalized');
   t.equal(blocked.children.length, 4, 'the database keeps running while used');
   t.same(blocked.status['usedBy'], ['user']);
   const condition = blocked.status.conditions.find((c) => c['type'] === 'DeletionBlocked');
   t.match(String(condition?.['message']), /still used by: user/);
 
-  const releasing = (await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(other), finalizing: true } })).json() as Response;
+  const releasing = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(other), finalizing: true } }));
   t.same(releasing.children, [], 'children deleted once unused');
   t.equal(releasing.finalized, false, 'waits for them to be gone');
-  const released = (await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children: { 'StatefulSet.apps/v1': {} }, related: related(other), finalizing: true } })).json() as Response;
+  const released = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children: { 'StatefulSet.apps/v1': {} }, related: related(other), finalizing: true } }));
   t.equal(released.finalized, true);
 });
 
@@ -106,9 +106,9 @@ t.test('the data volume is retained on deletion unless the spec says otherwise',
   const app = testServer();
   t.teardown(() => app.close());
   const policy = async (spec: Obj) => {
-    const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(spec), children: {}, related: {} } })).json() as Response;
-    const set = r.children.find((c) => c['kind'] === 'StatefulSet') as Obj;
-    return (set['spec'] as Obj)['persistentVolumeClaimRetentionPolicy'];
+    const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(spec), children: {}, related: {} } }));
+    const set = present(r.children.find((c) => c['kind'] === 'StatefulSet'));
+    return objAt(set, 'spec')['persistentVolumeClaimRetentionPolicy'];
   };
   t.same(await policy({}), { whenDeleted: 'Retain', whenScaled: 'Retain' });
   t.same(await policy({ storage: { whenDeleted: 'Delete' } }), { whenDeleted: 'Delete', whenScaled: 'Retain' });
@@ -120,9 +120,9 @@ t.test('the claim template of an existing StatefulSet is never changed, and a re
   t.teardown(() => app.close());
   const children = await syncedDatabaseChildren(app, { parent: ironicDatabase({ storage: { size: '10Gi' } }), children: {}, related: {} });
   const sync = async (spec: Obj) =>
-    (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(spec), children, related: {} } })).json() as Response;
-  const templates = (r: Response) => ((r.children.find((c) => c['kind'] === 'StatefulSet') as Obj)['spec'] as Obj)['volumeClaimTemplates'];
-  const observedTemplates = ((Object.values(children['StatefulSet.apps/v1'] ?? {})[0] as Obj)['spec'] as Obj)['volumeClaimTemplates'];
+    syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(spec), children, related: {} } }));
+  const templates = (r: Response) => objAt(present(r.children.find((c) => c['kind'] === 'StatefulSet')), 'spec')['volumeClaimTemplates'];
+  const observedTemplates = objAt(firstObserved(children, 'StatefulSet.apps/v1'), 'spec')['volumeClaimTemplates'];
   const grown = await sync({ storage: { size: '20Gi' } });
   t.same(templates(grown), observedTemplates, 'template kept (it is immutable)');
   const resize = grown.status.conditions.find((c) => c['type'] === 'StorageResizePending');
@@ -140,19 +140,19 @@ t.test('finalize called late, under foreground deletion, does no harm and says w
   const metadata = { name: 'ironic-db', namespace: 'metal3', generation: 1, deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['foregroundDeletion', 'metacontroller.io/compositecontroller-ironicdatabase'] };
   const deleting = ironicDatabase({}, { metadata });
   const user = ironic({ databaseName: 'ironic-db' }, { metadata: { name: 'user', namespace: 'metal3' } });
-  const late = (await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(user), finalizing: true } })).json() as Response;
+  const late = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(user), finalizing: true } }));
   t.same(late.children, [], 'nothing is recreated: the garbage collector is deleting the children anyway');
   t.equal(late.finalized, false, 'not released while children remain');
   t.equal(late.status.conditions.find((c) => c['type'] === 'DeletionBlocked'), undefined, 'not reported as blocked: it is not');
   const ready = late.status.conditions.find((c) => c['type'] === 'Ready');
   t.equal(ready?.['reason'], 'Deleting');
   t.match(String(ready?.['message']), /although user still use it \(deleted with foreground propagation/);
-  const gone = (await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children: {}, related: related(user), finalizing: true } })).json() as Response;
+  const gone = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children: {}, related: related(user), finalizing: true } }));
   t.equal(gone.finalized, true, 'released once the children are gone');
 });
 
 t.test('customize with engine MariaDBOperator asks for the Service of the Galera primary, not for a StatefulSet', async (t) => {
-  const rules = customizeIronicDatabase({ parent: ironicDatabase({ engine: 'MariaDBOperator' }) } as unknown as CustomizeRequest).relatedResources;
+  const rules = customizeIronicDatabase(customizeRequest({ parent: ironicDatabase({ engine: 'MariaDBOperator' }) })).relatedResources;
   t.same(rules, [
     { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics', namespace: 'metal3' },
     { apiVersion: 'v1', resource: 'services', namespace: 'metal3', names: ['ironic-db-database-primary'] },
@@ -166,12 +166,12 @@ t.test('engine MariaDBOperator: Ready follows the Ready conditions of the mariad
   const app = operatorApp();
   t.teardown(() => app.close());
   const parent = ironicDatabase({ engine: 'MariaDBOperator' });
-  const sync = async (children: Obj, rel: Obj[] = []) => (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent, children, related: related(...rel) } })).json() as Response;
+  const sync = async (children: Obj, rel: Obj[] = []) => syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent, children, related: related(...rel) } }));
   const first = await sync({});
   t.same(first.children.map((c) => c['kind']), ['Secret', 'MariaDB', 'Database', 'User', 'Grant']);
   const notReady = { conditions: [{ type: 'Ready', status: 'False', reason: 'Provisioning', message: 'Waiting for Galera' }] };
   const observed = (statusOf: (o: Obj) => Obj | undefined) => observeAll(first.children, {}, statusOf);
-  const message = async (children: Obj, rel: Obj[] = []) => ((await sync(children, rel)).status.conditions[0] as { status: string; message: string });
+  const message = async (children: Obj, rel: Obj[] = []) => (await sync(children, rel)).status.conditions[0];
   t.match(await message(observed((o) => (o['kind'] === 'MariaDB' ? notReady : undefined))), { status: 'False', message: 'MariaDB ironic-db-database is not ready yet: Waiting for Galera' });
   t.match(await message(observed((o) => (o['kind'] === 'MariaDB' ? mariadbOperatorReady() : undefined))), { status: 'False', message: 'Database ironic-db-database is not ready yet' });
   const allReady = observed((o) => (String(o['apiVersion']).startsWith('k8s.mariadb.com/') ? mariadbOperatorReady() : undefined));
@@ -185,10 +185,10 @@ t.test('engine MariaDBOperator with a TLS Secret without ca.crt is refused: mari
   const app = operatorApp();
   t.teardown(() => app.close());
   const tls = secret('db-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' });
-  const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(tls) } })).json() as Response;
+  const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(tls) } }));
   t.match(r.status.conditions[0], { status: 'False', reason: 'InvalidReference', message: /^spec\.tlsCertificateName: Secret db-tls has no ca\.crt/ });
   t.same(r.children, []);
-  const ok = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(DB_TLS) } })).json() as Response;
+  const ok = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(DB_TLS) } }));
   t.match(ok.status, { tlsCertificateName: 'db-tls', tlsCAKey: 'ca.crt', host: 'ironic-db-database-primary.metal3.svc' });
 });
 
@@ -196,8 +196,8 @@ t.test('the switch from the metal3 mariadb-image: the data directory it wrote ke
   // What the StatefulSet rendered before this change (the metal3 image) and what it renders now.
   const app = testServer();
   t.teardown(() => app.close());
-  const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({}), children: {}, related: {} } })).json() as Response;
-  const set = r.children.find((c) => c['kind'] === 'StatefulSet') as unknown as IStatefulSet;
+  const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({}), children: {}, related: {} } }));
+  const set = requireChild(r, 'StatefulSet');
   const pod = set.spec?.template.spec;
   const container = pod?.containers.find((c) => c.name === 'mariadb') ?? { name: 'missing' };
   t.equal(container.image, 'docker.io/library/mariadb:11.8', 'the official image, an LTS line pinned by tag');
@@ -231,17 +231,17 @@ t.test('the switch from the metal3 mariadb-image: the data directory it wrote ke
   );
   t.match((container.volumeMounts ?? []).find((m) => m.name === 'run'), { mountPath: '/run/mysqld' }, 'socket and pid file off the read-only root');
   t.same(container.readinessProbe?.exec?.command, ['healthcheck.sh', '--connect', '--innodb_initialized']);
-  const config = r.children.find((c) => c['kind'] === 'ConfigMap') as { data: Record<string, string> };
-  t.match(config.data['ironic-database.cnf'], /max_connections = 64\ncharacter_set_server = utf8mb3\n/);
+  const config = requireChild(r, 'ConfigMap');
+  t.match(config.data?.['ironic-database.cnf'], /max_connections = 64\ncharacter_set_server = utf8mb3\n/);
 });
 
 t.test('priorityClassName reaches the database pods of either engine', async (t) => {
   const app = operatorApp();
   t.teardown(() => app.close());
   for (const engine of ['Builtin', 'MariaDBOperator']) {
-    const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine, priorityClassName: 'db-critical' }), children: {}, related: {} } })).json() as Response;
-    const workload = r.children.find((c) => c['kind'] === 'StatefulSet' || c['kind'] === 'MariaDB') as Obj;
-    const found = engine === 'Builtin' ? (workload as unknown as IStatefulSet).spec?.template.spec?.priorityClassName : (workload['spec'] as Obj)['priorityClassName'];
+    const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine, priorityClassName: 'db-critical' }), children: {}, related: {} } }));
+    const workload = present(r.children.find((c) => c['kind'] === 'StatefulSet' || c['kind'] === 'MariaDB'));
+    const found = engine === 'Builtin' ? ofKind(workload, 'StatefulSet').spec?.template.spec?.priorityClassName : objAt(workload, 'spec')['priorityClassName'];
     t.equal(found, 'db-critical', engine);
   }
 });
@@ -250,9 +250,9 @@ t.test('engine MariaDBOperator: one Galera node per Kubernetes node from the fir
   const app = operatorApp();
   t.teardown(() => app.close());
   for (const replicas of [3, 5]) {
-    const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', replicas }), children: {}, related: {} } })).json() as Response;
-    const mariadb = r.children.find((c) => c['kind'] === 'MariaDB') as Obj;
-    const spec = mariadb['spec'] as Obj;
+    const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', replicas }), children: {}, related: {} } }));
+    const mariadb = present(r.children.find((c) => c['kind'] === 'MariaDB'));
+    const spec = objAt(mariadb, 'spec');
     // mariadb-operator's default is no anti-affinity, and its webhook refuses to change antiAffinityEnabled later.
     t.same(spec['affinity'], { antiAffinityEnabled: true }, `${replicas} replicas: required pod anti-affinity on the host name`);
     t.same(spec['podDisruptionBudget'], { maxUnavailable: 1 }, `${replicas} replicas: a drain keeps a majority`);
@@ -265,11 +265,11 @@ t.test('engine MariaDBOperator with a name that is not a DNS label: the MariaDB 
   t.teardown(() => app.close());
   for (const name of ['db.v1', '1db']) {
     const parent = ironicDatabase({ engine: 'MariaDBOperator' }, { metadata: { name, namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000003', generation: 1 } });
-    const r = (await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent, children: {}, related: {} } })).json() as Response;
-    const mariadb = String(((r.children.find((c) => c['kind'] === 'MariaDB') as Obj)['metadata'] as Obj)['name']);
+    const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent, children: {}, related: {} } }));
+    const mariadb = String(objAt(requireChild(r, 'MariaDB'), 'metadata')['name']);
     t.match(mariadb, /^[a-z]([-a-z0-9]*[a-z0-9])?$/, `${name}: MariaDB ${mariadb}, from which mariadb-operator names its Services`);
     t.equal(r.status['host'], `${mariadb}-primary.metal3.svc`, `${name}: the host is the Service mariadb-operator creates`);
-    const rules = customizeIronicDatabase({ parent } as unknown as CustomizeRequest).relatedResources;
+    const rules = customizeIronicDatabase(customizeRequest({ parent })).relatedResources;
     t.ok(rules.some((rule) => rule.resource === 'services' && rule.names?.includes(`${mariadb}-primary`)), `${name}: customize asks for that Service`);
   }
 });

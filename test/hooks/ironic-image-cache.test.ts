@@ -1,12 +1,9 @@
 /**
  * The IronicImageCache: validation, customize, the sync and finalize decisions, the Ironic side of
- * spec.imageCacheName, and the download and prune scripts run with bash on a scratch directory.
+ * spec.imageCacheName. The download and prune containers run with bash in test/render/image-cache-download.test.ts.
  */
+import { present } from '../support/paths.js';
 import t from 'tap';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readlinkSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ironic, testServer, type Obj } from '../helpers/hooks.js';
 import { readyImageCache, related } from '../fixtures/ironic-scenarios.js';
 import { CACHE_TLS, imageCache, ironicUsing, syncedCacheChildren } from '../fixtures/image-cache-scenarios.js';
@@ -14,7 +11,7 @@ import { validateIronicImageCache } from '../../src/api/validate.js';
 import { validateIronic } from '../../src/api/validate-ironic.js';
 import { customizeIronicImageCache } from '../../src/hooks/ironic-image-cache.js';
 import { customizeIronic } from '../../src/hooks/ironic.js';
-import { DOWNLOAD_SCRIPT, PRUNE_SCRIPT, renderCacheStatefulSet } from '../../src/render/image-cache/render.js';
+import { renderCacheStatefulSet } from '../../src/render/image-cache/render.js';
 import { parseIronicImageCache } from '../../src/api/parse-ironic-image-cache.js';
 import type { IronicImageCacheModel } from '../../src/api/model.js';
 import { testConfig } from '../helpers/hooks.js';
@@ -36,7 +33,7 @@ t.test('validation: what is accepted and what is refused, naming the field', asy
     { priorityClassName: '' },
   ];
   for (const spec of accepted) t.same(validateIronicImageCache(spec), [], JSON.stringify(spec));
-  const refused: Array<[Obj | null, string, RegExp]> = [
+  const refused: [Obj | null, string, RegExp][] = [
     [null, 'spec', /must be an object/],
     [{ agentDownloadURL: 'mirror' }, 'spec.agentDownloadURL', /./],
     [{ agentMinimumModificationTime: '2026-02-30T00:00:00Z' }, 'spec.agentMinimumModificationTime', /./],
@@ -134,14 +131,14 @@ t.test('the status reports what is served: the previous branch while a new downl
   t.teardown(() => app.close());
   const first = imageCache({ agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z' });
   const children = await syncedCacheChildren(app, { parent: first, children: {}, related: {} });
-  const ready = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: first, children, related: {} } })).json() as Response;
+  const ready = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: first, children, related: {} } })).json<Response>();
   t.match(ready.status, { agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z', conditions: [{ status: 'True' }] });
   // The branch changes: the StatefulSet has the new template and rolls (observed at an older generation), the status keeps the old branch.
   const parent = imageCache({ agentBranch: 'master' }, { status: ready.status, metadata: { name: 'ipa', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000003', generation: 2 } });
   const updated = await syncedCacheChildren(app, { parent, children: {}, related: {} });
-  const set = Object.values(updated['StatefulSet.apps/v1'] ?? {})[0] as Obj;
+  const set = present(Object.values(updated['StatefulSet.apps/v1'] ?? {})[0], 'the StatefulSet');
   const rolling = { ...updated, 'StatefulSet.apps/v1': { 'metal3/ipa-ipa-cache': { ...set, metadata: { ...(set['metadata'] as Obj), generation: 2 } } } };
-  const next = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent, children: rolling, related: {} } })).json() as Response;
+  const next = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent, children: rolling, related: {} } })).json<Response>();
   t.match(next.status, { agentBranch: 'stable/2025.1', agentMinimumModificationTime: '2026-01-01T00:00:00Z', conditions: [{ status: 'False', reason: 'DownloadInProgress', message: /downloads run first \(kubectl logs ipa-ipa-cache-0/ }] });
   t.notOk('agentBranch' in (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({}), children: {}, related: {} } })).json<Response>().status, 'nothing served yet, no branch');
 });
@@ -149,13 +146,13 @@ t.test('the status reports what is served: the previous branch while a new downl
 t.test('TLS: the images are served over https, the Service on 443, the Secret hash rolls the pod', async (t) => {
   const app = testServer();
   t.teardown(() => app.close());
-  const body = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({ tlsCertificateName: 'ipa-tls' }), children: {}, related: related(CACHE_TLS) } })).json() as Response;
+  const body = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({ tlsCertificateName: 'ipa-tls' }), children: {}, related: related(CACHE_TLS) } })).json<Response>();
   t.match(body.status, { tlsCertificateName: 'ipa-tls', images: [{ kernel: /^https:\/\/ipa-ipa-cache\.metal3\.svc\/images\// }] });
-  const service = body.children.find((c) => c['kind'] === 'Service') as Obj;
+  const service = present(body.children.find((c) => c['kind'] === 'Service'), 'the Service');
   t.match(service, { spec: { ports: [{ name: 'https', port: 443, targetPort: 'https' }] } });
   const config = body.children.find((c) => c['kind'] === 'ConfigMap') as { data: Record<string, string> };
   t.match(config.data['httpd.conf'], /Listen 8443\n[\s\S]*LoadModule ssl_module[\s\S]*SSLEngine on/);
-  const invalid = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({ tlsCertificateName: 'ipa-tls' }), children: {}, related: related({ ...CACHE_TLS, data: { 'tls.crt': 'Qw==' } }) } })).json() as Response;
+  const invalid = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({ tlsCertificateName: 'ipa-tls' }), children: {}, related: related({ ...CACHE_TLS, data: { 'tls.crt': 'Qw==' } }) } })).json<Response>();
   t.match(invalid.status.conditions[0], { status: 'False', reason: 'InvalidReference', message: /Secret metal3\/ipa-tls has no tls\.key/ });
 });
 
@@ -163,7 +160,7 @@ t.test('an object in the way is reported and nothing is rendered', async (t) => 
   const app = testServer();
   t.teardown(() => app.close());
   const foreign = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ipa-ipa-cache', namespace: 'metal3', uid: 'someone-else' } };
-  const body = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({}), children: {}, related: related(foreign) } })).json() as Response;
+  const body = (await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent: imageCache({}), children: {}, related: related(foreign) } })).json<Response>();
   t.match(body.status.conditions[0], { status: 'False', reason: 'ResourceConflict', message: /Service metal3\/ipa-ipa-cache already exists and does not belong to this IronicImageCache: delete it/ });
   t.same(body.children, []);
 });
@@ -174,7 +171,7 @@ t.test('finalize is blocked while an Ironic uses the cache, then deletes and rel
   const children = await syncedCacheChildren(app, { parent: imageCache({}), children: {}, related: {} });
   const metadata = { name: 'ipa', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000003', generation: 1, deletionTimestamp: '2026-01-01T00:00:00Z' };
   const deleting = imageCache({}, { metadata });
-  const finalize = async (payload: Obj): Promise<Response> => (await app.inject({ method: 'POST', url: '/ironicimagecache/finalize', payload: { parent: deleting, finalizing: true, ...payload } })).json() as Response;
+  const finalize = async (payload: Obj): Promise<Response> => (await app.inject({ method: 'POST', url: '/ironicimagecache/finalize', payload: { parent: deleting, finalizing: true, ...payload } })).json<Response>();
   const blocked = await finalize({ children, related: related(ironicUsing('ironic'), ironicUsing('other', 'another')) });
   t.equal(blocked.finalized, undefined, 'not finalized');
   t.equal(blocked.children.length, 3, 'everything kept');
@@ -188,12 +185,12 @@ t.test('finalize is blocked while an Ironic uses the cache, then deletes and rel
   t.equal(released.finalized, true);
   t.match(released.status.conditions[0], { message: 'the image cache has been removed' });
   const foreground = imageCache({}, { metadata: { ...metadata, finalizers: ['foregroundDeletion'] } });
-  const late = (await app.inject({ method: 'POST', url: '/ironicimagecache/finalize', payload: { parent: foreground, children, related: related(ironicUsing('ironic')), finalizing: true } })).json() as Response;
+  const late = (await app.inject({ method: 'POST', url: '/ironicimagecache/finalize', payload: { parent: foreground, children, related: related(ironicUsing('ironic')), finalizing: true } })).json<Response>();
   t.match(late.status.conditions[0], { reason: 'Deleting', message: /although ironic still use it \(deleted with foreground propagation/ });
 });
 
 t.test('an Ironic waits for its cache, and says why', async (t) => {
-  const cases: Array<[string, Obj[], RegExp]> = [
+  const cases: [string, Obj[], RegExp][] = [
     ['missing', [], /^IronicImageCache metal3\/ipa named in spec\.imageCacheName was not found/],
     ['being deleted', [{ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', deletionTimestamp: '2026-01-01T00:00:00Z' } }], /is being deleted; it keeps serving/],
     ['not ready', [readyImageCache({ conditions: [{ type: 'Ready', status: 'False', message: 'downloading' }] })], /^waiting for IronicImageCache metal3\/ipa to become ready: downloading$/],
@@ -208,48 +205,7 @@ t.test('an Ironic waits for its cache, and says why', async (t) => {
   t.same(resolveImageCache(undefined, {}, 'metal3'), { ok: true }, 'no cache named');
   const app = testServer();
   t.teardown(() => app.close());
-  const body = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning, imageCacheName: 'ipa' }), children: {}, related: {} } })).json() as Response;
+  const body = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning, imageCacheName: 'ipa' }), children: {}, related: {} } })).json<Response>();
   t.match(body.status.conditions[0], { status: 'False', reason: 'MissingReference', message: /IronicImageCache metal3\/ipa/ });
   t.same(body.children, [], 'nothing is started without the cache');
-});
-
-/** A scratch /shared with a fake get-resource.sh that "downloads" by linking the way the real one does. */
-const scratch = (): { root: string; run: (script: string, env: Record<string, string>) => string } => {
-  const root = mkdtempSync(join(tmpdir(), 'ipa-cache-'));
-  const fake = join(root, 'get-resource.sh');
-  writeFileSync(fake, `#!/bin/bash\nset -eu\nd="${root}/shared/html/images"\nmkdir -p "$d/ipa-$IPA_ARCH-etag1"\necho k > "$d/ipa-$IPA_ARCH-etag1/k"\nprintf 'HTTP/1.1 200 OK\\r\\nLast-Modified: %s\\r\\n\\r\\n' "$MODIFIED" > "$d/ipa-$IPA_ARCH-etag1/h"\nln -sfn "ipa-$IPA_ARCH-etag1/k" "$d/ironic-python-agent_$IPA_ARCH.kernel"\nln -sfn "ipa-$IPA_ARCH-etag1/h" "$d/ironic-python-agent_$IPA_ARCH.headers"\n`);
-  chmodSync(fake, 0o755);
-  const local = (script: string): string => script.replaceAll('/usr/local/bin/get-resource.sh', fake).replaceAll('/shared', join(root, 'shared'));
-  return {
-    root,
-    run: (script, env) => execFileSync('bash', ['-c', local(script)], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
-  };
-};
-
-t.test('the download script refuses an IPA older than agentMinimumModificationTime', async (t) => {
-  const { run } = scratch();
-  const env = { IPA_ARCH: 'x86_64', MODIFIED: 'Wed, 01 Oct 2025 07:28:00 GMT' };
-  t.doesNotThrow(() => run(DOWNLOAD_SCRIPT, env), 'no minimum: accepted');
-  t.doesNotThrow(() => run(DOWNLOAD_SCRIPT, { ...env, IPA_MINIMUM_MODIFICATION_TIME: '2025-10-01T07:28:00Z' }), 'exactly the minimum: accepted');
-  t.throws(() => run(DOWNLOAD_SCRIPT, { ...env, IPA_MINIMUM_MODIFICATION_TIME: '2025-10-02T00:00:00+02:00' }), /last modified Wed, 01 Oct 2025 07:28:00 GMT, before agentMinimumModificationTime/, 'older: refused, saying why');
-  t.throws(() => run(DOWNLOAD_SCRIPT, { ...env, MODIFIED: '', IPA_MINIMUM_MODIFICATION_TIME: '2025-10-01T00:00:00Z' }), /at an unknown time/, 'no Last-Modified: refused');
-});
-
-t.test('the prune script keeps what the links point to and removes the rest', async (t) => {
-  const { root, run } = scratch();
-  const images = join(root, 'shared', 'html', 'images');
-  run(DOWNLOAD_SCRIPT, { IPA_ARCH: 'x86_64', MODIFIED: '' });
-  run(DOWNLOAD_SCRIPT, { IPA_ARCH: 'aarch64', MODIFIED: '' });
-  mkdirSync(join(images, 'ipa-x86_64-etag0'));
-  mkdirSync(join(root, 'shared', 'tmp', 'tmp.half'), { recursive: true });
-  symlinkSync('ipa-x86_64-etag0/k', join(images, 'ironic-python-agent.kernel'));
-  const output = run(PRUNE_SCRIPT, { CACHED: 'ironic-python-agent_x86_64' });
-  t.match(output, /removing ironic-python-agent_aarch64\.kernel/);
-  t.match(output, /removing the older download ipa-x86_64-etag0/);
-  t.equal(readlinkSync(join(images, 'ironic-python-agent_x86_64.kernel')), 'ipa-x86_64-etag1/k', 'the cached architecture is kept');
-  t.ok(existsSync(join(images, 'ipa-x86_64-etag1', 'k')), 'with its files');
-  t.notOk(existsSync(join(images, 'ipa-aarch64-etag1')), 'an architecture no longer cached is removed');
-  t.notOk(existsSync(join(images, 'ironic-python-agent.kernel')), 'so are links of other names');
-  t.notOk(existsSync(join(root, 'shared', 'tmp', 'tmp.half')), 'and leftovers of interrupted downloads');
-  t.doesNotThrow(() => run(PRUNE_SCRIPT, { CACHED: 'ironic-python-agent_x86_64' }), 'a second run has nothing to do');
 });

@@ -1,15 +1,16 @@
 import t from 'tap';
 import { customizeIronic } from '../../src/hooks/ironic.js';
 import { keepObservedChildren } from '../../src/render/child.js';
-import { fakeSecrets, ironic, testServer, type Obj } from '../helpers/hooks.js';
+import { customizeRequest, fakeSecrets, ironic, objectMap, syncBody, testServer, type Obj } from '../helpers/hooks.js';
 import { syncedChildren, related, secret } from '../fixtures/ironic-scenarios.js';
 import { LAST_APPLIED } from '../helpers/k8s.js';
-import type { CustomizeRequest, ObjectMap } from '../../src/api/hook.js';
+import { firstObserved } from '../helpers/children.js';
+import { objAt, objsAt, present } from '../support/paths.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const byKindName = (list: Obj[]): Obj[] =>
-  [...list].sort((a, b) => `${String(a['kind'])}/${String((a['metadata'] as Obj)['name'])}`.localeCompare(`${String(b['kind'])}/${String((b['metadata'] as Obj)['name'])}`));
-const customize = (spec: unknown) => customizeIronic({ parent: { ...ironic({}), spec } } as unknown as CustomizeRequest).relatedResources;
+  [...list].sort((a, b) => `${String(a['kind'])}/${String(objAt(a, 'metadata')['name'])}`.localeCompare(`${String(b['kind'])}/${String(objAt(b, 'metadata')['name'])}`));
+const customize = (spec: unknown) => customizeIronic(customizeRequest({ parent: { ...ironic({}), spec } })).relatedResources;
 
 /** The rules for the names of the children we create (to find objects in the way), per workload. */
 const own = (secrets: string[] = ['ironic-api-credentials', 'ironic-clouds']): Obj[] => [
@@ -50,11 +51,11 @@ t.test('an invalid spec keeps every observed child exactly as last applied', asy
   const app = testServer();
   t.teardown(() => app.close());
   const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
-  const applied = Object.values(children).flatMap((group) => Object.values(group)).map((o) => JSON.parse(String(((o['metadata'] as Obj)['annotations'] as Obj)[LAST_APPLIED])) as Obj);
+  const applied = Object.values(children).flatMap((group) => Object.values(group)).map((o) => objAt(JSON.parse(String(objAt(o, 'metadata', 'annotations')[LAST_APPLIED]))));
   t.equal(applied.length, 5);
   for (const spec of [{ networking: { ...provisioning, ipAddress: 'nope' } }, { highAvailability: true }, { version: '1.0' }, { networking: provisioning, nodeSelector: { 'kubernetes.io/os': 'linux/amd64' } }]) {
     const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children, related: {} } });
-    const body = response.json() as { status: { conditions: Obj[] }; children: Obj[] };
+    const body = syncBody(response);
     t.same(byKindName(body.children), byKindName(applied), `children unchanged for ${JSON.stringify(spec)}`);
     t.equal(body.status.conditions[0]?.['reason'], 'InvalidSpec');
     t.equal(body.status.conditions[0]?.['status'], 'False');
@@ -75,15 +76,15 @@ t.test('a missing or unusable Secret keeps the children and names the object', a
   ];
   for (const c of cases) {
     const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(c.spec), children, related: related(...c.rel) } });
-    const body = response.json() as { status: { conditions: Obj[] }; children: Obj[] };
-    t.same(body.children, keepObservedChildren(children as never), `children kept: ${c.reason}`);
+    const body = syncBody(response);
+    t.same(body.children, keepObservedChildren(objectMap(children)), `children kept: ${c.reason}`);
     t.equal(body.status.conditions[0]?.['reason'], c.reason);
     t.match(String(body.status.conditions[0]?.['message']), c.message);
   }
 });
 
 t.test('keeping observed children without a recorded last-applied drops server fields', async (t) => {
-  const kept = keepObservedChildren({
+  const kept = keepObservedChildren(objectMap({
     'ConfigMap.v1': {
       'ns/a': {
         apiVersion: 'v1',
@@ -95,7 +96,7 @@ t.test('keeping observed children without a recorded last-applied drops server f
       'ns/b': { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'ns', annotations: { [LAST_APPLIED]: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"},"data":{"z":"1"}}' } } },
     },
     'Secret.v1': null,
-  } as unknown as ObjectMap);
+  }));
   t.same(kept, [
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', annotations: { keep: 'me' } }, data: { k: 'v' } },
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, data: { z: '1' } },
@@ -107,14 +108,14 @@ t.test('finalize deletes the children and releases the finalizer once none is le
   t.teardown(() => app.close());
   const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
   const parent = ironic({ networking: provisioning }, { metadata: { name: 'ironic', namespace: 'metal3', deletionTimestamp: '2026-01-01T00:00:00Z' } });
-  const busy = (await app.inject({ method: 'POST', url: '/ironic/finalize', payload: { parent, children, related: {}, finalizing: true } })).json() as Obj;
+  const busy = objAt((await app.inject({ method: 'POST', url: '/ironic/finalize', payload: { parent, children, related: {}, finalizing: true } })).json());
   t.same(busy['children'], []);
   t.equal(busy['finalized'], false);
-  t.ok((busy['resyncAfterSeconds'] as number) > 0, 'polls while children remain');
-  const done = (await app.inject({ method: 'POST', url: '/ironic/finalize', payload: { parent, children: { 'Deployment.apps/v1': {} }, related: {}, finalizing: true } })).json() as Obj;
+  t.ok(Number(busy['resyncAfterSeconds']) > 0, 'polls while children remain');
+  const done = objAt((await app.inject({ method: 'POST', url: '/ironic/finalize', payload: { parent, children: { 'Deployment.apps/v1': {} }, related: {}, finalizing: true } })).json());
   t.equal(done['finalized'], true);
   t.same(Object.keys(done).sort(), ['children', 'finalized', 'status']);
-  const synced = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children, related: {} } })).json() as Obj;
+  const synced = objAt((await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children, related: {} } })).json());
   t.notOk('finalized' in synced, 'a plain sync never carries finalized');
 });
 
@@ -136,7 +137,7 @@ t.test('bad requests get a 400 that says what is wrong', async (t) => {
       payload: typeof c.payload === 'string' ? c.payload : JSON.stringify(c.payload),
     });
     t.equal(response.statusCode, 400, JSON.stringify(c.payload).slice(0, 60));
-    t.match((response.json() as Obj)['message'], c.message);
+    t.match(objAt(response.json())['message'], c.message);
   }
 });
 
@@ -151,16 +152,16 @@ t.test('a Secret cache behind the workload cache does not mint new credentials',
   t.teardown(() => app.close());
   const children = await syncedChildren(app, { parent: ironic({ networking: provisioning }), children: {}, related: {} });
   const withoutSecrets = { ...children, 'Secret.v1': {} };
-  const deployment = Object.values(children['Deployment.apps/v1'] ?? {})[0] as Obj;
-  const young = { ...deployment, metadata: { ...(deployment['metadata'] as Obj), creationTimestamp: '2025-12-31T23:59:30Z' } };
+  const deployment = firstObserved(children, 'Deployment.apps/v1');
+  const young = { ...deployment, metadata: { ...objAt(deployment, 'metadata'), creationTimestamp: '2025-12-31T23:59:30Z' } };
   const lagging = { ...withoutSecrets, 'Deployment.apps/v1': { 'metal3/ironic-service': young } };
-  const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: lagging, related: {} } })).json() as Obj;
-  t.equal((r['children'] as Obj[]).length, 2, 'the observed children are kept (Deployment and Service)');
+  const r = objAt((await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: lagging, related: {} } })).json());
+  t.equal(objsAt(r, 'children').length, 2, 'the observed children are kept (Deployment and Service)');
   t.equal(r['resyncAfterSeconds'], 5);
-  const old = { ...deployment, metadata: { ...(deployment['metadata'] as Obj), creationTimestamp: '2025-12-01T00:00:00Z' } };
+  const old = { ...deployment, metadata: { ...objAt(deployment, 'metadata'), creationTimestamp: '2025-12-01T00:00:00Z' } };
   const deleted = { ...withoutSecrets, 'Deployment.apps/v1': { 'metal3/ironic-service': old } };
-  const regenerated = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: deleted, related: {} } })).json() as Obj;
-  t.ok((regenerated['children'] as Obj[]).some((c) => c['kind'] === 'Secret'), 'Secrets deleted long after the workload are re-created');
+  const regenerated = objAt((await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: deleted, related: {} } })).json());
+  t.ok(objsAt(regenerated, 'children').some((c) => c['kind'] === 'Secret'), 'Secrets deleted long after the workload are re-created');
 });
 
 t.test('customize asks for the switch Secrets only when they are named and the service is enabled', async (t) => {
@@ -177,8 +178,8 @@ t.test('customize asks for the switch Secrets only when they are named and the s
 t.test('a named switch Secret that is missing keeps the children and says which', async (t) => {
   const app = testServer();
   t.teardown(() => app.close());
-  const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networkingService: { enabled: true, switchConfigSecretName: 'sw' } }), children: {}, related: {} } })).json() as Obj;
-  const ready = ((r['status'] as Obj)['conditions'] as Obj[])[0] as Obj;
+  const r = objAt((await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networkingService: { enabled: true, switchConfigSecretName: 'sw' } }), children: {}, related: {} } })).json());
+  const ready = present(objsAt(r, 'status', 'conditions')[0]);
   t.equal(ready['reason'], 'MissingReference');
   t.match(String(ready['message']), /Secret metal3\/sw named in spec.networkingService.switchConfigSecretName/);
 });
@@ -192,13 +193,13 @@ t.test('networking service: tolerations follow Ironic, and the default switch Se
     overrides: { tolerations: [{ key: 'cp', operator: 'Exists', effect: 'NoSchedule' }] },
     networkingService: { enabled: true, switchConfigSecretName: 'ironic-switch-config' },
   };
-  const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children: {}, related: {} } })).json() as Obj;
-  const children = r['children'] as Obj[];
-  const networking = children.find((c) => c['kind'] === 'Deployment' && (c['metadata'] as Obj)['name'] === 'ironic-networking') as Obj;
-  const podSpec = ((networking['spec'] as Obj)['template'] as Obj)['spec'] as Obj;
+  const r = objAt((await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children: {}, related: {} } })).json());
+  const children = objsAt(r, 'children');
+  const networking = present(children.find((c) => c['kind'] === 'Deployment' && objAt(c, 'metadata')['name'] === 'ironic-networking'));
+  const podSpec = objAt(networking, 'spec', 'template', 'spec');
   t.same(podSpec['tolerations'], spec.overrides.tolerations);
-  t.ok(children.some((c) => (c['metadata'] as Obj)['name'] === 'ironic-switch-config'), 'the placeholder is still rendered (never deleted)');
-  t.equal(((r['status'] as Obj)['conditions'] as Obj[])[0]?.['reason'], 'DeploymentInProgress');
+  t.ok(children.some((c) => objAt(c, 'metadata')['name'] === 'ironic-switch-config'), 'the placeholder is still rendered (never deleted)');
+  t.equal(objsAt(r, 'status', 'conditions')[0]?.['reason'], 'DeploymentInProgress');
 });
 
 t.test('a pre-created credentials Secret is never overwritten and no password is generated for it, sync after sync', async (t) => {
@@ -208,10 +209,10 @@ t.test('a pre-created credentials Secret is never overwritten and no password is
   const taken = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-api-credentials', namespace: 'metal3' }, data: { username: 'dXNlcg==', password: 'cGFzcw==' } };
   const observed = { 'Service.v1': { 'metal3/ironic': { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ironic', namespace: 'metal3' }, spec: { clusterIP: '10.0.0.1' } } } };
   for (let round = 0; round < 3; round += 1) {
-    const r = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: observed, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': taken } } } })).json() as Obj;
-    const ready = ((r['status'] as Obj)['conditions'] as Obj[])[0] as Obj;
+    const r = objAt((await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic({ networking: provisioning }), children: observed, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': taken } } } })).json());
+    const ready = present(objsAt(r, 'status', 'conditions')[0]);
     t.equal(ready['reason'], 'ResourceConflict', `round ${round}`);
-    t.same((r['children'] as Obj[]).map((c) => c['kind']), ['Service'], `round ${round}: the observed children are kept, nothing is added`);
+    t.same(objsAt(r, 'children').map((c) => c['kind']), ['Service'], `round ${round}: the observed children are kept, nothing is added`);
   }
   t.equal(secrets.passwords(), 0, 'no password was generated');
   t.equal(secrets.hashes(), 0, 'nothing was hashed');
@@ -225,10 +226,10 @@ t.test('spec.apiCredentialsName set to <name>-api-credentials (as the admission 
   const children = await syncedChildren(app, { parent, children: {}, related: {} });
   const generated = children['Secret.v1']?.['metal3/ironic-api-credentials'];
   t.ok(generated, 'the Secret is rendered as our child, not reported missing');
-  const again = (await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': generated } } } })).json() as Obj;
-  const status = again['status'] as Obj;
+  const again = objAt((await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': generated } } } })).json());
+  const status = objAt(again, 'status');
   t.equal(status['apiCredentialsName'], 'ironic-api-credentials');
-  t.not(((status['conditions'] as Obj[])[0] as Obj)['reason'], 'MissingReference');
+  t.not(present(objsAt(status, 'conditions')[0])['reason'], 'MissingReference');
   t.equal(secrets.passwords(), 1, 'one password, reused on the next sync');
 });
 

@@ -5,8 +5,8 @@
 import t from 'tap';
 import { bcryptSecrets } from '../../src/hooks/materialize.js';
 import { syncIronic } from '../../src/hooks/ironic.js';
-import type { SyncRequest } from '../../src/api/hook.js';
-import { FIXED_NOW, ironic, testConfig, type Obj } from '../helpers/hooks.js';
+import { FIXED_NOW, ironic, syncRequest, testConfig } from '../helpers/hooks.js';
+import { objAt, objsAt, valueAt } from '../support/paths.js';
 
 const MALFORMED = ['$2y$99$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2', '$2b$03$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2', '$2b$10$short', 'not-a-hash'];
 
@@ -31,10 +31,10 @@ t.test('a malformed hash in our observed htpasswd Secret is replaced, not a 500'
         },
       },
     };
-    const request = { parent: ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' } }), children, related: {} } as unknown as SyncRequest;
+    const request = syncRequest({ parent: ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' } }), children, related: {} });
     const response = await syncIronic(request, { config: testConfig().render, secrets: bcryptSecrets(), now: () => FIXED_NOW });
-    const htpasswd = (response.children as Obj[]).filter((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-htpasswd-'));
+    const htpasswd = objsAt(response, 'children').filter((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-htpasswd-'));
     t.equal(htpasswd.length, 1, `${hash}: one htpasswd Secret`);
-    t.not((htpasswd[0]?.['metadata'] as Obj | undefined)?.['name'], 'ironic-htpasswd-0123456789', `${hash}: a new one, with a hash that works`);
+    t.not(valueAt(htpasswd[0], 'metadata', 'name'), 'ironic-htpasswd-0123456789', `${hash}: a new one, with a hash that works`);
   }
 });

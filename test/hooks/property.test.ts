@@ -4,9 +4,10 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { ironic, testServer, type Obj } from '../helpers/hooks.js';
+import { ironic, syncBody, testServer } from '../helpers/hooks.js';
 import { ironicDatabase } from '../fixtures/database-scenarios.js';
 import { imageCache } from '../fixtures/image-cache-scenarios.js';
+import { objAt } from '../support/paths.js';
 
 const ip = fc.oneof(fc.ipV4(), fc.ipV6(), fc.constantFrom('192.0.2.2', 'fd00::2', 'not-an-ip', ''));
 const cidr = fc.oneof(fc.constantFrom('192.0.2.0/24', 'fd00::/64', '10.0.0.0/8', 'bad'), fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 33 })).map(([a, p]) => `${a}/${p}`));
@@ -51,14 +52,14 @@ t.test('the Ironic sync hook answers every spec with a status, deterministically
   t.teardown(() => app.close());
   await fc.assert(
     fc.asyncProperty(fc.oneof(spec, fc.anything()), async (s) => {
-      const payload = { parent: ironic(s as Obj), children: {}, related: {} };
+      const payload = { parent: ironic(s), children: {}, related: {} };
       const a = await app.inject({ method: 'POST', url: '/ironic/sync', payload });
       const b = await app.inject({ method: 'POST', url: '/ironic/sync', payload });
       if (a.statusCode !== 200) throw new Error(`status ${a.statusCode}: ${a.body}`);
-      const body = a.json() as { status: { conditions: Array<{ type: string }> } };
-      if (body.status.conditions[0]?.type !== 'Ready') throw new Error('no Ready condition');
+      const body = syncBody(a);
+      if (body.status.conditions[0]?.['type'] !== 'Ready') throw new Error('no Ready condition');
       // Generated passwords differ between the two calls only through the fake counter: compare the status.
-      if (JSON.stringify((b.json() as Obj)['status']) !== JSON.stringify(body.status)) throw new Error('status is not deterministic');
+      if (JSON.stringify(objAt(b.json())['status']) !== JSON.stringify(body.status)) throw new Error('status is not deterministic');
     }),
     { numRuns: 150 },
   );
@@ -81,7 +82,7 @@ t.test('the IronicDatabase sync hook answers every spec with a status', async (t
   );
   await fc.assert(
     fc.asyncProperty(fc.oneof(dbSpec, fc.anything()), async (s) => {
-      const r = await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(s as Obj), children: {}, related: {} } });
+      const r = await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(s), children: {}, related: {} } });
       if (r.statusCode !== 200) throw new Error(`status ${r.statusCode}: ${r.body}`);
     }),
     { numRuns: 150 },
@@ -110,11 +111,11 @@ t.test('the IronicImageCache sync hook answers every spec with a status, determi
   );
   await fc.assert(
     fc.asyncProperty(fc.oneof(cacheSpec, fc.anything()), async (s) => {
-      const payload = { parent: imageCache(s as Obj), children: {}, related: {} };
+      const payload = { parent: imageCache(s), children: {}, related: {} };
       const a = await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload });
       const b = await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload });
       if (a.statusCode !== 200) throw new Error(`status ${a.statusCode}: ${a.body}`);
-      if ((a.json() as { status: { conditions: Array<{ type: string }> } }).status.conditions[0]?.type !== 'Ready') throw new Error('no Ready condition');
+      if (syncBody(a).status.conditions[0]?.['type'] !== 'Ready') throw new Error('no Ready condition');
       if (a.body !== b.body) throw new Error('not deterministic');
     }),
     { numRuns: 150 },

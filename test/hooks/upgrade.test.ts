@@ -4,10 +4,11 @@
  */
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { ironic, testServer, type Obj } from '../helpers/hooks.js';
+import { ironic, syncBody, testServer, type Obj, type SyncBody } from '../helpers/hooks.js';
 import { availableDeployment, observeAll } from '../helpers/k8s.js';
+import { objAt, objsAt, present } from '../support/paths.js';
 
-type Response = { status: Obj & { conditions: Obj[] }; children: Obj[] };
+type Response = SyncBody;
 type Observed = Record<string, Record<string, Obj>>;
 
 const database = { host: 'mariadb.db.svc', name: 'ironic', credentialsName: 'db-credentials' };
@@ -16,21 +17,21 @@ const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const sync = async (app: FastifyInstance, parent: Obj, children: Observed): Promise<Response> => {
   const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children, related: {} } });
   t.equal(response.statusCode, 200);
-  return response.json() as Response;
+  return syncBody(response);
 };
 
-const names = (r: Response, kind: string): string[] => r.children.filter((c) => c['kind'] === kind).map((c) => String((c['metadata'] as Obj)['name']));
+const names = (r: Response, kind: string): string[] => r.children.filter((c) => c['kind'] === kind).map((c) => String(objAt(c, 'metadata')['name']));
 const image = (r: Response): string => {
-  const d = r.children.find((c) => c['kind'] === 'Deployment') as Obj;
-  const containers = (((d['spec'] as Obj)['template'] as Obj)['spec'] as Obj)['containers'] as Obj[];
+  const d = present(r.children.find((c) => c['kind'] === 'Deployment'));
+  const containers = objsAt(d, 'spec', 'template', 'spec', 'containers');
   return String(containers[0]?.['image']);
 };
-const ready = (r: Response): Obj => r.status.conditions[0] as Obj;
+const ready = (r: Response): Obj => present(r.status.conditions[0], 'the Ready condition');
 
 /** Applies a response; Jobs and the Deployment get the states the test chooses. */
 const apply = (r: Response, previous: Observed, states: { deployment?: boolean; jobs?: Record<string, 'Complete' | 'Failed' | 'Running'> }): Observed =>
   observeAll(r.children, previous, (o) => {
-    const name = String((o['metadata'] as Obj)['name']);
+    const name = String(objAt(o, 'metadata')['name']);
     if (o['kind'] === 'Deployment') return states.deployment === true ? availableDeployment(o) : { observedGeneration: 0 };
     if (o['kind'] === 'Job') {
       const state = states.jobs?.[name] ?? 'Running';
@@ -54,7 +55,7 @@ t.test('37.0 → 38.0 with a database, step by step', async (t) => {
   t.same(names(steady, 'Job'), [], 'no Job once installed');
   t.equal(ready(steady)['status'], 'True');
 
-  let parent: Obj = { ...start.parent, spec: { ...(start.parent['spec'] as Obj), version: '38.0' }, metadata: { ...(start.parent['metadata'] as Obj), generation: 2 } };
+  let parent: Obj = { ...start.parent, spec: { ...objAt(start.parent, 'spec'), version: '38.0' }, metadata: { ...objAt(start.parent, 'metadata'), generation: 2 } };
   // 1. The pre-upgrade Job is created; the Deployment stays on 37.0.
   let r = await sync(app, parent, start.children);
   t.same(names(r, 'Job'), ['ironic-pre-37.0-to-38.0']);
@@ -115,7 +116,7 @@ t.test('a failed pre-upgrade Job is reported and holds the workload back', async
   const app = testServer();
   t.teardown(() => app.close());
   const start = await installedAt(app, '37.0');
-  const parent = { ...start.parent, spec: { ...(start.parent['spec'] as Obj), version: '38.0' } };
+  const parent = { ...start.parent, spec: { ...objAt(start.parent, 'spec'), version: '38.0' } };
   const r1 = await sync(app, parent, start.children);
   const observed = apply(r1, start.children, { deployment: true, jobs: { 'ironic-pre-37.0-to-38.0': 'Failed' } });
   const r = await sync(app, { ...parent, status: r1.status }, observed);
@@ -130,7 +131,7 @@ t.test('a downgrade with a database is refused and changes nothing', async (t) =
   const app = testServer();
   t.teardown(() => app.close());
   const start = await installedAt(app, '38.0');
-  const parent = { ...start.parent, spec: { ...(start.parent['spec'] as Obj), version: '37.0' } };
+  const parent = { ...start.parent, spec: { ...objAt(start.parent, 'spec'), version: '37.0' } };
   const r = await sync(app, parent, start.children);
   t.equal(ready(r)['status'], 'False');
   t.equal(ready(r)['reason'], 'DeploymentFailed');
@@ -154,6 +155,6 @@ t.test('latest → 38.0 is not a downgrade', async (t) => {
   const app = testServer();
   t.teardown(() => app.close());
   const start = await installedAt(app, 'latest');
-  const r = await sync(app, { ...start.parent, spec: { ...(start.parent['spec'] as Obj), version: '38.0' } }, start.children);
+  const r = await sync(app, { ...start.parent, spec: { ...objAt(start.parent, 'spec'), version: '38.0' } }, start.children);
   t.same(names(r, 'Job'), ['ironic-pre-latest-to-38.0']);
 });

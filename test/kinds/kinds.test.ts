@@ -27,6 +27,8 @@ import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
 import { server } from '../server/support.js';
 import { yamlFilesUnder } from '../support/controllers.js';
 import { startEmulator } from '../support/emulator.js';
+import { jsOf } from '../helpers/json.js';
+import { listAt, listAtOrEmpty, objAtOrEmpty } from '../support/paths.js';
 
 type Json = Record<string, unknown>;
 
@@ -40,7 +42,7 @@ const at = (value: unknown, ...path: string[]): unknown => path.reduce<unknown>(
 const documentsUnder = (dir: string): { readonly file: string; readonly text: string; readonly value: unknown }[] =>
   yamlFilesUnder(dir).flatMap((file) => {
     const text = readFileSync(file, 'utf8');
-    return parseAllDocuments(text, { version: '1.1' }).map((document) => ({ file, text, value: document.toJS() as unknown }));
+    return parseAllDocuments(text, { version: '1.1' }).map((document) => ({ file, text, value: jsOf(document) }));
   });
 
 const DEPLOY = documentsUnder('deploy');
@@ -60,14 +62,16 @@ const deployedDeletePolicies = DEPLOY.filter(({ value }) => at(value, 'kind') ==
 
 /** The child types the JSON patches under deploy/ (the overlays) add to a CompositeController. */
 const patchedChildResources = DEPLOY.flatMap(({ value }) =>
-  (Array.isArray(value) ? (value as unknown[]) : []).filter((op) => typeof at(op, 'path') === 'string' && String(at(op, 'path')).startsWith('/spec/childResources')).map((op) => at(op, 'value')),
+  (Array.isArray(value) ? listAt(value) : []).filter((op) => typeof at(op, 'path') === 'string' && String(at(op, 'path')).startsWith('/spec/childResources')).map((op) => at(op, 'value')),
 );
 
 /** A child type as `apiVersion resource strategy`, from the descriptor or from a manifest. */
 const childLine = (type: Pick<ResourceType, 'apiVersion' | 'resource'>, strategy: string): string => `${type.apiVersion} ${type.resource} ${strategy}`;
 
-const manifestChildLine = (rule: unknown): string =>
-  childLine({ apiVersion: String(at(rule, 'apiVersion')), resource: String(at(rule, 'resource')) }, String(at(rule, 'updateStrategy', 'method') ?? 'OnDelete'));
+const manifestChildLine = (rule: unknown): string => {
+  const method: unknown = at(rule, 'updateStrategy', 'method') ?? 'OnDelete';
+  return childLine({ apiVersion: String(at(rule, 'apiVersion')), resource: String(at(rule, 'resource')) }, String(method));
+};
 
 const parentResourceOf = (controller: unknown): string => `${String(at(controller, 'spec', 'parentResource', 'apiVersion'))} ${String(at(controller, 'spec', 'parentResource', 'resource'))}`;
 
@@ -77,7 +81,7 @@ const isParentResource = (kind: ParentKind) => (controller: unknown): boolean =>
 const EXAMPLES = readdirSync('examples')
   .filter((f) => f.endsWith('.yaml'))
   .sort()
-  .map((file) => ({ file: `examples/${file}`, objects: parseAllDocuments(readFileSync(`examples/${file}`, 'utf8'), { version: '1.1' }).map((d) => d.toJS() as unknown).filter(isRecord) }));
+  .map((file) => ({ file: `examples/${file}`, objects: parseAllDocuments(readFileSync(`examples/${file}`, 'utf8'), { version: '1.1' }).map(jsOf).filter(isRecord) }));
 
 const exampleOf = (kind: ParentKind): { readonly file: string; readonly parent: Json } | undefined => {
   const candidates = EXAMPLES.filter((e) => e.objects.some((o) => o['kind'] === kind.kind && o['apiVersion'] === kind.apiVersion)).sort((a, b) => a.objects.length - b.objects.length);
@@ -109,7 +113,7 @@ const post = async (app: FastifyInstance, url: string, payload: Json): Promise<{
 };
 
 t.test('the descriptors are consistent and distinct', async (t) => {
-  t.ok(PARENT_KINDS.length > 0);
+  t.not(PARENT_KINDS.length, 0);
   for (const kind of PARENT_KINDS) {
     t.equal(kind.apiVersion, GROUP_VERSION, `${kind.kind}: apiVersion`);
     t.equal(kind.groupKey, groupKeyOfType(kind), `${kind.kind}: group key`);
@@ -167,7 +171,7 @@ for (const kind of PARENT_KINDS) {
     for (const hook of HOOKS) t.equal(new URL(String(at(controller, 'spec', 'hooks', hook, 'webhook', 'url'))).pathname, `/${kind.hookPath}/${hook}`, `its ${hook} hook`);
     const overlay = kind.childTypes.filter((c) => c.overlay !== undefined).map((c) => childLine(c.type, c.strategy));
     const base = kind.childTypes.filter((c) => c.overlay === undefined).map((c) => childLine(c.type, c.strategy));
-    const declared = (at(controller, 'spec', 'childResources') as unknown[] | undefined) ?? [];
+    const declared = listAtOrEmpty(controller, 'spec', 'childResources');
     t.same(
       declared.map(manifestChildLine).filter((line) => !overlay.includes(line)),
       base,
@@ -202,7 +206,7 @@ for (const kind of PARENT_KINDS) {
     t.ok(example, `an example under examples/ has an object of kind ${kind.kind}`);
   });
   if (example === undefined) continue;
-  const parent = { ...example.parent, metadata: { namespace: 'metal3', ...(at(example.parent, 'metadata') as Json) } };
+  const parent = { ...example.parent, metadata: { namespace: 'metal3', ...objAtOrEmpty(example.parent, 'metadata') } };
 
   t.test(`${kind.kind}: the render CLI reads and renders it`, async (t) => {
     const read = readObjects([{ text: stringify(parent), source: 'parent' }], 'metal3');
@@ -278,7 +282,7 @@ t.test('the kinds sync in their order in a round', async (t) => {
   t.teardown(() => emulator.close());
   for (const kind of [...PARENT_KINDS].reverse()) {
     const example = exampleOf(kind);
-    if (example !== undefined) emulator.apply(stringify({ ...example.parent, metadata: { ...(at(example.parent, 'metadata') as Json), name: `order-${kind.hookPath}`, namespace: 'order' } }));
+    if (example !== undefined) emulator.apply(stringify({ ...example.parent, metadata: { ...objAtOrEmpty(example.parent, 'metadata'), name: `order-${kind.hookPath}`, namespace: 'order' } }));
   }
   const synced = (await emulator.round()).syncs.map((s) => s.parent.split(' ')[0] ?? '');
   t.same(synced, order, `synced in the order ${order.join(', ')}`);

@@ -3,6 +3,7 @@
  * observed children, its status written back to the parent. After the workload is available, the next
  * response must be byte-for-byte the same: children and status, no new password, hash or timestamp.
  */
+import { present } from '../support/paths.js';
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { ironicScenarios } from '../fixtures/ironic-scenarios.js';
@@ -19,7 +20,7 @@ type Response = { status: Obj; children: Obj[] };
 const sync = async (app: FastifyInstance, request: Obj): Promise<Response> => {
   const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: request });
   if (response.statusCode !== 200) throw new Error(`sync answered ${response.statusCode}: ${response.body}`);
-  return response.json() as Response;
+  return response.json<Response>();
 };
 
 /**
@@ -32,7 +33,7 @@ const roundsUntilStable = async (app: FastifyInstance, url: string, first: Obj, 
   let rounds = 0;
   for (; rounds < 6; rounds += 1) {
     const response = await app.inject({ method: 'POST', url, payload: request });
-    const body = response.json() as Response;
+    const body = response.json<Response>();
     const text = JSON.stringify(body);
     if (text === previous) break;
     previous = text;
@@ -57,7 +58,7 @@ const converge = async (app: FastifyInstance, first: Obj, maxRounds = 6): Promis
     );
     request = { ...request, parent: { ...(request['parent'] as Obj), status: last.status }, children };
   }
-  return { rounds: maxRounds, last: last as Response, stable: false };
+  return { rounds: maxRounds, last: present(last, 'a response'), stable: false };
 };
 
 for (const scenario of ironicScenarios) {
@@ -86,7 +87,7 @@ t.test('a later clock does not move a settled status', async (t) => {
     await early.close();
     await late.close();
   });
-  const request = await ironicScenarios[0]!.request(early);
+  const request = await present(ironicScenarios[0]).request(early);
   const settled = await converge(early, request);
   const parent = { ...(request['parent'] as Obj), status: settled.last.status };
   const children = observeAll(settled.last.children, {}, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : undefined));
@@ -97,7 +98,7 @@ t.test('a later clock does not move a settled status', async (t) => {
 t.test('with real bcrypt, the htpasswd is reused once it matches', async (t) => {
   const app = testServer(bcryptSecrets(), '2026-01-01T00:00:00Z');
   t.teardown(() => app.close());
-  const request = await ironicScenarios[0]!.request(app);
+  const request = await present(ironicScenarios[0]).request(app);
   const result = await converge(app, request);
   t.ok(result.stable, `stable after ${result.rounds} rounds`);
   const htpasswd = result.last.children.find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-htpasswd-'));
@@ -109,7 +110,7 @@ t.test('HA with a real CA: two syncs in a row return the same CA and certificate
   const app = testServer(bcryptSecrets(), '2026-01-01T00:00:00Z');
   t.teardown(() => app.close());
   const scenario = ironicScenarios.find((s) => s.name === 'ha-minimal');
-  const request = await scenario!.request(app);
+  const request = await present(scenario).request(app);
   const first = await sync(app, request);
   const children = observeAll(first.children, {}, () => undefined);
   const second = await sync(app, { ...request, parent: { ...(request['parent'] as Obj), status: first.status }, children });

@@ -3,6 +3,7 @@
  * spec alone (what to render or keep, with which credentials and certificate, how ready it is, who uses
  * it), with no HTTP and no hook.
  */
+import { present } from '../support/paths.js';
 import t from 'tap';
 import type { ObjectMap } from '../../src/api/hook.js';
 import { DATABASE_USED_BY } from '../../src/api/ironic-database.js';
@@ -42,7 +43,7 @@ const view = (spec: unknown, extra: { children?: Objects; related?: Objects; sta
 const sync = (v: ParentView, config: RenderConfig = BUILTIN): ReturnType<typeof finishDatabase> => finishDatabase(v, prepareDatabase(v), PASSWORD, config);
 
 /** What Metacontroller observes once the children of a sync are applied: StatefulSets ready, Services with a cluster IP. */
-const observed = (children: readonly KubeChild[]): Objects => observeAll(children as unknown as Obj[], {}, (o) => (o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : undefined));
+const observed = (children: readonly KubeChild[]): Objects => observeAll(children, {}, (o) => (o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : undefined));
 
 /** The observed children of a first sync of `spec` (as ready as Kubernetes alone makes them). */
 const synced = (spec: unknown, config: RenderConfig = BUILTIN): Objects => observed(sync(view(spec), config).children);
@@ -57,16 +58,16 @@ const generatedSecret = (data: Record<string, string>): Obj => secret(NAMES.cred
 const asChildren = (...objects: Obj[]): Objects => related(...objects);
 
 const kindsOf = (children: readonly KubeChild[]): string[] => children.map((c) => c.kind);
-const conditionOf = (status: { conditions?: readonly { type: string }[] }, type: string): Obj | undefined => status.conditions?.find((c) => c.type === type) as Obj | undefined;
+const conditionOf = (status: { conditions?: readonly { type: string }[] }, type: string): Obj | undefined => status.conditions?.find((c) => c.type === type);
 
 t.test('prepare: what a sync may render, with which credentials and certificate, or why it keeps every observed child', async (t) => {
-  const cases: ReadonlyArray<{
+  const cases: readonly {
     scenario: string;
     v: ParentView;
     keep?: { kind: string; message: RegExp };
     credentials?: Obj;
     caKey?: 'ca.crt' | 'tls.crt';
-  }> = [
+  }[] = [
     { scenario: 'an empty spec: credentials to be generated', v: view({}), credentials: { generate: NAMES.credentials } },
     {
       scenario: 'the generated Secret already observed is reused',
@@ -155,7 +156,7 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
   const operatorChildren = synced(galera, OPERATOR);
   const notReadySet = { ...builtinChildren, 'StatefulSet.apps/v1': Object.fromEntries(Object.entries(builtinChildren['StatefulSet.apps/v1'] ?? {}).map(([key, set]) => [key, { ...set, status: { ...(set['status'] as Obj), readyReplicas: 0 } }])) };
   const lagging = { ...operatorReady(operatorChildren), 'MariaDB.k8s.mariadb.com/v1alpha1': { [`${NS}/${NAMES.mariadb}`]: { ...mariadb, status: { conditions: [{ type: 'Ready', status: 'False', message: 'Galera bootstrapping' }] } } } };
-  const cases: ReadonlyArray<{ scenario: string; v: ParentView; config?: RenderConfig; status: 'True' | 'False'; reason: string; message: RegExp; kinds: string[]; host?: string }> = [
+  const cases: readonly { scenario: string; v: ParentView; config?: RenderConfig; status: 'True' | 'False'; reason: string; message: RegExp; kinds: string[]; host?: string }[] = [
     { scenario: 'Builtin, nothing observed yet', v: view({}), status: 'False', reason: 'DatabaseInProgress', message: /stateful set is being created/, kinds: ['Secret', 'ConfigMap', 'StatefulSet', 'Service'], host: 'ironic-db-database.metal3.svc' },
     { scenario: 'Builtin, its pod not ready yet', v: view({}, { children: notReadySet }), status: 'False', reason: 'DatabaseInProgress', message: /stateful set ironic-db-database is not ready yet/, kinds: ['Secret', 'ConfigMap', 'StatefulSet', 'Service'] },
     { scenario: 'Builtin, ready', v: view({}, { children: builtinChildren }), status: 'True', reason: 'DatabaseAvailable', message: /^the database is available: all resources are available$/, kinds: ['Secret', 'ConfigMap', 'StatefulSet', 'Service'], host: 'ironic-db-database.metal3.svc' },
@@ -196,7 +197,7 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
 });
 
 t.test('the password: only a Secret to be generated takes it, with the generated username', async (t) => {
-  const credentialsOf = (v: ParentView): Obj | undefined => sync(v).children.find((c) => c.kind === 'Secret') as Obj | undefined;
+  const credentialsOf = (v: ParentView): Obj | undefined => sync(v).children.find((c) => c.kind === 'Secret');
   const decoded = (s: Obj | undefined): Record<string, string> => Object.fromEntries(Object.entries((s?.['data'] ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
   const cases = [
     { scenario: 'none observed: generated from the password given', v: view({}), data: { username: 'ironic', password: PASSWORD } },
@@ -209,7 +210,7 @@ t.test('the password: only a Secret to be generated takes it, with the generated
 t.test('the claim template of the observed StatefulSet is kept, and a different size is a pending resize', async (t) => {
   const children = synced({ storage: { size: '10Gi' } });
   const templatesOf = (v: ParentView): unknown => (sync(v).children.find((c) => c.kind === 'StatefulSet') as unknown as { spec: { volumeClaimTemplates?: unknown } }).spec.volumeClaimTemplates;
-  const observedTemplates = ((Object.values(children['StatefulSet.apps/v1'] ?? {})[0] as Obj)['spec'] as Obj)['volumeClaimTemplates'];
+  const observedTemplates = (present(Object.values(children['StatefulSet.apps/v1'] ?? {})[0])['spec'] as Obj)['volumeClaimTemplates'];
   const cases = [
     { scenario: 'the same size', spec: { storage: { size: '10Gi' } }, resize: undefined },
     { scenario: 'the same size, written otherwise', spec: { storage: { size: '10240Mi' } }, resize: undefined },
@@ -243,7 +244,7 @@ t.test('the users of a database: Ironics of its namespace that name it in spec.d
 t.test('finalize: blocked while used (unless foreground), then deleting, then finalized', async (t) => {
   const children = synced({});
   const users = related(ironic({ databaseName: 'ironic-db' }, { metadata: { name: 'user', namespace: NS } }));
-  const cases: ReadonlyArray<{ scenario: string; v: ParentView; children: number; resync?: number; finalized?: boolean; reason: string; message?: RegExp; usedBy?: string[] }> = [
+  const cases: readonly { scenario: string; v: ParentView; children: number; resync?: number; finalized?: boolean; reason: string; message?: RegExp; usedBy?: string[] }[] = [
     { scenario: 'in use: kept running', v: view({}, { children, related: users }), children: 4, resync: 30, reason: 'DatabaseAvailable', usedBy: ['user'] },
     { scenario: 'in use, invalid spec: still kept', v: view({ storage: { size: 'x' } }, { children, related: users }), children: 4, resync: 30, reason: 'InvalidSpec', usedBy: ['user'] },
     {

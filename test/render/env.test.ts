@@ -229,7 +229,7 @@ t.test('mounts: /shared everywhere, certificates only with TLS, writable /conf /
     t.equal(mounts['/auth/mariadb'], 'auth-mariadb', `${name} /auth/mariadb`);
   }
   for (const container of [...pod.containers, ...(pod.initContainers ?? [])]) {
-    if (container.securityContext?.['readOnlyRootFilesystem'] !== true) continue;
+    if (container.securityContext?.readOnlyRootFilesystem !== true) continue;
     const paths = (container.volumeMounts ?? []).map((m) => m.mountPath);
     for (const dir of ['/conf', '/data', '/tmp']) t.ok(paths.includes(dir), `${container.name} can write ${dir}`);
   }
@@ -246,8 +246,8 @@ t.test('ports: API on ironic without TLS and on httpd with TLS; hostPort only on
   t.equal(containerOf(tls, 'ironic')?.ports, undefined);
   t.same(containerOf(tls, 'httpd')?.ports?.map((p) => p.name), ['image-svc', 'ironic-api', 'image-svc-tls']);
   const cluster = podOf((await syncFor({ networking: { disableHostNetwork: true } })).children);
-  t.equal(cluster['hostNetwork'], false);
-  t.equal(cluster['dnsPolicy'], 'ClusterFirst');
+  t.equal(cluster.hostNetwork, false);
+  t.equal(cluster.dnsPolicy, 'ClusterFirst');
   t.equal(containerOf(cluster, 'ironic')?.ports?.[0]?.hostPort, undefined, 'no hostPort off the host network');
 });
 

@@ -75,7 +75,7 @@ t.test('the record alone puts the sidecar, its volume, its variable, its mount a
   t.ok(pod.volumes.some((v) => v.name === 'audit-spool'), 'the volume is in the pod');
   t.equal(envOf(containerOf(pod, 'ironic'))['OS_AUDIT__SPOOL'], '/spool', 'the variable reaches the ironic container');
   t.ok(containerOf(pod, 'ironic')?.volumeMounts?.some((m) => m.name === 'audit-spool' && m.readOnly === true), 'and so does the mount');
-  const template = (childOf(response.children, 'Deployment')?.['spec'] as { template: { metadata: { annotations: Obj } } }).template;
+  const template = (childOf(response.children, 'Deployment')?.spec as { template: { metadata: { annotations: Obj } } }).template;
   t.equal(template.metadata.annotations['ironic.metal3.io/audit'], 'on', 'its annotation rolls the pods when it changes');
   for (const child of response.children) validateK8s(child as Obj);
 });

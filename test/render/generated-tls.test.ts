@@ -11,15 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { syncIronic } from '../../src/hooks/ironic.js';
-import type { SyncRequest } from '../../src/api/hook.js';
 import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
 import { generateRpcCA } from '../../src/crypto/rpc-ca.js';
 import { certificateSubjects } from '../../src/render/ironic/subjects.js';
 import { ironicNames } from '../../src/render/names.js';
 import { parseIronic } from '../../src/api/parse-ironic.js';
 import type { IronicRenderInput } from '../../src/render/ironic/input.js';
-import { childOf, containerOf, envOf, podOf, syncFor, type Container } from '../helpers/render.js';
-import { fakeSecrets, ironic, testConfig, type Obj } from '../helpers/hooks.js';
+import { childOf, containerOf, envOf, podOf, podSpecOf, syncFor, type Container } from '../helpers/render.js';
+import { fakeSecrets, ironic, syncRequest, testConfig, type Obj } from '../helpers/hooks.js';
+import { childrenOf, requireChild } from '../helpers/children.js';
+import { objAt, objsAt } from '../support/paths.js';
 import { observeAll, availableDeployment } from '../helpers/k8s.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
@@ -51,11 +52,11 @@ t.test('the pod satisfies the image contract with generated certificates', async
   t.equal(envOf(containerOf(pod, 'httpd'))['IRONIC_HTPASSWD'], '<secretKeyRef>', 'httpd authenticates in front of the unix socket');
   t.ok(containerOf(pod, 'httpd')?.ports?.some((p) => p.containerPort === 6385), 'httpd serves the API');
   // The CA key: one volume, mounted by the issuer only, readable by the ironic group through fsGroup.
-  const keyVolume = pod.volumes.find((v) => v.name === 'tls-ca-key') as Obj;
+  const keyVolume = pod.volumes.find((v) => v.name === 'tls-ca-key');
   t.match(keyVolume, { secret: { secretName: /^ironic-tls-ca-[0-9a-f]{10}$/, defaultMode: 0o440 } });
   const withKey = [...pod.containers, ...(pod.initContainers ?? [])].filter((c) => (c.volumeMounts ?? []).some((m) => m.name === 'tls-ca-key')).map((c) => c.name);
   t.same(withKey, ['tls-certificate'], 'the CA key is never mounted into an Ironic container');
-  t.match(pod['securityContext'], { fsGroup: 994 });
+  t.match(pod.securityContext, { fsGroup: 994 });
   const env = envOf(issuer);
   t.equal(env['CERT_DNS_NAMES'], 'ironic,ironic.metal3,ironic.metal3.svc');
   t.equal(env['CERT_IP_ADDRESSES'], '192.0.2.2');
@@ -84,16 +85,16 @@ t.test('what the issuer writes is what tls-common.sh and httpd need', async (t) 
 
 t.test('clients are told which CA to trust', async (t) => {
   const response = await syncFor(spec);
-  const status = response.status as Obj;
-  t.same((status['access'] as Obj)['caCertificate'], { kind: 'ConfigMap', name: 'ironic-ca', key: 'ca.crt' });
-  t.match((status['access'] as Obj)['apiURL'], /^https:/);
-  const configMap = childOf(response.children, 'ConfigMap') as Obj;
-  const bundle = String((configMap['data'] as Obj)['ca.crt']);
+  const status = response.status;
+  t.same(objAt(status, 'access')['caCertificate'], { kind: 'ConfigMap', name: 'ironic-ca', key: 'ca.crt' });
+  t.match(objAt(status, 'access')['apiURL'], /^https:/);
+  const configMap = requireChild(response, 'ConfigMap');
+  const bundle = String(objAt(configMap, 'data')['ca.crt']);
   t.match(bundle, /BEGIN CERTIFICATE/);
-  const clouds = response.children.find((c) => ((c as Obj)['metadata'] as Obj)['name'] === 'ironic-clouds') as Obj;
-  const data = clouds['data'] as Record<string, string>;
+  const clouds = requireChild(response, 'Secret', 'ironic-clouds');
+  const data = clouds.data ?? {};
   t.equal(Buffer.from(data['ca.crt'] ?? '', 'base64').toString(), bundle, 'the clouds hand-off carries the same bundle');
-  const yaml = parse(Buffer.from(data['clouds.yaml'] ?? '', 'base64').toString()) as Obj;
+  const yaml: unknown = parse(Buffer.from(data['clouds.yaml'] ?? '', 'base64').toString());
   t.match(yaml, { clouds: { ironic: { cacert: '/etc/openstack/ca.crt', baremetal_endpoint_override: 'https://ironic.metal3.svc' } } });
   t.ok(typeof response.resyncAfterSeconds === 'number' && response.resyncAfterSeconds > 0, 'comes back when the renewal is due');
 });
@@ -102,10 +103,10 @@ t.test('a sync fed its own output at the same time changes nothing', async (t) =
   const secrets = fakeSecrets();
   const ctx = { config: testConfig().render, secrets, now: () => '2026-02-01T00:00:00Z' };
   const parent = ironic(spec, { status: { installedVersion: '38.0' } });
-  const first = await syncIronic({ parent, children: {}, related: {} } as unknown as SyncRequest, ctx);
-  const observed = observeAll(first.children as Obj[], {}, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : undefined));
-  const second = await syncIronic({ parent: { ...parent, status: first.status }, children: observed, related: {} } as unknown as SyncRequest, ctx);
-  const third = await syncIronic({ parent: { ...parent, status: second.status }, children: observeAll(second.children as Obj[], observed), related: {} } as unknown as SyncRequest, ctx);
+  const first = await syncIronic(syncRequest({ parent, children: {}, related: {} }), ctx);
+  const observed = observeAll(objsAt(first, 'children'), {}, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : undefined));
+  const second = await syncIronic(syncRequest({ parent: { ...parent, status: first.status }, children: observed, related: {} }), ctx);
+  const third = await syncIronic(syncRequest({ parent: { ...parent, status: second.status }, children: observeAll(objsAt(second, 'children'), observed), related: {} }), ctx);
   t.same(third.children, second.children, 'children unchanged');
   t.same(third.resyncAfterSeconds, second.resyncAfterSeconds);
   // The CA (a fixture) starts 2025-12-31T23:00Z: the next renewal period starts 60 days later.
@@ -137,7 +138,7 @@ t.test('the certificates cover every name and address clients use', async (t) =>
     'the hosts of the external URLs',
   );
   const valid = inputFor({ networking: provisioning, tls: { generateCertificate: true } });
-  const unparsable = { ...valid, model: { ...valid.model, networking: { ...valid.model.networking, externalCallbackURL: 'not a url', imageServerExternalURL: '' } } } as IronicRenderInput;
+  const unparsable: IronicRenderInput = { ...valid, model: { ...valid.model, networking: { ...valid.model.networking, externalCallbackURL: 'not a url', imageServerExternalURL: '' } } };
   t.same(
     certificateSubjects(unparsable).dnsNames,
     ['ironic', 'ironic.metal3', 'ironic.metal3.svc'],
@@ -149,7 +150,7 @@ t.test('the certificates cover every name and address clients use', async (t) =>
 
 t.test('generated certificates and a certificate Secret exclude each other', async (t) => {
   const refused = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-tls' } });
-  t.match((refused.status as Obj)['conditions'], [{ reason: 'InvalidSpec', message: /spec\.tls\.generateCertificate: generateCertificate and certificateName cannot both be set/ }]);
+  t.match(refused.status['conditions'], [{ reason: 'InvalidSpec', message: /spec\.tls\.generateCertificate: generateCertificate and certificateName cannot both be set/ }]);
   t.same(refused.children, [], 'nothing is created');
 });
 
@@ -166,9 +167,9 @@ t.test('in high availability the serving certificate and the JSON-RPC one stay a
   const issuerEnv = envOf(containerOf(pod, 'tls-certificate'));
   t.equal(issuerEnv['HOST_IP'], '<fieldRef>', "the node's address");
   t.equal(issuerEnv['CERT_IP_ADDRESSES'], undefined, 'no fixed address in HA');
-  const keys = pod.volumes.filter((v) => v.name === 'tls-ca-key' || v.name === 'rpc-ca-key').map((v) => (v['secret'] as Obj)['secretName']);
+  const keys = pod.volumes.filter((v) => v.name === 'tls-ca-key' || v.name === 'rpc-ca-key').map((v) => v.secret?.secretName);
   t.equal(new Set(keys).size, 2, 'two CAs, two Secrets');
-  t.match((childOf(response.children, 'DaemonSet') as Obj)['spec'], { template: { spec: { securityContext: { fsGroup: 994 } } } });
+  t.match(childOf(response, 'DaemonSet')?.spec, { template: { spec: { securityContext: { fsGroup: 994 } } } });
 });
 
 t.test('the networking service serves JSON-RPC over https with a certificate for the name Ironic calls', async (t) => {
@@ -178,10 +179,10 @@ t.test('the networking service serves JSON-RPC over https with a certificate for
   writeFileSync(join(caDir, 'tls.crt'), ca.certPem);
   writeFileSync(join(caDir, 'tls.key'), ca.keyPem);
   const response = await syncFor({ ...spec, networkingService: { enabled: true } });
-  const deployments = response.children.filter((c) => (c as Obj)['kind'] === 'Deployment') as Obj[];
-  const networking = deployments.find((d) => (d['metadata'] as Obj)['name'] === 'ironic-networking') as Obj;
-  const template = (networking['spec'] as Obj)['template'] as Obj;
-  const pod = template['spec'] as ReturnType<typeof podOf>;
+  const deployments = childrenOf(response, 'Deployment');
+  const networking = requireChild(deployments, 'Deployment', 'ironic-networking');
+  const template = networking.spec?.template;
+  const pod = podSpecOf(template?.spec);
   const ironicPod = podOf(deployments.filter((d) => d !== networking));
   // ironic-image turns https on for the networking service's JSON-RPC in both pods when /certs/ironic/tls.crt
   // exists ([ironic_networking_json_rpc] use_ssl in ironic.conf.j2 and ironic-networking.conf.j2).
@@ -189,8 +190,8 @@ t.test('the networking service serves JSON-RPC over https with a certificate for
   t.match(mountsOf(containerOf(pod, 'ironic-networking'))['/certs/ironic'], { name: 'cert-ironic', readOnly: true }, 'so it serves https');
   t.same(pod.volumes.find((v) => v.name === 'cert-ironic'), { name: 'cert-ironic', emptyDir: { medium: 'Memory' } });
   t.equal(envOf(containerOf(pod, 'ironic-networking'))['IRONIC_CACERT_FILE'], '/certs/ironic/ca.crt');
-  t.match(pod['securityContext'], { fsGroup: 994 }, 'the issuer reads the CA key through the ironic group');
-  t.match((template['metadata'] as Obj)['annotations'], { 'ironic.metal3.io/tls-ca-version': /./, 'ironic.metal3.io/tls-renewal-version': /./ }, 'a renewal or a new CA rolls it too');
+  t.match(pod.securityContext, { fsGroup: 994 }, 'the issuer reads the CA key through the ironic group');
+  t.match(template?.metadata?.annotations, { 'ironic.metal3.io/tls-ca-version': /./, 'ironic.metal3.io/tls-renewal-version': /./ }, 'a renewal or a new CA rolls it too');
   const issuer = containerOf(pod, 'tls-certificate');
   t.equal(pod.initContainers?.length, 1);
   const host = envOf(containerOf(ironicPod, 'ironic'))['IRONIC_NETWORKING_JSON_RPC_HOST'] ?? '';

@@ -30,7 +30,7 @@ for (const suite of suites) {
       const request = await scenario.request(app);
       const response = await app.inject({ method: 'POST', url: suite.path, payload: request });
       t.equal(response.statusCode, 200, 'HTTP 200');
-      const body = response.json() as { status: Obj; children: Obj[] };
+      const body = response.json<{ status: Obj; children: Obj[] }>();
       const keys = Object.keys(body).sort();
       t.same(keys.filter((k) => k !== 'resyncAfterSeconds'), ['children', 'status'], 'only the keys Metacontroller v2 accepts');
       for (const child of body.children) {

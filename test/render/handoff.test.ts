@@ -3,15 +3,17 @@
  * `<name>-clouds` holds a clouds.yaml that openstacksdk reads as it is.
  */
 import t from 'tap';
-import { parse } from 'yaml';
+import { Type } from '@sinclair/typebox';
 import { childOf, syncFor } from '../helpers/render.js';
 import { TLS_SECRET, secret } from '../fixtures/ironic-scenarios.js';
 import type { Obj } from '../helpers/hooks.js';
+import { parseYaml } from '../helpers/json.js';
+import { objAt, present } from '../support/paths.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const decode = (value: unknown): string => Buffer.from(String(value), 'base64').toString('utf8');
 
-const cases: ReadonlyArray<{ scenario: string; spec: Obj; related?: Obj[]; access: Obj }> = [
+const cases: readonly { scenario: string; spec: Obj; related?: Obj[]; access: Obj }[] = [
   {
     scenario: 'plain HTTP on the provisioning network',
     spec: { networking: provisioning },
@@ -60,13 +62,13 @@ for (const c of cases) {
   t.test(c.scenario, async (t) => {
     const { status, children } = await syncFor(c.spec, c.related ?? []);
     t.same(status['access'], c.access);
-    const clouds = childOf(children, 'Secret') && (children as Obj[]).find((o) => (o['metadata'] as Obj)['name'] === 'ironic-clouds');
-    const data = clouds?.['data'] as Obj | undefined;
-    const file = parse(decode(data?.['clouds.yaml'])) as { clouds: Record<string, Obj> };
-    const cloud = file.clouds['ironic'] as Obj;
+    const clouds = childOf(children, 'Secret', 'ironic-clouds');
+    const data = clouds?.data;
+    const file = parseYaml(decode(data?.['clouds.yaml']), Type.Object({ clouds: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())) }), 'clouds.yaml');
+    const cloud = present(file.clouds['ironic'], 'the ironic cloud');
     t.equal(cloud['auth_type'], 'http_basic');
     t.equal(cloud['baremetal_endpoint_override'], c.access['apiURL']);
-    t.equal((cloud['auth'] as Obj)['username'], c.spec['apiCredentialsName'] === 'mine' ? 'admin' : 'ironic');
+    t.equal(objAt(cloud, 'auth')['username'], c.spec['apiCredentialsName'] === 'mine' ? 'admin' : 'ironic');
     const tls = c.access['caCertificate'] !== undefined;
     t.equal(cloud['cacert'], tls ? '/etc/openstack/ca.crt' : undefined, 'the CA next to clouds.yaml when TLS is on');
     t.equal(data?.['ca.crt'] !== undefined, tls);

@@ -49,7 +49,7 @@ const current = (v: ParentView): ParentView => {
 };
 
 t.test('sync: the Ready condition from the spec and the observed StatefulSet', async (t) => {
-  const cases: ReadonlyArray<{ scenario: string; v: ParentView; status: 'True' | 'False'; reason: string; message?: RegExp; children: number }> = [
+  const cases: readonly { scenario: string; v: ParentView; status: 'True' | 'False'; reason: string; message?: RegExp; children: number }[] = [
     { scenario: 'nothing observed yet', v: view({}), status: 'False', reason: 'DownloadInProgress', message: /being created/, children: 3 },
     { scenario: 'the pod downloads', v: current(view({}, { children: observed(statefulSet({ observedGeneration: 1, replicas: 1, readyReplicas: 0 })) })), status: 'False', reason: 'DownloadInProgress', message: /not ready yet: the downloads run first/, children: 3 },
     { scenario: 'a new template rolls out', v: current(view({}, { children: observed(statefulSet({ ...READY, updateRevision: 'b' })) })), status: 'False', reason: 'DownloadInProgress', message: /rolling out/, children: 3 },
@@ -57,7 +57,7 @@ t.test('sync: the Ready condition from the spec and the observed StatefulSet', a
     { scenario: 'served', v: current(view({}, { children: observed(statefulSet(READY)) })), status: 'True', reason: 'ImagesAvailable', children: 3 },
     { scenario: 'an invalid spec keeps the observed children', v: view({ storage: { size: 'lots' } }, { children: observed(statefulSet(READY)) }), status: 'False', reason: 'InvalidSpec', message: /spec\.storage\.size/, children: 2 },
     { scenario: 'a missing certificate keeps them too', v: view({ tlsCertificateName: 'ipa-tls' }, { children: observed(statefulSet(READY)) }), status: 'False', reason: 'MissingReference', children: 2 },
-    { scenario: 'with its certificate', v: current(view({ tlsCertificateName: 'ipa-tls' }, { children: observed(statefulSet(READY)), related: related(CACHE_TLS) as Objects })), status: 'True', reason: 'ImagesAvailable', children: 3 },
+    { scenario: 'with its certificate', v: current(view({ tlsCertificateName: 'ipa-tls' }, { children: observed(statefulSet(READY)), related: related(CACHE_TLS) })), status: 'True', reason: 'ImagesAvailable', children: 3 },
   ];
   for (const c of cases) {
     const v = c.v;
@@ -71,7 +71,7 @@ t.test('the claim template of an existing StatefulSet is kept, even when the spe
   const template = { metadata: { name: 'images' }, spec: { resources: { requests: { storage: '1Gi' } } } };
   const set = { ...statefulSet(READY), spec: { replicas: 1, volumeClaimTemplates: [template] } };
   const v = view({ storage: { size: '9Gi', ephemeral: true } }, { children: observed(set) });
-  const sts = finishCache(v, prepareCache(v), testConfig().render).children.find((c) => c.kind === 'StatefulSet') as unknown as { spec: { volumeClaimTemplates?: unknown[]; template: { spec: { volumes: Array<{ name: string }> } } } };
+  const sts = finishCache(v, prepareCache(v), testConfig().render).children.find((c) => c.kind === 'StatefulSet') as unknown as { spec: { volumeClaimTemplates?: unknown[]; template: { spec: { volumes: { name: string }[] } } } };
   t.same(sts.spec.volumeClaimTemplates, [template]);
   t.notOk(sts.spec.template.spec.volumes.some((volume) => volume.name === 'images'), 'no emptyDir shadows the claim');
 });
@@ -84,7 +84,7 @@ t.test('the users of a cache: Ironics of its namespace that name it', async (t) 
 
 t.test('finalize: blocked while used (unless foreground), then deleting, then finalized', async (t) => {
   const users = related(ironicUsing('ironic')) as Objects;
-  const cases: ReadonlyArray<{ scenario: string; v: ParentView; finalized?: boolean; children: number; resync?: number; reason: string }> = [
+  const cases: readonly { scenario: string; v: ParentView; finalized?: boolean; children: number; resync?: number; reason: string }[] = [
     { scenario: 'in use', v: current(view({}, { children: observed(statefulSet(READY)), related: users })), children: 3, resync: 30, reason: 'ImagesAvailable' },
     { scenario: 'in use, invalid spec: still kept', v: view({ storage: { size: 'x' } }, { children: observed(statefulSet(READY)), related: users }), children: 2, resync: 30, reason: 'InvalidSpec' },
     { scenario: 'in use, foreground deletion', v: view({}, { children: observed(statefulSet(READY)), related: users, finalizers: ['foregroundDeletion'] }), finalized: false, children: 0, resync: 5, reason: 'Deleting' },

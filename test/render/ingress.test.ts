@@ -9,7 +9,7 @@ import type { Obj } from '../helpers/hooks.js';
 
 const ingress = { host: 'ironic.example.com', ingressClassName: 'nginx' };
 
-const cases: ReadonlyArray<{ scenario: string; spec: Obj; related: Obj[]; expected: Record<string, string> | undefined }> = [
+const cases: readonly { scenario: string; spec: Obj; related: Obj[]; expected: Record<string, string> | undefined }[] = [
   { scenario: 'TLS: HTTPS to the backend', spec: { tls: { certificateName: 'ironic-tls' }, networking: { disableHostNetwork: true, ingress } }, related: [TLS_SECRET], expected: { 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS' } },
   { scenario: 'no TLS: plain HTTP, no annotation', spec: { networking: { disableHostNetwork: true, ingress } }, related: [], expected: undefined },
   {
@@ -25,6 +25,6 @@ for (const c of cases) {
     const { children } = await syncFor(c.spec, c.related);
     const rendered = childOf(children, 'Ingress');
     t.ok(rendered, 'an Ingress is rendered');
-    t.same((rendered?.['metadata'] as Obj | undefined)?.['annotations'], c.expected);
+    t.same(rendered?.metadata?.annotations, c.expected);
   });
 }

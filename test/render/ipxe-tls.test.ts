@@ -57,8 +57,8 @@ t.test('the pod satisfies the image contract of iPXE over TLS', async (t) => {
   }
   t.notOk(mountFor(dnsmasq, firmwareDir)?.readOnly, 'dnsmasq writes /shared/tftpboot');
   t.match(httpd?.ports, [{}, {}, {}, { name: 'ipxe-tls', containerPort: 8084, hostPort: 8084 }], 'httpd serves the iPXE vhost on the host network');
-  const probe = httpd?.['readinessProbe'] as { exec: { command: string[] } } | undefined;
-  t.equal(probe?.exec.command.at(-1), 'https://127.0.0.1:8084/images/ironic-python-agent.kernel', 'plain HTTP denies everything with iPXE TLS: the probe uses the iPXE vhost');
+  const probe = httpd?.readinessProbe;
+  t.equal(probe?.exec?.command?.at(-1), 'https://127.0.0.1:8084/images/ironic-python-agent.kernel', 'plain HTTP denies everything with iPXE TLS: the probe uses the iPXE vhost');
   // buildipxe.sh: `[[ $IPXE_ENABLE_TLS == true ]]` (set -u: it must be set), a source, the CA, where to chain.
   t.equal(env['IPXE_ENABLE_TLS'], 'true');
   t.same([env['IPXE_BUILD_FROM_CACHE'], env['IPXE_BUILD_FROM_REPO']], ['true', 'false'], 'built from the source the command cloned (the cache, at IPXE_SHARED_FIRMWARE_SOURCE)');
@@ -113,10 +113,10 @@ const runBuilder = (builderEnv: Record<string, string>, runs = 1): { firmware: s
 t.test('the firmware the builder leaves has the names rundnsmasq and runhttpd copy', async (t) => {
   const pod = podOf((await syncFor(spec)).children);
   const builder = containerOf(pod, 'ipxe-builder');
-  const command = (builder?.['command'] ?? []) as string[];
+  const command = builder?.command ?? [];
   t.same(command.slice(0, 2), ['/bin/bash', '-c']);
   t.equal(command[2], IPXE_BUILD_SCRIPT);
-  const { firmware } = runBuilder(envOf(builder) as Record<string, string>);
+  const { firmware } = runBuilder(envOf(builder));
   const files = readdirSync(firmware).sort();
   const arch = process.arch === 'arm64' ? 'arm64' : 'x86_64';
   t.same(files, [`snponly-${arch}.efi`, 'undionly.kpxe'].sort(), 'renamed for this architecture');
@@ -125,7 +125,7 @@ t.test('the firmware the builder leaves has the names rundnsmasq and runhttpd co
 });
 
 t.test('the firmware is built from a pinned iPXE release with ECDSA, with HTTPS for BIOS too', async (t) => {
-  const builderEnv = envOf(containerOf(podOf((await syncFor(spec)).children), 'ipxe-builder')) as Record<string, string>;
+  const builderEnv = envOf(containerOf(podOf((await syncFor(spec)).children), 'ipxe-builder'));
   // v1.21.1, buildipxe.sh's default, has RSA only: the certificate of an ECDSA CA could not be verified.
   t.equal(builderEnv['IPXE_RELEASE_BRANCH'], 'v2.0.0', 'the first release with ECDSA and ECDHE');
   t.same([builderEnv['IPXE_BUILD_FROM_CACHE'], builderEnv['IPXE_BUILD_FROM_REPO']], ['true', 'false'], 'buildipxe.sh builds the source the script cloned');
@@ -175,8 +175,8 @@ t.test('the builder reaches GitHub through spec.proxy, and the image can be repl
   );
   const builder = containerOf(pod, 'ipxe-builder');
   t.equal(envOf(builder)['https_proxy'], 'http://proxy.example.com:3128', 'git reads https_proxy');
-  t.equal(builder?.['image'], 'registry.example.com/ipxe-builder@sha256:0123');
-  t.equal(containerOf(podOf((await syncFor(spec)).children), 'ipxe-builder')?.['image'], 'quay.io/metal3-io/ipxe-builder:latest');
+  t.equal(builder?.image, 'registry.example.com/ipxe-builder@sha256:0123');
+  t.equal(containerOf(podOf((await syncFor(spec)).children), 'ipxe-builder')?.image, 'quay.io/metal3-io/ipxe-builder:latest');
 });
 
 t.test('without tls.ipxe nothing of it is rendered, and dnsmasq keeps no mounts', async (t) => {
@@ -186,12 +186,12 @@ t.test('without tls.ipxe nothing of it is rendered, and dnsmasq keeps no mounts'
   t.equal(mountsOf(containerOf(pod, 'httpd'))['/certs/ipxe'], undefined);
   t.equal(envOf(containerOf(pod, 'ironic'))['IPXE_TLS_PORT'], undefined);
   const refused = await syncFor({ networking: network, tls: { ipxe: true } });
-  t.match((refused.status as Obj)['conditions'], [{ reason: 'InvalidSpec', message: /spec\.tls\.ipxe: ipxe needs a certificate/ }]);
+  t.match(refused.status['conditions'], [{ reason: 'InvalidSpec', message: /spec\.tls\.ipxe: ipxe needs a certificate/ }]);
 });
 
 t.test('the builder sees the certificate it trusts and no private key', async (t) => {
   type Mount = { name: string; mountPath: string; subPath?: string; readOnly?: boolean };
-  const cases: Array<[string, Obj, Obj[]]> = [
+  const cases: [string, Obj, Obj[]][] = [
     ['generated', spec, []],
     ['Secret with ca.crt', { networking: network, tls: { certificateName: 'ironic-tls', ipxe: true } }, [TLS_SECRET]],
     ['Secret without ca.crt', { networking: network, tls: { certificateName: 'ironic-tls', ipxe: true } }, [secret('ironic-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })]],
@@ -199,10 +199,10 @@ t.test('the builder sees the certificate it trusts and no private key', async (t
   for (const [name, ipxeSpec, related] of cases) {
     const pod = podOf((await syncFor(ipxeSpec, related)).children);
     const builder = containerOf(pod, 'ipxe-builder');
-    const mounts = (builder?.volumeMounts ?? []) as Mount[];
+    const mounts: Mount[] = builder?.volumeMounts ?? [];
     // Every volume of the pod that holds a private key: the serving certificate's and the CA key of the generated one.
     const keyVolumes = new Set(['cert-ironic', 'tls-ca-key']);
-    t.ok((pod.volumes ?? []).some((v) => v['name'] === 'cert-ironic'), `${name}: the pod has the serving certificate's volume`);
+    t.ok(pod.volumes.some((v) => v.name === 'cert-ironic'), `${name}: the pod has the serving certificate's volume`);
     const exposed = mounts.filter((m) => keyVolumes.has(m.name));
     t.ok(
       exposed.every((m) => m.subPath === 'ca.crt' || m.subPath === 'tls.crt'),
@@ -218,14 +218,14 @@ t.test('the builder sees the certificate it trusts and no private key', async (t
 
 t.test('iPXE TLS pods run on amd64 nodes: the builder cannot build the i386 BIOS firmware on arm64', async (t) => {
   const amd64Only = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] }] } } };
-  t.same(podOf((await syncFor(spec)).children)['affinity'], amd64Only);
+  t.same(podOf((await syncFor(spec)).children).affinity, amd64Only);
   const placed = podOf((await syncFor({ ...spec, nodeSelector: { 'node-role.kubernetes.io/control-plane': '' }, overrides: { tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] } })).children);
-  t.same(placed['affinity'], amd64Only, 'added to the placement of the spec');
-  t.same(placed['nodeSelector'], { 'node-role.kubernetes.io/control-plane': '' }, 'nodeSelector kept');
-  t.match(placed['tolerations'], [{ key: 'node-role.kubernetes.io/control-plane' }], 'tolerations kept');
-  t.same(podOf((await syncFor({ ...spec, nodeSelector: { 'kubernetes.io/arch': 'amd64' } })).children)['affinity'], amd64Only, 'an amd64 nodeSelector agrees');
-  t.equal(podOf((await syncFor({ networking: network, tls: { generateCertificate: true } })).children)['affinity'], undefined, 'without tls.ipxe any architecture');
+  t.same(placed.affinity, amd64Only, 'added to the placement of the spec');
+  t.same(placed.nodeSelector, { 'node-role.kubernetes.io/control-plane': '' }, 'nodeSelector kept');
+  t.match(placed.tolerations, [{ key: 'node-role.kubernetes.io/control-plane' }], 'tolerations kept');
+  t.same(podOf((await syncFor({ ...spec, nodeSelector: { 'kubernetes.io/arch': 'amd64' } })).children).affinity, amd64Only, 'an amd64 nodeSelector agrees');
+  t.equal(podOf((await syncFor({ networking: network, tls: { generateCertificate: true } })).children).affinity, undefined, 'without tls.ipxe any architecture');
   const refused = await syncFor({ ...spec, nodeSelector: { 'kubernetes.io/arch': 'arm64' } });
-  t.match((refused.status as Obj)['conditions'], [{ reason: 'InvalidSpec', message: /spec\.nodeSelector\["kubernetes\.io\/arch"\]: tls\.ipxe runs on amd64 nodes only .*"arm64"/ }], 'a pod that could never be scheduled is refused');
+  t.match(refused.status['conditions'], [{ reason: 'InvalidSpec', message: /spec\.nodeSelector\["kubernetes\.io\/arch"\]: tls\.ipxe runs on amd64 nodes only .*"arm64"/ }], 'a pod that could never be scheduled is refused');
   t.equal(refused.children.length, 0, 'and nothing is created');
 });

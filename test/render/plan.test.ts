@@ -95,12 +95,12 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
     ...object('apps/v1', 'Deployment', names.workload),
     spec: { template: { spec: { containers: [{ name: 'ironic', env: [{ name: 'DEPLOY_KERNEL_BY_ARCH', value: cacheURLs }, { name: 'DEPLOY_RAMDISK_BY_ARCH', value: byArch(cacheImages, 'initramfs') }] }] } } },
   });
-  const cases: ReadonlyArray<{ scenario: string; v: ParentView; reason?: string; resync?: number }> = [
+  const cases: readonly { scenario: string; v: ParentView; reason?: string; resync?: number }[] = [
     { scenario: 'a valid spec renders', v: view({}) },
     { scenario: 'an invalid spec', v: view({ networking: { apiPort: 'x' } }), reason: 'InvalidSpec' },
     { scenario: 'a missing TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }), reason: 'MissingReference' },
-    { scenario: 'a TLS Secret without a key', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(secret('ironic-tls', { 'tls.crt': 'C' })) as Objects }), reason: 'InvalidReference' },
-    { scenario: 'a present TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(TLS_SECRET) as Objects }) },
+    { scenario: 'a TLS Secret without a key', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(secret('ironic-tls', { 'tls.crt': 'C' })) }), reason: 'InvalidReference' },
+    { scenario: 'a present TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(TLS_SECRET) }) },
     { scenario: 'a missing IronicDatabase', v: view({ databaseName: 'db' }), reason: 'MissingReference' },
     {
       scenario: 'an IronicDatabase not ready yet',
@@ -110,27 +110,27 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
     { scenario: 'a missing IronicImageCache', v: view({ imageCacheName: 'ipa' }), reason: 'MissingReference' },
     {
       scenario: 'an IronicImageCache not ready yet',
-      v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache({ conditions: [{ type: 'Ready', status: 'False' }] })) as Objects }),
+      v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache({ conditions: [{ type: 'Ready', status: 'False' }] })) }),
       reason: 'DeploymentInProgress',
     },
-    { scenario: 'a ready IronicImageCache', v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache()) as Objects }) },
+    { scenario: 'a ready IronicImageCache', v: view({ imageCacheName: 'ipa' }, { related: related(readyImageCache()) }) },
     {
       scenario: 'a refreshing IronicImageCache whose URLs the workload already runs with: render, not frozen',
-      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheImages) }),
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache), children: workloadWithImages(cacheImages) }),
     },
     {
       scenario: 'a refreshing IronicImageCache and a workload rendered before its URLs were recorded: wait (once, until the cache is ready)',
-      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithVariablesOnly }),
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache), children: workloadWithVariablesOnly }),
       reason: 'DeploymentInProgress',
     },
     {
       scenario: 'a refreshing IronicImageCache whose URLs the workload does not run with yet: wait',
-      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache) as Objects, children: workloadWithImages(cacheImages.map((i) => ({ ...i, kernel: i.kernel.replace('kernel', 'old') }))) }),
+      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache), children: workloadWithImages(cacheImages.map((i) => ({ ...i, kernel: i.kernel.replace('kernel', 'old') }))) }),
       reason: 'DeploymentInProgress',
     },
     {
       scenario: 'an IronicImageCache whose new spec is not described by its status yet: wait, whatever the workload runs',
-      v: view({ imageCacheName: 'ipa' }, { related: related({ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', uid: 'uid-ipa', generation: 2 } }) as Objects, children: workloadWithImages(cacheImages) }),
+      v: view({ imageCacheName: 'ipa' }, { related: related({ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', uid: 'uid-ipa', generation: 2 } }), children: workloadWithImages(cacheImages) }),
       reason: 'DeploymentInProgress',
     },
     { scenario: 'a young workload whose htpasswd Secret is not observed yet', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-12-31T23:59:30Z') }), reason: 'DeploymentInProgress', resync: 5 },
@@ -158,7 +158,7 @@ t.test('finishIronic: the workload kind switch and the upgrade steps', async (t)
   const db = { database: { host: 'mariadb', name: 'ironic', credentialsName: 'db-creds' } };
   const job = (phase: 'pre' | 'post', from: string, to: string, complete: boolean): KubeObject =>
     object('batch/v1', 'Job', names.upgradeJob(phase, from, to), { status: complete ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } : { active: 1 } });
-  const cases: ReadonlyArray<{ scenario: string; spec: unknown; children?: Objects; status?: unknown; expectKinds: string[]; absentKinds?: string[]; reason: string; message?: RegExp }> = [
+  const cases: readonly { scenario: string; spec: unknown; children?: Objects; status?: unknown; expectKinds: string[]; absentKinds?: string[]; reason: string; message?: RegExp }[] = [
     {
       scenario: 'no database: everything at once',
       spec: {},
@@ -224,7 +224,7 @@ t.test('finishIronic: the workload kind switch and the upgrade steps', async (t)
     },
   ];
   for (const c of cases) {
-    const v = view(c.spec, { ...(c.children && { children: c.children }), status: c.status, related: related(secret('db-creds', { username: 'u', password: 'p' })) as Objects });
+    const v = view(c.spec, { ...(c.children && { children: c.children }), status: c.status, related: related(secret('db-creds', { username: 'u', password: 'p' })) });
     const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
     const kinds = kindsOf(result.children);
     for (const k of c.expectKinds) t.ok(kinds.includes(k), `${c.scenario}: ${k} is a child (${kinds.join(', ')})`);
@@ -263,7 +263,7 @@ t.test('an object holding one of our names without belonging to us keeps everyth
   const preCreated = object('v1', 'Secret', names.apiCredentials, { data: {} });
   const orphan = object('apps/v1', 'Deployment', names.workload);
   const ours = { ...object('v1', 'Secret', names.apiCredentials), metadata: { name: names.apiCredentials, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } } as KubeObject;
-  const cases: ReadonlyArray<{ scenario: string; spec: unknown; related: Objects; children?: Objects; message?: RegExp }> = [
+  const cases: readonly { scenario: string; spec: unknown; related: Objects; children?: Objects; message?: RegExp }[] = [
     {
       scenario: 'a pre-created credentials Secret',
       spec: {},
@@ -304,7 +304,7 @@ t.test('retiring the other workload kind: scale down, wait for the pods and thei
     status: { observedGeneration: 2, currentNumberScheduled: scheduled, numberMisscheduled: 0, desiredNumberScheduled: scheduled },
   });
   const since = '2026-01-01T00:00:00Z';
-  const cases: ReadonlyArray<{ scenario: string; spec: unknown; old: KubeObject; now: string; kept: boolean; replicas?: number; selector?: boolean; resync?: number; annotation?: string; message: RegExp }> = [
+  const cases: readonly { scenario: string; spec: unknown; old: KubeObject; now: string; kept: boolean; replicas?: number; selector?: boolean; resync?: number; annotation?: string; message: RegExp }[] = [
     { scenario: 'a running Deployment is scaled to zero', spec: { highAvailability: true, ...db }, old: deployment(1, 1), now: since, kept: true, replicas: 0, message: /scaling the Deployment ironic-service down first \(1 pods left\)/ },
     { scenario: 'scaled, pods still there', spec: { highAvailability: true, ...db }, old: deployment(0, 1), now: since, kept: true, replicas: 0, message: /1 pods left/ },
     { scenario: 'no pods: the time is recorded and the grace period awaited', spec: { highAvailability: true, ...db }, old: deployment(0, 0), now: since, kept: true, replicas: 0, resync: 60, annotation: since, message: /has no pods; waiting 60s/ },
@@ -315,7 +315,7 @@ t.test('retiring the other workload kind: scale down, wait for the pods and thei
   ];
   for (const c of cases) {
     const kind = c.old.kind === 'Deployment' ? 'Deployment.apps/v1' : 'DaemonSet.apps/v1';
-    const v = view(c.spec, { children: group(kind, c.old), status: { installedVersion: '38.0' }, now: c.now, related: related(secret('db-creds', { username: 'u', password: 'p' })) as Objects });
+    const v = view(c.spec, { children: group(kind, c.old), status: { installedVersion: '38.0' }, now: c.now, related: related(secret('db-creds', { username: 'u', password: 'p' })) });
     const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
     const workloads = result.children.filter((k) => k.kind === 'Deployment' || k.kind === 'DaemonSet');
     t.same(workloads.map((w) => w.kind), c.kept ? [c.old.kind] : [], `${c.scenario}: only the old workload, never both`);
@@ -333,7 +333,7 @@ t.test('the credentials rule: ours without a name or under our own name unless t
   const theirs = object('v1', 'Secret', own);
   const oursObserved = object('v1', 'Secret', own);
   const oursInRelated = { ...object('v1', 'Secret', own), metadata: { name: own, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } } as KubeObject;
-  const cases: ReadonlyArray<{ scenario: string; spec: unknown; children?: Objects; related?: Objects; expected: { kind: string; secretName: string; observed?: boolean } }> = [
+  const cases: readonly { scenario: string; spec: unknown; children?: Objects; related?: Objects; expected: { kind: string; secretName: string; observed?: boolean } }[] = [
     { scenario: 'no name: generated', spec: {}, expected: { kind: 'generated', secretName: own, observed: false } },
     { scenario: 'no name, observed: reused', spec: {}, children: group('Secret.v1', oursObserved), expected: { kind: 'generated', secretName: own, observed: true } },
     { scenario: 'another name: the user\'s', spec: { apiCredentialsName: 'mine' }, expected: { kind: 'user', secretName: 'mine' } },

@@ -8,12 +8,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syncIronic } from '../../src/hooks/ironic.js';
-import type { SyncRequest } from '../../src/api/hook.js';
-import { ironic, testContext, type Obj } from '../helpers/hooks.js';
-import { syncFor, type PodSpec } from '../helpers/render.js';
+import { ironic, syncRequest, testContext, type Obj } from '../helpers/hooks.js';
+import { podSpecOf, podTemplateOf, syncFor, type PodSpec } from '../helpers/render.js';
 import { availableDeployment, observeAll } from '../helpers/k8s.js';
 import { contentHash } from '../../src/render/meta.js';
-import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, type IronicContainerName } from '../../src/api/constants.js';
+import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES } from '../../src/api/constants.js';
+import { objAt, objsAt, valueAt } from '../support/paths.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const database = { host: 'mariadb.db.svc', name: 'ironic', credentialsName: 'db-credentials' };
@@ -21,23 +21,23 @@ const database = { host: 'mariadb.db.svc', name: 'ironic', credentialsName: 'db-
 /** Every pod template of the children, by `<kind> <name>`. */
 const podsOf = (children: readonly unknown[]): Record<string, PodSpec> =>
   Object.fromEntries(
-    (children as Obj[]).flatMap((c) => {
-      const template = (c['spec'] as Obj | undefined)?.['template'] as Obj | undefined;
-      return template === undefined ? [] : [[`${String(c['kind'])} ${String((c['metadata'] as Obj)['name'])}`, template['spec'] as PodSpec]];
+    objsAt(children).flatMap((c) => {
+      const template = podTemplateOf(c);
+      return template === undefined ? [] : [[`${String(c['kind'])} ${String(objAt(c, 'metadata')['name'])}`, podSpecOf(template.spec)]];
     }),
   );
 
 /** A first install with a database: the pre-upgrade Job is rendered. */
-const firstInstall = async (spec: Obj) => syncIronic({ parent: ironic(spec), children: {}, related: {} } as SyncRequest, testContext());
+const firstInstall = async (spec: Obj) => syncIronic(syncRequest({ parent: ironic(spec), children: {}, related: {} }), testContext());
 
 /** The same, once the pre-upgrade Job completed and the Deployment is available: the post-upgrade Job. */
 const afterPreUpgrade = async (spec: Obj) => {
   const first = await firstInstall(spec);
   const complete = { conditions: [{ type: 'Complete', status: 'True' }] };
-  const children = observeAll(first.children as Obj[], {}, (o) => (o['kind'] === 'Job' ? complete : undefined));
-  const second = await syncIronic({ parent: ironic(spec, { status: first.status }), children, related: {} } as SyncRequest, testContext());
-  const observed = observeAll(second.children as Obj[], children, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : o['kind'] === 'Job' ? complete : undefined));
-  return syncIronic({ parent: ironic(spec, { status: second.status }), children: observed, related: {} } as SyncRequest, testContext());
+  const children = observeAll(objsAt(first, 'children'), {}, (o) => (o['kind'] === 'Job' ? complete : undefined));
+  const second = await syncIronic(syncRequest({ parent: ironic(spec, { status: first.status }), children, related: {} }), testContext());
+  const observed = observeAll(objsAt(second, 'children'), children, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : o['kind'] === 'Job' ? complete : undefined));
+  return syncIronic(syncRequest({ parent: ironic(spec, { status: second.status }), children: observed, related: {} }), testContext());
 };
 
 t.test('priorityClassName reaches every pod: workload, networking service, upgrade Jobs', async (t) => {
@@ -56,7 +56,7 @@ t.test('priorityClassName reaches every pod: workload, networking service, upgra
   ];
   for (const c of cases) {
     t.same(Object.keys(c.pods).sort(), [...c.expected].sort(), `${c.name}: the pods rendered`);
-    for (const [name, pod] of Object.entries(c.pods)) t.equal(pod['priorityClassName'], 'ironic-critical', `${c.name}: ${name}`);
+    for (const [name, pod] of Object.entries(c.pods)) t.equal(pod.priorityClassName, 'ironic-critical', `${c.name}: ${name}`);
   }
   const none = podsOf((await syncFor({ networking: provisioning, priorityClassName: '' })).children);
   t.notOk('priorityClassName' in (none['Deployment ironic-service'] ?? {}), 'an empty priorityClassName is unset');
@@ -72,7 +72,7 @@ const everything = {
 
 /** `<pod>/<container>` → its resources, for every container and init container of every pod. */
 const resourcesOf = (pods: Record<string, PodSpec>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(pods).flatMap(([pod, spec]) => [...(spec.initContainers ?? []), ...spec.containers].map((c) => [`${pod}/${c.name}`, c['resources']])));
+  Object.fromEntries(Object.entries(pods).flatMap(([pod, spec]) => [...(spec.initContainers ?? []), ...spec.containers].map((c) => [`${pod}/${c.name}`, c.resources])));
 
 t.test('no container is BestEffort: every container of every pod has CPU and memory requests', async (t) => {
   const resources = {
@@ -84,8 +84,8 @@ t.test('no container is BestEffort: every container of every pod has CPU and mem
   const containers = Object.keys(resources).map((k) => k.slice(k.indexOf('/') + 1));
   t.same([...new Set(containers)].sort(), [...IRONIC_CONTAINER_NAMES].sort(), 'every container of DEFAULT_CONTAINER_REQUESTS is rendered somewhere, and no other');
   for (const [container, value] of Object.entries(resources)) {
-    const name = container.slice(container.indexOf('/') + 1) as IronicContainerName;
-    t.same(value, { requests: DEFAULT_CONTAINER_REQUESTS[name] }, `${container}: the default requests`);
+    const name = IRONIC_CONTAINER_NAMES.find((n) => n === container.slice(container.indexOf('/') + 1));
+    t.same(value, { requests: name === undefined ? undefined : DEFAULT_CONTAINER_REQUESTS[name] }, `${container}: the default requests`);
   }
 });
 
@@ -136,7 +136,7 @@ t.test('the downloader: spec.proxy wins field by field over the hook server\'s I
   const base = testContext();
   const context = { ...base, config: { ...base.config, clusterDomain: 'cluster.local', downloaderEnv: { IPA_BASEURI: 'https://cache.example.com', HTTP_PROXY: 'http://hook-wide:1', HTTPS_PROXY: 'http://hook-wide:2', NO_PROXY: 'cache.internal' } } };
   const sync = async (spec: Obj) =>
-    proxyOf(envOf(podsOf((await syncIronic({ parent: ironic(spec, { status: { installedVersion: '38.0' } }), children: {}, related: {} } as SyncRequest, context)).children), 'Deployment ironic-service', 'ramdisk-downloader'));
+    proxyOf(envOf(podsOf((await syncIronic(syncRequest({ parent: ironic(spec, { status: { installedVersion: '38.0' } }), children: {}, related: {} }), context)).children), 'Deployment ironic-service', 'ramdisk-downloader'));
   const automatic = 'localhost,127.0.0.1,::1,.svc,.svc.cluster.local,192.0.2.2';
   t.same(await sync({ networking: provisioning }), {
     HTTP_PROXY: 'http://hook-wide:1',
@@ -155,7 +155,7 @@ t.test('the downloader: spec.proxy wins field by field over the hook server\'s I
     no_proxy: `spec.internal,${automatic}`,
   }, 'spec.proxy fields win, the others stay');
   const onlyNoProxy = { ...base, config: { ...base.config, downloaderEnv: { NO_PROXY: 'cache.internal' } } };
-  const env = envOf(podsOf((await syncIronic({ parent: ironic({ networking: provisioning }, { status: { installedVersion: '38.0' } }), children: {}, related: {} } as SyncRequest, onlyNoProxy)).children), 'Deployment ironic-service', 'ramdisk-downloader');
+  const env = envOf(podsOf((await syncIronic(syncRequest({ parent: ironic({ networking: provisioning }, { status: { installedVersion: '38.0' } }), children: {}, related: {} }), onlyNoProxy)).children), 'Deployment ironic-service', 'ramdisk-downloader');
   t.same(proxyOf(env), { NO_PROXY: 'cache.internal', no_proxy: 'cache.internal' }, 'without a proxy, NO_PROXY is passed as given');
 });
 
@@ -242,8 +242,8 @@ t.test('keepalived: every line of the configuration the start script writes is v
     for (const keepalived of [{ vrid: 9 }, { passwordRef: { name: 'vrrp' } }, { vrid: 9, passwordRef: { name: 'vrrp' } }]) {
       const spec = { networking: { ...provisioning, dhcp, keepalived: { enabled: true, additionalVIPs, ...keepalived } } };
       const { children } = await syncFor(spec, [vrrpSecret('Vr7p-pw')]);
-      const secret = (children as Obj[]).find((c) => c['kind'] === 'Secret' && String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-'));
-      const template = Buffer.from(String((secret?.['data'] as Obj)['keepalived.conf']), 'base64').toString('utf8');
+      const secret = objsAt(children).find((c) => c['kind'] === 'Secret' && String(objAt(c, 'metadata')['name']).startsWith('ironic-keepalived-'));
+      const template = Buffer.from(String(objAt(secret, 'data')['keepalived.conf']), 'base64').toString('utf8');
       const written = startScript(template, envOf(podsOf(children), 'Deployment ironic-service', 'keepalived')['KEEPALIVED_VIRTUAL_IPS'] ?? '');
       const label = `${additionalVIPs.length} additional VIPs, ${Object.keys(keepalived).join(' and ')}`;
       t.same(invalidKeepalivedLines(written), [], `${label}: no line outside what keepalived reads`);
@@ -255,13 +255,13 @@ t.test('keepalived: every line of the configuration the start script writes is v
 t.test('keepalived: the router ID and password reach the configuration the image\'s start script writes', async (t) => {
   const spec = { networking: { ...provisioning, dhcp, keepalived: { enabled: true, vrid: 42, passwordRef: { name: 'vrrp' }, additionalVIPs: [{ ipAddress: '192.0.2.3', interface: 'eth2' }] } } };
   const { children } = await syncFor(spec, [vrrpSecret(' Vr7p-pw\n')]);
-  const secrets = (children as Obj[]).filter((c) => c['kind'] === 'Secret' && String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-'));
+  const secrets = objsAt(children).filter((c) => c['kind'] === 'Secret' && String(objAt(c, 'metadata')['name']).startsWith('ironic-keepalived-'));
   t.equal(secrets.length, 1, 'one Secret with the configuration (it holds the password: never a ConfigMap)');
-  const template = Buffer.from(String(((secrets[0] ?? {})['data'] as Obj)['keepalived.conf']), 'base64').toString('utf8');
+  const template = Buffer.from(String(objAt(secrets[0] ?? {}, 'data')['keepalived.conf']), 'base64').toString('utf8');
   const pod = podsOf(children)['Deployment ironic-service'];
   const keepalived = pod?.containers.find((c) => c.name === 'keepalived');
   t.same(keepalived?.volumeMounts, [{ name: 'keepalived-config', mountPath: '/etc/keepalived/keepalived.conf', subPath: 'keepalived.conf', readOnly: true }], 'mounted over the file the script copies');
-  t.same(pod?.volumes.find((v) => v.name === 'keepalived-config'), { name: 'keepalived-config', secret: { secretName: (secrets[0]?.['metadata'] as Obj)['name'], items: [{ key: 'keepalived.conf', path: 'keepalived.conf' }] } });
+  t.same(pod?.volumes.find((v) => v.name === 'keepalived-config'), { name: 'keepalived-config', secret: { secretName: objAt(secrets[0], 'metadata')['name'], items: [{ key: 'keepalived.conf', path: 'keepalived.conf' }] } });
   const vips = envOf(podsOf(children), 'Deployment ironic-service', 'keepalived')['KEEPALIVED_VIRTUAL_IPS'] ?? '';
   const written = startScript(template, vips);
   t.match(written, /\n {4}interface eth1\n {4}virtual_router_id 42\n/, 'the interface and the router ID');
@@ -272,32 +272,32 @@ t.test('keepalived: the router ID and password reach the configuration the image
   const again = await syncFor(spec, [vrrpSecret(' Vr7p-pw\n')]);
   t.same(again.children, children, 'deterministic');
   const rotated = await syncFor(spec, [vrrpSecret('n3w-pw')]);
-  const rotatedName = (rotated.children as Obj[]).map((c) => String((c['metadata'] as Obj)['name'])).find((n) => n.startsWith('ironic-keepalived-'));
-  t.not(rotatedName, (secrets[0]?.['metadata'] as Obj)['name'], 'a new password is a new Secret, so the pod rolls');
+  const rotatedName = objsAt(rotated.children).map((c) => String(objAt(c, 'metadata')['name'])).find((n) => n.startsWith('ironic-keepalived-'));
+  t.not(rotatedName, objAt(secrets[0], 'metadata')['name'], 'a new password is a new Secret, so the pod rolls');
 
   const routerOnly = await syncFor({ networking: { ...provisioning, keepalived: { enabled: true, vrid: 7 } } });
-  const only = (routerOnly.children as Obj[]).find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-'));
-  const onlyTemplate = Buffer.from(String((only?.['data'] as Obj)['keepalived.conf']), 'base64').toString('utf8');
+  const only = objsAt(routerOnly.children).find((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-keepalived-'));
+  const onlyTemplate = Buffer.from(String(objAt(only, 'data')['keepalived.conf']), 'base64').toString('utf8');
   t.match(onlyTemplate, /virtual_router_id 7\n/);
   t.notMatch(onlyTemplate, /authentication/, 'no authentication without a password');
   const plain = await syncFor({ networking: { ...provisioning, keepalived: { enabled: true } } });
-  t.notOk((plain.children as Obj[]).some((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-')), 'without either, the image\'s own file');
+  t.notOk(objsAt(plain.children).some((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-keepalived-')), 'without either, the image\'s own file');
   t.notOk('volumeMounts' in (podsOf(plain.children)['Deployment ironic-service']?.containers.find((c) => c.name === 'keepalived') ?? {}));
 });
 
 t.test('keepalived: the name of the configuration Secret, in the pod spec, does not let anyone try passwords against it', async (t) => {
   const spec = { networking: { ...provisioning, keepalived: { enabled: true, vrid: 42, passwordRef: { name: 'vrrp' } } } };
   const nameOf = (children: readonly unknown[]): string => {
-    const secret = (children as Obj[]).find((c) => c['kind'] === 'Secret' && String((c['metadata'] as Obj)['name']).startsWith('ironic-keepalived-'));
-    return String((secret?.['metadata'] as Obj | undefined)?.['name']);
+    const secret = objsAt(children).find((c) => c['kind'] === 'Secret' && String(objAt(c, 'metadata')['name']).startsWith('ironic-keepalived-'));
+    return String(valueAt(secret, 'metadata', 'name'));
   };
   const { children } = await syncFor(spec, [vrrpSecret('Vr7p-pw')]);
   const name = nameOf(children);
   const volume = podsOf(children)['Deployment ironic-service']?.volumes.find((v) => v.name === 'keepalived-config');
   t.same(volume, { name: 'keepalived-config', secret: { secretName: name, items: [{ key: 'keepalived.conf', path: 'keepalived.conf' }] } }, 'the name is what the pod spec shows');
   // What anyone who can read the pod spec but not Secrets could do: the template is known but for the password.
-  const secret = (children as Obj[]).find((c) => String((c['metadata'] as Obj)['name']) === name);
-  const template = Buffer.from(String((secret?.['data'] as Obj)['keepalived.conf']), 'base64').toString('utf8');
+  const secret = objsAt(children).find((c) => String(objAt(c, 'metadata')['name']) === name);
+  const template = Buffer.from(String(objAt(secret, 'data')['keepalived.conf']), 'base64').toString('utf8');
   const guess = (password: string): string => {
     const candidate = template.replace('auth_pass Vr7p-pw', `auth_pass ${password}`);
     return `ironic-keepalived-${contentHash(candidate).slice(0, 10)}`;
@@ -320,11 +320,11 @@ t.test('keepalived: a VRRP password keepalived would cut or misread is refused, 
   ];
   for (const [name, password, message] of cases) {
     const { status } = await syncFor(spec, [vrrpSecret(password)]);
-    const ready = ((status as Obj)['conditions'] as Obj[])[0] ?? {};
+    const ready = objsAt(status, 'conditions')[0] ?? {};
     t.equal(ready['status'], 'False', `${name}: not ready`);
     t.match(String(ready['message']), /spec\.networking\.keepalived\.passwordRef\.name/, `${name}: names the field`);
     t.match(String(ready['message']), message, name);
   }
   const missingKey = await syncFor(spec, [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vrrp', namespace: 'metal3' }, data: {} }]);
-  t.match(String((((missingKey.status as Obj)['conditions'] as Obj[])[0] ?? {})['message']), /is empty/, 'no password key');
+  t.match(String(objsAt(missingKey.status, 'conditions')[0]?.['message']), /is empty/, 'no password key');
 });

@@ -4,7 +4,7 @@ import { daemonSetReadiness, deploymentReadiness, jobReadiness, readyCondition, 
 import type { KubeObject } from '../../src/api/hook.js';
 
 const obj = (kind: string, extra: Record<string, unknown>, generation = 2, version = '38.0'): KubeObject =>
-  ({ apiVersion: 'apps/v1', kind, metadata: { name: 'ironic-service', generation, labels: { 'ironic.metal3.io/version': version } }, ...extra }) as KubeObject;
+  ({ apiVersion: 'apps/v1', kind, metadata: { name: 'ironic-service', generation, labels: { 'ironic.metal3.io/version': version } }, ...extra });
 
 const available = { type: 'Available', status: 'True' };
 const rolledOut = { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' };

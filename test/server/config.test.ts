@@ -1,6 +1,7 @@
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { thrownBy } from './support.js';
+import { valueAt } from '../support/paths.js';
 
 t.test('defaults', async (t) => {
   const config = loadConfig({});
@@ -24,7 +25,7 @@ t.test('a whole request must arrive before Metacontroller gives up on it (10 s b
   const config = loadConfig({});
   t.ok((config.requestTimeoutMs ?? Infinity) < 10_000, 'the request timeout is below the webhook timeout');
   t.match(loadConfig({ REQUEST_TIMEOUT_SECONDS: '5' }), { requestTimeoutMs: 5000 });
-  t.match((thrownBy(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '0' })) as Error).message, /^REQUEST_TIMEOUT_SECONDS must be an integer between 1 and 3600/);
+  t.match(valueAt(thrownBy(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '0' })), 'message'), /^REQUEST_TIMEOUT_SECONDS must be an integer between 1 and 3600/);
 });
 
 t.test('TLS, auth, shutdown and render settings', async (t) => {

@@ -14,7 +14,7 @@ const post = (app: FastifyInstance, url: string, text: string) => app.inject({ m
 
 /** The children of a first sync, observed as Metacontroller sends them (by type, then namespace/name). */
 const observed = async (app: FastifyInstance): Promise<Record<string, Record<string, Obj>>> => {
-  const first = (await post(app, '/ironic/sync', JSON.stringify({ parent: ironic({ networking: provisioning }), children: {}, related: {} }))).json() as { children: Obj[] };
+  const first = (await post(app, '/ironic/sync', JSON.stringify({ parent: ironic({ networking: provisioning }), children: {}, related: {} }))).json<{ children: Obj[] }>();
   const children: Record<string, Record<string, Obj>> = {};
   for (const child of first.children) {
     const metadata = child['metadata'] as { name: string };

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { Agent, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeGracefully } from '../../src/server.js';
 import { ironic } from '../helpers/hooks.js';
 import { server } from './support.js';
+import { tcpAddress } from '../helpers/net.js';
 
 type Outcome = { readonly status?: number; readonly connection?: string; readonly error?: string; readonly at: number };
 
@@ -45,7 +45,7 @@ const firstAnswer = async (outcomes: readonly Outcome[]): Promise<void> => {
 t.test('shutdown under keep-alive load: no request is reset, answers during the drain say Connection: close', async (t) => {
   const app = server();
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+  const { port } = tcpAddress(app.server);
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   t.teardown(() => agent.destroy());
   const outcomes: Outcome[] = [];

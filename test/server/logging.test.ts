@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fakeSecrets, ironic, type Obj } from '../helpers/hooks.js';
+import { conditionsOf, fakeSecrets, hookResponse, ironic } from '../helpers/hooks.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';
 import { hookLines, loggingServer } from './support.js';
 
@@ -14,7 +14,7 @@ t.test('exactly one JSON line per hook call, none for probes', async (t) => {
   t.teardown(() => app.close());
   const parent = ironic({ networking: provisioning }, { metadata: { name: 'one', namespace: 'lab', generation: 3 } });
   const sync = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent, children: {}, related: {} } });
-  const reason = ((sync.json() as { status: { conditions: Obj[] } }).status.conditions[0] ?? {})['reason'];
+  const reason = conditionsOf(hookResponse(sync).status)[0]?.['reason'];
   await app.inject({ method: 'POST', url: '/ironic/customize', payload: { parent } });
   await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent } });
   await app.inject({ method: 'POST', url: '/ironic/finalize', payload: '{oops', headers: { 'content-type': 'application/json' } });

@@ -2,8 +2,10 @@ import t from 'tap';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tcpAddress } from '../helpers/net.js';
+import { Type } from '@sinclair/typebox';
+import { parseJson } from '../helpers/json.js';
 
 /** Runs src/main.ts with the TypeScript loader of the test run. */
 const main = (env: NodeJS.ProcessEnv) => {
@@ -13,14 +15,17 @@ const main = (env: NodeJS.ProcessEnv) => {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exit = once(child, 'exit') as Promise<[number | null, string | null]>;
+  const exit = new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+    child.once('exit', (code, signal) => resolve([code, signal]));
+    child.once('error', reject);
+  });
   return { child, exit, stdout: () => stdout, stderr: () => stderr };
 };
 
 const freePort = async (): Promise<number> => {
   const probe = createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
+  const { port } = tcpAddress(probe);
   probe.close();
   return port;
 };
@@ -54,6 +59,6 @@ t.test('SIGTERM: /readyz answers 503 for the drain delay, then the process exits
   t.equal((await fetch(`${url}/healthz`, { headers: { connection: 'close' } })).status, 200, 'still alive');
   const [code] = await run.exit;
   t.equal(code, 0);
-  const lines = run.stdout().trim().split('\n').map((l) => JSON.parse(l) as { msg?: string });
-  t.ok(lines.some((l) => /shutting down/.test(l.msg ?? '')), 'the shutdown is logged');
+  const lines = run.stdout().trim().split('\n').map((l) => parseJson(l, Type.Object({ msg: Type.Optional(Type.String()) }), 'log line'));
+  t.ok(lines.some((l) => (l.msg ?? '').includes('shutting down')), 'the shutdown is logged');
 });

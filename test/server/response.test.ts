@@ -29,14 +29,14 @@ t.test('every hook answers with exactly the keys Metacontroller v2 accepts', asy
   for (const call of calls) {
     const response = await app.inject({ method: 'POST', url: call.url, payload: call.payload });
     t.equal(response.statusCode, 200, call.url);
-    const body = response.json() as Obj;
+    const body = response.json<Obj>();
     t.ok(Object.keys(body).every((k) => SYNC_KEYS.includes(k)), `${call.url}: only ${SYNC_KEYS.join(', ')} (got ${Object.keys(body).join(', ')})`);
     t.ok(Object.values(body).every((v) => v !== null), 'no top-level null');
     t.doesNotThrow(() => checkSyncResponse(body));
   }
   const customizeCalls = [{ url: '/ironic/customize', parent: ironic({ apiCredentialsName: 'creds' }) }, ...PARENT_KINDS.map((kind) => ({ url: `/${kind.hookPath}/customize`, parent: smallest(kind) }))];
   for (const { url, parent } of customizeCalls) {
-    const body = (await app.inject({ method: 'POST', url, payload: { parent } })).json() as Obj;
+    const body = (await app.inject({ method: 'POST', url, payload: { parent } })).json<Obj>();
     t.same(Object.keys(body), ['relatedResources'], url);
   }
 });

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beginDrain, closeGracefully } from '../../src/server.js';
 import { fakeSecrets, ironic } from '../helpers/hooks.js';
 import { server } from './support.js';
+import { tcpAddress } from '../helpers/net.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 
@@ -48,7 +48,7 @@ t.test('closing: the call in flight completes and closes its connection; a call 
   const slow = slowSecrets();
   const app = server({}, { secrets: slow.secrets });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+  const { port } = tcpAddress(app.server);
   const socket = connect(port, '127.0.0.1');
   t.teardown(() => socket.destroy());
   let received = '';
@@ -81,7 +81,7 @@ t.test('closing: the call in flight completes and closes its connection; a call 
 t.test('a request that arrives while the server closes gets a 503 that closes the connection', async (t) => {
   const app = server();
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+  const { port } = tcpAddress(app.server);
   const socket = connect(port, '127.0.0.1');
   t.teardown(() => socket.destroy());
   let received = '';
@@ -103,7 +103,7 @@ t.test('a request that arrives while the server closes gets a 503 that closes th
 t.test('closeGracefully waits for the drain delay before closing', async (t) => {
   const app = server();
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+  const { port } = tcpAddress(app.server);
   // Long enough for a first hook call on a loaded machine to be answered within the delay.
   const closing = closeGracefully(app, 2000);
   await sleep(50);

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
 import { buildServer, type ServerDeps } from '../../src/server.js';
 import { FIXED_NOW, fakeSecrets, testConfig, type Obj } from '../helpers/hooks.js';
+import { objAt } from '../support/paths.js';
 
 export type LogCapture = {
   readonly stream: { write: (line: string) => void };
@@ -19,7 +20,7 @@ export const captureLogs = (): LogCapture => {
   return {
     stream: { write: (line) => void lines.push(line) },
     text: () => lines.join(''),
-    entries: () => lines.map((line) => JSON.parse(line) as Obj),
+    entries: () => lines.map((line) => objAt(JSON.parse(line))),
   };
 };
 

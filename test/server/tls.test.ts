@@ -2,14 +2,14 @@ import t from 'tap';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import forge from 'node-forge';
 import { ConfigError } from '../../src/config.js';
 import { captureLogs, server, thrownBy } from './support.js';
+import { tcpAddress } from '../helpers/net.js';
 
 type Pem = { readonly cert: string; readonly key: string };
 
@@ -45,7 +45,7 @@ const install = (dir: string, pem: Pem): void => {
 const servedSerial = (port: number, ca: string): Promise<string> =>
   new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/healthz', ca, agent: false }, (res) => {
-      const serial = (res.socket as TLSSocket).getPeerX509Certificate()?.serialNumber ?? '';
+      const serial = res.socket instanceof TLSSocket ? (res.socket.getPeerX509Certificate()?.serialNumber ?? '') : '';
       res.resume();
       res.on('end', () => (res.statusCode === 200 ? resolve(serial) : reject(new Error(`status ${String(res.statusCode)}`))));
     });
@@ -63,7 +63,7 @@ t.test('HTTPS with the configured certificate, reloaded when the files change', 
   const app = server({ tls: { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') }, reloadIntervalMs: 25, logLevel: 'info' }, { logger: true, logStream: logs.stream });
   t.teardown(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+  const { port } = tcpAddress(app.server);
 
   t.equal(await servedSerial(port, first.cert), '0A01', 'the first certificate is served');
   await t.rejects(servedSerial(port, second.cert), 'a client that trusts only the second one refuses it');

@@ -26,12 +26,13 @@ const groupOf = (rule: unknown): string => {
   return `${kind}.${String(at(rule, 'apiVersion'))}`;
 };
 
-const STRATEGIES = new Set<string>(['OnDelete', 'Recreate', 'InPlace']);
+const STRATEGIES: readonly UpdateStrategy[] = ['OnDelete', 'Recreate', 'InPlace'];
 
 const strategyOf = (rule: unknown): UpdateStrategy => {
   const method = at(rule, 'updateStrategy', 'method') ?? 'OnDelete';
-  if (typeof method !== 'string' || !STRATEGIES.has(method)) throw new Error(`the emulator does not model update method ${String(method)}`);
-  return method as UpdateStrategy;
+  const strategy = STRATEGIES.find((s) => s === method);
+  if (strategy === undefined) throw new Error(`the emulator does not model update method ${typeof method === 'string' ? method : JSON.stringify(method)}`);
+  return strategy;
 };
 
 /** A CompositeController object as a controller spec (hook paths from the sync webhook URL). */

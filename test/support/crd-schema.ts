@@ -8,6 +8,8 @@ import { parse } from 'yaml';
 import { crdOf as generatedCrd } from '../../src/kinds/crds.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { checkAgainstCrd, schemaOf } from '../helpers/crd-check.js';
+import { isResource, type KubeResource } from '../../src/cli/objects.js';
+import { objAt } from './paths.js';
 
 type Json = Record<string, unknown>;
 
@@ -16,7 +18,7 @@ const isRecord = (value: unknown): value is Json => typeof value === 'object' &&
 /** A published CRD kept as a test fixture (see its SOURCE.md). */
 const fixtureCrd = (path: string): (() => Json) => {
   let crd: Json | undefined;
-  return () => (crd ??= parse(readFileSync(path, 'utf8')) as Json);
+  return () => (crd ??= objAt(parse(readFileSync(path, 'utf8'))));
 };
 
 /** cert-manager's CRDs (test/fixtures/cert-manager, release v1.21.1), by kind. */
@@ -56,17 +58,18 @@ export const defaultAndPrune = (schema: Json, value: unknown): unknown => {
 export const storedStatus = (kind: string, status: Json): Json => {
   const crd = crdOf(kind);
   if (crd === undefined) return status;
-  const schema = (schemaOf(crd)['properties'] as Json)['status'];
-  return isRecord(schema) ? (defaultAndPrune(schema, status) as Json) : status;
+  const schema = objAt(schemaOf(crd), 'properties')['status'];
+  return isRecord(schema) ? objAt(defaultAndPrune(schema, status)) : status;
 };
 
 /** The spec (and the rest but metadata and status) a parent keeps: defaulted and pruned. */
-export const storedObject = <T extends { readonly kind: string }>(object: T): T => {
+export const storedObject = (object: KubeResource): KubeResource => {
   const crd = crdOf(object.kind);
   if (crd === undefined) return object;
-  const { metadata, status, ...rest } = object as unknown as Json;
-  const stored = defaultAndPrune(schemaOf(crd), rest) as Json;
-  return { ...stored, metadata, ...(status !== undefined && { status }) } as unknown as T;
+  const { metadata, status, ...rest } = object;
+  const stored = { ...objAt(defaultAndPrune(schemaOf(crd), rest)), metadata, ...(status !== undefined && { status }) };
+  if (!isResource(stored)) throw new Error(`${object.kind} ${metadata.name}: not an object once stored`);
+  return stored;
 };
 
 /** Why the API server refuses a parent (empty when it is accepted); `old` enables transition rules. */

@@ -6,8 +6,8 @@
  * with the upstream Kubernetes schemas. The test plays the workload controllers and the kubelet
  * (markDeploymentAvailable, completeJob, ...).
  */
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import { canonicalIP } from '../../src/api/net.js';
 import { Cluster, type ClusterEvent, type RoundResult, type Write } from '../../src/cli/cluster.js';
 import { readObjects } from '../../src/cli/documents.js';
@@ -27,15 +27,15 @@ import type { Secrets } from '../../src/hooks/materialize.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { BUILTIN_RESOURCES, CERTIFICATES, groupKeyOfType } from '../../src/kinds/resources.js';
 import { buildServer } from '../../src/server.js';
-import type { ChildType, ControllerSpec, UpdateStrategy } from '../../src/cli/controllers.js';
+import type { ChildType, ControllerSpec } from '../../src/cli/controllers.js';
 import { generateRpcCA, issueCertificate, type KeyPairPem } from '../../src/crypto/rpc-ca.js';
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { FIXED_NOW, fakeSecrets, testConfig } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
 import { deployedControllers, overlayDeployment } from './controllers.js';
 import { admissionProblems, CERT_MANAGER_CRDS, storedObject, storedStatus } from './crd-schema.js';
 import { certManagerWebhookRefusals } from './cert-manager-webhook.js';
+import { tcpAddress } from '../helpers/net.js';
+import { checked, readYaml } from '../helpers/json.js';
 
 export type EmulatorOptions = {
   /** Passwords and bcrypt of the hook server (default: deterministic fakes). */
@@ -69,10 +69,21 @@ export type EmulatorOptions = {
   readonly webhooks?: readonly ((child: KubeResource) => readonly string[])[];
 };
 
+/** The JSON patch of the cert-manager component that adds Certificates to the `ironic` CompositeController. */
+const CertificatesPatch = Type.Array(
+  Type.Object({
+    value: Type.Object({
+      apiVersion: Type.String(),
+      resource: Type.String(),
+      updateStrategy: Type.Object({ method: Type.Union([Type.Literal('OnDelete'), Type.Literal('Recreate'), Type.Literal('InPlace')]) }),
+    }),
+  }),
+);
+
 /** The child type the cert-manager component's patch adds to the `ironic` CompositeController. */
 const certManagerChildType = (): ChildType => {
-  const [patch] = parse(readFileSync('deploy/components/cert-manager/ironic-controller-certificates.yaml', 'utf8')) as [{ value: { apiVersion: string; resource: string; updateStrategy: { method: UpdateStrategy } } }];
-  if (patch.value.resource !== CERTIFICATES.resource) throw new Error('the cert-manager component no longer adds certificates');
+  const [patch] = readYaml('deploy/components/cert-manager/ironic-controller-certificates.yaml', CertificatesPatch);
+  if (patch?.value.resource !== CERTIFICATES.resource) throw new Error('the cert-manager component no longer adds certificates');
   return { group: groupKeyOfType({ kind: CERTIFICATES.kind, apiVersion: patch.value.apiVersion }), strategy: patch.value.updateStrategy.method };
 };
 
@@ -104,6 +115,16 @@ const GROUP_BY_KIND: ReadonlyMap<string, string> = new Map(
 );
 
 /** Kinds kubernetes-models can validate (others, like ServiceMonitor, are not checked). */
+/** The fields of a cert-manager Certificate's spec the stand-in reads. */
+const CertificateSpec = Type.Object({
+  secretName: Type.Optional(Type.String()),
+  dnsNames: Type.Optional(Type.Array(Type.String())),
+  ipAddresses: Type.Optional(Type.Array(Type.String())),
+  secretTemplate: Type.Optional(Type.Object({ labels: Type.Optional(Type.Record(Type.String(), Type.String())) })),
+});
+
+const isList = (input: KubeResource | readonly KubeResource[]): input is readonly KubeResource[] => Array.isArray(input);
+
 const VALIDATED = new Set([
   'Deployment',
   'DaemonSet',
@@ -135,7 +156,7 @@ const childProblems = (child: KubeResource): string[] => {
   }
   if (!VALIDATED.has(child.kind)) return [];
   try {
-    validateK8s(child as Json);
+    validateK8s(child);
     return [];
   } catch (error) {
     return [error instanceof Error ? error.message : String(error)];
@@ -169,7 +190,8 @@ export class Emulator {
       transport: async (path, body) => {
         const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
         const text = await response.text();
-        return { statusCode: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+        const parsed: unknown = text === '' ? undefined : JSON.parse(text);
+        return { statusCode: response.status, body: parsed };
       },
       controllers: controllersFor(options, controllers),
       clock: () => this.#now,
@@ -191,7 +213,7 @@ export class Emulator {
     const issuerCA = options.certManager === true ? await generateRpcCA('emulated cert-manager CA', new Date(options.start ?? FIXED_NOW)) : undefined;
     const app = buildServer(config, { secrets: options.secrets ?? fakeSecrets(), now: () => emulator?.now ?? FIXED_NOW, logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
+    const { port } = tcpAddress(app.server);
     try {
       emulator = new Emulator(app, `http://127.0.0.1:${port}`, options, overlay?.controllers ?? deployedControllers(), issuerCA);
     } catch (error) {
@@ -231,7 +253,7 @@ export class Emulator {
    * (thrown) when the CRD refuses them; Secret stringData becomes data.
    */
   apply(input: string | KubeResource | readonly KubeResource[]): KubeResource[] {
-    const objects = typeof input === 'string' ? this.#parse(input) : Array.isArray(input) ? [...(input as readonly KubeResource[])] : [input as KubeResource];
+    const objects = typeof input === 'string' ? this.#parse(input) : isList(input) ? [...input] : [input];
     return objects.map((given) => {
       const object = given.metadata.namespace === undefined ? { ...given, metadata: { ...given.metadata, namespace: this.#namespace } } : given;
       const old = this.cluster.store.get(groupKeyOf(object), objectKeyOf(object));
@@ -334,7 +356,7 @@ export class Emulator {
     if (ca === undefined) return 0;
     let issued = 0;
     for (const certificate of this.cluster.store.list(groupKeyOfType(CERTIFICATES))) {
-      const spec = (certificate['spec'] ?? {}) as { secretName?: string; dnsNames?: string[]; ipAddresses?: string[]; secretTemplate?: { labels?: Record<string, string> } };
+      const spec = checked(CertificateSpec, certificate['spec'] ?? {}, `Certificate ${objectKeyOf(certificate)}`);
       const namespace = certificate.metadata.namespace ?? '';
       const secretName = spec.secretName ?? '';
       const altNames = (spec.dnsNames ?? []).join(',');

@@ -14,10 +14,10 @@
  *
  * The downloads run as init containers, so httpd starts only once every architecture is in place and never
  * serves a half-written file. The downloader itself extracts into a temporary directory of the volume, moves
- * it into place whole and then repoints the `ironic-python-agent_<arch>.*` symlinks, so a download that is
- * interrupted leaves the previous files untouched. Any change of the inputs (branch, URL, architectures,
- * proxy, minimum modification time, image) changes the pod template, so the pod is replaced and the
- * downloads run again; the downloader's ETag check makes an unchanged IPA cost one HEAD-like request.
+ * it into place whole and then repoints the `ironic-python-agent_<arch>.*` symlinks; the previous download
+ * is put back when a new one fails. Any change of the inputs (branch, URL, architectures, proxy, minimum
+ * modification time, image) changes the pod template, so the pod is replaced and the downloads run again
+ * on the same volume: the ETag check of DOWNLOAD_SCRIPT makes an unchanged IPA cost one HEAD request.
  */
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
@@ -28,7 +28,7 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
-import { cacheDownloadContainer } from '../../api/constants.js';
+import { DOWNLOADER_DEFAULTS, cacheDownloadContainer } from '../../api/constants.js';
 import { listEntries } from '../../api/fields.js';
 import type { CacheArchitectureModel } from '../../api/model.js';
 import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/version.js';
@@ -48,14 +48,89 @@ const TLS_DIR = '/certs/ipa-cache';
 const GET_RESOURCE = '/usr/local/bin/get-resource.sh';
 
 /**
- * One download: the downloader, then the minimum modification time, checked against the Last-Modified
- * header it kept (the last one, after redirects). An older IPA fails the init container, with a message.
+ * One download. get-resource.sh, started again on a volume that holds its previous download, asks the source
+ * with If-None-Match and, when the answer is 304, looks for the download under another directory name than
+ * the one it wrote and then moves a `<tarball>.headers` file that only exists with its CACHEURL mirror: it
+ * fails, and the cache would stay in init until a new IPA is published (and it also fails when the source
+ * cannot be reached). So the script is only ever run as on an empty volume, and this wrapper does the
+ * restart itself:
+ *
+ * - the links `ironic-python-agent_<arch>.{headers,kernel,initramfs}` resolving to non-empty files in one
+ *   directory, whose headers are those of the tarball the variables name now (with the downloader's
+ *   defaults), are the current download;
+ * - its ETag (any letter case: HTTP/2 writes `etag:`) is sent with If-None-Match in a HEAD request: `304`,
+ *   or a 2xx with the same ETag, keeps it without downloading;
+ * - no answer or a 5xx keeps it too, saying so (serving the last download beats a pod that never starts);
+ * - anything else (no ETag kept, another ETag, a redirect, a 404) downloads again: the current directory
+ *   is moved aside, so the links no longer resolve and the script takes its first-download path (and a new
+ *   directory of the same name cannot land inside the old one), then put back if the download fails or
+ *   leaves no complete download, and the init container fails. The prune container removes it after a
+ *   success.
+ *
+ * Then the minimum modification time is checked against the Last-Modified header kept with the download
+ * (the last one). An older IPA fails the init container, with a message.
  */
 export const DOWNLOAD_SCRIPT = [
-  'set -eu',
-  GET_RESOURCE,
+  'set -euo pipefail',
+  `images=${SHARED_DIR}/html/images`,
+  'dest="ironic-python-agent_${IPA_ARCH}"',
+  `branch="\${IPA_BRANCH:-${DOWNLOADER_DEFAULTS.branch}}"`,
+  `file="\${IPA_FILENAME:-ipa-\${IPA_FLAVOR:-${DOWNLOADER_DEFAULTS.flavor}}-\${branch//\\//-}.tar.gz}"`,
+  `url="\${IPA_BASEURI:-${DOWNLOADER_DEFAULTS.baseURI}}/$file"`,
+  '# The directory the links of this architecture point into, when they resolve to non-empty files there.',
+  'complete_download() {',
+  '  local dir="" target part',
+  '  for part in headers kernel initramfs; do',
+  '    target="$(readlink -- "$images/$dest.$part")" || return 0',
+  '    case "$target" in .* | /* | */*/*) return 0 ;; */?*) ;; *) return 0 ;; esac',
+  '    [ -z "$dir" ] || [ "${target%%/*}" = "$dir" ] || return 0',
+  '    dir="${target%%/*}"',
+  '    [ -f "$images/$target" ] && [ -s "$images/$target" ] || return 0',
+  '  done',
+  '  printf \'%s\\n\' "$dir"',
+  '}',
+  "etag_in() { awk 'tolower($0) ~ /^etag:/ { sub(/^[^:]*:[ \\t]*/, \"\"); sub(/[ \\t\\r]*$/, \"\"); value = $0 } END { print value }'; }",
+  'current="$(complete_download)"',
+  'if [ -n "$current" ] && [ "$(readlink -- "$images/$dest.headers")" != "$current/$file.headers" ]; then',
+  '  echo "$dest: $images/$current is not a download of $file"',
+  '  current=""',
+  'fi',
+  'fresh=true',
+  'if [ -n "$current" ]; then',
+  '  etag="$(etag_in < "$images/$current/$file.headers")"',
+  '  if [ -z "$etag" ]; then',
+  '    echo "$dest: $images/$current has no ETag to ask $url with"',
+  '  else',
+  '    answer="$(curl -g -sS --head --connect-timeout 30 --max-time 120 --dump-header - --output /dev/null --write-out \'%{http_code}\' --header "If-None-Match: $etag" "$url")" || answer=000',
+  '    status="${answer##*$\'\\n\'}"',
+  '    case "$status" in',
+  '      304) fresh=false; echo "$dest: $url is unchanged (ETag $etag): keeping $images/$current" ;;',
+  '      2??) if [ "$(etag_in <<< "$answer")" = "$etag" ]; then fresh=false; echo "$dest: $url is unchanged (ETag $etag): keeping $images/$current"; fi ;;',
+  '      000 | 5??) fresh=false; echo "$dest: $url could not be checked ($([ "$status" = 000 ] && echo no answer || echo "HTTP $status")): serving the download already in $images/$current" >&2 ;;',
+  '    esac',
+  '    [ "$fresh" = false ] || echo "$dest: $url answered $status to If-None-Match $etag: downloading again"',
+  '  fi',
+  'fi',
+  'if [ "$fresh" = true ]; then',
+  '  aside=""',
+  '  if [ -n "$current" ]; then',
+  '    aside="$current.previous"',
+  '    rm -rf -- "${images:?}/$aside"',
+  '    mv -T -- "$images/$current" "$images/$aside"',
+  '  else',
+  '    rm -f -- "$images/$dest.headers"',
+  '  fi',
+  '  failure=""',
+  `  ${GET_RESOURCE} || failure="the downloader exited with code $?"`,
+  '  [ -n "$failure" ] || [ -n "$(complete_download)" ] || failure="the downloader left no complete download"',
+  '  if [ -n "$failure" ]; then',
+  '    if [ -n "$aside" ] && [ ! -e "$images/$current" ]; then mv -T -- "$images/$aside" "$images/$current"; fi',
+  '    echo "$dest: the download of $url failed: $failure${aside:+ (the previous download stays in $images/$current)}" >&2',
+  '    exit 1',
+  '  fi',
+  'fi',
   'if [ -n "${IPA_MINIMUM_MODIFICATION_TIME:-}" ]; then',
-  `  headers="${SHARED_DIR}/html/images/ironic-python-agent_\${IPA_ARCH}.headers"`,
+  '  headers="$images/$dest.headers"',
   `  modified="$(awk 'tolower($1) == "last-modified:" { sub(/^[^:]*:[ \\t]*/, ""); line = $0 } END { print line }' "$headers" | tr -d '\\r')"`,
   '  if [ -z "$modified" ] || [ "$(date -u -d "$modified" +%s)" -lt "$(date -u -d "$IPA_MINIMUM_MODIFICATION_TIME" +%s)" ]; then',
   '    echo "the IPA for ${IPA_ARCH} was last modified ${modified:-at an unknown time}, before agentMinimumModificationTime ${IPA_MINIMUM_MODIFICATION_TIME}: publish a newer one or lower agentMinimumModificationTime" >&2',
