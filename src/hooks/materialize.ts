@@ -39,13 +39,21 @@ export const randomPassword = (length = 32): string =>
 
 const BCRYPT_COST = 10;
 
+/** The two calls of bcryptjs used here (injectable, so tests can count them). */
+export type Bcrypt = {
+  readonly hash: (password: string, rounds: number) => Promise<string>;
+  readonly compare: (password: string, hash: string) => Promise<boolean>;
+};
+
 /**
  * bcrypt with the `$2y$` prefix that Apache httpd reads (bcryptjs writes `$2b$`, the same algorithm).
  * Verified matches are remembered (keyed by a digest, never the password), so a replica pays for bcrypt
- * once per credential and not on every sync.
+ * once per credential and not on every sync. A hash made here is remembered as it is made: the sync fed
+ * back its own htpasswd never runs bcrypt again.
  */
-export const bcryptSecrets = (cacheSize = 4096): Secrets => {
+export const bcryptSecrets = (cacheSize = 4096, hasher: Bcrypt = bcrypt): Secrets => {
   const verified = new Set<string>();
+  const keyOf = (password: string, hash: string): string => createHash('sha256').update(hash).update('\0').update(password).digest('hex');
   const remember = (key: string): void => {
     if (verified.size >= cacheSize) verified.delete(verified.values().next().value ?? '');
     verified.add(key);
@@ -53,12 +61,16 @@ export const bcryptSecrets = (cacheSize = 4096): Secrets => {
   return {
     rpcCA: generateRpcCA,
     password: () => randomPassword(),
-    hash: async (password) => (await bcrypt.hash(password, BCRYPT_COST)).replace(/^\$2[ab]\$/, '$2y$'),
+    hash: async (password) => {
+      const hash = (await hasher.hash(password, BCRYPT_COST)).replace(/^\$2[ab]\$/, '$2y$');
+      remember(keyOf(password, hash));
+      return hash;
+    },
     // A hash that cannot be checked (bad cost, bad salt: bcryptjs throws) does not match: it is hashed anew.
     verify: async (password, hash) => {
-      const key = createHash('sha256').update(hash).update('\0').update(password).digest('hex');
+      const key = keyOf(password, hash);
       if (verified.has(key)) return true;
-      const ok = await bcrypt.compare(password, hash.replace(/^\$2y\$/, '$2b$')).catch(() => false);
+      const ok = await hasher.compare(password, hash.replace(/^\$2y\$/, '$2b$')).catch(() => false);
       if (ok) remember(key);
       return ok;
     },
