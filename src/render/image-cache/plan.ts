@@ -16,7 +16,7 @@ import { describeProblems } from '../problems.js';
 import { resolveTLSSecret } from '../references.js';
 import { combineReadiness, progressing, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
 import type { CacheRenderInput, CacheTLS } from './input.js';
-import { TEMPLATE_ANNOTATION, cacheTemplateHash, renderCacheChildren } from './render.js';
+import { TEMPLATE_ANNOTATION, renderCache } from './render.js';
 import { computeCacheStatus, type CacheOutcome } from './status.js';
 
 /** A sync's answer before it is put on the wire. */
@@ -97,8 +97,7 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
     ...(policy !== undefined && { observedPodManagementPolicy: policy }),
     config,
   };
-  const children = renderCacheChildren(input);
-  const templateHash = cacheTemplateHash(input);
+  const { children, templateHash } = renderCache(input);
   const readiness = combineReadiness(
     [workloadReadiness(observedSet, templateHash), serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, names.service))],
     'all resources are available',
