@@ -2,8 +2,10 @@
  * The client hand-off: status.access says where the API, the image server, the credentials and the CA are;
  * `<name>-clouds` holds a clouds.yaml that openstacksdk reads as it is.
  */
+import fc from 'fast-check';
 import t from 'tap';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { cloudsText, type CloudsFile } from '../../src/render/ironic/handoff.js';
 import { childOf, syncFor } from '../helpers/render.js';
 import { TLS_SECRET, secret } from '../fixtures/ironic-scenarios.js';
 import type { Obj } from '../helpers/hooks.js';
@@ -77,4 +79,35 @@ t.test('an invalid spec keeps the last published access', async (t) => {
   const previous = { access: { apiURL: 'http://ironic.metal3.svc', credentialsName: 'ironic-api-credentials', cloudsSecretName: 'ironic-clouds' } };
   const { status } = await syncFor({ networking: { apiPort: 'x' } }, [], { parent: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'ironic', namespace: 'metal3' }, spec: { networking: { apiPort: 'x' } }, status: previous } });
   t.same(status['access'], previous.access);
+});
+
+/** clouds.yaml as the yaml package writes it: what cloudsText must answer, whether it takes its shortcut or not. */
+const stringified = (file: CloudsFile): string =>
+  stringify(
+    { clouds: { [file.name]: { auth_type: 'http_basic', auth: { username: file.username, password: file.password }, baremetal_endpoint_override: file.endpoint, ...(file.cacert && { cacert: '/etc/openstack/ca.crt' }) } } },
+    { lineWidth: 0 },
+  );
+
+/** Texts YAML reads as something else, or cannot write plain. */
+const TRICKY = ['', 'true', 'True', 'FALSE', 'null', 'Null', '~', '123', '-1', '+1', '1.', '.5', '1e3', '1E-3', '0x1F', '0o17', '.inf', '-.Inf', '.nan', '-', '?', 'a:', 'a: b', 'a #b', '#a', '---', '...', ' a', 'a ', 'a\nb', '"a"', "'a'", 'é', 'yes', 'NO', '1_000', '12:30', '0b101', 'http://ironic.metal3.svc', 'https://ironic.metal3.svc.cluster.local', '/etc/openstack', 'a/b', '_a', 'a.b-c', '-a', '--a', '-.', '-/', '-_', '-.5', '-.inf', '---a', 'a---'];
+
+t.test('cloudsText writes what yaml writes, for any name, credentials and endpoint', async (t) => {
+  const unit = fc.constantFrom('a', 'Z', 'e', 'E', 'x', 'o', '0', '1', '9', '-', '_', '.', '/', ':', ' ', '#', '"', "'", '\n', '~', '+', '?', 'é', '\t', '[', '&', '*', '!', '%', '@', '`');
+  const text = fc.oneof(fc.string({ unit, maxLength: 12 }), fc.constantFrom(...TRICKY), fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 1, maxLength: 32 }));
+  const file = fc.record({ name: text, username: text, password: text, endpoint: text, cacert: fc.boolean() });
+  fc.assert(fc.property(file, (f) => cloudsText(f) === stringified(f)), { numRuns: 5000 });
+  for (const value of TRICKY) {
+    const f = { name: 'ironic', username: 'ironic', password: value, endpoint: 'http://ironic.metal3.svc', cacert: true };
+    t.equal(cloudsText(f), stringified(f), JSON.stringify(value));
+    t.equal(cloudsText({ ...f, name: value || 'x', password: 'pw' }), stringified({ ...f, name: value || 'x', password: 'pw' }), `name ${JSON.stringify(value)}`);
+  }
+});
+
+t.test('generated credentials and the Service URL: the text yaml writes', async (t) => {
+  const file = { name: 'ironic', username: 'ironic', password: '-Ab3_x9', endpoint: 'https://ironic.metal3.svc', cacert: true };
+  t.equal(
+    cloudsText(file),
+    'clouds:\n  ironic:\n    auth_type: http_basic\n    auth:\n      username: ironic\n      password: -Ab3_x9\n    baremetal_endpoint_override: https://ironic.metal3.svc\n    cacert: /etc/openstack/ca.crt\n',
+  );
+  t.equal(cloudsText(file), stringified(file));
 });

@@ -5,7 +5,7 @@
  * file points at /etc/openstack/ca.crt when TLS is on.
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import { stringify } from 'yaml';
+import { Document, stringify } from 'yaml';
 import type { ClientAccess } from '../../api/ironic.js';
 import { base64, ironicSecretLabels } from '../meta.js';
 import { LABELS } from '../names.js';
@@ -65,21 +65,59 @@ const caData = (input: IronicRenderInput): string | undefined =>
 
 const optionalCA = (data: string | undefined): Record<string, string> => (data !== undefined ? { 'ca.crt': data } : {});
 
-/** The clouds.yaml text: one cloud named after the Ironic, HTTP basic authentication, the in-cluster endpoint. */
-export const cloudsYaml = (input: IronicRenderInput): string =>
+/** What clouds.yaml says: the cloud's name, the credentials, the endpoint, and whether a CA file is given. */
+export type CloudsFile = { readonly name: string; readonly username: string; readonly password: string; readonly endpoint: string; readonly cacert: boolean };
+
+/** clouds.yaml as the yaml package writes it. */
+const stringifyClouds = (file: CloudsFile): string =>
   stringify(
     {
       clouds: {
-        [input.name]: {
+        [file.name]: {
           auth_type: 'http_basic',
-          auth: { username: input.credentials.username, password: input.credentials.password },
-          baremetal_endpoint_override: apiURL(input),
-          ...(caData(input) !== undefined && { cacert: `${CLOUDS_MOUNT}/ca.crt` }),
+          auth: { username: file.username, password: file.password },
+          baremetal_endpoint_override: file.endpoint,
+          ...(file.cacert && { cacert: `${CLOUDS_MOUNT}/ca.crt` }),
         },
       },
     },
     { lineWidth: 0 },
   );
+
+/** The patterns of the scalars YAML reads as something else than a string (numbers, booleans, null): yaml quotes those. */
+const TYPED_SCALARS: readonly RegExp[] = new Document().schema.tags.flatMap((tag) =>
+  tag.default !== undefined && tag.default !== false && tag.tag !== 'tag:yaml.org,2002:str' && tag.test instanceof RegExp ? [tag.test] : [],
+);
+
+/**
+ * Text yaml writes as it is: letters, digits, `_`, `.`, `-` and `/` (not starting with `.`, nor with `-`
+ * unless another character but `-` follows), a `:` only between them, and not read as a number, boolean or null.
+ */
+const PLAIN = /^(?:[A-Za-z0-9_/]|-[A-Za-z0-9_./])[A-Za-z0-9_./-]*(?::[A-Za-z0-9_./-]+)*$/;
+const plain = (text: string): boolean => PLAIN.test(text) && !TYPED_SCALARS.some((test) => test.test(text));
+
+/**
+ * The clouds.yaml text. Names, URLs and generated passwords are plain scalars, written here as yaml writes
+ * them (the same text, without building a YAML document on every sync); anything else is left to yaml.
+ */
+export const cloudsText = (file: CloudsFile): string => {
+  if (![file.name, file.username, file.password, file.endpoint].every(plain)) return stringifyClouds(file);
+  const lines = [
+    'clouds:',
+    `  ${file.name}:`,
+    '    auth_type: http_basic',
+    '    auth:',
+    `      username: ${file.username}`,
+    `      password: ${file.password}`,
+    `    baremetal_endpoint_override: ${file.endpoint}`,
+    ...(file.cacert ? [`    cacert: ${CLOUDS_MOUNT}/ca.crt`] : []),
+  ];
+  return `${lines.join('\n')}\n`;
+};
+
+/** The clouds.yaml text: one cloud named after the Ironic, HTTP basic authentication, the in-cluster endpoint. */
+export const cloudsYaml = (input: IronicRenderInput): string =>
+  cloudsText({ name: input.name, username: input.credentials.username, password: input.credentials.password, endpoint: apiURL(input), cacert: caData(input) !== undefined });
 
 /**
  * `<name>-clouds`. NOTE: Secrets are applied with the OnDelete strategy, so a changed one is replaced rather
