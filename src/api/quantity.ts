@@ -2,6 +2,7 @@
  * A small, exact parser for Kubernetes resource quantities (`500m`, `1.5Gi`, `2`, `1e3`), enough to
  * compare two of them. Values are kept as exact fractions of BigInts, so `1Gi` and `1073741824` are equal.
  */
+import { boundedMemo, type Memo } from './memo.js';
 
 /** An exact rational value: numerator / denominator, with denominator > 0. */
 export type Quantity = { readonly numerator: bigint; readonly denominator: bigint };
@@ -118,13 +119,8 @@ const binaryParts = (bytes: bigint): { digits: bigint; exponent: number } => {
   return { digits, exponent };
 };
 
-/**
- * The canonical text the API server stores for a quantity (apimachinery's CanonicalizeBytes): `1024Mi`
- * becomes `1Gi`, `0.5` becomes `500m`, `1` (a number) becomes `"1"`, `1.5Gi` becomes `1536Mi`. Desired
- * objects carry this form so that a comparison with the stored object finds no difference. Undefined when
- * the value is not a quantity.
- */
-export const canonicalQuantity = (value: string | number): string | undefined => {
+/** The canonical text of a quantity, worked out (see canonicalQuantity). */
+const canonicalOf = (value: string | number): string | undefined => {
   const parsed = parseQuantity(value);
   if (parsed === undefined) return undefined;
   const nanos = roundToNano(parsed);
@@ -143,3 +139,18 @@ export const canonicalQuantity = (value: string | number): string | undefined =>
   if (format === 'DecimalExponent') return exponent === 0 ? `${digits}` : `${digits}e${exponent}`;
   return `${digits}${DECIMAL_SUFFIXES[exponent] ?? ''}`;
 };
+
+/**
+ * Canonical texts already worked out: a sync canonicalizes the same few dozen quantities (the default
+ * requests of every container) each time. Bounded; texts too long to be quantities are not kept.
+ */
+export const canonicalTexts: Memo<string | undefined> = boundedMemo(1024);
+
+/**
+ * The canonical text the API server stores for a quantity (apimachinery's CanonicalizeBytes): `1024Mi`
+ * becomes `1Gi`, `0.5` becomes `500m`, `1` (a number) becomes `"1"`, `1.5Gi` becomes `1536Mi`. Desired
+ * objects carry this form so that a comparison with the stored object finds no difference. Undefined when
+ * the value is not a quantity.
+ */
+export const canonicalQuantity = (value: string | number): string | undefined =>
+  typeof value === 'string' && value.length <= MAX_QUANTITY_LENGTH ? canonicalTexts.get(value, () => canonicalOf(value)) : canonicalOf(value);

@@ -4,7 +4,7 @@
  * values below 1Ki or with a fraction of a byte printed in decimal, rounding up to nano units).
  */
 import t from 'tap';
-import { canonicalQuantity } from '../../src/api/quantity.js';
+import { canonicalQuantity, canonicalTexts } from '../../src/api/quantity.js';
 
 const cases: ReadonlyArray<readonly [string | number, string | undefined]> = [
   [1, '1'],
@@ -61,4 +61,17 @@ t.test('canonical text is stable: canonicalising it again changes nothing', asyn
     const once = canonicalQuantity(input);
     if (once !== undefined) t.equal(canonicalQuantity(once), once, `${JSON.stringify(input)} → ${once}`);
   }
+});
+
+t.test('canonical texts are remembered, boundedly, and the answers never depend on what was asked before', async (t) => {
+  const before = cases.map(([input]) => canonicalQuantity(input));
+  for (let i = 0; i < 3000; i += 1) canonicalQuantity(`${i}Mi`);
+  t.ok(canonicalTexts.size() <= 1024, `${canonicalTexts.size()} texts kept`);
+  t.same(
+    cases.map(([input]) => canonicalQuantity(input)),
+    before,
+    'the same answers once the first ones are forgotten',
+  );
+  t.equal(canonicalQuantity('2048Mi'), '2Gi', 'a remembered text');
+  t.equal(canonicalQuantity(`${'1'.repeat(65)}`), undefined, 'too long to be a quantity');
 });
