@@ -3,7 +3,7 @@
  * reuse-if-valid: an observed child that still matches is returned as it is, so a steady-state sync
  * generates nothing and hashes nothing.
  */
-import { X509Certificate, createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { KubeObject, ObjectMap } from '../api/hook.js';
 import { GROUP_KEYS } from '../api/hook.js';
@@ -13,6 +13,7 @@ import type { ApiCredentials, GeneratedTLS, RpcCAReference } from '../render/iro
 import type { CredentialsPlan } from '../render/ironic/plan.js';
 import { resolveCredentialsSecret, type Lookup, type ReferenceProblem } from '../render/references.js';
 import { caRenewalStart, generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
+import { requiredCertificateFacts } from '../crypto/certificates.js';
 import { publishedLongEnough, renewalPeriod, signableAt } from '../crypto/renewal.js';
 import { nextCASet, normalizeBundle, type CASet } from '../crypto/rotation.js';
 
@@ -151,7 +152,7 @@ type ObservedCA = { readonly secretName: string; readonly set: CASet };
  * with a staged next CA, then the smaller bundle (pruned after promotion), then the name.
  */
 const newestFirst = (a: ObservedCA, b: ObservedCA): number => {
-  const from = (s: ObservedCA): number => Date.parse(new X509Certificate(s.set.signing.certPem).validFrom);
+  const from = (s: ObservedCA): number => requiredCertificateFacts(s.set.signing.certPem).validFrom;
   return (
     from(b) - from(a) ||
     Number(b.set.next !== undefined) - Number(a.set.next !== undefined) ||
