@@ -50,6 +50,9 @@ const parseQuantityText = (text: string): Quantity | undefined => {
   return applySuffix(parseMantissa(match[1] ?? '', match[2] ?? '0'), match[3] ?? '');
 };
 
+/** Quantities parsed from text (a sync checks and compares the same few dozen each time). Bounded; never changed once parsed. */
+export const parsedTexts: Memo<Quantity | undefined> = boundedMemo(1024);
+
 /**
  * Parses a quantity given as a string or as an integer (the IntOrString form). Undefined for anything
  * else, including fractional exponents and absurdly long or large inputs. Never throws.
@@ -58,7 +61,12 @@ export const parseQuantity = (value: string | number): Quantity | undefined => {
   if (typeof value === 'number') {
     return Number.isSafeInteger(value) ? { numerator: BigInt(value), denominator: 1n } : undefined;
   }
-  return parseQuantityText(value);
+  return value.length <= MAX_QUANTITY_LENGTH
+    ? parsedTexts.get(value, () => {
+        const parsed = parseQuantityText(value);
+        return parsed && Object.freeze(parsed);
+      })
+    : undefined;
 };
 
 /** Orders two quantities: negative when a < b, zero when equal, positive when a > b. */
