@@ -18,7 +18,7 @@ import { combineReadiness, progressing, serviceReadiness, statefulSetReadiness, 
 import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
 import { observedClaimTemplates } from '../volume-claim.js';
 import type { CacheRenderInput, CacheTLS } from './input.js';
-import { TEMPLATE_ANNOTATION, cacheTemplateHash, renderCacheChildren } from './render.js';
+import { TEMPLATE_ANNOTATION, renderCache } from './render.js';
 import { computeCacheStatus, type CacheOutcome } from './status.js';
 
 /** A sync's answer before it is put on the wire. */
@@ -79,8 +79,7 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
     ...(policy !== undefined && { observedPodManagementPolicy: policy }),
     config,
   };
-  const children = renderCacheChildren(input);
-  const templateHash = cacheTemplateHash(input);
+  const { children, templateHash } = renderCache(input);
   const readiness = combineReadiness(
     [workloadReadiness(observedSet, templateHash), serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, names.service))],
     'all resources are available',
