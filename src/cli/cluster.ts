@@ -7,7 +7,7 @@
  * children left out) and the status written with observedGeneration. Section 2 and 3 of docs on
  * Metacontroller; differences are marked NOTE.
  */
-import type { RelatedResourceRule } from '../api/hook.js';
+import type { RelatedResourceRule } from '../api/shared/hook.js';
 import { applyUpdate, withLastApplied } from './apply.js';
 import { CONTROLLERS, finalizerOf, type ControllerSpec, type UpdateStrategy } from './controllers.js';
 import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type Json, type KubeResource, type OwnerReference } from './objects.js';

@@ -6,7 +6,7 @@
  * answers never depend on what was asked before. Texts larger than any certificate are parsed every time.
  */
 import { X509Certificate, createHash, createPrivateKey } from 'node:crypto';
-import { boundedMemo, type Memo } from '../api/memo.js';
+import { boundedMemo, type Memo } from '../api/shared/memo.js';
 
 /** The dates (milliseconds, as Date.parse reads the certificate's) and CA flag of a certificate. */
 export type CertificateFacts = { readonly ca: boolean; readonly validFrom: number; readonly validTo: number };

@@ -5,8 +5,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import type { KubeObject, ObjectMap } from '../api/hook.js';
-import { GROUP_KEYS } from '../api/hook.js';
+import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
+import { GROUP_KEYS } from '../api/shared/hook.js';
 import { dataOf, objectsOf } from '../render/observed.js';
 import { CONTENT_COMPONENTS, LABELS, type IronicNames } from '../render/names.js';
 import type { ApiCredentials, GeneratedTLS, RpcCAReference } from '../render/ironic/input.js';

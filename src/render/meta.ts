@@ -2,7 +2,7 @@
  * Small helpers shared by renderers: labels, content hashes, base64, and dropping undefined values.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { sortedMap } from '../api/fields.js';
+import { sortedMap } from '../api/shared/fields.js';
 import { LABELS, MANAGED_BY, labelValue } from './names.js';
 
 /**

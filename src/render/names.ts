@@ -3,8 +3,8 @@
  * truncated and suffixed with a short hash of the full value, so distinct inputs stay distinct.
  */
 import { createHash } from 'node:crypto';
-import { API_GROUP } from '../api/common.js';
-import { boundedMemo, type Memo } from '../api/memo.js';
+import { API_GROUP } from '../api/shared/common.js';
+import { boundedMemo, type Memo } from '../api/shared/memo.js';
 
 
 /** Prefix of every label and annotation the hooks put on children: the API group. */

@@ -3,8 +3,8 @@
  * answer is a new object, the same as working it out again.
  */
 import t from 'tap';
-import { resourcesOverDefaults } from '../../src/api/fields.js';
-import { DEFAULT_CONTAINER_REQUESTS } from '../../src/api/constants.js';
+import { resourcesOverDefaults } from '../../src/api/shared/fields.js';
+import { DEFAULT_CONTAINER_REQUESTS } from '../../src/api/shared/constants.js';
 
 t.test('the defaults alone: canonical, sorted, the same answer every time, and a new object each time', async (t) => {
   const defaults = { memory: '1024Mi', cpu: '0.5' };

@@ -1,6 +1,6 @@
 /** Bounded memos: the function's own answers, at most `limit` of them kept, the oldest forgotten first. */
 import t from 'tap';
-import { boundedMemo } from '../../src/api/memo.js';
+import { boundedMemo } from '../../src/api/shared/memo.js';
 
 t.test('a memo answers what the function answers, working each key out once while it is kept', async (t) => {
   const calls: string[] = [];

@@ -4,7 +4,7 @@
  * values below 1Ki or with a fraction of a byte printed in decimal, rounding up to nano units).
  */
 import t from 'tap';
-import { canonicalQuantity, canonicalTexts, parseQuantity, parsedTexts } from '../../src/api/quantity.js';
+import { canonicalQuantity, canonicalTexts, parseQuantity, parsedTexts } from '../../src/api/shared/quantity.js';
 
 const cases: readonly (readonly [string | number, string | undefined])[] = [
   [1, '1'],

@@ -9,7 +9,7 @@ import { bcryptSecrets, type Bcrypt } from '../../src/hooks/materialize.js';
 import { syncIronic } from '../../src/hooks/ironic.js';
 import { FIXED_NOW, ironic, syncRequest, testConfig } from '../helpers/hooks.js';
 import { objAt, objsAt, valueAt } from '../support/paths.js';
-import type { SyncRequest } from '../../src/api/hook.js';
+import type { SyncRequest } from '../../src/api/shared/hook.js';
 import type { Obj } from '../helpers/hooks.js';
 import { observeAll } from '../helpers/k8s.js';
 

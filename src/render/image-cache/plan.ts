@@ -2,10 +2,10 @@
  * The decisions of an IronicImageCache sync and finalize, as pure functions of the observed objects and
  * the model.
  */
-import { GROUP_KEYS, type KubeObject } from '../../api/hook.js';
+import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import type { IronicImageCacheModel } from '../../api/model.js';
-import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
-import { parseIronicImageCache } from '../../api/parse-ironic-image-cache.js';
+import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache/schema.js';
+import { parseIronicImageCache } from '../../api/ironic-image-cache/parse.js';
 import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { imageCacheNames, type ImageCacheNames } from '../names.js';
