@@ -2,8 +2,8 @@
  * Configuration of the hook server, read once from the environment at start and validated.
  */
 import { DEFAULT_IPXE_BUILDER_IMAGE, DEFAULT_IPXE_RELEASE, type RenderConfig } from './render/config.js';
-import { IRONIC_IMAGE_REPOSITORY } from './api/version.js';
-import { DEFAULT_MARIADB_IMAGE } from './api/constants.js';
+import { IRONIC_IMAGE_REPOSITORY } from './api/shared/version.js';
+import { DEFAULT_MARIADB_IMAGE } from './api/shared/constants.js';
 
 /** HTTPS: the PEM files of the serving certificate, reloaded when they change. */
 export type TlsConfig = { readonly certFile: string; readonly keyFile: string };

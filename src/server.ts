@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Server } from 'node:https';
 import type { DestinationStream } from 'pino';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import { registerFormats } from './api/formats.js';
+import { registerFormats } from './api/shared/formats.js';
 import { DEFAULT_RELOAD_INTERVAL_MS, DEFAULT_REQUEST_TIMEOUT_MS, type Config } from './config.js';
 import type { HookContext } from './hooks/ironic.js';
 import { bcryptSecrets, type Secrets } from './hooks/materialize.js';

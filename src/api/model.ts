@@ -3,15 +3,15 @@
  * are the only producers; renderers read nothing else of a spec. Every default, every parsed network and
  * every derived switch ("is TLS on?", "does the pod use the host network?") is computed once, there.
  */
-import type { ObjectReference } from './references.js';
+import type { ObjectReference } from './ironic/references.js';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import type { IronicContainerName } from './constants.js';
-import type { IPFamily } from './net.js';
-import type { DatabaseEngine } from './constants.js';
+import type { IronicContainerName } from './shared/constants.js';
+import type { IPFamily } from './shared/net.js';
+import type { DatabaseEngine } from './shared/constants.js';
 
 /** A DHCP pool with its network parsed: the mask is in dnsmasq's form (dotted for IPv4, a prefix length for IPv6). */
 export type DHCPPool = {

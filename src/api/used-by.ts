@@ -7,7 +7,7 @@
  * CRD generator writes the admission policy, and this module builds the status field.
  */
 import { Type, type TArray, type TOptional, type TString } from '@sinclair/typebox';
-import type { IronicSpec } from './ironic.js';
+import type { IronicSpec } from './ironic/schema.js';
 
 /** How Ironics name an object of a kind they use, and what the messages call that object. */
 export type UsedBy = {

@@ -2,10 +2,10 @@
  * Validation of `spec.resources` of an Ironic or an IronicImageCache: known container names, quantities that parse and are not
  * negative, and no request above its limit (the API server would refuse the pod on every sync).
  */
-import { IRONIC_CONTAINER_NAMES } from './constants.js';
-import type { ContainerResources } from './ironic.js';
-import { describeValue, fieldPath, problem, type Problem } from './problems.js';
-import { compareQuantities, parseQuantity } from './quantity.js';
+import { IRONIC_CONTAINER_NAMES } from './shared/constants.js';
+import type { ContainerResources } from './ironic/schema.js';
+import { describeValue, fieldPath, problem, type Problem } from './shared/problems.js';
+import { compareQuantities, parseQuantity } from './shared/quantity.js';
 
 type QuantityMap = Readonly<Record<string, string | number>>;
 

@@ -46,7 +46,7 @@ type Inject = (url: string, payload: Obj) => Promise<Obj>;
 /** The sync route of the scenario's parent kind. */
 const syncPath = (scenario: Scenario): string => `/${scenario.kind.hookPath}/sync`;
 
-/** Syncs once without children, applies the response, syncs again (bcrypt verify, then cached): the steady-state request. */
+/** Syncs once without children, applies the response, syncs again (its own htpasswd is known: no bcrypt): the steady-state request. */
 const steadyState = async (inject: Inject, scenario: Scenario): Promise<{ request: Obj; response: Obj }> => {
   const path = syncPath(scenario);
   const first = await inject(path, syncRequest(scenario, {}, undefined));

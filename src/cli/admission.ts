@@ -4,8 +4,8 @@
  * defaulted and checked against the structural schema, then against the CEL rules. The status is the
  * status subresource's business and is not checked (the main resource ignores it).
  */
-import { celProblems, defaultAndPrune, schemaProblems } from '../api/schema-check.js';
-import { unknownFields } from '../api/strict.js';
+import { celProblems, defaultAndPrune, schemaProblems } from './emulation/schema-check.js';
+import { unknownFields } from './emulation/strict.js';
 import { crdOf } from '../kinds/crds.js';
 import { PARENT_KINDS, type ParentKind } from '../kinds/index.js';
 import { isRecord, type Json } from './objects.js';

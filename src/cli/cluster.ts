@@ -10,7 +10,7 @@
  * lags for the groups that are told to. Section 2 and 3 of docs on Metacontroller (v4.17.2); differences
  * are marked NOTE.
  */
-import type { RelatedResourceRule } from '../api/hook.js';
+import type { RelatedResourceRule } from '../api/shared/hook.js';
 import { applyUpdate, withLastApplied } from './apply.js';
 import { CONTROLLERS, finalizerOf, type ControllerSpec, type UpdateStrategy } from './controllers.js';
 import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type Json, type KubeResource, type OwnerReference } from './objects.js';

@@ -1,13 +1,13 @@
 /**
  * `ironic-render migrate -f FILE`: ironic-standalone-operator objects in, the same objects for this API out
- * (src/api/migrate.ts). Prints the migrated objects as YAML on stdout and notes on stderr; any object that
+ * (src/cli/migrate-spec.ts). Prints the migrated objects as YAML on stdout and notes on stderr; any object that
  * cannot be migrated prints its problems and nothing on stdout.
  *
  * Exit codes: 0 migrated; 1 an object cannot be migrated; 2 bad usage or unreadable input.
  */
 import { parseArgs } from 'node:util';
 import { parseAllDocuments, stringify } from 'yaml';
-import { migrateDocuments } from '../api/migrate.js';
+import { migrateDocuments } from './migrate-spec.js';
 
 /** What the command reads and writes, injectable for tests. */
 export type MigrateIO = {

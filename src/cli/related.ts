@@ -4,7 +4,7 @@
  * every namespace; an empty list is no list), else `labelSelector` (in `namespace`, or everywhere), else every object of the type
  * in `namespace`, or everywhere. Keys are v2 keys (`namespace/name`).
  */
-import type { RelatedResourceRule } from '../api/hook.js';
+import type { RelatedResourceRule } from '../api/shared/hook.js';
 import { PARENT_KINDS } from '../kinds/index.js';
 import { CONFIG_MAPS, DAEMON_SETS, DEPLOYMENTS, INGRESSES, SECRETS, SERVICES, STATEFUL_SETS, type ResourceType } from '../kinds/resources.js';
 import { groupKeyOf, isRecord, objectKeyOf, type KubeResource } from './objects.js';

@@ -6,7 +6,7 @@
  * Metacontroller compares the desired object with this stored form (reflect.DeepEqual), so a desired
  * value in another form is sent again on every sync.
  */
-import { canonicalQuantity } from '../api/quantity.js';
+import { canonicalQuantity } from '../api/shared/quantity.js';
 import { deepEqual, isRecord, type Json, type KubeResource } from './objects.js';
 
 type Defaults = Readonly<Record<string, unknown>>;

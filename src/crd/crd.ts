@@ -5,7 +5,7 @@
  * descriptor (src/kinds) supplies the inputs, and src/kinds/crds.ts assembles the list.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { API_GROUP, API_VERSION } from '../api/common.js';
+import { API_GROUP, API_VERSION } from '../api/shared/common.js';
 import { toStructuralSchema, type JsonObject } from './structural.js';
 
 /** One `additionalPrinterColumns` entry (`kubectl get`). */

@@ -10,7 +10,7 @@
  * Anything else it cannot map throws, so a schema change that would produce an invalid CRD fails loudly.
  */
 
-import { isRecord } from '../api/problems.js';
+import { isRecord } from '../api/shared/problems.js';
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * thirds of the lifetime), counted from the signing CA's start, so no certificate in use ever gets older
  * than that plus one rollout. Pure: the time is the sync's `now`.
  */
-import { X509Certificate } from 'node:crypto';
+import { requiredCertificateFacts } from './certificates.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const LEAF_VALIDITY_DAYS = 90;
@@ -20,7 +20,7 @@ export type RenewalPeriod = { readonly start: Date; readonly next: Date };
 
 /** The renewal period of `now` for leaves signed by the CA `caCertPem` (periods start at the CA's start). */
 export const renewalPeriod = (caCertPem: string, now: Date): RenewalPeriod => {
-  const from = Date.parse(new X509Certificate(caCertPem).validFrom);
+  const from = requiredCertificateFacts(caCertPem).validFrom;
   const length = LEAF_RENEW_AFTER_DAYS * DAY_MS;
   const index = Math.max(0, Math.floor((now.getTime() - from) / length));
   return { start: new Date(from + index * length), next: new Date(from + (index + 1) * length) };
@@ -28,7 +28,7 @@ export const renewalPeriod = (caCertPem: string, now: Date): RenewalPeriod => {
 
 /** Whether a staged CA has been published long enough to sign. */
 export const publishedLongEnough = (nextCertPem: string, now: Date): boolean =>
-  now.getTime() >= Date.parse(new X509Certificate(nextCertPem).validFrom) + CA_PUBLISHED_BEFORE_SIGNING_DAYS * DAY_MS;
+  now.getTime() >= requiredCertificateFacts(nextCertPem).validFrom + CA_PUBLISHED_BEFORE_SIGNING_DAYS * DAY_MS;
 
 /** When a staged CA may sign. */
-export const signableAt = (nextCertPem: string): Date => new Date(Date.parse(new X509Certificate(nextCertPem).validFrom) + CA_PUBLISHED_BEFORE_SIGNING_DAYS * DAY_MS);
+export const signableAt = (nextCertPem: string): Date => new Date(requiredCertificateFacts(nextCertPem).validFrom + CA_PUBLISHED_BEFORE_SIGNING_DAYS * DAY_MS);

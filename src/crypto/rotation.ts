@@ -7,7 +7,7 @@
  *      on new ones verify each other because both CAs are trusted.
  * The old CA leaves the bundle when it expires. Pure, apart from generating a CA when asked.
  */
-import { X509Certificate } from 'node:crypto';
+import { certificateFacts } from './certificates.js';
 import { caIsUsable, caMatches, type KeyPairPem } from './rpc-ca.js';
 
 export type CASet = {
@@ -18,12 +18,8 @@ export type CASet = {
 };
 
 const validAt = (certPem: string, now: Date): boolean => {
-  try {
-    const cert = new X509Certificate(certPem);
-    return new Date(cert.validFrom).getTime() <= now.getTime() && now.getTime() < new Date(cert.validTo).getTime();
-  } catch {
-    return false;
-  }
+  const cert = certificateFacts(certPem);
+  return cert !== undefined && cert.validFrom <= now.getTime() && now.getTime() < cert.validTo;
 };
 
 /** Whether a CA is still valid at all (even inside its renewal window). */

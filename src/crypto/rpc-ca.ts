@@ -8,8 +8,9 @@
  * that init container only; the Ironic containers get the CA certificate (to verify peers) and their own
  * leaf. The CA is trusted for RPC only: it is given to Ironic as the JSON-RPC CA file, nowhere else.
  */
-import { X509Certificate, createPrivateKey, generateKeyPair, randomBytes } from 'node:crypto';
+import { generateKeyPair, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
+import { certificateFacts, keyMatchesCertificate, requiredCertificateFacts } from './certificates.js';
 
 export type KeyPairPem = { readonly certPem: string; readonly keyPem: string };
 
@@ -58,32 +59,21 @@ export const generateRpcCA = async (commonName: string, now: Date): Promise<KeyP
 };
 
 /** Whether a certificate is a CA and the key is its own. */
-export const caMatches = (ca: KeyPairPem): boolean => {
-  try {
-    const cert = new X509Certificate(ca.certPem);
-    return cert.ca && cert.checkPrivateKey(createPrivateKey(ca.keyPem));
-  } catch {
-    return false;
-  }
-};
+export const caMatches = (ca: KeyPairPem): boolean => certificateFacts(ca.certPem)?.ca === true && keyMatchesCertificate(ca);
 
 /**
  * Whether an existing CA can be kept at `now`: it parses, is a CA, its key matches, it is already valid,
  * and it stays valid for longer than the renewal window.
  */
 export const caIsUsable = (ca: KeyPairPem, now: Date): boolean => {
-  try {
-    const cert = new X509Certificate(ca.certPem);
-    const matches = cert.checkPrivateKey(createPrivateKey(ca.keyPem));
-    const renewAt = new Date(cert.validTo).getTime() - CA_RENEW_BEFORE_DAYS * DAY_MS;
-    return cert.ca && matches && new Date(cert.validFrom).getTime() <= now.getTime() && now.getTime() < renewAt;
-  } catch {
-    return false;
-  }
+  const cert = certificateFacts(ca.certPem);
+  if (cert === undefined || !keyMatchesCertificate(ca)) return false;
+  const renewAt = cert.validTo - CA_RENEW_BEFORE_DAYS * DAY_MS;
+  return cert.ca && cert.validFrom <= now.getTime() && now.getTime() < renewAt;
 };
 
 /** When a CA enters its renewal window (a next CA is staged then). */
-export const caRenewalStart = (certPem: string): Date => new Date(Date.parse(new X509Certificate(certPem).validTo) - CA_RENEW_BEFORE_DAYS * DAY_MS);
+export const caRenewalStart = (certPem: string): Date => new Date(requiredCertificateFacts(certPem).validTo - CA_RENEW_BEFORE_DAYS * DAY_MS);
 
 const ipAltName = (ip: string): { type: number; ip: string } => ({ type: 7, ip });
 const dnsAltName = (value: string): { type: number; value: string } => ({ type: 2, value });

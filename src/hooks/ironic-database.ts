@@ -2,10 +2,10 @@
  * The IronicDatabase hooks: adapters from the Metacontroller wire format to the pure plan
  * (src/render/database/plan.ts), plus generating a password when none exists yet.
  */
-import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
+import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/shared/hook.js';
 import { isRecord, textOf } from '../render/observed.js';
 import { finalizeDatabase, finishDatabase, needsPassword, prepareDatabase, wantedDatabaseChildren } from '../render/database/plan.js';
-import { parseIronicDatabase } from '../api/parse-ironic-database.js';
+import { parseIronicDatabase } from '../api/ironic-database/parse.js';
 import { databaseNames } from '../render/names.js';
 import { usersRule } from '../render/used-by.js';
 import type { HookContext } from './context.js';

@@ -2,7 +2,7 @@
  * The IronicImageCache hooks: adapters from the Metacontroller wire format to the pure plan
  * (src/render/image-cache/plan.ts).
  */
-import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
+import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/shared/hook.js';
 import { isRecord, textOf } from '../render/observed.js';
 import { finalizeCache, finishCache, prepareCache, wantedCacheChildren } from '../render/image-cache/plan.js';
 import { imageCacheNames } from '../render/names.js';

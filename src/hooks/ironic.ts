@@ -2,9 +2,9 @@
  * The Ironic hooks: adapters from the Metacontroller wire format to the pure plan (src/render/ironic/plan.ts),
  * plus the one impure step, materializing credentials and the JSON-RPC CA.
  */
-import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule, SyncRequest, SyncResponse } from '../api/hook.js';
-import { GROUP_VERSION } from '../api/common.js';
-import { ironicSpecReferences, type ObjectReference } from '../api/references.js';
+import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule, SyncRequest, SyncResponse } from '../api/shared/hook.js';
+import { GROUP_VERSION } from '../api/shared/common.js';
+import { ironicSpecReferences, type ObjectReference } from '../api/ironic/references.js';
 import { pathOf, textOf } from '../render/observed.js';
 import { countChildren } from '../render/parent.js';
 import { computeIronicStatus } from '../render/ironic/status.js';
@@ -12,7 +12,7 @@ import { finishIronic, keepIronic, prepareIronic, referenceOutcome } from '../re
 import { ironicReferences, wantedIronicChildren } from '../render/ironic/children.js';
 import type { IronicFeature } from '../render/ironic/feature.js';
 import { IRONIC_FEATURES } from '../render/ironic/feature-list.js';
-import { parseIronic } from '../api/parse-ironic.js';
+import { parseIronic } from '../api/ironic/parse.js';
 import { ironicNames } from '../render/names.js';
 import { materializeCredentials, materializeGeneratedTLS, materializeRpcCA } from './materialize.js';
 import { viewOf } from './parent.js';

@@ -3,16 +3,17 @@
  * reuse-if-valid: an observed child that still matches is returned as it is, so a steady-state sync
  * generates nothing and hashes nothing.
  */
-import { X509Certificate, createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import type { KubeObject, ObjectMap } from '../api/hook.js';
-import { GROUP_KEYS } from '../api/hook.js';
+import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
+import { GROUP_KEYS } from '../api/shared/hook.js';
 import { dataOf, objectsOf } from '../render/observed.js';
 import { CONTENT_COMPONENTS, LABELS, type IronicNames } from '../render/names.js';
 import type { ApiCredentials, GeneratedTLS, RpcCAReference } from '../render/ironic/input.js';
 import type { CredentialsPlan } from '../render/ironic/plan.js';
 import { resolveCredentialsSecret, type Lookup, type ReferenceProblem } from '../render/references.js';
 import { caRenewalStart, generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca.js';
+import { requiredCertificateFacts } from '../crypto/certificates.js';
 import { publishedLongEnough, renewalPeriod, signableAt } from '../crypto/renewal.js';
 import { nextCASet, normalizeBundle, type CASet } from '../crypto/rotation.js';
 
@@ -39,13 +40,21 @@ export const randomPassword = (length = 32): string =>
 
 const BCRYPT_COST = 10;
 
+/** The two calls of bcryptjs used here (injectable, so tests can count them). */
+export type Bcrypt = {
+  readonly hash: (password: string, rounds: number) => Promise<string>;
+  readonly compare: (password: string, hash: string) => Promise<boolean>;
+};
+
 /**
  * bcrypt with the `$2y$` prefix that Apache httpd reads (bcryptjs writes `$2b$`, the same algorithm).
  * Verified matches are remembered (keyed by a digest, never the password), so a replica pays for bcrypt
- * once per credential and not on every sync.
+ * once per credential and not on every sync. A hash made here is remembered as it is made: the sync fed
+ * back its own htpasswd never runs bcrypt again.
  */
-export const bcryptSecrets = (cacheSize = 4096): Secrets => {
+export const bcryptSecrets = (cacheSize = 4096, hasher: Bcrypt = bcrypt): Secrets => {
   const verified = new Set<string>();
+  const keyOf = (password: string, hash: string): string => createHash('sha256').update(hash).update('\0').update(password).digest('hex');
   const remember = (key: string): void => {
     if (verified.size >= cacheSize) verified.delete(verified.values().next().value ?? '');
     verified.add(key);
@@ -53,12 +62,16 @@ export const bcryptSecrets = (cacheSize = 4096): Secrets => {
   return {
     rpcCA: generateRpcCA,
     password: () => randomPassword(),
-    hash: async (password) => (await bcrypt.hash(password, BCRYPT_COST)).replace(/^\$2[ab]\$/, '$2y$'),
+    hash: async (password) => {
+      const hash = (await hasher.hash(password, BCRYPT_COST)).replace(/^\$2[ab]\$/, '$2y$');
+      remember(keyOf(password, hash));
+      return hash;
+    },
     // A hash that cannot be checked (bad cost, bad salt: bcryptjs throws) does not match: it is hashed anew.
     verify: async (password, hash) => {
-      const key = createHash('sha256').update(hash).update('\0').update(password).digest('hex');
+      const key = keyOf(password, hash);
       if (verified.has(key)) return true;
-      const ok = await bcrypt.compare(password, hash.replace(/^\$2y\$/, '$2b$')).catch(() => false);
+      const ok = await hasher.compare(password, hash.replace(/^\$2y\$/, '$2b$')).catch(() => false);
       if (ok) remember(key);
       return ok;
     },
@@ -145,7 +158,7 @@ type ObservedCA = { readonly secretName: string; readonly set: CASet };
  * with a staged next CA, then the smaller bundle (pruned after promotion), then the name.
  */
 const newestFirst = (a: ObservedCA, b: ObservedCA): number => {
-  const from = (s: ObservedCA): number => Date.parse(new X509Certificate(s.set.signing.certPem).validFrom);
+  const from = (s: ObservedCA): number => requiredCertificateFacts(s.set.signing.certPem).validFrom;
   return (
     from(b) - from(a) ||
     Number(b.set.next !== undefined) - Number(a.set.next !== undefined) ||

@@ -1,5 +1,5 @@
 /** From a hook request to the view of its parent that the plans read. */
-import type { SyncRequest } from '../api/hook.js';
+import type { SyncRequest } from '../api/shared/hook.js';
 import { pathOf } from '../render/observed.js';
 import type { ParentView } from '../render/parent.js';
 

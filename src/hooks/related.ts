@@ -1,6 +1,6 @@
 /** Building the related-resource rules of customize responses. */
-import type { RelatedResourceRule } from '../api/hook.js';
-import { GROUP_KEYS } from '../api/hook.js';
+import type { RelatedResourceRule } from '../api/shared/hook.js';
+import { GROUP_KEYS } from '../api/shared/hook.js';
 import type { Wanted } from '../render/ownership.js';
 
 /**

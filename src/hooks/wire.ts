@@ -1,5 +1,5 @@
 /** A plan's answer on Metacontroller's wire: exactly the fields a v2 response may carry, none set to undefined. */
-import type { SyncResponse } from '../api/hook.js';
+import type { SyncResponse } from '../api/shared/hook.js';
 
 type Result = {
   readonly status: Readonly<Record<string, unknown>>;

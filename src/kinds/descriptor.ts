@@ -5,8 +5,8 @@
  * (with its schemas, renderers and hooks).
  */
 import type { TSchema } from '@sinclair/typebox';
-import { GROUP_VERSION } from '../api/common.js';
-import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/hook.js';
+import { GROUP_VERSION } from '../api/shared/common.js';
+import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/shared/hook.js';
 import type { UsedBy } from '../api/used-by.js';
 import type { CelRule, PrinterColumn } from '../crd/crd.js';
 import type { HookContext } from '../hooks/context.js';

@@ -4,7 +4,7 @@
  * whose status.usedBy names Ironics, with a message naming them and the Ironic field to change.
  * `npm run crds` writes them to deploy/admission; a test fails when the committed files differ.
  */
-import { API_GROUP, API_VERSION } from '../api/common.js';
+import { API_GROUP, API_VERSION } from '../api/shared/common.js';
 import type { UsedBy } from '../api/used-by.js';
 import { PARENT_KINDS, type ParentKind } from './index.js';
 import type { JsonObject } from '../crd/structural.js';

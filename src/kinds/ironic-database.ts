@@ -1,5 +1,5 @@
 /** The IronicDatabase parent kind: a MariaDB managed for Ironic. */
-import { DATABASE_USED_BY, IronicDatabaseSpec, IronicDatabaseStatus } from '../api/ironic-database.js';
+import { DATABASE_USED_BY, IronicDatabaseSpec, IronicDatabaseStatus } from '../api/ironic-database/schema.js';
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from '../hooks/ironic-database.js';
 import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';

@@ -1,5 +1,5 @@
 /** The IronicImageCache parent kind: the IPA kernel and initramfs, downloaded once and served to Ironics. */
-import { IMAGE_CACHE_USED_BY, IronicImageCacheSpec, IronicImageCacheStatus } from '../api/ironic-image-cache.js';
+import { IMAGE_CACHE_USED_BY, IronicImageCacheSpec, IronicImageCacheStatus } from '../api/ironic-image-cache/schema.js';
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronicImageCache, finalizeIronicImageCache, syncIronicImageCache } from '../hooks/ironic-image-cache.js';
 import { children, parentIdentity, type ParentKind } from './descriptor.js';

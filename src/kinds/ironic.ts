@@ -1,5 +1,5 @@
 /** The Ironic parent kind: the bare-metal provisioning service itself. */
-import { IronicSpec, IronicStatus } from '../api/ironic.js';
+import { IronicSpec, IronicStatus } from '../api/ironic/schema.js';
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronic, finalizeIronic, syncIronic } from '../hooks/ironic.js';
 import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';

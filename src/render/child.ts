@@ -1,7 +1,7 @@
 /**
  * The shape of a desired child in a sync response, and how observed children are kept unchanged.
  */
-import type { KubeObject, ObjectMap } from '../api/hook.js';
+import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
 import { compact } from './meta.js';
 import { isRecord } from './observed.js';
 

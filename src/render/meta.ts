@@ -2,18 +2,27 @@
  * Small helpers shared by renderers: labels, content hashes, base64, and dropping undefined values.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { sortedMap } from '../api/fields.js';
+import { sortedMap } from '../api/shared/fields.js';
 import { LABELS, MANAGED_BY, labelValue } from './names.js';
 
-/** JSON with object keys sorted at every level, so equal content always hashes the same. */
+/**
+ * JSON with object keys sorted at every level, so equal content always hashes the same. Written as one
+ * string built in a loop (a pod template is hashed on every sync): the text is that of mapping and joining.
+ */
 export const canonicalJson = (value: unknown): string => {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i += 1) text += `${i > 0 ? ',' : ''}${i in value ? canonicalJson(value[i]) : ''}`;
+    return `${text}]`;
+  }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
+    const record = value as Record<string, unknown>;
+    let text = '';
+    for (const key of Object.keys(record).sort()) {
+      const field = record[key];
+      if (field !== undefined) text += `${text === '' ? '' : ','}${JSON.stringify(key)}:${canonicalJson(field)}`;
+    }
+    return `{${text}}`;
   }
   // JSON.stringify answers undefined for these, whatever its declared type says.
   return value === undefined || typeof value === 'function' || typeof value === 'symbol' ? 'null' : JSON.stringify(value);

@@ -3,7 +3,8 @@
  * truncated and suffixed with a short hash of the full value, so distinct inputs stay distinct.
  */
 import { createHash } from 'node:crypto';
-import { API_GROUP } from '../api/common.js';
+import { API_GROUP } from '../api/shared/common.js';
+import { boundedMemo, type Memo } from '../api/shared/memo.js';
 
 
 /** Prefix of every label and annotation the hooks put on children: the API group. */
@@ -69,11 +70,16 @@ export const statefulSetName = (base: string, suffix: string): string => {
   return `${original.replace(/[^a-z0-9-]/g, '-').slice(0, STATEFUL_SET_NAME_MAX - 9).replace(/-+$/, '')}-${shortHash(original)}`;
 };
 
-/** A label value: at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */
-export const labelValue = (value: string): string => {
+const workOutLabelValue = (value: string): string => {
   const cleaned = value.replace(/[^A-Za-z0-9._-]/g, '-');
   return fitTo(cleaned, 63).replace(/^[^A-Za-z0-9]+/, '').replace(/[^A-Za-z0-9]+$/, '');
 };
+
+/** Label values worked out (parent names and versions: every child of a sync carries the same ones). Bounded. */
+export const knownLabelValues: Memo<string> = boundedMemo(1024);
+
+/** A label value: at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */
+export const labelValue = (value: string): string => knownLabelValues.get(value, () => workOutLabelValue(value));
 
 /** A content-named object: `<base>-<first 10 hex digits of the content hash>`. */
 const CONTENT_HASH_LENGTH = 10;
@@ -172,8 +178,7 @@ export type DatabaseNames = {
  */
 const MARIADB_NAME_MAX = 52;
 
-/** Names of the children of an IronicDatabase. */
-export const databaseNames = (name: string): DatabaseNames => {
+const workOutDatabaseNames = (name: string): DatabaseNames => {
   // A DNS-1035 label, so that every Service mariadb-operator derives from it is one too: `<name>-database`
   // for names that are labels already (`db.v1` or `1db`, valid object names, get a hashed label).
   const mariadb = dnsLabel(name, '-database', MARIADB_NAME_MAX);
@@ -191,12 +196,26 @@ export const databaseNames = (name: string): DatabaseNames => {
   };
 };
 
+/**
+ * The children's names of the parents synced, worked out once per parent name: every renderer of a sync
+ * asks for them. Bounded, and frozen, since every sync of a parent shares them.
+ */
+export const knownDatabaseNames: Memo<DatabaseNames> = boundedMemo(1024);
+
+/** Names of the children of an IronicDatabase. */
+export const databaseNames = (name: string): DatabaseNames => knownDatabaseNames.get(name, () => Object.freeze(workOutDatabaseNames(name)));
+
 /** The names of an IronicImageCache's children. */
 export type ImageCacheNames = { readonly statefulSet: string; readonly service: string; readonly config: string };
 
+export const knownImageCacheNames: Memo<ImageCacheNames> = boundedMemo(1024);
+
 /** Names of the children of an IronicImageCache. */
-export const imageCacheNames = (name: string): ImageCacheNames => ({
-  statefulSet: statefulSetName(name, '-ipa-cache'),
-  service: dnsLabel(name, '-ipa-cache'),
-  config: objectName(name, '-ipa-cache-config'),
-});
+export const imageCacheNames = (name: string): ImageCacheNames =>
+  knownImageCacheNames.get(name, () =>
+    Object.freeze({
+      statefulSet: statefulSetName(name, '-ipa-cache'),
+      service: dnsLabel(name, '-ipa-cache'),
+      config: objectName(name, '-ipa-cache-config'),
+    }),
+  );

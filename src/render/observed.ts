@@ -1,8 +1,8 @@
 /**
  * Typed read access to the `children` and `related` maps of a hook request.
  */
-import type { KubeObject, ObjectMap } from '../api/hook.js';
-import { isRecord } from '../api/problems.js';
+import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
+import { isRecord } from '../api/shared/problems.js';
 
 export { isRecord };
 

@@ -5,7 +5,7 @@
  * check a generated password would be made anew on every sync. customize asks for these names, so they
  * arrive in `related`.
  */
-import type { KubeObject } from '../api/hook.js';
+import type { KubeObject } from '../api/shared/hook.js';
 import { findObject, isRecord, pathOf } from './observed.js';
 import type { ParentView } from './parent.js';
 

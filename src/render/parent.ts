@@ -1,5 +1,5 @@
 /** What a sync or finalize reads of its request, for every parent kind: the parent and the observed objects. */
-import type { ObjectMap } from '../api/hook.js';
+import type { ObjectMap } from '../api/shared/hook.js';
 
 export type ParentView = {
   readonly name: string;

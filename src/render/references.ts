@@ -4,8 +4,8 @@
  * reading TLS Secrets and credentials. Pure: problems say what to fix, nothing throws.
  */
 import { createHash } from 'node:crypto';
-import type { KubeObject, ObjectMap } from '../api/hook.js';
-import { GROUP_KEYS } from '../api/hook.js';
+import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
+import { GROUP_KEYS } from '../api/shared/hook.js';
 import { dataOf, findObject, isRecord as isMap } from './observed.js';
 
 /** Why a reference cannot be used: `missing` objects may appear later; `invalid` ones need a change. */

@@ -2,8 +2,8 @@
  * Readiness of observed children and the Ready condition, computed only from what Metacontroller sent.
  * Rules mirror upstream pkg/ironic/utils.go (getDeploymentStatus, getDaemonSetStatus, job status).
  */
-import type { KubeObject } from '../api/hook.js';
-import { READY_CONDITION, type Condition } from '../api/common.js';
+import type { KubeObject } from '../api/shared/hook.js';
+import { READY_CONDITION, type Condition } from '../api/shared/common.js';
 import { LABELS } from './names.js';
 import { pathOf } from './observed.js';
 

@@ -4,8 +4,8 @@
  * keeps everything running while an Ironic still uses it. A kind brings its `UsedBy` words, its sync plan
  * and its status; the protocol decides when to plan, what to delete and when to look again.
  */
-import { GROUP_VERSION, type Condition } from '../api/common.js';
-import { GROUP_KEYS, type KubeObject, type RelatedResourceRule } from '../api/hook.js';
+import { GROUP_VERSION, type Condition } from '../api/shared/common.js';
+import { GROUP_KEYS, type KubeObject, type RelatedResourceRule } from '../api/shared/hook.js';
 import type { UsedBy } from '../api/used-by.js';
 import type { KubeChild } from './child.js';
 import { objectsOf, pathOf } from './observed.js';

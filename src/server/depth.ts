@@ -28,8 +28,8 @@ export const objectAt = (path: readonly string[]): string => {
   return 'the request body';
 };
 
-/** Where the body is nested deeper than `limit`: the object that is, or undefined. */
-export const tooDeep = (body: unknown, limit: number = MAX_DEPTH): string | undefined => {
+/** The object of the body nested deeper than `limit`, found by a walk that keeps paths. */
+const deepObject = (body: unknown, limit: number): string | undefined => {
   const stack: Entry[] = [{ value: body, depth: 0, path: [] }];
   for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
     if (typeof entry.value !== 'object' || entry.value === null) continue;
@@ -38,3 +38,31 @@ export const tooDeep = (body: unknown, limit: number = MAX_DEPTH): string | unde
   }
   return undefined;
 };
+
+/**
+ * Whether an object or array of the body is `limit` levels deep: a walk that keeps only objects and their
+ * depth, and allocates nothing per value. (`for in` also sees inherited keys: at worst a body is walked
+ * again by deepObject, which answers.)
+ */
+const anyTooDeep = (body: unknown, limit: number): boolean => {
+  const objects: object[] = typeof body === 'object' && body !== null ? [body] : [];
+  const depths: number[] = [0];
+  const visit = (child: unknown, depth: number): void => {
+    if (typeof child !== 'object' || child === null) return;
+    objects.push(child);
+    depths.push(depth);
+  };
+  for (let value = objects.pop(); value !== undefined; value = objects.pop()) {
+    const depth = depths.pop() ?? 0;
+    if (depth >= limit) return true;
+    if (Array.isArray(value)) for (const child of value as unknown[]) visit(child, depth + 1);
+    else for (const key in value) visit((value as Record<string, unknown>)[key], depth + 1);
+  }
+  return false;
+};
+
+/**
+ * Where the body is nested deeper than `limit`: the object that is, or undefined. Every body is walked
+ * once cheaply; only one that is too deep is walked again to name the object.
+ */
+export const tooDeep = (body: unknown, limit: number = MAX_DEPTH): string | undefined => (anyTooDeep(body, limit) ? deepObject(body, limit) : undefined);

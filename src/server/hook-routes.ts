@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CustomizeRequest, SyncRequest, type SyncResponse } from '../api/hook.js';
-import { API_GROUP, READY_CONDITION } from '../api/common.js';
+import { CustomizeRequest, SyncRequest, type SyncResponse } from '../api/shared/hook.js';
+import { API_GROUP, READY_CONDITION } from '../api/shared/common.js';
 import type { HookContext } from '../hooks/context.js';
 import { PARENT_KINDS, type ParentKind } from '../kinds/index.js';
 import type { HookCalls } from './calls.js';

@@ -6,7 +6,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { CustomizeResponse, SyncResponse } from '../api/hook.js';
+import { CustomizeResponse, SyncResponse } from '../api/shared/hook.js';
 
 /** What Metacontroller needs of each child (metadata.namespace defaults to the parent's). */
 const Child = Type.Object(

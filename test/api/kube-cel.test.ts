@@ -3,7 +3,7 @@
  * compares exactly, across notations.
  */
 import t from 'tap';
-import { evaluateKubeCel } from '../../src/api/kube-cel.js';
+import { evaluateKubeCel } from '../../src/cli/emulation/kube-cel.js';
 
 t.test('the quantity library', async (t) => {
   const cases: readonly [string, unknown][] = [

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { migrateDocuments } from '../../src/api/migrate.js';
+import { migrateDocuments } from '../../src/cli/migrate-spec.js';
 import { jsOf } from '../helpers/json.js';
 
 const load = (file: string): unknown[] => parseAllDocuments(readFileSync(`test/fixtures/migrate/${file}`, 'utf8')).map(jsOf);

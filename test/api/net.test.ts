@@ -1,8 +1,8 @@
 import t from 'tap';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
-import { canonicalIP, cidrContains, compareIPs, formatIP, ipFamily, isLoopback, isValidCIDR, isValidIP, parseCIDR, parseIP, prefixToNetmask, type ParsedIP } from '../../src/api/net.js';
-import { isDateTime, isUri, registerFormats } from '../../src/api/formats.js';
+import { canonicalIP, cidrContains, compareIPs, formatIP, ipFamily, isLoopback, isValidCIDR, isValidIP, parseCIDR, parseIP, prefixToNetmask, type ParsedIP } from '../../src/api/shared/net.js';
+import { isDateTime, isUri, registerFormats } from '../../src/api/shared/formats.js';
 import { FormatRegistry } from '@sinclair/typebox';
 
 const ip = (text: string): ParsedIP => {

@@ -3,11 +3,11 @@
  * as tables; and the refusal of anything validation refuses.
  */
 import t from 'tap';
-import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL, MIN_SENSOR_INTERVAL } from '../../src/api/constants.js';
+import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL, MIN_SENSOR_INTERVAL } from '../../src/api/shared/constants.js';
 import type { IronicDatabaseModel, IronicModel } from '../../src/api/model.js';
-import { parseIronic } from '../../src/api/parse-ironic.js';
-import { parseIronicDatabase } from '../../src/api/parse-ironic-database.js';
-import { DEFAULT_VERSION } from '../../src/api/version.js';
+import { parseIronic } from '../../src/api/ironic/parse.js';
+import { parseIronicDatabase } from '../../src/api/ironic-database/parse.js';
+import { DEFAULT_VERSION } from '../../src/api/shared/version.js';
 
 const model = (spec: unknown): IronicModel => {
   const parsed = parseIronic(spec);

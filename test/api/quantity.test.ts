@@ -4,7 +4,7 @@
  * values below 1Ki or with a fraction of a byte printed in decimal, rounding up to nano units).
  */
 import t from 'tap';
-import { canonicalQuantity } from '../../src/api/quantity.js';
+import { canonicalQuantity, canonicalTexts, parseQuantity, parsedTexts } from '../../src/api/shared/quantity.js';
 
 const cases: readonly (readonly [string | number, string | undefined])[] = [
   [1, '1'],
@@ -61,4 +61,30 @@ t.test('canonical text is stable: canonicalising it again changes nothing', asyn
     const once = canonicalQuantity(input);
     if (once !== undefined) t.equal(canonicalQuantity(once), once, `${JSON.stringify(input)} → ${once}`);
   }
+});
+
+t.test('canonical texts are remembered, boundedly, and the answers never depend on what was asked before', async (t) => {
+  const before = cases.map(([input]) => canonicalQuantity(input));
+  for (let i = 0; i < 3000; i += 1) canonicalQuantity(`${i}Mi`);
+  t.ok(canonicalTexts.size() <= 1024, `${canonicalTexts.size()} texts kept`);
+  t.same(
+    cases.map(([input]) => canonicalQuantity(input)),
+    before,
+    'the same answers once the first ones are forgotten',
+  );
+  t.equal(canonicalQuantity('2048Mi'), '2Gi', 'a remembered text');
+  t.equal(canonicalQuantity('1'.repeat(65)), undefined, 'too long to be a quantity');
+});
+
+t.test('parsed texts are remembered, boundedly, frozen, and the same values as parsing again', async (t) => {
+  const first = parseQuantity('1.5Gi');
+  t.same(first, { numerator: 15n * 2n ** 30n, denominator: 10n });
+  t.equal(parseQuantity('1.5Gi'), first, 'the remembered quantity');
+  t.ok(Object.isFrozen(first), 'shared, so frozen');
+  t.equal(parseQuantity('not a quantity'), undefined);
+  t.equal(parseQuantity('not a quantity'), undefined, 'remembered too');
+  t.equal(parseQuantity('1'.repeat(65)), undefined, 'too long');
+  for (let i = 0; i < 3000; i += 1) parseQuantity(`${i}Ki`);
+  t.ok(parsedTexts.size() <= 1024, `${parsedTexts.size()} texts kept`);
+  t.same(parseQuantity('1.5Gi'), first, 'parsed again once forgotten: the same value');
 });

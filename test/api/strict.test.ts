@@ -3,9 +3,9 @@
  * maps and embedded Kubernetes objects (which keep unknown fields) are not reported.
  */
 import t from 'tap';
-import { IronicSpec } from '../../src/api/ironic.js';
-import { IronicDatabaseSpec } from '../../src/api/ironic-database.js';
-import { unknownFields } from '../../src/api/strict.js';
+import { IronicSpec } from '../../src/api/ironic/schema.js';
+import { IronicDatabaseSpec } from '../../src/api/ironic-database/schema.js';
+import { unknownFields } from '../../src/cli/emulation/strict.js';
 
 const cases: readonly { scenario: string; schema: typeof IronicSpec | typeof IronicDatabaseSpec; value: unknown; expected: string[] }[] = [
   { scenario: 'a known spec', schema: IronicSpec, value: { networking: { ipAddress: '192.0.2.2', dhcp: { networkCIDR: '192.0.2.0/24' } }, nodeSelector: { a: 'b' } }, expected: [] },

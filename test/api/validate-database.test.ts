@@ -1,7 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { validateIronic, validateIronicDatabase, type Problem } from '../../src/api/validate.js';
-import { compareQuantities, isPositive, parseQuantity, type Quantity } from '../../src/api/quantity.js';
+import { compareQuantities, isPositive, parseQuantity, type Quantity } from '../../src/api/shared/quantity.js';
 
 type Accepted = { readonly name: string; readonly spec: unknown; readonly old?: unknown };
 type Refused = Accepted & { readonly path: string; readonly words: readonly string[]; readonly paths?: readonly string[] };

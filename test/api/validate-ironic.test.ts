@@ -936,7 +936,7 @@ t.test('pools overlap exactly when their inclusive intervals intersect', async (
 });
 
 t.test('overrides the API server would refuse are refused with their field', async (t) => {
-  const { validateOverrides } = await import('../../src/api/validate-overrides.js');
+  const { validateOverrides } = await import('../../src/api/ironic/validate-overrides.js');
   const cases: readonly { scenario: string; overrides: Record<string, unknown>; path?: string; words?: string }[] = [
     { scenario: 'a fine sidecar', overrides: { containers: [{ name: 'sidecar', image: 'busybox' }], labels: { 'example.com/team': 'a-b.c' }, annotations: { note: 'any text at all' } } },
     { scenario: 'a container name with a space', overrides: { containers: [{ name: 'BAD NAME', image: 'busybox' }] }, path: 'spec.overrides.containers[0].name', words: 'is not a valid name' },

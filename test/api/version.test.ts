@@ -10,7 +10,7 @@ import {
   SUPPORTED_VERSIONS,
   supportedVersionsText,
   type Version,
-} from '../../src/api/version.js';
+} from '../../src/api/shared/version.js';
 
 const LATEST: Version = { kind: 'latest' };
 const release = (major: number, minor: number): Version => ({ kind: 'release', major, minor });

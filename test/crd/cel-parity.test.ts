@@ -6,9 +6,9 @@
 import t from 'tap';
 import fc from 'fast-check';
 import type { TSchema } from '@sinclair/typebox';
-import { kubeCelProgram } from '../../src/api/kube-cel.js';
-import { registerFormats } from '../../src/api/formats.js';
-import { schemaProblems, type Problem } from '../../src/api/problems.js';
+import { kubeCelProgram } from '../../src/cli/emulation/kube-cel.js';
+import { registerFormats } from '../../src/api/shared/formats.js';
+import { schemaProblems, type Problem } from '../../src/api/shared/problems.js';
 import { crdOf } from '../../src/kinds/crds.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { schemaOf } from '../helpers/crd-check.js';

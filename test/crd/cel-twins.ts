@@ -5,10 +5,10 @@
  * object itself). A CEL rule without an entry here fails the parity test.
  */
 import type fc from 'fast-check';
-import { fieldPath, type Problem } from '../../src/api/problems.js';
-import { validateIronicDatabase } from '../../src/api/validate-database.js';
-import { validateIronicImageCache } from '../../src/api/validate-image-cache.js';
-import { validateIronic } from '../../src/api/validate-ironic.js';
+import { fieldPath, type Problem } from '../../src/api/shared/problems.js';
+import { validateIronicDatabase } from '../../src/api/ironic-database/validate.js';
+import { validateIronicImageCache } from '../../src/api/ironic-image-cache/validate.js';
+import { validateIronic } from '../../src/api/ironic/validate.js';
 import {
   agentImageSamples,
   containerResourcesSamples,

@@ -5,7 +5,7 @@
  */
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { evaluateKubeCel } from '../../src/api/kube-cel.js';
+import { evaluateKubeCel } from '../../src/cli/emulation/kube-cel.js';
 import { isObj as isObject, objAt, valueAt, type Obj as Json } from '../support/paths.js';
 
 type Rule = { rule: string; message?: string };

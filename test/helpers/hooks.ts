@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { loadConfig, type Config } from '../../src/config.js';
-import { CustomizeRequest, KubeObject, ObjectMap, SyncRequest } from '../../src/api/hook.js';
+import { CustomizeRequest, KubeObject, ObjectMap, SyncRequest } from '../../src/api/shared/hook.js';
 import { buildServer } from '../../src/server.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
 import type { HookContext } from '../../src/hooks/ironic.js';

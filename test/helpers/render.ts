@@ -3,7 +3,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import { syncIronic } from '../../src/hooks/ironic.js';
-import type { SyncRequest, SyncResponse } from '../../src/api/hook.js';
+import type { SyncRequest, SyncResponse } from '../../src/api/shared/hook.js';
 import { ironic, syncRequest, testConfig, testContext, type Obj } from './hooks.js';
 import { childOf, isChild } from './children.js';
 import { related } from '../fixtures/ironic-scenarios.js';

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import type { SyncRequest } from '../../src/api/hook.js';
+import type { SyncRequest } from '../../src/api/shared/hook.js';
 import { syncIronic } from '../../src/hooks/ironic.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
 import { ironicNames } from '../../src/render/names.js';

@@ -8,15 +8,15 @@ import { ironic, testServer, type Obj } from '../helpers/hooks.js';
 import { readyImageCache, related } from '../fixtures/ironic-scenarios.js';
 import { CACHE_TLS, imageCache, ironicUsing, syncedCacheChildren } from '../fixtures/image-cache-scenarios.js';
 import { validateIronicImageCache } from '../../src/api/validate.js';
-import { validateIronic } from '../../src/api/validate-ironic.js';
+import { validateIronic } from '../../src/api/ironic/validate.js';
 import { customizeIronicImageCache } from '../../src/hooks/ironic-image-cache.js';
 import { customizeIronic } from '../../src/hooks/ironic.js';
 import { renderCacheStatefulSet } from '../../src/render/image-cache/render.js';
-import { parseIronicImageCache } from '../../src/api/parse-ironic-image-cache.js';
+import { parseIronicImageCache } from '../../src/api/ironic-image-cache/parse.js';
 import type { IronicImageCacheModel } from '../../src/api/model.js';
 import { testConfig } from '../helpers/hooks.js';
 import { resolveImageCache } from '../../src/render/ironic/image-cache.js';
-import type { CustomizeRequest, ObjectMap } from '../../src/api/hook.js';
+import type { CustomizeRequest, ObjectMap } from '../../src/api/shared/hook.js';
 
 type Response = { status: Obj & { conditions: Obj[] }; children: Obj[]; finalized?: boolean; resyncAfterSeconds?: number };
 

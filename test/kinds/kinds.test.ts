@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { parseAllDocuments, stringify } from 'yaml';
-import { API_GROUP, GROUP_VERSION } from '../../src/api/common.js';
+import { API_GROUP, GROUP_VERSION } from '../../src/api/shared/common.js';
 import { CONTROLLERS, controllerOf } from '../../src/cli/controllers.js';
 import { readObjects } from '../../src/cli/documents.js';
 import { runRender } from '../../src/cli/render.js';

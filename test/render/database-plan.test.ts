@@ -5,15 +5,15 @@
  */
 import { present } from '../support/paths.js';
 import t from 'tap';
-import type { ObjectMap } from '../../src/api/hook.js';
-import { DATABASE_USED_BY } from '../../src/api/ironic-database.js';
+import type { ObjectMap } from '../../src/api/shared/hook.js';
+import { DATABASE_USED_BY } from '../../src/api/ironic-database/schema.js';
 import type { KubeChild } from '../../src/render/child.js';
 import type { RenderConfig } from '../../src/render/config.js';
 import { databaseNames } from '../../src/render/names.js';
 import type { ParentView } from '../../src/render/parent.js';
 import { finalizeDatabase, finishDatabase, needsPassword, observedEngine, prepareDatabase, wantedDatabaseChildren, type PreparedDatabase } from '../../src/render/database/plan.js';
 import { usersOf } from '../../src/render/used-by.js';
-import { parseIronicDatabase } from '../../src/api/parse-ironic-database.js';
+import { parseIronicDatabase } from '../../src/api/ironic-database/parse.js';
 import { FIXED_NOW, ironic, testConfig, type Obj } from '../helpers/hooks.js';
 import { observeAll } from '../helpers/k8s.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';

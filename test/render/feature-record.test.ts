@@ -5,8 +5,8 @@
  */
 import t from 'tap';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import type { CustomizeRequest, SyncRequest } from '../../src/api/hook.js';
-import { SECRET_REFERENCE } from '../../src/api/references.js';
+import type { CustomizeRequest, SyncRequest } from '../../src/api/shared/hook.js';
+import { SECRET_REFERENCE } from '../../src/api/ironic/references.js';
 import { customizeIronic, syncIronic } from '../../src/hooks/ironic.js';
 import { isOwnSecret } from '../../src/render/ironic/children.js';
 import type { IronicFeature } from '../../src/render/ironic/feature.js';

@@ -15,7 +15,7 @@ import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
 import { generateRpcCA } from '../../src/crypto/rpc-ca.js';
 import { certificateSubjects } from '../../src/render/ironic/subjects.js';
 import { ironicNames } from '../../src/render/names.js';
-import { parseIronic } from '../../src/api/parse-ironic.js';
+import { parseIronic } from '../../src/api/ironic/parse.js';
 import type { IronicRenderInput } from '../../src/render/ironic/input.js';
 import { childOf, containerOf, envOf, podOf, podSpecOf, syncFor, type Container } from '../helpers/render.js';
 import { fakeSecrets, ironic, syncRequest, testConfig, type Obj } from '../helpers/hooks.js';

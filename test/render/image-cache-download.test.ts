@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import { parseIronicImageCache } from '../../src/api/parse-ironic-image-cache.js';
+import { parseIronicImageCache } from '../../src/api/ironic-image-cache/parse.js';
 import { renderCacheStatefulSet } from '../../src/render/image-cache/render.js';
 import { testConfig } from '../helpers/hooks.js';
 import { ipaSource, scratchVolume, type IpaSource, type Scratch, type ScriptRun } from '../support/ipa-downloader.js';

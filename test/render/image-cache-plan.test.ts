@@ -3,11 +3,11 @@
  * the spec alone, with no HTTP and no hook.
  */
 import t from 'tap';
-import type { KubeObject, ObjectMap } from '../../src/api/hook.js';
+import type { KubeObject, ObjectMap } from '../../src/api/shared/hook.js';
 import type { ParentView } from '../../src/render/parent.js';
 import { finalizeCache, finishCache, prepareCache } from '../../src/render/image-cache/plan.js';
 import { usersOf } from '../../src/render/used-by.js';
-import { IMAGE_CACHE_USED_BY } from '../../src/api/ironic-image-cache.js';
+import { IMAGE_CACHE_USED_BY } from '../../src/api/ironic-image-cache/schema.js';
 import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
 import { related } from '../fixtures/ironic-scenarios.js';
 import { CACHE_TLS, ironicUsing } from '../fixtures/image-cache-scenarios.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { dnsLabel, ironicNames, labelValue, objectName, databaseNames, imageCacheNames, statefulSetName } from '../../src/render/names.js';
+import { dnsLabel, ironicNames, knownDatabaseNames, knownImageCacheNames, knownLabelValues, labelValue, objectName, databaseNames, imageCacheNames, statefulSetName } from '../../src/render/names.js';
 
 const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -101,4 +101,33 @@ t.test('StatefulSet names give pods valid hostnames, and names that already do a
       { numRuns: 500 },
     ),
   );
+});
+
+t.test('names and label values are worked out once per parent name, boundedly, and never depend on what was asked before', async (t) => {
+  const database = databaseNames('db.v1');
+  const cache = imageCacheNames('ipa.v1');
+  const label = labelValue('-Ironic.v1_');
+  t.equal(databaseNames('db.v1'), database, 'the same object for the same name');
+  t.ok(Object.isFrozen(database) && Object.isFrozen(cache), 'shared, so frozen');
+  t.same(database, {
+    statefulSet: database.statefulSet,
+    service: dnsLabel('db.v1', '-database'),
+    credentials: objectName('db.v1', '-database-credentials'),
+    config: objectName('db.v1', '-database-config'),
+    mariadb: dnsLabel('db.v1', '-database', 52),
+    primaryService: `${dnsLabel('db.v1', '-database', 52)}-primary`,
+    rootPassword: objectName('db.v1', '-database-root'),
+  });
+  t.equal(database.statefulSet, statefulSetName('db.v1', '-database'));
+  t.same(cache, { statefulSet: statefulSetName('ipa.v1', '-ipa-cache'), service: dnsLabel('ipa.v1', '-ipa-cache'), config: objectName('ipa.v1', '-ipa-cache-config') });
+  t.equal(label, 'Ironic.v1');
+  for (let i = 0; i < 3000; i += 1) {
+    databaseNames(`db-${i}`);
+    imageCacheNames(`ipa-${i}`);
+    labelValue(`value-${i}`);
+  }
+  t.ok(knownDatabaseNames.size() <= 1024 && knownImageCacheNames.size() <= 1024 && knownLabelValues.size() <= 1024, 'bounded');
+  t.same(databaseNames('db.v1'), database, 'worked out again: the same names');
+  t.same(imageCacheNames('ipa.v1'), cache);
+  t.equal(labelValue('-Ironic.v1_'), label);
 });

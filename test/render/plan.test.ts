@@ -3,7 +3,7 @@
  * HTTP, no hook and no randomness (credentials are given).
  */
 import t from 'tap';
-import type { KubeObject, ObjectMap } from '../../src/api/hook.js';
+import type { KubeObject, ObjectMap } from '../../src/api/shared/hook.js';
 import { ironicNames } from '../../src/render/names.js';
 import type { ParentView } from '../../src/render/parent.js';
 import type { ApiCredentials } from '../../src/render/ironic/input.js';

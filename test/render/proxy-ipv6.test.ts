@@ -5,8 +5,8 @@
  */
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { addressesInRange } from '../../src/api/net.js';
-import type { ObjectMap } from '../../src/api/hook.js';
+import { addressesInRange } from '../../src/api/shared/net.js';
+import type { ObjectMap } from '../../src/api/shared/hook.js';
 import type { Obj } from '../helpers/hooks.js';
 import { availableDeployment, observeAll } from '../helpers/k8s.js';
 import { envOf, podOf, containerOf, syncFor } from '../helpers/render.js';

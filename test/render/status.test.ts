@@ -1,7 +1,7 @@
 /** Readiness rules of observed children, as tables (upstream pkg/ironic/utils.go, plus our fixes). */
 import t from 'tap';
 import { daemonSetReadiness, deploymentReadiness, jobReadiness, readyCondition, serviceReadiness, statefulSetReadiness } from '../../src/render/status.js';
-import type { KubeObject } from '../../src/api/hook.js';
+import type { KubeObject } from '../../src/api/shared/hook.js';
 
 const obj = (kind: string, extra: Record<string, unknown>, generation = 2, version = '38.0'): KubeObject =>
   ({ apiVersion: 'apps/v1', kind, metadata: { name: 'ironic-service', generation, labels: { 'ironic.metal3.io/version': version } }, ...extra });

@@ -9,7 +9,7 @@
  * Not modelled, since we never write them: literalSubject, emailAddresses, otherNames, nameConstraints,
  * keystores, additionalOutputFormats, renewal windows and signatureAlgorithm.
  */
-import { parseIP } from '../../src/api/net.js';
+import { parseIP } from '../../src/api/shared/net.js';
 
 type Json = Record<string, unknown>;
 

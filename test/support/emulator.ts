@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { canonicalIP } from '../../src/api/net.js';
+import { canonicalIP } from '../../src/api/shared/net.js';
 import { Cluster, type ClusterEvent, type RoundResult, type Write } from '../../src/cli/cluster.js';
 import { readObjects } from '../../src/cli/documents.js';
 import {

@@ -3,10 +3,10 @@
  * the model. The hook only generates a password when none exists yet (between `prepareDatabase` and
  * `finishDatabase`).
  */
-import { GROUP_KEYS, type KubeObject } from '../../api/hook.js';
+import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import type { IronicDatabaseModel } from '../../api/model.js';
-import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database.js';
-import { parseIronicDatabase } from '../../api/parse-ironic-database.js';
+import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
+import { parseIronicDatabase } from '../../api/ironic-database/parse.js';
 import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { databaseNames, type DatabaseNames } from '../names.js';
@@ -16,10 +16,10 @@ import type { ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
 import { resolveCredentialsSecret, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
 import { combineReadiness, findCondition, progressing, ready, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
-import { READY_CONDITION } from '../../api/common.js';
+import { READY_CONDITION } from '../../api/shared/common.js';
 import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
 import { observedClaimTemplates } from '../volume-claim.js';
-import type { DatabaseEngine } from '../../api/constants.js';
+import type { DatabaseEngine } from '../../api/shared/constants.js';
 import { renderOperatorChildren } from './operator.js';
 import type { DatabaseCredentials, DatabaseRenderInput, DatabaseTLS } from './input.js';
 import { renderDatabaseChildren } from './render.js';

@@ -12,7 +12,7 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import { toChild, type KubeChild } from '../child.js';
 import { LABELS, databaseNames, labelValue, versionAnnotation } from '../names.js';
 import { base64, contentHash, databaseLabels, nodeSelection } from '../meta.js';
-import { compareQuantities, parseQuantity } from '../../api/quantity.js';
+import { compareQuantities, parseQuantity } from '../../api/shared/quantity.js';
 import { restricted } from '../security.js';
 import { claimFields, ephemeralVolumes } from '../volume-claim.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';

@@ -1,6 +1,6 @@
 /** The status of an IronicDatabase. */
-import type { Condition } from '../../api/common.js';
-import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database.js';
+import type { Condition } from '../../api/shared/common.js';
+import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
 import { databaseNames } from '../names.js';
 import { previousTrueTime, readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
 import { usageConditions, usageStatus, type Usage } from '../used-by.js';

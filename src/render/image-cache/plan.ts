@@ -2,10 +2,10 @@
  * The decisions of an IronicImageCache sync and finalize, as pure functions of the observed objects and
  * the model.
  */
-import { GROUP_KEYS, type KubeObject } from '../../api/hook.js';
+import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import type { IronicImageCacheModel } from '../../api/model.js';
-import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
-import { parseIronicImageCache } from '../../api/parse-ironic-image-cache.js';
+import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache/schema.js';
+import { parseIronicImageCache } from '../../api/ironic-image-cache/parse.js';
 import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { imageCacheNames, type ImageCacheNames } from '../names.js';
@@ -18,7 +18,7 @@ import { combineReadiness, progressing, serviceReadiness, statefulSetReadiness, 
 import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
 import { observedClaimTemplates } from '../volume-claim.js';
 import type { CacheRenderInput, CacheTLS } from './input.js';
-import { TEMPLATE_ANNOTATION, cacheTemplateHash, renderCacheChildren } from './render.js';
+import { TEMPLATE_ANNOTATION, renderCache } from './render.js';
 import { computeCacheStatus, type CacheOutcome } from './status.js';
 
 /** A sync's answer before it is put on the wire. */
@@ -79,8 +79,7 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
     ...(policy !== undefined && { observedPodManagementPolicy: policy }),
     config,
   };
-  const children = renderCacheChildren(input);
-  const templateHash = cacheTemplateHash(input);
+  const { children, templateHash } = renderCache(input);
   const readiness = combineReadiness(
     [workloadReadiness(observedSet, templateHash), serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, names.service))],
     'all resources are available',

@@ -28,10 +28,10 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
-import { DOWNLOADER_DEFAULTS, cacheDownloadContainer } from '../../api/constants.js';
-import { listEntries } from '../../api/fields.js';
+import { DOWNLOADER_DEFAULTS, cacheDownloadContainer } from '../../api/shared/constants.js';
+import { listEntries } from '../../api/shared/fields.js';
 import type { CacheArchitectureModel } from '../../api/model.js';
-import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/version.js';
+import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/shared/version.js';
 import { toChild, type KubeChild } from '../child.js';
 import { contentHash, imageCacheLabels, nodeSelection } from '../meta.js';
 import { LABELS, imageCacheNames, labelValue, versionAnnotation } from '../names.js';
@@ -356,16 +356,20 @@ const podTemplate = (input: CacheRenderInput): PodTemplate => {
   };
 };
 
-/** The hash of the pod template this input renders (the value of TEMPLATE_ANNOTATION). */
-export const cacheTemplateHash = (input: CacheRenderInput): string => contentHash(podTemplate(input));
+/** The pod template this input renders and its hash (the value of TEMPLATE_ANNOTATION), hashed once. */
+type HashedTemplate = { readonly template: PodTemplate; readonly hash: string };
 
-export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => {
-  const names = imageCacheNames(input.name);
+const hashedTemplate = (input: CacheRenderInput): HashedTemplate => {
   const template = podTemplate(input);
+  return { template, hash: contentHash(template) };
+};
+
+const statefulSet = (input: CacheRenderInput, { template, hash }: HashedTemplate): IStatefulSet => {
+  const names = imageCacheNames(input.name);
   return {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
-    metadata: { name: names.statefulSet, namespace: input.namespace, labels: imageCacheLabels(input.name), annotations: { [TEMPLATE_ANNOTATION]: contentHash(template) } },
+    metadata: { name: names.statefulSet, namespace: input.namespace, labels: imageCacheLabels(input.name), annotations: { [TEMPLATE_ANNOTATION]: hash } },
     spec: {
       replicas: 1,
       serviceName: names.service,
@@ -388,8 +392,13 @@ export const renderCacheService = (input: CacheRenderInput): IService => {
   };
 };
 
-/** Every child of an IronicImageCache, in a fixed order. */
-export const renderCacheChildren = (input: CacheRenderInput): KubeChild[] => [renderCacheConfig(input), renderCacheStatefulSet(input), renderCacheService(input)].map(toChild);
+export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => statefulSet(input, hashedTemplate(input));
+
+/** Every child of an IronicImageCache, in a fixed order, and the hash of the pod template they carry. */
+export const renderCache = (input: CacheRenderInput): { readonly children: KubeChild[]; readonly templateHash: string } => {
+  const template = hashedTemplate(input);
+  return { children: [renderCacheConfig(input), statefulSet(input, template), renderCacheService(input)].map(toChild), templateHash: template.hash };
+};
 
 /** Where the kernel and initramfs of each architecture are served, the default architecture first. */
 export const cachedImages = (input: CacheRenderInput): { architecture: string; kernel: string; initramfs: string }[] => {

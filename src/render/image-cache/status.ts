@@ -1,6 +1,6 @@
 /** The status of an IronicImageCache. */
-import type { Condition } from '../../api/common.js';
-import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache.js';
+import type { Condition } from '../../api/shared/common.js';
+import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache/schema.js';
 import { pathOf, textOf } from '../observed.js';
 import { readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
 import { usageConditions, usageStatus, type Usage } from '../used-by.js';

@@ -3,9 +3,9 @@
  * then the workload. Also what the plan and customize need of the same records: the names the children
  * will hold, the Secrets they are, and the objects to fetch. Pure: same input, same output.
  */
-import { GROUP_KEYS } from '../../api/hook.js';
+import { GROUP_KEYS } from '../../api/shared/hook.js';
 import type { IronicModel } from '../../api/model.js';
-import type { ObjectReference } from '../../api/references.js';
+import type { ObjectReference } from '../../api/ironic/references.js';
 import { toChild, type KubeChild } from '../child.js';
 import type { IronicNames } from '../names.js';
 import type { Wanted } from '../ownership.js';

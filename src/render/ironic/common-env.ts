@@ -4,7 +4,7 @@
  */
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { DHCPPool } from '../../api/model.js';
-import { addressesInRange, parseCIDR } from '../../api/net.js';
+import { addressesInRange, parseCIDR } from '../../api/shared/net.js';
 import { baseNoProxy, proxyVariables, type ProxyFallback } from '../shared/proxy.js';
 import { env, joinedEnv, optionalEnv, provisioningEnv } from './facts.js';
 import { byArch } from './image-cache.js';

@@ -2,12 +2,12 @@
  * The database an Ironic uses: an external MariaDB (spec.database) or a managed IronicDatabase
  * (spec.databaseName), resolved from the related objects.
  */
-import type { ObjectMap } from '../../api/hook.js';
-import { GROUP_KEYS } from '../../api/hook.js';
+import type { ObjectMap } from '../../api/shared/hook.js';
+import { GROUP_KEYS } from '../../api/shared/hook.js';
 import type { DatabaseModel } from '../../api/model.js';
 import { findObject, pathOf, textOf } from '../observed.js';
 import { findCondition, previousReady } from '../status.js';
-import { READY_CONDITION } from '../../api/common.js';
+import { READY_CONDITION } from '../../api/shared/common.js';
 import type { DatabaseConnection } from './input.js';
 
 export type DatabaseResult =

@@ -2,8 +2,8 @@
  * The IronicImageCache an Ironic uses (spec.imageCacheName), resolved from the related objects: the URLs
  * its status publishes once it is ready.
  */
-import { READY_CONDITION } from '../../api/common.js';
-import { GROUP_KEYS, type ObjectMap } from '../../api/hook.js';
+import { READY_CONDITION } from '../../api/shared/common.js';
+import { GROUP_KEYS, type ObjectMap } from '../../api/shared/hook.js';
 import { contentHash } from '../meta.js';
 import { findObject, isRecord, pathOf, textOf } from '../observed.js';
 import { findCondition, previousReady } from '../status.js';

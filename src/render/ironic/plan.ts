@@ -4,12 +4,12 @@
  * ready they are, and when a sync must keep everything as it is. The hook only adds what needs randomness
  * (credentials, a CA) between `prepareIronic` and `finishIronic`.
  */
-import { GROUP_KEYS, type KubeObject } from '../../api/hook.js';
-import { MIN_SENSOR_INTERVAL } from '../../api/constants.js';
-import { READY_CONDITION } from '../../api/common.js';
+import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
+import { MIN_SENSOR_INTERVAL } from '../../api/shared/constants.js';
+import { READY_CONDITION } from '../../api/shared/common.js';
 import type { IronicModel } from '../../api/model.js';
-import { parseIronic } from '../../api/parse-ironic.js';
-import type { IronicStatus } from '../../api/ironic.js';
+import { parseIronic } from '../../api/ironic/parse.js';
+import type { IronicStatus } from '../../api/ironic/schema.js';
 import { keepObserved, keepObservedChildren, toChild, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { ironicNames, versionAnnotation, type IronicNames } from '../names.js';

@@ -2,11 +2,11 @@
  * Resolves the Secrets and ConfigMaps an Ironic names (TLS, CA bundles, switch Secrets) from the `related`
  * objects the customize hook asked for. Pure: returns the references, or problems that say what to fix.
  */
-import type { KubeObject, ObjectMap } from '../../api/hook.js';
-import { GROUP_KEYS } from '../../api/hook.js';
+import type { KubeObject, ObjectMap } from '../../api/shared/hook.js';
+import { GROUP_KEYS } from '../../api/shared/hook.js';
 import type { CAReference, IronicModel } from '../../api/model.js';
 import { dataOf, findObject, isRecord } from '../observed.js';
-import { VRRP } from '../../api/constants.js';
+import { VRRP } from '../../api/shared/constants.js';
 import { base64 } from '../meta.js';
 import type { IronicNames } from '../names.js';
 import { dataKeys, findReferenced, missingReference, objectContentHash, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';

@@ -4,7 +4,7 @@
  * DaemonSet onto no node), then kept for its pods' termination grace period once its status shows no pod,
  * and only then left out of the response (deleted). The new workload is created once the old one is gone.
  */
-import type { KubeObject } from '../../api/hook.js';
+import type { KubeObject } from '../../api/shared/hook.js';
 import { keepObserved, type KubeChild } from '../child.js';
 import { LABELS } from '../names.js';
 import { isRecord, pathOf, textOf } from '../observed.js';

@@ -1,7 +1,7 @@
 /**
  * The status of an Ironic: one Ready condition, the version fields and the credentials Secret.
  */
-import type { ClientAccess, IronicStatus } from '../../api/ironic.js';
+import type { ClientAccess, IronicStatus } from '../../api/ironic/schema.js';
 import { pathOf } from '../observed.js';
 import { readyCondition, type Readiness } from '../status.js';
 

@@ -3,7 +3,7 @@
  * or cert-manager): the Service DNS names, networking.ipAddress and externalIP, the Ingress host and the
  * hosts of the external URLs.
  */
-import { canonicalIP, parseIP } from '../../api/net.js';
+import { canonicalIP, parseIP } from '../../api/shared/net.js';
 import type { IronicRenderInput } from './input.js';
 
 /** The host of a URL (IPv6 without brackets), or nothing for one that does not parse. */

@@ -10,7 +10,7 @@
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import { compareVersions, parseVersion } from '../../api/version.js';
+import { compareVersions, parseVersion } from '../../api/shared/version.js';
 import type { IronicRenderInput } from './input.js';
 import { proxyEnv } from './common-env.js';
 import { restricted } from '../security.js';

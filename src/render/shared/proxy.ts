@@ -4,7 +4,7 @@
  */
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ProxyModel } from '../../api/model.js';
-import { listEntries } from '../../api/fields.js';
+import { listEntries } from '../../api/shared/fields.js';
 
 /** The three variables, each written in upper and lower case. */
 export const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'] as const;

@@ -3,7 +3,7 @@
  * read; a new password rolls the pods.
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import { GROUP_KEYS } from '../../../api/hook.js';
+import { GROUP_KEYS } from '../../../api/shared/hook.js';
 import { CONTENT_COMPONENTS, ENVIRONMENT_LABEL, LABELS, versionAnnotation } from '../../names.js';
 import { base64, ironicSecretLabels } from '../../meta.js';
 import type { IronicFeature } from '../feature.js';

@@ -8,8 +8,8 @@
  * NOTE: cert-manager cannot know the node addresses of a high-availability Ironic; its certificate covers
  * the Service names and the addresses of the spec only (tls.generateCertificate covers each node).
  */
-import { canonicalIP } from '../../../api/net.js';
-import { SECRET_REFERENCE } from '../../../api/references.js';
+import { canonicalIP } from '../../../api/shared/net.js';
+import { SECRET_REFERENCE } from '../../../api/ironic/references.js';
 import { LABELS } from '../../names.js';
 import { ironicSecretLabels } from '../../meta.js';
 import { LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS } from '../../../crypto/renewal.js';

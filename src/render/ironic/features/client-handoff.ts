@@ -6,8 +6,8 @@
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { stringify } from 'yaml';
-import { GROUP_KEYS } from '../../../api/hook.js';
-import type { ClientAccess } from '../../../api/ironic.js';
+import { GROUP_KEYS } from '../../../api/shared/hook.js';
+import type { ClientAccess } from '../../../api/ironic/schema.js';
 import { base64, ironicSecretLabels } from '../../meta.js';
 import { LABELS } from '../../names.js';
 import type { IronicFeature } from '../feature.js';

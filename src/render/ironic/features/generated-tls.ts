@@ -13,7 +13,7 @@
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
-import { GROUP_KEYS } from '../../../api/hook.js';
+import { GROUP_KEYS } from '../../../api/shared/hook.js';
 import { CONTENT_COMPONENTS, LABELS } from '../../names.js';
 import { ironicSecretLabels } from '../../meta.js';
 import { IRONIC_GID } from '../../security.js';

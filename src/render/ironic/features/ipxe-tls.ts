@@ -17,7 +17,7 @@
 import type { IAffinity } from 'kubernetes-models/v1/Affinity';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import { NODE_ARCH_LABEL } from '../../../api/constants.js';
+import { NODE_ARCH_LABEL } from '../../../api/shared/constants.js';
 import { DEFAULT_IPXE_RELEASE } from '../../config.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
 import { proxyEnv } from '../common-env.js';

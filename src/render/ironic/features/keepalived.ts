@@ -12,7 +12,7 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import { VRRP } from '../../../api/constants.js';
+import { VRRP } from '../../../api/shared/constants.js';
 import { CONTENT_COMPONENTS, LABELS } from '../../names.js';
 import { base64, contentHash, ironicSecretLabels, keyedContentHash } from '../../meta.js';
 import { withCapabilities } from '../../security.js';

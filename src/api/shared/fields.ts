@@ -43,12 +43,9 @@ const smaller = (a: string | number, b: string | number): string | number => {
 
 const sortedQuantities = (map: Quantities): Record<string, string | number> => Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] ?? 0]));
 
-/**
- * One container's resources: the default requests, each replaced by the user's request of the same
- * resource; a user limit without a request caps the default request (the API server refuses a request above
- * its limit). Limits only as given. Canonical.
- */
-export const resourcesOverDefaults = (defaults: Readonly<Record<string, string>>, user: { readonly requests?: Quantities; readonly limits?: Quantities } | undefined): IResourceRequirements => {
+type UserResources = { readonly requests?: Quantities; readonly limits?: Quantities } | undefined;
+
+const overDefaults = (defaults: Readonly<Record<string, string>>, user: UserResources): IResourceRequirements => {
   const requests: Record<string, string | number> = { ...defaults };
   for (const [resource, limit] of Object.entries(user?.limits ?? {})) {
     const current = requests[resource];
@@ -57,4 +54,23 @@ export const resourcesOverDefaults = (defaults: Readonly<Record<string, string>>
   Object.assign(requests, user?.requests);
   const limits = user?.limits;
   return canonicalResources({ requests: sortedQuantities(requests), ...(limits !== undefined && Object.keys(limits).length > 0 && { limits: sortedQuantities(limits) }) });
+};
+
+/**
+ * The resources of each table of default requests (constants) when the user sets none, worked out once: a
+ * sync asks for every container's. Held weakly by the table.
+ */
+const defaultResources = new WeakMap<Readonly<Record<string, string>>, IResourceRequirements>();
+
+/**
+ * One container's resources: the default requests, each replaced by the user's request of the same
+ * resource; a user limit without a request caps the default request (the API server refuses a request above
+ * its limit). Limits only as given. Canonical. A new object every time (the defaults' is copied).
+ */
+export const resourcesOverDefaults = (defaults: Readonly<Record<string, string>>, user: UserResources): IResourceRequirements => {
+  if (user?.requests !== undefined || user?.limits !== undefined) return overDefaults(defaults, user);
+  const known = defaultResources.get(defaults) ?? overDefaults(defaults, undefined);
+  defaultResources.set(defaults, known);
+  // Without user resources there are requests only (those of the table).
+  return { ...known, requests: { ...known.requests } };
 };

@@ -2,6 +2,7 @@
  * A small, exact parser for Kubernetes resource quantities (`500m`, `1.5Gi`, `2`, `1e3`), enough to
  * compare two of them. Values are kept as exact fractions of BigInts, so `1Gi` and `1073741824` are equal.
  */
+import { boundedMemo, type Memo } from './memo.js';
 
 /** An exact rational value: numerator / denominator, with denominator > 0. */
 export type Quantity = { readonly numerator: bigint; readonly denominator: bigint };
@@ -49,6 +50,9 @@ const parseQuantityText = (text: string): Quantity | undefined => {
   return applySuffix(parseMantissa(match[1] ?? '', match[2] ?? '0'), match[3] ?? '');
 };
 
+/** Quantities parsed from text (a sync checks and compares the same few dozen each time). Bounded; never changed once parsed. */
+export const parsedTexts: Memo<Quantity | undefined> = boundedMemo(1024);
+
 /**
  * Parses a quantity given as a string or as an integer (the IntOrString form). Undefined for anything
  * else, including fractional exponents and absurdly long or large inputs. Never throws.
@@ -57,7 +61,12 @@ export const parseQuantity = (value: string | number): Quantity | undefined => {
   if (typeof value === 'number') {
     return Number.isSafeInteger(value) ? { numerator: BigInt(value), denominator: 1n } : undefined;
   }
-  return parseQuantityText(value);
+  return value.length <= MAX_QUANTITY_LENGTH
+    ? parsedTexts.get(value, () => {
+        const parsed = parseQuantityText(value);
+        return parsed && Object.freeze(parsed);
+      })
+    : undefined;
 };
 
 /** Orders two quantities: negative when a < b, zero when equal, positive when a > b. */
@@ -118,13 +127,8 @@ const binaryParts = (bytes: bigint): { digits: bigint; exponent: number } => {
   return { digits, exponent };
 };
 
-/**
- * The canonical text the API server stores for a quantity (apimachinery's CanonicalizeBytes): `1024Mi`
- * becomes `1Gi`, `0.5` becomes `500m`, `1` (a number) becomes `"1"`, `1.5Gi` becomes `1536Mi`. Desired
- * objects carry this form so that a comparison with the stored object finds no difference. Undefined when
- * the value is not a quantity.
- */
-export const canonicalQuantity = (value: string | number): string | undefined => {
+/** The canonical text of a quantity, worked out (see canonicalQuantity). */
+const canonicalOf = (value: string | number): string | undefined => {
   const parsed = parseQuantity(value);
   if (parsed === undefined) return undefined;
   const nanos = roundToNano(parsed);
@@ -143,3 +147,18 @@ export const canonicalQuantity = (value: string | number): string | undefined =>
   if (format === 'DecimalExponent') return exponent === 0 ? `${digits}` : `${digits}e${exponent}`;
   return `${digits}${DECIMAL_SUFFIXES[exponent] ?? ''}`;
 };
+
+/**
+ * Canonical texts already worked out: a sync canonicalizes the same few dozen quantities (the default
+ * requests of every container) each time. Bounded; texts too long to be quantities are not kept.
+ */
+export const canonicalTexts: Memo<string | undefined> = boundedMemo(1024);
+
+/**
+ * The canonical text the API server stores for a quantity (apimachinery's CanonicalizeBytes): `1024Mi`
+ * becomes `1Gi`, `0.5` becomes `500m`, `1` (a number) becomes `"1"`, `1.5Gi` becomes `1536Mi`. Desired
+ * objects carry this form so that a comparison with the stored object finds no difference. Undefined when
+ * the value is not a quantity.
+ */
+export const canonicalQuantity = (value: string | number): string | undefined =>
+  typeof value === 'string' && value.length <= MAX_QUANTITY_LENGTH ? canonicalTexts.get(value, () => canonicalOf(value)) : canonicalOf(value);

@@ -11,9 +11,9 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import { canonical, canonicalResources, given, listEntries, optionalFields, positiveOr, resourcesOverDefaults, sortedMap } from './fields.js';
-import { CA_FIELDS, DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_PROVIDER_NETWORK_MODE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL, MIN_SENSOR_INTERVAL } from './constants.js';
-import { IronicSpec, type DHCP, type Networking } from './ironic.js';
+import { canonical, canonicalResources, given, listEntries, optionalFields, positiveOr, resourcesOverDefaults, sortedMap } from '../shared/fields.js';
+import { CA_FIELDS, DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_PROVIDER_NETWORK_MODE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL, MIN_SENSOR_INTERVAL } from '../shared/constants.js';
+import { IronicSpec, type DHCP, type Networking } from './schema.js';
 import type {
   CAReference,
   ContainerResourcesModel,
@@ -29,13 +29,13 @@ import type {
   ProxyModel,
   RamdiskModel,
   TLSModel,
-} from './model.js';
-import { parseCIDR, prefixToNetmask, type IPFamily } from './net.js';
-import { compiledCheck } from './problems.js';
+} from '../model.js';
+import { parseCIDR, prefixToNetmask, type IPFamily } from '../shared/net.js';
+import { compiledCheck } from '../shared/problems.js';
 import { ironicSpecReferences } from './references.js';
-import { validateIronic } from './validate-ironic.js';
+import { validateIronic } from './validate.js';
 import { validateOverrides } from './validate-overrides.js';
-import { DEFAULT_VERSION } from './version.js';
+import { DEFAULT_VERSION } from '../shared/version.js';
 
 
 /** A pool's network in dnsmasq's terms; undefined when the CIDR does not parse (validation reports it). */

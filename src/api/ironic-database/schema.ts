@@ -3,10 +3,10 @@
  * safe deletion. An `Ironic` uses it through `spec.databaseName`.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Conditions, ObjectMeta, Quantity, StringEnum, StringMap } from './common.js';
-import { DATABASE_ENGINES, DNS_SUBDOMAIN_PATTERN, DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from './constants.js';
-import { ephemeralOf, storageTransitionRules, VolumeStorage } from './storage.js';
-import { UsedByStatus, type UsedBy } from './used-by.js';
+import { Conditions, ObjectMeta, Quantity, StringEnum, StringMap } from '../shared/common.js';
+import { DATABASE_ENGINES, DNS_SUBDOMAIN_PATTERN, DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from '../shared/constants.js';
+import { ephemeralOf, storageTransitionRules, VolumeStorage } from '../shared/storage.js';
+import { UsedByStatus, type UsedBy } from '../used-by.js';
 
 /** An IronicDatabase is used by the Ironics whose spec.databaseName names it. */
 export const DATABASE_USED_BY: UsedBy = { what: 'database', ironicField: 'databaseName' };

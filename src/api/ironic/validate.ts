@@ -3,16 +3,16 @@
  * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
-import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, NODE_ARCH_LABEL, DEFAULT_PROVIDER_NETWORK_MODE, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from './constants.js';
-import { listEntries } from './fields.js';
-import { registerFormats } from './formats.js';
-import { IronicSpec, PROXY_CREDENTIALS_REASON, PROXY_URL_PATTERN, URL_USERINFO_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './ironic.js';
-import { nodeSelectorProblems } from './labels.js';
-import { isLoopback, parseIP } from './net.js';
-import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
-import { resourcesProblems } from './validate-resources.js';
+import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, NODE_ARCH_LABEL, DEFAULT_PROVIDER_NETWORK_MODE, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from '../shared/constants.js';
+import { listEntries } from '../shared/fields.js';
+import { registerFormats } from '../shared/formats.js';
+import { IronicSpec, PROXY_CREDENTIALS_REASON, PROXY_URL_PATTERN, URL_USERINFO_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './schema.js';
+import { nodeSelectorProblems } from '../shared/labels.js';
+import { isLoopback, parseIP } from '../shared/net.js';
+import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
+import { resourcesProblems } from '../validate-resources.js';
 import { dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
-import { DEFAULT_VERSION, imageTagFor, isAtLeast, parseVersion, supportedVersionsText } from './version.js';
+import { DEFAULT_VERSION, imageTagFor, isAtLeast, parseVersion, supportedVersionsText } from '../shared/version.js';
 
 /** What the rules need to know about the previous spec (on update). */
 type Previous = { readonly database?: { readonly host: string; readonly name: string }; readonly databaseName?: string };

@@ -2,12 +2,12 @@
  * `parseIronicImageCache`: an IronicImageCache spec in, every problem or the typed, defaulted model out.
  */
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
-import { DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
-import { given, listEntries, optionalFields, resourcesOverDefaults, sortedMap } from './fields.js';
-import type { IronicImageCacheSpec } from './ironic-image-cache.js';
-import type { IronicImageCacheModel, Parsed } from './model.js';
-import { volumeStorageModel } from './storage.js';
-import { isIronicImageCacheSpec, validateIronicImageCache } from './validate-image-cache.js';
+import { DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from '../shared/constants.js';
+import { given, listEntries, optionalFields, resourcesOverDefaults, sortedMap } from '../shared/fields.js';
+import type { IronicImageCacheSpec } from './schema.js';
+import type { IronicImageCacheModel, Parsed } from '../model.js';
+import { volumeStorageModel } from '../shared/storage.js';
+import { isIronicImageCacheSpec, validateIronicImageCache } from './validate.js';
 
 const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
   const architectures = spec.architectures ?? [{ name: DEFAULT_IPA_ARCHITECTURE }];

@@ -1,13 +1,13 @@
 /**
  * `parseIronicDatabase`: an IronicDatabase spec in, every problem or the typed, defaulted model out.
  */
-import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_WHEN_DELETED } from './constants.js';
-import { IronicDatabaseSpec } from './ironic-database.js';
-import type { IronicDatabaseModel, Parsed } from './model.js';
-import { canonicalResources, given, optionalFields, sortedMap } from './fields.js';
-import { compiledCheck } from './problems.js';
-import { volumeStorageModel } from './storage.js';
-import { validateIronicDatabase } from './validate-database.js';
+import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_WHEN_DELETED } from '../shared/constants.js';
+import { IronicDatabaseSpec } from './schema.js';
+import type { IronicDatabaseModel, Parsed } from '../model.js';
+import { canonicalResources, given, optionalFields, sortedMap } from '../shared/fields.js';
+import { compiledCheck } from '../shared/problems.js';
+import { volumeStorageModel } from '../shared/storage.js';
+import { validateIronicDatabase } from './validate.js';
 
 
 const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {

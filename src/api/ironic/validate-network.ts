@@ -3,11 +3,11 @@
  * (pkg/ironic/validation.go, ValidateDHCP and the extra range checks), plus the version check of
  * `extraRanges` that upstream does in the controller.
  */
-import type { DHCP, DHCPRange, IronicSpec, Networking } from './ironic.js';
-import { cidrContains, compareIPs, parseCIDR, parseIP, type IPFamily, type ParsedCIDR, type ParsedIP } from './net.js';
-import { describeValue, fieldPath, problem, type Problem } from './problems.js';
-import { DEFAULT_VERSION, isAtLeast, parseVersion } from './version.js';
-import { EXTRA_RANGES_MIN_VERSION } from './constants.js';
+import type { DHCP, DHCPRange, IronicSpec, Networking } from './schema.js';
+import { cidrContains, compareIPs, parseCIDR, parseIP, type IPFamily, type ParsedCIDR, type ParsedIP } from '../shared/net.js';
+import { describeValue, fieldPath, problem, type Problem } from '../shared/problems.js';
+import { DEFAULT_VERSION, isAtLeast, parseVersion } from '../shared/version.js';
+import { EXTRA_RANGES_MIN_VERSION } from '../shared/constants.js';
 
 /** True for a string with at least one character. */
 export const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== '';

@@ -4,11 +4,11 @@
  * through `spec.imageCacheName` instead of running the IPA downloader themselves.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Conditions, EmbeddedObject, StringEnum, StringMap } from './common.js';
-import { CACHE_CONTAINER_NAMES, DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DOWNLOADER_DEFAULTS, DEFAULT_IPA_ARCHITECTURE, DNS_SUBDOMAIN_PATTERN, IPA_ARCHITECTURES } from './constants.js';
-import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE, resourcesByContainer } from './ironic.js';
-import { ephemeralOf, storageTransitionRules, VolumeStorage } from './storage.js';
-import { UsedByStatus, type UsedBy } from './used-by.js';
+import { Conditions, EmbeddedObject, StringEnum, StringMap } from '../shared/common.js';
+import { CACHE_CONTAINER_NAMES, DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DOWNLOADER_DEFAULTS, DEFAULT_IPA_ARCHITECTURE, DNS_SUBDOMAIN_PATTERN, IPA_ARCHITECTURES } from '../shared/constants.js';
+import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE, resourcesByContainer } from '../ironic/schema.js';
+import { ephemeralOf, storageTransitionRules, VolumeStorage } from '../shared/storage.js';
+import { UsedByStatus, type UsedBy } from '../used-by.js';
 
 /** An IronicImageCache is used by the Ironics whose spec.imageCacheName names it. */
 export const IMAGE_CACHE_USED_BY: UsedBy = { what: 'image cache', ironicField: 'imageCacheName' };

@@ -2,13 +2,13 @@
  * Validation of an IronicDatabase spec: the TypeBox schema first, then a few semantic rules on storage,
  * resources and the node selector. Every problem is reported.
  */
-import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, type DatabaseEngine } from './constants.js';
-import { registerFormats } from './formats.js';
-import { nodeSelectorProblems } from './labels.js';
-import { IronicDatabaseSpec } from './ironic-database.js';
-import { compiledCheck, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
-import { storageProblems } from './validate-storage.js';
-import { quantityProblems, requestsAboveLimits } from './validate-resources.js';
+import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, type DatabaseEngine } from '../shared/constants.js';
+import { registerFormats } from '../shared/formats.js';
+import { nodeSelectorProblems } from '../shared/labels.js';
+import { IronicDatabaseSpec } from './schema.js';
+import { compiledCheck, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
+import { storageProblems } from '../shared/validate-storage.js';
+import { quantityProblems, requestsAboveLimits } from '../validate-resources.js';
 
 type Rule = (spec: IronicDatabaseSpec, previousEngine: DatabaseEngine | undefined) => Problem[];
 

@@ -3,14 +3,14 @@
  * architectures, proxy, tolerations, the node selector and resources. Every problem is reported.
  */
 import { Toleration } from 'kubernetes-models/v1/Toleration';
-import { CACHE_CONTAINER_NAMES, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from './constants.js';
-import { registerFormats } from './formats.js';
-import { nodeSelectorProblems } from './labels.js';
-import { IronicImageCacheSpec } from './ironic-image-cache.js';
-import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from './problems.js';
-import { resourcesProblems } from './validate-resources.js';
-import { storageProblems } from './validate-storage.js';
-import { proxyProblems } from './validate-ironic.js';
+import { CACHE_CONTAINER_NAMES, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from '../shared/constants.js';
+import { registerFormats } from '../shared/formats.js';
+import { nodeSelectorProblems } from '../shared/labels.js';
+import { IronicImageCacheSpec } from './schema.js';
+import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
+import { resourcesProblems } from '../validate-resources.js';
+import { storageProblems } from '../shared/validate-storage.js';
+import { proxyProblems } from '../ironic/validate.js';
 
 type Rule = (spec: IronicImageCacheSpec) => Problem[];
 

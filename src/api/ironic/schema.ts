@@ -18,7 +18,7 @@ import {
   ResourceReferenceWithKey,
   StringEnum,
   StringMap,
-} from './common.js';
+} from '../shared/common.js';
 import {
   CA_FIELDS,
   DEFAULT_EXPORTER_BIND_ADDRESS,
@@ -34,8 +34,8 @@ import {
   VRRP,
   VLAN_IDS,
   type CAField,
-} from './constants.js';
-import { SUPPORTED_VERSIONS } from './version.js';
+} from '../shared/constants.js';
+import { SUPPORTED_VERSIONS } from '../shared/version.js';
 
 /** The supported releases, for descriptions (`latest` is named separately). */
 const RELEASES = SUPPORTED_VERSIONS.map((v) => v.version)

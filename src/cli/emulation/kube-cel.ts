@@ -4,7 +4,7 @@
  * `isGreaterThan`, `compareTo`; Kubernetes 1.29 and later), backed by quantity.ts.
  */
 import { Environment } from '@marcbachmann/cel-js';
-import { compareQuantities, parseQuantity, type Quantity as Parsed } from './quantity.js';
+import { compareQuantities, parseQuantity, type Quantity as Parsed } from '../../api/shared/quantity.js';
 
 /** A Kubernetes quantity as a CEL value. */
 class Quantity {

@@ -4,14 +4,14 @@
  * become objects of this API with the same meaning. Renamed fields are mapped, the Secret names kept, server
  * fields dropped; a field with no equivalent is refused with its path, never dropped silently. Pure.
  */
-import { GROUP_VERSION } from './common.js';
-import { MIN_SENSOR_INTERVAL, SENSOR_INTERVAL_REASON } from './constants.js';
-import { IronicSpec } from './ironic.js';
-import { IronicDatabaseSpec } from './ironic-database.js';
-import { unknownFields } from './strict.js';
-import { validateIronic } from './validate-ironic.js';
-import { validateIronicDatabase } from './validate-database.js';
-import { isRecord } from './problems.js';
+import { GROUP_VERSION } from '../api/shared/common.js';
+import { MIN_SENSOR_INTERVAL, SENSOR_INTERVAL_REASON } from '../api/shared/constants.js';
+import { IronicSpec } from '../api/ironic/schema.js';
+import { IronicDatabaseSpec } from '../api/ironic-database/schema.js';
+import { unknownFields } from './emulation/strict.js';
+import { validateIronic } from '../api/ironic/validate.js';
+import { validateIronicDatabase } from '../api/ironic-database/validate.js';
+import { isRecord } from '../api/shared/problems.js';
 
 type Json = Record<string, unknown>;
 

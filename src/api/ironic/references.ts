@@ -4,8 +4,8 @@
  * spec for references. Read tolerantly: an invalid spec still names its references, so the status can say
  * what else is wrong with them.
  */
-import { GROUP_VERSION } from './common.js';
-import { CA_FIELDS } from './constants.js';
+import { GROUP_VERSION } from '../shared/common.js';
+import { CA_FIELDS } from '../shared/constants.js';
 
 /** One object the spec (or a feature) refers to: its API resource, its name and the field that names it. */
 export type ObjectReference = {

@@ -6,7 +6,7 @@
  * `spec.x: Required value`, `spec.x: Unsupported value: "a": supported values: "b", "c"`. Pure; never throws.
  */
 import { evaluateKubeCel } from './kube-cel.js';
-import { isRecord } from './problems.js';
+import { isRecord } from '../../api/shared/problems.js';
 
 type Json = Readonly<Record<string, unknown>>;
 type Rule = { readonly rule: string; readonly message?: string };

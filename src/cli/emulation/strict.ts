@@ -4,7 +4,7 @@
  * (`x-kubernetes-preserve-unknown-fields`, the embedded Kubernetes objects of overrides). Pure; never throws.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { isRecord } from './problems.js';
+import { isRecord } from '../../api/shared/problems.js';
 
 type Json = Readonly<Record<string, unknown>>;
 

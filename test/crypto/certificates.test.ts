@@ -1,0 +1,61 @@
+/**
+ * Certificates parsed once: the facts and key checks a sync reads are those of parsing the certificate
+ * (and key) there and then, whatever was asked before, and the memos stay bounded.
+ */
+import t from 'tap';
+import { X509Certificate } from 'node:crypto';
+import { certificateFacts, keyMatches, keyMatchesCertificate, parsedCertificates, requiredCertificateFacts } from '../../src/crypto/certificates.js';
+import { issueRpcCertificate } from '../../src/crypto/rpc-ca.js';
+import { FIXED_RPC_CA } from '../fixtures/rpc-ca.js';
+
+const LEAF = issueRpcCertificate({ ca: FIXED_RPC_CA, ips: ['192.0.2.1'], now: new Date('2026-01-01T00:00:00Z') });
+
+t.test('the facts of a certificate are those X509Certificate reads, each time', async (t) => {
+  for (const pem of [FIXED_RPC_CA.certPem, LEAF.certPem]) {
+    const cert = new X509Certificate(pem);
+    const expected = { ca: cert.ca, validFrom: Date.parse(cert.validFrom), validTo: Date.parse(cert.validTo) };
+    t.same(certificateFacts(pem), expected);
+    t.same(certificateFacts(pem), expected, 'again, from the memo');
+    t.same(requiredCertificateFacts(pem), expected);
+  }
+  t.equal(certificateFacts(FIXED_RPC_CA.certPem)?.ca, true, 'a CA');
+  t.equal(certificateFacts(LEAF.certPem)?.ca, false, 'a leaf');
+});
+
+t.test('a text that is no certificate has no facts; requiring them throws what parsing throws', async (t) => {
+  for (const pem of ['', 'not a certificate', FIXED_RPC_CA.certPem.replace('MII', 'XXX')]) {
+    t.equal(certificateFacts(pem), undefined);
+    t.equal(certificateFacts(pem), undefined, 'again');
+    let parseError: unknown;
+    try {
+      new X509Certificate(pem);
+    } catch (error) {
+      parseError = error;
+    }
+    t.throws(() => requiredCertificateFacts(pem), { message: (parseError as Error).message });
+  }
+  const huge = `${FIXED_RPC_CA.certPem}${' '.repeat(20_000)}`;
+  t.same(certificateFacts(huge), certificateFacts(FIXED_RPC_CA.certPem), 'a text too large to keep is parsed all the same');
+});
+
+t.test('whether a key is the certificate’s own, remembered by a digest', async (t) => {
+  t.equal(keyMatchesCertificate(FIXED_RPC_CA), true);
+  t.equal(keyMatchesCertificate(FIXED_RPC_CA), true, 'again, from the memo');
+  t.equal(keyMatchesCertificate(LEAF), true, 'the leaf and its own key');
+  t.equal(keyMatchesCertificate({ certPem: FIXED_RPC_CA.certPem, keyPem: LEAF.keyPem }), false, 'another key');
+  t.equal(keyMatchesCertificate({ certPem: LEAF.certPem, keyPem: FIXED_RPC_CA.keyPem }), false);
+  t.equal(keyMatchesCertificate({ certPem: FIXED_RPC_CA.certPem, keyPem: 'not a key' }), false, 'a key that does not parse');
+  t.equal(keyMatchesCertificate({ certPem: 'not a certificate', keyPem: FIXED_RPC_CA.keyPem }), false, 'a certificate that does not parse');
+  t.equal(keyMatchesCertificate({ ...FIXED_RPC_CA, keyPem: `${FIXED_RPC_CA.keyPem}${'\n'.repeat(40_000)}` }), true, 'too large to keep, checked all the same');
+});
+
+t.test('the memos are bounded, and forgetting changes no answer', async (t) => {
+  const before = { facts: certificateFacts(FIXED_RPC_CA.certPem), matches: keyMatchesCertificate(FIXED_RPC_CA) };
+  for (let i = 0; i < 600; i += 1) {
+    certificateFacts(`not a certificate ${i}`);
+    keyMatchesCertificate({ certPem: `not a certificate ${i}`, keyPem: 'not a key' });
+  }
+  t.ok(parsedCertificates.size() <= 256, `${parsedCertificates.size()} certificates kept`);
+  t.ok(keyMatches.size() <= 256, `${keyMatches.size()} key checks kept`);
+  t.same({ facts: certificateFacts(FIXED_RPC_CA.certPem), matches: keyMatchesCertificate(FIXED_RPC_CA) }, before);
+});
