@@ -40,6 +40,17 @@ export const randomPassword = (length = 32): string =>
 
 const BCRYPT_COST = 10;
 
+/** The prefix of a bcrypt hash at the cost this server writes (`$2y$10$`; `$2a$` and `$2b$` are the same algorithm). */
+const SERVER_COST = new RegExp(`^\\$2[aby]\\$${String(BCRYPT_COST).padStart(2, '0')}\\$`);
+
+/**
+ * Whether a hash is a bcrypt hash at the cost this server writes. Any other cost is stale and never checked:
+ * bcrypt's time doubles with each step of cost (cost 16 takes seconds, 17 and more pass Metacontroller's
+ * 10 s hook timeout), so a line edited into an htpasswd Secret must not cost that on every sync; it is
+ * replaced by one hashed here. (A malformed hash of our cost is cheap: bcryptjs refuses it at once.)
+ */
+export const isServerCostHash = (hash: string): boolean => SERVER_COST.test(hash);
+
 /** The two calls of bcryptjs used here (injectable, so tests can count them). */
 export type Bcrypt = {
   readonly hash: (password: string, rounds: number) => Promise<string>;
@@ -68,7 +79,9 @@ export const bcryptSecrets = (cacheSize = 4096, hasher: Bcrypt = bcrypt): Secret
       return hash;
     },
     // A hash that cannot be checked (bad cost, bad salt: bcryptjs throws) does not match: it is hashed anew.
+    // Nor does one at another cost than ours, unchecked (see isServerCostHash).
     verify: async (password, hash) => {
+      if (!isServerCostHash(hash)) return false;
       const key = keyOf(password, hash);
       if (verified.has(key)) return true;
       const ok = await hasher.compare(password, hash.replace(/^\$2y\$/, '$2b$')).catch(() => false);
@@ -98,12 +111,16 @@ const generatedCredentials = (name: string, secretName: string, observed: KubeOb
 const contentNamedSecrets = (children: ObjectMap | null | undefined, component: string, prefix: string): KubeObject[] =>
   objectsOf(children, GROUP_KEYS.secret).filter((o) => o.metadata.labels?.[LABELS.component] === component && o.metadata.name.startsWith(prefix));
 
-/** The htpasswd line of an observed child when it still matches the credentials, else a new one. */
+/**
+ * The htpasswd line of an observed child when it still matches the credentials, else a new one. A line
+ * whose hash is not at the cost this server writes is stale and replaced without running bcrypt on it.
+ */
 const htpasswdFor = async (plain: Plain, observed: readonly KubeObject[], secrets: Secrets): Promise<string> => {
   for (const secret of observed) {
     const line = (dataOf(secret)['htpasswd'] ?? '').trim();
     const separator = line.indexOf(':');
-    if (separator > 0 && line.slice(0, separator) === plain.username && (await secrets.verify(plain.password, line.slice(separator + 1)))) {
+    const hash = line.slice(separator + 1);
+    if (separator > 0 && line.slice(0, separator) === plain.username && isServerCostHash(hash) && (await secrets.verify(plain.password, hash))) {
       return line;
     }
   }
