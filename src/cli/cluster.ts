@@ -61,7 +61,13 @@ export type SyncOutcome = {
  * An event Metacontroller records on a parent: `Warning SyncError "Sync error: ..."` for every failed sync
  * (parentController.sync, pkg/controller/composite/controller.go, about line 612).
  */
-export type ClusterEvent = { readonly round: number; readonly object: string; readonly type: 'Warning'; readonly reason: 'SyncError'; readonly message: string };
+export type ClusterEvent = {
+  readonly round: number;
+  readonly object: string;
+  readonly type: 'Warning';
+  readonly reason: 'SyncError';
+  readonly message: string;
+};
 
 export type RoundResult = {
   readonly round: number;
@@ -181,7 +187,10 @@ const compareGvk = (a: readonly [string, string, string], b: readonly [string, s
  * within one type Go ranges over a map (random order); here by namespace/name.
  */
 const byGvk = (children: readonly KubeResource[]): KubeResource[] =>
-  [...children].sort((a, b) => compareGvk(gvkOf(a.apiVersion, a.kind), gvkOf(b.apiVersion, b.kind)) || (objectKeyOf(a) < objectKeyOf(b) ? -1 : objectKeyOf(a) > objectKeyOf(b) ? 1 : 0));
+  [...children].sort(
+    (a, b) =>
+      compareGvk(gvkOf(a.apiVersion, a.kind), gvkOf(b.apiVersion, b.kind)) || (objectKeyOf(a) < objectKeyOf(b) ? -1 : objectKeyOf(a) > objectKeyOf(b) ? 1 : 0),
+  );
 
 /** Group keys (`Kind.apiVersion`) in GetAllGVKs order. */
 const groupsByGvk = (groups: readonly string[]): string[] => {
@@ -255,7 +264,11 @@ export class Cluster {
     }
     const version = (o: KubeResource): string => `${groupKeyOf(o)} ${objectKeyOf(o)}@${o.metadata.resourceVersion ?? ''}`;
     const seen = this.#lagging.map(version).sort();
-    const now = this.store.list().filter((o) => this.#options.laggingGroups?.includes(groupKeyOf(o)) === true).map(version).sort();
+    const now = this.store
+      .list()
+      .filter((o) => this.#options.laggingGroups?.includes(groupKeyOf(o)) === true)
+      .map(version)
+      .sort();
     return { round: this.#round, syncs, writes: syncs.flatMap((s) => s.writes), cacheCurrent: deepEqual(seen, now) };
   }
 
@@ -264,7 +277,9 @@ export class Cluster {
     const rules = this.#customized.get(`${parent.metadata.uid ?? ''} ${parent.metadata.generation ?? 0}`)?.rules ?? [];
     let related: string[] = [];
     try {
-      related = Object.values(resolveRelated(rules, this.#informerCache())).flatMap((m) => Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`));
+      related = Object.values(resolveRelated(rules, this.#informerCache())).flatMap((m) =>
+        Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`),
+      );
     } catch {
       related = ['unresolvable'];
     }
@@ -300,7 +315,8 @@ export class Cluster {
    */
   async sync(controller: ControllerSpec, given: KubeResource): Promise<SyncOutcome> {
     const outcome = await this.#syncParent(controller, given);
-    if (outcome.error !== undefined) this.events.push({ round: this.#round, object: outcome.parent, type: 'Warning', reason: 'SyncError', message: `Sync error: ${outcome.error}` });
+    if (outcome.error !== undefined)
+      this.events.push({ round: this.#round, object: outcome.parent, type: 'Warning', reason: 'SyncError', message: `Sync error: ${outcome.error}` });
     return outcome;
   }
 
@@ -314,7 +330,13 @@ export class Cluster {
       // The related objects come from the same informer cache as the children (the shared informer
       // factory of customize.Manager, pkg/controller/common/customize/manager.go): neither is fresher.
       const related = resolveRelated(await this.#customize(controller, parent), this.#informerCache());
-      const request = { controller: { metadata: { name: controller.name }, spec: {}, status: {} }, parent, children: observed, related, finalizing: hook === 'finalize' };
+      const request = {
+        controller: { metadata: { name: controller.name }, spec: {}, status: {} },
+        parent,
+        children: observed,
+        related,
+        finalizing: hook === 'finalize',
+      };
       const response = parseSyncResponse(await this.#call(`${controller.hookPath}/${hook}`, request));
       return { ...base, ...this.#applyResponse(controller, parent, observed, response, log) };
     } catch (error) {
@@ -376,7 +398,12 @@ export class Cluster {
       this.store.setFinalizers(parent, [...finalizers, name]);
       log.record('finalizer', parent);
     } else if (!controller.finalize && has) {
-      log.removed(this.store.setFinalizers(parent, finalizers.filter((f) => f !== name)));
+      log.removed(
+        this.store.setFinalizers(
+          parent,
+          finalizers.filter((f) => f !== name),
+        ),
+      );
       log.record('finalizer', parent);
     }
     return this.store.get(groupKeyOf(parent), objectKeyOf(parent)) ?? parent;
@@ -386,7 +413,10 @@ export class Cluster {
   #removeFinalizer(controller: ControllerSpec, parent: KubeResource, log: WriteLog): KubeResource | undefined {
     const finalizers = parent.metadata.finalizers ?? [];
     if (!finalizers.includes(finalizerOf(controller))) return parent;
-    const removed = this.store.setFinalizers(parent, finalizers.filter((f) => f !== finalizerOf(controller)));
+    const removed = this.store.setFinalizers(
+      parent,
+      finalizers.filter((f) => f !== finalizerOf(controller)),
+    );
     log.record('finalizer', parent);
     log.removed(removed);
     return this.store.get(groupKeyOf(parent), objectKeyOf(parent));
@@ -411,7 +441,10 @@ export class Cluster {
     const uid = parent.metadata.uid ?? '';
     const groups = new Set(controller.childTypes.map((t) => t.group));
     const cached = this.#informerCache().filter((o) => groups.has(groupKeyOf(o)) && o.metadata.namespace === parent.metadata.namespace);
-    return [...cached.filter((o) => controllerOf(o)?.uid === uid), ...cached.filter((o) => controllerOf(o) === undefined && o.metadata.labels?.[CONTROLLER_UID] === uid)];
+    return [
+      ...cached.filter((o) => controllerOf(o)?.uid === uid),
+      ...cached.filter((o) => controllerOf(o) === undefined && o.metadata.labels?.[CONTROLLER_UID] === uid),
+    ];
   }
 
   /**
@@ -463,7 +496,9 @@ export class Cluster {
     if (current === undefined) throw new ApiError(404, `${describe(child)} not found`);
     // addOwnerReference (pkg/dynamic/controllerref/controller_ref.go): a reference with the parent's uid is replaced, else appended.
     const existing = current.metadata.ownerReferences ?? [];
-    const refs = existing.some((r) => r.uid === parent.metadata.uid) ? existing.map((r) => (r.uid === parent.metadata.uid ? controllerRef(parent) : r)) : [...existing, controllerRef(parent)];
+    const refs = existing.some((r) => r.uid === parent.metadata.uid)
+      ? existing.map((r) => (r.uid === parent.metadata.uid ? controllerRef(parent) : r))
+      : [...existing, controllerRef(parent)];
     if (this.store.setOwnerReferences(current, refs) !== undefined) log.record('adopt', current);
   }
 
@@ -516,8 +551,10 @@ export class Cluster {
     labels[CONTROLLER_UID] ??= uid;
     const desired = { ...child, metadata: { ...child.metadata, ...(namespace !== undefined && { namespace: child.metadata.namespace ?? namespace }), labels } };
     if (labels[CONTROLLER_UID] !== uid) throw new SyncError(`labels on desired child ${describe(desired)} don't match parent selector controller-uid=${uid}`);
-    if (!controller.childTypes.some((t) => t.group === groupKeyOf(desired))) throw new SyncError(`${describe(desired)}: ${groupKeyOf(desired)} is not a child type of CompositeController ${controller.name}`);
-    if (desired.metadata.namespace !== namespace) throw new SyncError(`${describe(desired)}: a child must be in the namespace of its parent (${namespace ?? ''})`);
+    if (!controller.childTypes.some((t) => t.group === groupKeyOf(desired)))
+      throw new SyncError(`${describe(desired)}: ${groupKeyOf(desired)} is not a child type of CompositeController ${controller.name}`);
+    if (desired.metadata.namespace !== namespace)
+      throw new SyncError(`${describe(desired)}: a child must be in the namespace of its parent (${namespace ?? ''})`);
     return desired;
   }
 
@@ -566,7 +603,10 @@ export class Cluster {
       log.warnings.push(`${describe(child)} already exists and is not owned by ${describe(parent)}: left alone`);
       return;
     }
-    const owned = withLastApplied({ ...child, metadata: { ...child.metadata, ownerReferences: [...(child.metadata.ownerReferences ?? []), controllerRef(parent)] } }, child);
+    const owned = withLastApplied(
+      { ...child, metadata: { ...child.metadata, ownerReferences: [...(child.metadata.ownerReferences ?? []), controllerRef(parent)] } },
+      child,
+    );
     this.#admit('create', owned);
     this.store.create(owned);
     log.record('create', owned);

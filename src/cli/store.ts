@@ -7,7 +7,18 @@
 import { base64 } from '../render/meta.js';
 import { podsInStatus, TerminatingPodLedger, type TerminatingPods } from './kubelet.js';
 import { duplicateKeyProblems, immutableFieldProblems, serverDefaulted } from './server-defaults.js';
-import { deepCopy, deepEqual, groupKeyOf, isRecord, objectKeyOf, withoutNulls, type Json, type KubeResource, type Metadata, type OwnerReference } from './objects.js';
+import {
+  deepCopy,
+  deepEqual,
+  groupKeyOf,
+  isRecord,
+  objectKeyOf,
+  withoutNulls,
+  type Json,
+  type KubeResource,
+  type Metadata,
+  type OwnerReference,
+} from './objects.js';
 
 /** Core (`v1`) kinds have no metadata.generation; apps, batch, networking and custom resources do. */
 const hasGeneration = (object: KubeResource): boolean => object.apiVersion !== 'v1';
@@ -156,7 +167,10 @@ export class ObjectStore {
     if (deepEqual(candidate, stored)) return undefined;
     const generation = stored.metadata.generation;
     const bumped = generation !== undefined && !deepEqual(specOf(candidate), specOf(stored)) ? generation + 1 : generation;
-    return this.#save({ ...candidate, metadata: { ...candidate.metadata, resourceVersion: this.#nextVersion(), ...(bumped !== undefined && { generation: bumped }) } });
+    return this.#save({
+      ...candidate,
+      metadata: { ...candidate.metadata, resourceVersion: this.#nextVersion(), ...(bumped !== undefined && { generation: bumped }) },
+    });
   }
 
   /** Writes the status subresource. */
@@ -173,7 +187,10 @@ export class ObjectStore {
     const stored = this.get(groupKeyOf(object), objectKeyOf(object));
     if (stored === undefined) return [];
     const { finalizers: _old, ...metadata } = stored.metadata;
-    const updated = { ...stored, metadata: { ...metadata, ...(finalizers.length > 0 && { finalizers: [...finalizers] }), resourceVersion: this.#nextVersion() } };
+    const updated = {
+      ...stored,
+      metadata: { ...metadata, ...(finalizers.length > 0 && { finalizers: [...finalizers] }), resourceVersion: this.#nextVersion() },
+    };
     this.#save(updated);
     return updated.metadata.deletionTimestamp !== undefined && finalizers.length === 0 ? this.#remove(updated) : [];
   }
@@ -188,7 +205,10 @@ export class ObjectStore {
     if (stored === undefined) throw new ApiError(404, `${object.kind} ${objectKeyOf(object)} not found`);
     if (deepEqual(stored.metadata.ownerReferences ?? [], ownerReferences)) return undefined;
     const { ownerReferences: _old, ...metadata } = stored.metadata;
-    return this.#save({ ...stored, metadata: { ...metadata, ...(ownerReferences.length > 0 && { ownerReferences: [...ownerReferences] }), resourceVersion: this.#nextVersion() } });
+    return this.#save({
+      ...stored,
+      metadata: { ...metadata, ...(ownerReferences.length > 0 && { ownerReferences: [...ownerReferences] }), resourceVersion: this.#nextVersion() },
+    });
   }
 
   /**
@@ -249,7 +269,12 @@ export class ObjectStore {
     const waiting = this.list().filter((o) => o.metadata.deletionTimestamp !== undefined && (o.metadata.finalizers ?? []).includes(FOREGROUND_DELETION));
     return waiting
       .filter((o) => this.#dependents(o).length === 0)
-      .flatMap((o) => this.setFinalizers(o, (o.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_DELETION)));
+      .flatMap((o) =>
+        this.setFinalizers(
+          o,
+          (o.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_DELETION),
+        ),
+      );
   }
 
   /** Removes an object, then (background propagation) its dependents. */

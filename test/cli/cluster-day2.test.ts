@@ -22,7 +22,12 @@ const CONTROLLER: ControllerSpec = {
   ],
 };
 
-type Options = { readonly admitChild?: (child: KubeResource) => readonly string[]; readonly laggingGroups?: readonly string[]; readonly resyncPeriodSeconds?: number; readonly related?: unknown };
+type Options = {
+  readonly admitChild?: (child: KubeResource) => readonly string[];
+  readonly laggingGroups?: readonly string[];
+  readonly resyncPeriodSeconds?: number;
+  readonly related?: unknown;
+};
 
 /** A cluster with one parent whose sync returns `children()`; `requests` records every sync request. */
 const cluster = (children: () => unknown[], options: Options = {}) => {
@@ -46,16 +51,27 @@ const cluster = (children: () => unknown[], options: Options = {}) => {
   return { cluster: c, requests, parent, tick: (seconds: number) => (now += seconds * 1000) };
 };
 
-const configMap = (name: string, data: Record<string, string> = {}): Record<string, unknown> => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
+const configMap = (name: string, data: Record<string, string> = {}): Record<string, unknown> => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name },
+  data,
+});
 const verbs = (writes: readonly { verb: string; object: string }[]): string[] => writes.map((w) => `${w.verb} ${w.object}`);
 
 t.test('a write the API server or a webhook refuses fails the sync with a SyncError event; the status is written regardless', async (t) => {
-  const { cluster: c, parent } = cluster(() => [configMap('good'), configMap('bad')], { admitChild: (child) => (child.metadata.name === 'bad' ? ['admission webhook "x" denied the request: no'] : []) });
+  const { cluster: c, parent } = cluster(() => [configMap('good'), configMap('bad')], {
+    admitChild: (child) => (child.metadata.name === 'bad' ? ['admission webhook "x" denied the request: no'] : []),
+  });
   const round = await c.round();
   const sync = round.syncs[0];
   t.equal(sync?.error, `can't reconcile children for Ironic ns/p: can't create ConfigMap ns/bad: admission webhook "x" denied the request: no`);
   t.same(sync?.warnings, [], 'not a warning');
-  t.same(verbs(round.writes), ['finalizer Ironic ns/p', 'create ConfigMap ns/good', 'status Ironic ns/p'], 'the other children are applied, the status is written (controller.go writes it before returning the error)');
+  t.same(
+    verbs(round.writes),
+    ['finalizer Ironic ns/p', 'create ConfigMap ns/good', 'status Ironic ns/p'],
+    'the other children are applied, the status is written (controller.go writes it before returning the error)',
+  );
   t.same(parent()['status'], { synced: true, observedGeneration: 1 });
   t.same(c.events, [{ round: 1, object: 'Ironic ns/p', type: 'Warning', reason: 'SyncError', message: `Sync error: ${sync?.error ?? ''}` }]);
   t.equal(c.store.get('ConfigMap.v1', 'ns/bad'), undefined);
@@ -63,7 +79,9 @@ t.test('a write the API server or a webhook refuses fails the sync with a SyncEr
 
 t.test('a refused update fails the sync too, and the stored object stays as it was', async (t) => {
   let value = 'a';
-  const { cluster: c } = cluster(() => [configMap('c', { k: value })], { admitChild: (child) => ((child['data'] as Record<string, string>)['k'] === 'b' ? ['data.k: Invalid value: "b"'] : []) });
+  const { cluster: c } = cluster(() => [configMap('c', { k: value })], {
+    admitChild: (child) => ((child['data'] as Record<string, string>)['k'] === 'b' ? ['data.k: Invalid value: "b"'] : []),
+  });
   await c.round();
   value = 'b';
   const round = await c.round();
@@ -98,7 +116,10 @@ t.test('related objects lag with the children: one informer cache for both', asy
     related: [{ apiVersion: 'v1', resource: 'secrets', namespace: 'ns', names: ['user', 'child'] }],
   });
   c.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'user', namespace: 'ns' }, data: {} });
-  const seen = (request: Request | undefined) => ({ children: Object.keys(request?.children['Secret.v1'] ?? {}), related: Object.keys(request?.related['Secret.v1'] ?? {}) });
+  const seen = (request: Request | undefined) => ({
+    children: Object.keys(request?.children['Secret.v1'] ?? {}),
+    related: Object.keys(request?.related['Secret.v1'] ?? {}),
+  });
   const first = await c.round();
   t.same(seen(requests[0]), { children: [], related: [] }, 'round 1: the Secret cache has seen nothing yet, the user Secret neither');
   t.notOk(first.cacheCurrent, 'and the round says its cache is behind');
@@ -128,7 +149,11 @@ t.test('a child that loses its controller-uid label is released and no longer up
   t.same(verbs(round.writes), ['release ConfigMap ns/c'], 'released (no update, no delete)');
   t.same(c.store.get('ConfigMap.v1', 'ns/c')?.metadata.ownerReferences, undefined, 'its ownerReference to the parent is gone');
   t.same(requests[1]?.children['ConfigMap.v1'], {}, 'not a child any more');
-  t.match(round.syncs[0]?.warnings, [/ConfigMap ns\/c already exists and is not owned by Ironic ns\/p/], 'the create the hook asks for again meets AlreadyExists');
+  t.match(
+    round.syncs[0]?.warnings,
+    [/ConfigMap ns\/c already exists and is not owned by Ironic ns\/p/],
+    'the create the hook asks for again meets AlreadyExists',
+  );
   t.same(c.store.get('ConfigMap.v1', 'ns/c')?.['data'], { k: 'a' }, 'never updated');
   t.same(verbs((await c.round()).writes), [], 'and left alone after that');
   // Relabelled: an orphan that matches the selector is adopted, and updated again.
@@ -142,7 +167,12 @@ t.test('a child that loses its controller-uid label is released and no longer up
 t.test('an orphan the lagging cache still shows but the API server no longer has is skipped', async (t) => {
   const { cluster: c, parent, requests } = cluster(() => [], { laggingGroups: ['Secret.v1'] });
   await c.round();
-  c.put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'orphan', namespace: 'ns', labels: { 'controller-uid': parent().metadata.uid ?? '' } }, data: {} });
+  c.put({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'orphan', namespace: 'ns', labels: { 'controller-uid': parent().metadata.uid ?? '' } },
+    data: {},
+  });
   await c.round();
   c.remove('Secret.v1', 'ns', 'orphan');
   const round = await c.round();
@@ -156,9 +186,21 @@ t.test('a parent being deleted releases nothing and adopts nothing', async (t) =
   await c.round();
   const uid = parent().metadata.uid ?? '';
   c.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'orphan', namespace: 'ns', labels: { 'controller-uid': uid } }, data: {} });
-  c.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stray', namespace: 'ns', ownerReferences: [{ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', name: 'p', uid, controller: true }] }, data: {} });
+  c.put({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'stray',
+      namespace: 'ns',
+      ownerReferences: [{ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', name: 'p', uid, controller: true }],
+    },
+    data: {},
+  });
   c.remove(PARENT, 'ns', 'p');
   const round = await c.round();
-  t.same(verbs(round.writes).filter((w) => w.startsWith('adopt') || w.startsWith('release')), []);
+  t.same(
+    verbs(round.writes).filter((w) => w.startsWith('adopt') || w.startsWith('release')),
+    [],
+  );
   t.same(c.store.get('ConfigMap.v1', 'ns/orphan')?.metadata.ownerReferences, undefined);
 });

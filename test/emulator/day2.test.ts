@@ -25,9 +25,13 @@ t.test('a child write a webhook refuses fails the sync (a SyncError event), and 
   t.teardown(() => e.close());
   e.apply(MINIMAL);
   const result = await e.runUntilStable({ autoReady: true, maxRounds: 8 });
-  t.match(result.errors, [/^Ironic baremetal-operator-system\/ironic: can't reconcile children for Ironic baremetal-operator-system\/ironic: can't create Deployment baremetal-operator-system\/ironic-service: admission webhook "policy.example.com" denied the request: not now$/]);
+  t.match(result.errors, [
+    /^Ironic baremetal-operator-system\/ironic: can't reconcile children for Ironic baremetal-operator-system\/ironic: can't create Deployment baremetal-operator-system\/ironic-service: admission webhook "policy.example.com" denied the request: not now$/,
+  ]);
   t.notOk(result.stable, 'a quiet round after a refusal is no convergence');
-  t.match(e.events, [{ round: 1, object: 'Ironic baremetal-operator-system/ironic', type: 'Warning', reason: 'SyncError', message: /^Sync error: can't reconcile children/ }]);
+  t.match(e.events, [
+    { round: 1, object: 'Ironic baremetal-operator-system/ironic', type: 'Warning', reason: 'SyncError', message: /^Sync error: can't reconcile children/ },
+  ]);
   t.ok(e.get('Deployment', 'ironic-service', NS), 'created on the retry');
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'True' });
 });
@@ -43,7 +47,10 @@ t.test('a child that loses its controller-uid label is released: the Ironic no l
   e.apply({ ...service, metadata: { ...service.metadata, labels } });
   const released = await e.runUntilStable({ autoReady: true });
   t.ok(released.stable);
-  t.same(released.writes.filter((w) => w.object === `Service ${NS}/ironic`).map((w) => w.verb), ['release']);
+  t.same(
+    released.writes.filter((w) => w.object === `Service ${NS}/ironic`).map((w) => w.verb),
+    ['release'],
+  );
   t.same(e.get('Service', 'ironic', NS)?.metadata.ownerReferences, undefined, 'its ownerReference is gone');
   t.notOk('controller-uid' in (e.get('Service', 'ironic', NS)?.metadata.labels ?? {}), 'and no update put the label back');
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'False', reason: 'ResourceConflict', message: /Service baremetal-operator-system\/ironic/ });
@@ -52,7 +59,10 @@ t.test('a child that loses its controller-uid label is released: the Ironic no l
   e.apply({ ...orphan, metadata: { ...orphan.metadata, labels: { ...labels, 'controller-uid': uid } } });
   const adopted = await e.runUntilStable({ autoReady: true });
   t.ok(adopted.stable);
-  t.same(adopted.writes.filter((w) => w.object === `Service ${NS}/ironic`).map((w) => w.verb), ['adopt']);
+  t.same(
+    adopted.writes.filter((w) => w.object === `Service ${NS}/ironic`).map((w) => w.verb),
+    ['adopt'],
+  );
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'True' });
 });
 
@@ -72,10 +82,16 @@ t.test("cert-manager's Certificate keeps its status subresource: an update of th
 t.test("an external issuer kind without its group is refused in the spec, before cert-manager's webhook would refuse the Certificate", async (t) => {
   const e = await startEmulator({ certManager: true, namespace: NS });
   t.teardown(() => e.close());
-  e.apply(CERT_MANAGER.replace(/issuerRef:\n(\s+)name: ironic-ca\n\s+kind: Issuer\n\s+group: cert-manager.io/, 'issuerRef:\n$1name: vault\n$1kind: VaultIssuer'));
+  e.apply(
+    CERT_MANAGER.replace(/issuerRef:\n(\s+)name: ironic-ca\n\s+kind: Issuer\n\s+group: cert-manager.io/, 'issuerRef:\n$1name: vault\n$1kind: VaultIssuer'),
+  );
   const result = await e.runUntilStable({ autoReady: true, maxRounds: 6 });
   t.same(result.errors, [], 'no write was refused');
-  t.match(e.ready('Ironic', 'ironic', NS), { status: 'False', reason: 'InvalidSpec', message: /spec\.tls\.issuerRef\.kind: .*VaultIssuer.*tls\.issuerRef\.group/ });
+  t.match(e.ready('Ironic', 'ironic', NS), {
+    status: 'False',
+    reason: 'InvalidSpec',
+    message: /spec\.tls\.issuerRef\.kind: .*VaultIssuer.*tls\.issuerRef\.group/,
+  });
   t.same(e.children('Ironic', 'ironic', NS), []);
 });
 
@@ -102,10 +118,16 @@ t.test("cert-manager's webhook rules on the fields we render (internal/apis/cert
     ['renewBefore under 5 minutes', { renewBefore: '4m59s' }, /^spec\.renewBefore: Invalid value: 299s/],
     ['an unknown usage', { usages: ['server auth', 'web'] }, /^spec\.usages\[1\]: Invalid value: "web"/],
     ['a small RSA key', { privateKey: { algorithm: 'RSA', size: 1024 } }, /^spec\.privateKey\.size/],
-    ['a cert-manager.io annotation for the Secret', { secretTemplate: { annotations: { 'cert-manager.io/issuer-name': 'x' } } }, /^spec\.secretTemplate\.annotations: Invalid value/],
+    [
+      'a cert-manager.io annotation for the Secret',
+      { secretTemplate: { annotations: { 'cert-manager.io/issuer-name': 'x' } } },
+      /^spec\.secretTemplate\.annotations: Invalid value/,
+    ],
     ['a label value that is no label value', { secretTemplate: { labels: { app: 'a b' } } }, /^spec\.secretTemplate\.labels: Invalid value: "a b"/],
   ];
   for (const [name, change, expected] of cases) t.match(problems(change), [expected], name);
-  t.match(certManagerWebhookRefusals({ ...rendered, spec: { ...spec, secretName: '', issuerRef: {} } }), [/^admission webhook "webhook\.cert-manager\.io" denied the request: \[spec\.secretName: Required value, spec\.issuerRef\.name: Required value\]$/]);
+  t.match(certManagerWebhookRefusals({ ...rendered, spec: { ...spec, secretName: '', issuerRef: {} } }), [
+    /^admission webhook "webhook\.cert-manager\.io" denied the request: \[spec\.secretName: Required value, spec\.issuerRef\.name: Required value\]$/,
+  ]);
   t.same([goDurationSeconds('1h30m'), goDurationSeconds('1.5s'), goDurationSeconds('0'), goDurationSeconds('90d')], [5400, 1.5, 0, undefined]);
 });

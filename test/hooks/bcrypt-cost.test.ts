@@ -34,10 +34,23 @@ const owned = { ownerReferences: [{ apiVersion: 'ironic.metal3.io/v1alpha1', kin
 
 /** A sync of an Ironic whose generated credentials and htpasswd Secrets (one per line) are observed. */
 const request = (lines: readonly string[]): SyncRequest => {
-  const credentials = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-api-credentials', namespace: 'metal3', ...owned }, data: { username: b64('ironic'), password: b64(PASSWORD) } };
+  const credentials = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'ironic-api-credentials', namespace: 'metal3', ...owned },
+    data: { username: b64('ironic'), password: b64(PASSWORD) },
+  };
   const htpasswd = lines.map((line, i) => {
     const name = `ironic-htpasswd-${String(i).repeat(10)}`;
-    return [`metal3/${name}`, { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'metal3', labels: { 'ironic.metal3.io/component': 'htpasswd' }, ...owned }, data: { htpasswd: b64(line) } }] as const;
+    return [
+      `metal3/${name}`,
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name, namespace: 'metal3', labels: { 'ironic.metal3.io/component': 'htpasswd' }, ...owned },
+        data: { htpasswd: b64(line) },
+      },
+    ] as const;
   });
   const children = { 'Secret.v1': { 'metal3/ironic-api-credentials': credentials, ...Object.fromEntries(htpasswd) } };
   return { parent: ironic({ networking: { interface: 'eth1', ipAddress: '192.0.2.2' } }), children, related: {} } as unknown as SyncRequest;
@@ -54,7 +67,11 @@ const htpasswdOf = async (line: string | readonly string[], secrets: Secrets): P
 t.test('a matching line at another cost is replaced without running bcrypt on it', async (t) => {
   // A real, matching hash at cost 4 (cheap to make here; the server treats 16 the same way).
   const cheap = `ironic:${(await bcrypt.hash(PASSWORD, 4)).replace(/^\$2b\$/, '$2y$')}`;
-  for (const line of [cheap, 'ironic:$2y$16$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2', 'ironic:$2b$31$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2']) {
+  for (const line of [
+    cheap,
+    'ironic:$2y$16$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2',
+    'ironic:$2b$31$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2',
+  ]) {
     const hasher = counting();
     const secrets = bcryptSecrets(4096, hasher);
     const first = await htpasswdOf(line, secrets);
@@ -87,6 +104,16 @@ t.test('the injected secrets are not asked to verify a line at another cost', as
 });
 
 t.test('isServerCostHash: the cost this server writes, in any of the bcrypt prefixes', async (t) => {
-  t.same(['$2y$10$x', '$2b$10$x', '$2a$10$x', '$2y$09$x', '$2y$11$x', '$2y$16$x', '$2x$10$x', '$2y$1$x', 'ironic'].map(isServerCostHash), [true, true, true, false, false, false, false, false, false]);
+  t.same(['$2y$10$x', '$2b$10$x', '$2a$10$x', '$2y$09$x', '$2y$11$x', '$2y$16$x', '$2x$10$x', '$2y$1$x', 'ironic'].map(isServerCostHash), [
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+  ]);
   t.equal(await bcryptSecrets(4096, counting()).verify(PASSWORD, await bcrypt.hash(PASSWORD, 4)), false, 'bcryptSecrets.verify refuses another cost too');
 });

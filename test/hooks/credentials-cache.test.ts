@@ -23,14 +23,18 @@ const parent = (age: number, status?: Obj): Obj => {
   return { ...base, metadata: { ...(base['metadata'] as Obj), creationTimestamp: ago(age) } };
 };
 
-const sync = async (request: Obj, secrets: Secrets) => syncIronic(request as unknown as SyncRequest, { config: testConfig().render, secrets, now: () => FIXED_NOW });
+const sync = async (request: Obj, secrets: Secrets) =>
+  syncIronic(request as unknown as SyncRequest, { config: testConfig().render, secrets, now: () => FIXED_NOW });
 
 const namesOf = (children: readonly Obj[]): string[] => children.map((c) => String((c['metadata'] as Obj)['name']));
 
 t.test('credentials an earlier sync returned, not seen yet by a young Ironic: the sync waits and mints nothing', async (t) => {
   const secrets = fakeSecrets();
   const response = await sync({ parent: parent(10, { apiCredentialsName: 'ironic-api-credentials' }), children: {}, related: {} }, secrets);
-  t.match(response.status, { conditions: [{ type: 'Ready', status: 'False', message: /waiting for the Secrets of this Ironic to be observed/ }], apiCredentialsName: 'ironic-api-credentials' });
+  t.match(response.status, {
+    conditions: [{ type: 'Ready', status: 'False', message: /waiting for the Secrets of this Ironic to be observed/ }],
+    apiCredentialsName: 'ironic-api-credentials',
+  });
   t.equal(response.resyncAfterSeconds, 5);
   t.same(response.children, [], 'nothing observed, nothing returned');
   t.equal(secrets.passwords(), 0, 'no password generated');
@@ -39,8 +43,15 @@ t.test('credentials an earlier sync returned, not seen yet by a young Ironic: th
 
 t.test('a young child (the pre-upgrade Job created with the Secrets) counts as much as a young Ironic', async (t) => {
   const secrets = fakeSecrets();
-  const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'ironic-pre-upgrade', namespace: 'metal3', creationTimestamp: ago(3), ownerReferences: [{ uid: UID, controller: true }] } };
-  const response = await sync({ parent: parent(3600, { apiCredentialsName: 'ironic-api-credentials' }), children: { 'Job.batch/v1': { 'metal3/ironic-pre-upgrade': job } }, related: {} }, secrets);
+  const job = {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'ironic-pre-upgrade', namespace: 'metal3', creationTimestamp: ago(3), ownerReferences: [{ uid: UID, controller: true }] },
+  };
+  const response = await sync(
+    { parent: parent(3600, { apiCredentialsName: 'ironic-api-credentials' }), children: { 'Job.batch/v1': { 'metal3/ironic-pre-upgrade': job } }, related: {} },
+    secrets,
+  );
   t.equal(response.resyncAfterSeconds, 5);
   t.equal(secrets.passwords(), 0);
 });
@@ -66,8 +77,18 @@ t.test('the user names the Secret: nothing to wait for, a missing one is a missi
 
 t.test('of two htpasswd Secrets that both match, the one the workload mounts is kept (the pods do not roll)', async (t) => {
   const secrets: Secrets = { ...fakeSecrets(), verify: async (_password, hash) => hash.startsWith('$2y$10$match'), hash: async () => '$2y$10$fresh' };
-  const htpasswd = (name: string, line: string): Obj => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'metal3', labels: { 'ironic.metal3.io/component': 'htpasswd' }, ownerReferences: [{ uid: UID, controller: true }] }, data: { htpasswd: b64(line) } });
-  const credentials = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-api-credentials', namespace: 'metal3', ownerReferences: [{ uid: UID, controller: true }] }, data: { username: b64('ironic'), password: b64('pw') } };
+  const htpasswd = (name: string, line: string): Obj => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: 'metal3', labels: { 'ironic.metal3.io/component': 'htpasswd' }, ownerReferences: [{ uid: UID, controller: true }] },
+    data: { htpasswd: b64(line) },
+  });
+  const credentials = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'ironic-api-credentials', namespace: 'metal3', ownerReferences: [{ uid: UID, controller: true }] },
+    data: { username: b64('ironic'), password: b64('pw') },
+  };
   const first = await sync({ parent: parent(3600), children: { 'Secret.v1': { 'metal3/ironic-api-credentials': credentials } }, related: {} }, secrets);
   const rendered = (first.children as Obj[]).find((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-htpasswd-'));
   const workload = present((first.children as Obj[]).find((c) => c['kind'] === 'Deployment'));
@@ -82,7 +103,9 @@ t.test('of two htpasswd Secrets that both match, the one the workload mounts is 
       [`metal3/${named(other)}`]: htpasswd(named(other), other),
       [`metal3/${mounted}`]: htpasswd(mounted, mountedLine),
     },
-    'Deployment.apps/v1': { 'metal3/ironic-service': { ...template, metadata: { ...(template['metadata'] as Obj), ownerReferences: [{ uid: UID, controller: true }] } } },
+    'Deployment.apps/v1': {
+      'metal3/ironic-service': { ...template, metadata: { ...(template['metadata'] as Obj), ownerReferences: [{ uid: UID, controller: true }] } },
+    },
   };
   const response = await sync({ parent: parent(3600), children, related: {} }, secrets);
   const kept = (response.children as Obj[]).filter((c) => String((c['metadata'] as Obj)['name']).startsWith('ironic-htpasswd-'));

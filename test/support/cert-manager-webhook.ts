@@ -35,7 +35,8 @@ export const goDurationSeconds = (value: string): number | undefined => {
   if (value === '0') return 0;
   if (match === null) return undefined;
   let seconds = 0;
-  for (const part of value.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) seconds += Number(part[1]) * (NANOSECONDS[part[2] ?? ''] ?? 0);
+  for (const part of value.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g))
+    seconds += Number(part[1]) * (NANOSECONDS[part[2] ?? ''] ?? 0);
   return match[1] === '-' ? -seconds : seconds;
 };
 
@@ -46,8 +47,29 @@ const MINIMUM_RENEW_BEFORE_SECONDS = 5 * 60;
 
 /** The key usages cert-manager knows (pkg/api/util/usages.go: keyUsages and extKeyUsages). */
 const USAGES = new Set([
-  'signing', 'digital signature', 'content commitment', 'key encipherment', 'key agreement', 'data encipherment', 'cert sign', 'crl sign', 'encipher only', 'decipher only',
-  'any', 'server auth', 'client auth', 'code signing', 'email protection', 's/mime', 'ipsec end system', 'ipsec tunnel', 'ipsec user', 'timestamping', 'ocsp signing', 'microsoft sgc', 'netscape sgc',
+  'signing',
+  'digital signature',
+  'content commitment',
+  'key encipherment',
+  'key agreement',
+  'data encipherment',
+  'cert sign',
+  'crl sign',
+  'encipher only',
+  'decipher only',
+  'any',
+  'server auth',
+  'client auth',
+  'code signing',
+  'email protection',
+  's/mime',
+  'ipsec end system',
+  'ipsec tunnel',
+  'ipsec user',
+  'timestamping',
+  'ocsp signing',
+  'microsoft sgc',
+  'netscape sgc',
 ]);
 
 /** validateIssuerRef (certificate.go, lines 254-294): a name, and a built-in kind for the built-in group. */
@@ -59,7 +81,9 @@ const issuerRefProblems = (issuerRef: unknown): string[] => {
     ...(name === '' ? ['spec.issuerRef.name: Required value'] : []),
     // An empty group means cert-manager's own issuers, so only their kinds are accepted there.
     ...((group === '' || group === 'cert-manager.io') && kind !== '' && kind !== 'Issuer' && kind !== 'ClusterIssuer'
-      ? [`spec.issuerRef.kind: Invalid value: "${kind}": only Issuer or ClusterIssuer in the group cert-manager.io${group === '' ? ' (an external issuer needs its group)' : ''}`]
+      ? [
+          `spec.issuerRef.kind: Invalid value: "${kind}": only Issuer or ClusterIssuer in the group cert-manager.io${group === '' ? ' (an external issuer needs its group)' : ''}`,
+        ]
       : []),
   ];
 };
@@ -69,11 +93,17 @@ const subjectProblems = (spec: Json): string[] => {
   const commonName = text(spec['commonName']);
   const sans = ['dnsNames', 'uris', 'emailAddresses', 'ipAddresses', 'otherNames'].some((key) => Array.isArray(spec[key]) && spec[key].length > 0);
   return [
-    ...(commonName === '' && !sans ? ['spec: Invalid value: "": set at least one of commonName, dnsNames, uris, emailAddresses, ipAddresses or otherNames'] : []),
+    ...(commonName === '' && !sans
+      ? ['spec: Invalid value: "": set at least one of commonName, dnsNames, uris, emailAddresses, ipAddresses or otherNames']
+      : []),
     // Go counts bytes (len of a string).
     ...(Buffer.byteLength(commonName) > 64 ? [`spec.commonName: Too long: may not be more than 64 bytes (${Buffer.byteLength(commonName)})`] : []),
     // net.ParseIP: no zone, and no leading zeros in IPv4 (Go 1.17 and later).
-    ...strings(spec['ipAddresses']).flatMap((ip, i) => (parseIP(ip, { allowZone: false }) === undefined || /(^|\.)0\d/.test(ip) && !ip.includes(':') ? [`spec.ipAddresses[${i}]: Invalid value: "${ip}": invalid IP address`] : [])),
+    ...strings(spec['ipAddresses']).flatMap((ip, i) =>
+      parseIP(ip, { allowZone: false }) === undefined || (/(^|\.)0\d/.test(ip) && !ip.includes(':'))
+        ? [`spec.ipAddresses[${i}]: Invalid value: "${ip}": invalid IP address`]
+        : [],
+    ),
   ];
 };
 
@@ -82,8 +112,10 @@ const privateKeyProblems = (privateKey: unknown): string[] => {
   if (!isRecord(privateKey)) return [];
   const algorithm = text(privateKey['algorithm']);
   const size = typeof privateKey['size'] === 'number' ? privateKey['size'] : 0;
-  if (algorithm === '' || algorithm === 'RSA') return size > 0 && (size < 2048 || size > 8192) ? [`spec.privateKey.size: Invalid value: ${size}: an RSA key has 2048 to 8192 bits`] : [];
-  if (algorithm === 'ECDSA') return size > 0 && ![256, 384, 521].includes(size) ? [`spec.privateKey.size: Unsupported value: ${size}: supported values: "256", "384", "521"`] : [];
+  if (algorithm === '' || algorithm === 'RSA')
+    return size > 0 && (size < 2048 || size > 8192) ? [`spec.privateKey.size: Invalid value: ${size}: an RSA key has 2048 to 8192 bits`] : [];
+  if (algorithm === 'ECDSA')
+    return size > 0 && ![256, 384, 521].includes(size) ? [`spec.privateKey.size: Unsupported value: ${size}: supported values: "256", "384", "521"`] : [];
   return algorithm === 'Ed25519' ? [] : [`spec.privateKey.algorithm: Invalid value: "${algorithm}": empty, RSA, ECDSA or Ed25519`];
 };
 
@@ -97,14 +129,21 @@ const durationProblems = (spec: Json): string[] => {
   };
   const duration = parsed('duration');
   const renewBefore = parsed('renewBefore');
-  if (duration === 'invalid' || renewBefore === 'invalid') return ['spec: the object cannot be decoded: duration and renewBefore must be Go durations such as 2160h'];
+  if (duration === 'invalid' || renewBefore === 'invalid')
+    return ['spec: the object cannot be decoded: duration and renewBefore must be Go durations such as 2160h'];
   const lifetime = duration ?? DEFAULT_DURATION_SECONDS;
   const percentage = spec['renewBeforePercentage'];
   return [
     ...(lifetime < MINIMUM_DURATION_SECONDS ? [`spec.duration: Invalid value: ${lifetime}s: must be at least 1h`] : []),
-    ...(renewBefore !== undefined && percentage !== undefined ? ['spec.renewBefore: Invalid value: renewBefore and renewBeforePercentage cannot both be set'] : []),
-    ...(renewBefore !== undefined && renewBefore < MINIMUM_RENEW_BEFORE_SECONDS ? [`spec.renewBefore: Invalid value: ${renewBefore}s: must be at least 5m`] : []),
-    ...(renewBefore !== undefined && renewBefore >= lifetime ? [`spec.renewBefore: Invalid value: ${renewBefore}s: must be shorter than the duration (${lifetime}s)`] : []),
+    ...(renewBefore !== undefined && percentage !== undefined
+      ? ['spec.renewBefore: Invalid value: renewBefore and renewBeforePercentage cannot both be set']
+      : []),
+    ...(renewBefore !== undefined && renewBefore < MINIMUM_RENEW_BEFORE_SECONDS
+      ? [`spec.renewBefore: Invalid value: ${renewBefore}s: must be at least 5m`]
+      : []),
+    ...(renewBefore !== undefined && renewBefore >= lifetime
+      ? [`spec.renewBefore: Invalid value: ${renewBefore}s: must be shorter than the duration (${lifetime}s)`]
+      : []),
   ];
 };
 
@@ -121,10 +160,14 @@ const secretTemplateProblems = (template: unknown): string[] => {
   return [
     ...Object.entries(labels).flatMap(([key, value]) => [
       ...(keyOk(key) ? [] : [`spec.secretTemplate.labels: Invalid value: "${key}": not a qualified name`]),
-      ...(text(value) === '' || (text(value).length <= 63 && LABEL_NAME.test(text(value))) ? [] : [`spec.secretTemplate.labels: Invalid value: "${text(value)}": not a label value`]),
+      ...(text(value) === '' || (text(value).length <= 63 && LABEL_NAME.test(text(value)))
+        ? []
+        : [`spec.secretTemplate.labels: Invalid value: "${text(value)}": not a label value`]),
     ]),
     ...Object.keys(annotations).flatMap((key) => [
-      ...(key.startsWith('cert-manager.io/') && key !== 'cert-manager.io/allow-direct-injection' ? [`spec.secretTemplate.annotations: Invalid value: "${key}": cert-manager.io/ annotations are cert-manager's`] : []),
+      ...(key.startsWith('cert-manager.io/') && key !== 'cert-manager.io/allow-direct-injection'
+        ? [`spec.secretTemplate.annotations: Invalid value: "${key}": cert-manager.io/ annotations are cert-manager's`]
+        : []),
       ...(keyOk(key) ? [] : [`spec.secretTemplate.annotations: Invalid value: "${key}": not a qualified name`]),
     ]),
   ];
@@ -137,7 +180,11 @@ export const certificateSpecProblems = (certificate: unknown): string[] => {
   const revisionHistoryLimit = spec['revisionHistoryLimit'];
   return [
     // Lines 66-72: a secretName that is a DNS subdomain.
-    ...(secretName === '' ? ['spec.secretName: Required value'] : secretName.length > 253 || !DNS_SUBDOMAIN.test(secretName) ? [`spec.secretName: Invalid value: "${secretName}": not a DNS subdomain`] : []),
+    ...(secretName === ''
+      ? ['spec.secretName: Required value']
+      : secretName.length > 253 || !DNS_SUBDOMAIN.test(secretName)
+        ? [`spec.secretName: Invalid value: "${secretName}": not a DNS subdomain`]
+        : []),
     ...issuerRefProblems(spec['issuerRef']),
     ...subjectProblems(spec),
     ...privateKeyProblems(spec['privateKey']),
@@ -145,7 +192,9 @@ export const certificateSpecProblems = (certificate: unknown): string[] => {
     // Lines 199-201 and 328-338.
     ...strings(spec['usages']).flatMap((usage, i) => (USAGES.has(usage) ? [] : [`spec.usages[${i}]: Invalid value: "${usage}": unknown keyusage`])),
     // Lines 202-204.
-    ...(typeof revisionHistoryLimit === 'number' && revisionHistoryLimit < 1 ? [`spec.revisionHistoryLimit: Invalid value: ${revisionHistoryLimit}: must be at least 1`] : []),
+    ...(typeof revisionHistoryLimit === 'number' && revisionHistoryLimit < 1
+      ? [`spec.revisionHistoryLimit: Invalid value: ${revisionHistoryLimit}: must be at least 1`]
+      : []),
     ...secretTemplateProblems(spec['secretTemplate']),
   ];
 };
@@ -155,5 +204,7 @@ export const certManagerWebhookRefusals = (object: Readonly<Record<string, unkno
   if (object['apiVersion'] !== 'cert-manager.io/v1' || object['kind'] !== 'Certificate') return [];
   const problems = certificateSpecProblems(object);
   // field.ErrorList.ToAggregate: one error as it is, several in brackets.
-  return problems.length === 0 ? [] : [`admission webhook "webhook.cert-manager.io" denied the request: ${problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`}`];
+  return problems.length === 0
+    ? []
+    : [`admission webhook "webhook.cert-manager.io" denied the request: ${problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`}`];
 };
