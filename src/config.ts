@@ -94,7 +94,8 @@ const pair = (env: NodeJS.ProcessEnv, first: string, second: string): [string, s
   const a = value(env, first);
   const b = value(env, second);
   if (a === undefined && b === undefined) return undefined;
-  if (a === undefined || b === undefined) throw new ConfigError(`${first} and ${second} must be set together (only ${a === undefined ? second : first} is set)`);
+  if (a === undefined || b === undefined)
+    throw new ConfigError(`${first} and ${second} must be set together (only ${a === undefined ? second : first} is set)`);
   return [a, b];
 };
 

@@ -236,7 +236,8 @@ export type IronicDatabaseModel = {
 };
 
 /** The result of a parse: the model, or every problem (path and message) to report. */
-export type Parsed<M> = { readonly ok: true; readonly model: M } | { readonly ok: false; readonly problems: readonly { readonly path: string; readonly message: string }[] };
+export type Parsed<M> =
+  { readonly ok: true; readonly model: M } | { readonly ok: false; readonly problems: readonly { readonly path: string; readonly message: string }[] };
 
 /** One architecture an IronicImageCache downloads: IPA_ARCH, and the tarball name when not the default. */
 export type CacheArchitectureModel = { readonly name: string; readonly filename?: string };

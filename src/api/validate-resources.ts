@@ -22,7 +22,8 @@ export const quantityProblems = (base: string, quantities: QuantityMap): Problem
       const value = quantities[resource];
       const parsed = value === undefined ? undefined : parseQuantity(value);
       const path = fieldPath(base, resource);
-      if (parsed === undefined) return [problem(path, `${describeValue(value)} is not a Kubernetes quantity: use a number with an optional suffix, for example 500m, 2 or 1Gi`)];
+      if (parsed === undefined)
+        return [problem(path, `${describeValue(value)} is not a Kubernetes quantity: use a number with an optional suffix, for example 500m, 2 or 1Gi`)];
       return parsed.numerator < 0n ? [problem(path, `${describeValue(value)} is negative: use a quantity of zero or more, for example 500m or 1Gi`)] : [];
     });
 
@@ -58,7 +59,10 @@ const containerProblems = (containers: ContainerSet, name: string, resources: Co
 };
 
 /** Every problem of spec.resources (of an Ironic unless `containers` says otherwise), container by container in name order. */
-export const resourcesProblems = (resources: Readonly<Record<string, ContainerResources>> | undefined, containers: ContainerSet = IRONIC_CONTAINERS): Problem[] =>
+export const resourcesProblems = (
+  resources: Readonly<Record<string, ContainerResources>> | undefined,
+  containers: ContainerSet = IRONIC_CONTAINERS,
+): Problem[] =>
   Object.keys(resources ?? {})
     .sort()
     .flatMap((name) => {

@@ -18,7 +18,10 @@ const isRecord = (value: unknown): value is Obj => typeof value === 'object' && 
 export const fieldsV1 = (value: unknown): Obj => {
   if (Array.isArray(value)) {
     return Object.fromEntries(
-      value.map((item, index) => [isRecord(item) && typeof item['name'] === 'string' ? `k:{"name":"${item['name']}"}` : `i:${index}`, { '.': {}, ...fieldsV1(item) }]),
+      value.map((item, index) => [
+        isRecord(item) && typeof item['name'] === 'string' ? `k:{"name":"${item['name']}"}` : `i:${index}`,
+        { '.': {}, ...fieldsV1(item) },
+      ]),
     );
   }
   if (!isRecord(value)) return {};
@@ -31,7 +34,17 @@ const managedFields = (object: Obj, status: unknown): Obj[] => {
     { manager: 'metacontroller', operation: 'Update', apiVersion: object['apiVersion'], time: CREATED, fieldsType: 'FieldsV1', fieldsV1: fieldsV1(spec) },
     ...(status === undefined
       ? []
-      : [{ manager: 'kube-controller-manager', operation: 'Update', apiVersion: object['apiVersion'], time: CREATED, fieldsType: 'FieldsV1', fieldsV1: fieldsV1({ status }), subresource: 'status' }]),
+      : [
+          {
+            manager: 'kube-controller-manager',
+            operation: 'Update',
+            apiVersion: object['apiVersion'],
+            time: CREATED,
+            fieldsType: 'FieldsV1',
+            fieldsV1: fieldsV1({ status }),
+            subresource: 'status',
+          },
+        ]),
   ];
 };
 
@@ -49,7 +62,15 @@ export const applied = (desired: Obj, index: number, status?: Obj): Obj => {
   const metadata = (desired['metadata'] ?? {}) as Obj;
   const annotations = { ...((metadata['annotations'] ?? {}) as Obj), [LAST_APPLIED]: JSON.stringify(desired) };
   const observed: Obj = { ...desired, metadata: { ...serverMetadata(metadata, index), annotations } };
-  if (desired['kind'] === 'Service') observed['spec'] = { ...(desired['spec'] as Obj), clusterIP: '10.96.12.34', clusterIPs: ['10.96.12.34'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', sessionAffinity: 'None' };
+  if (desired['kind'] === 'Service')
+    observed['spec'] = {
+      ...(desired['spec'] as Obj),
+      clusterIP: '10.96.12.34',
+      clusterIPs: ['10.96.12.34'],
+      ipFamilies: ['IPv4'],
+      ipFamilyPolicy: 'SingleStack',
+      sessionAffinity: 'None',
+    };
   if (status !== undefined) observed['status'] = status;
   (observed['metadata'] as Obj)['managedFields'] = managedFields(observed, status);
   return observed;
@@ -65,7 +86,9 @@ export const userObject = (kind: 'Secret' | 'ConfigMap', name: string, namespace
     metadata: {
       ...metadata,
       annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(desired) },
-      managedFields: [{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', time: CREATED, fieldsType: 'FieldsV1', fieldsV1: fieldsV1(desired) }],
+      managedFields: [
+        { manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', time: CREATED, fieldsType: 'FieldsV1', fieldsV1: fieldsV1(desired) },
+      ],
     },
   };
 };
@@ -78,15 +101,29 @@ export const availableDeployment = (): Obj => ({
   readyReplicas: 1,
   availableReplicas: 1,
   conditions: [
-    { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastUpdateTime: CREATED, lastTransitionTime: CREATED },
-    { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: 'ReplicaSet "ironic-service-5d8f7c9b6d" has successfully progressed.', lastUpdateTime: CREATED, lastTransitionTime: CREATED },
+    {
+      type: 'Available',
+      status: 'True',
+      reason: 'MinimumReplicasAvailable',
+      message: 'Deployment has minimum availability.',
+      lastUpdateTime: CREATED,
+      lastTransitionTime: CREATED,
+    },
+    {
+      type: 'Progressing',
+      status: 'True',
+      reason: 'NewReplicaSetAvailable',
+      message: 'ReplicaSet "ironic-service-5d8f7c9b6d" has successfully progressed.',
+      lastUpdateTime: CREATED,
+      lastTransitionTime: CREATED,
+    },
   ],
 });
 
-
 /** RSA keys from node (forge's pure-JS key generation is slow); certificates from forge. */
 export const rsaKey = (): string =>
-  generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }).privateKey;
+  generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } })
+    .privateKey;
 
 /** A certificate for `commonName` signed by `key` (self-signed: a CA or a serving certificate). */
 export const certificate = (commonName: string, key: string, serial: number): string => {
@@ -105,7 +142,13 @@ export const certificate = (commonName: string, key: string, serial: number): st
   cert.setExtensions([
     { name: 'basicConstraints', cA: true },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
-    { name: 'subjectAltName', altNames: [{ type: 2, value: commonName }, { type: 7, ip: '192.0.2.2' }] },
+    {
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: commonName },
+        { type: 7, ip: '192.0.2.2' },
+      ],
+    },
   ]);
   cert.sign(privateKey, forge.md.sha256.create());
   return forge.pki.certificateToPem(cert);

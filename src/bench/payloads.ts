@@ -13,7 +13,13 @@ const HOOKS = ['customize', 'sync', 'finalize'] as const;
 const controller = (kind: ParentKind): Obj => ({
   apiVersion: 'metacontroller.k8s.io/v1alpha1',
   kind: 'CompositeController',
-  metadata: { name: kind.controllerName, uid: '11111111-2222-4333-8444-555555555555', resourceVersion: '4242', generation: 1, labels: { 'app.kubernetes.io/part-of': 'ironic-metacontroller' } },
+  metadata: {
+    name: kind.controllerName,
+    uid: '11111111-2222-4333-8444-555555555555',
+    resourceVersion: '4242',
+    generation: 1,
+    labels: { 'app.kubernetes.io/part-of': 'ironic-metacontroller' },
+  },
   spec: {
     parentResource: { apiVersion: kind.apiVersion, resource: kind.plural },
     generateSelector: true,
@@ -43,8 +49,22 @@ const parent = (kind: ParentKind, spec: Obj, status: Obj | undefined): Obj => {
       finalizers: [`metacontroller.io/compositecontroller-${kind.controllerName}`],
       annotations: { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(desired) },
       managedFields: [
-        { manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: kind.apiVersion, time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: fieldsV1(desired) },
-        { manager: 'metacontroller', operation: 'Update', apiVersion: kind.apiVersion, time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: fieldsV1({ metadata: { finalizers: [] } }) },
+        {
+          manager: 'kubectl-client-side-apply',
+          operation: 'Update',
+          apiVersion: kind.apiVersion,
+          time: '2026-01-01T00:00:00Z',
+          fieldsType: 'FieldsV1',
+          fieldsV1: fieldsV1(desired),
+        },
+        {
+          manager: 'metacontroller',
+          operation: 'Update',
+          apiVersion: kind.apiVersion,
+          time: '2026-01-01T00:00:00Z',
+          fieldsType: 'FieldsV1',
+          fieldsV1: fieldsV1({ metadata: { finalizers: [] } }),
+        },
       ],
     },
     ...(status !== undefined && { status }),
@@ -68,7 +88,11 @@ export const observedChildren = (children: readonly Obj[]): Obj => {
     const meta = child['metadata'] as Obj;
     const group = `${String(child['kind'])}.${String(child['apiVersion'])}`;
     const status = child['kind'] === 'Deployment' ? availableDeployment() : child['kind'] === 'Service' ? { loadBalancer: {} } : undefined;
-    (out[group] ??= {})[`${typeof meta['namespace'] === 'string' ? meta['namespace'] : NAMESPACE}/${String(meta['name'])}`] = applied(child, 100 + index, status);
+    (out[group] ??= {})[`${typeof meta['namespace'] === 'string' ? meta['namespace'] : NAMESPACE}/${String(meta['name'])}`] = applied(
+      child,
+      100 + index,
+      status,
+    );
   });
   return out;
 };
@@ -105,10 +129,25 @@ const ironicScenarios = (kind: ParentKind): Scenario[] => {
       version: '38.0',
       networking: {
         ...networking,
-        dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.200', gatewayAddress: '192.0.2.1', serveDNS: true, hosts: Array.from({ length: 40 }, (_, i) => `52:54:00:00:01:${i.toString(16).padStart(2, '0')},192.0.2.${50 + i}`) },
+        dhcp: {
+          networkCIDR: '192.0.2.0/24',
+          rangeBegin: '192.0.2.10',
+          rangeEnd: '192.0.2.200',
+          gatewayAddress: '192.0.2.1',
+          serveDNS: true,
+          hosts: Array.from({ length: 40 }, (_, i) => `52:54:00:00:01:${i.toString(16).padStart(2, '0')},192.0.2.${50 + i}`),
+        },
       },
-      tls: { certificateName: 'ironic-tls', bmcCA: { kind: 'Secret', name: 'bmc-ca' }, trustedCA: { kind: 'ConfigMap', name: 'trusted-ca', key: 'bundle.pem' } },
-      extraConfig: Array.from({ length: 40 }, (_, i) => ({ group: i % 2 === 0 ? 'conductor' : 'deploy', name: `option_${i}`, value: `value-${i}-${'x'.repeat(32)}` })),
+      tls: {
+        certificateName: 'ironic-tls',
+        bmcCA: { kind: 'Secret', name: 'bmc-ca' },
+        trustedCA: { kind: 'ConfigMap', name: 'trusted-ca', key: 'bundle.pem' },
+      },
+      extraConfig: Array.from({ length: 40 }, (_, i) => ({
+        group: i % 2 === 0 ? 'conductor' : 'deploy',
+        name: `option_${i}`,
+        value: `value-${i}-${'x'.repeat(32)}`,
+      })),
       prometheusExporter: { enabled: true, sensorCollectionInterval: 120 },
       nodeSelector: { 'node-role.kubernetes.io/control-plane': '' },
     },
@@ -127,16 +166,34 @@ const ironicScenarios = (kind: ParentKind): Scenario[] => {
 
 /** IronicDatabase: persistent storage and resources, as examples/managed-database.yaml. */
 const databaseScenarios = (kind: ParentKind): Scenario[] => [
-  { name: 'database', kind, spec: { storage: { size: '20Gi' }, resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } } }, related: [] },
+  {
+    name: 'database',
+    kind,
+    spec: { storage: { size: '20Gi' }, resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } } },
+    related: [],
+  },
 ];
 
 /** IronicImageCache: two architectures, as examples/image-cache.yaml. */
 const imageCacheScenarios = (kind: ParentKind): Scenario[] => [
-  { name: 'image-cache', kind, spec: { agentBranch: 'stable/2025.1', architectures: [{ name: 'x86_64' }, { name: 'aarch64', filename: 'ipa-centos9-stable-2025.1-aarch64.tar.gz' }], storage: { size: '5Gi' } }, related: [] },
+  {
+    name: 'image-cache',
+    kind,
+    spec: {
+      agentBranch: 'stable/2025.1',
+      architectures: [{ name: 'x86_64' }, { name: 'aarch64', filename: 'ipa-centos9-stable-2025.1-aarch64.tar.gz' }],
+      storage: { size: '5Gi' },
+    },
+    related: [],
+  },
 ];
 
 /** The scenarios of each kind: a kind without scenarios does not compile. */
-const SCENARIOS: Readonly<Record<MetricLabel, (kind: ParentKind) => Scenario[]>> = { Ironic: ironicScenarios, IronicDatabase: databaseScenarios, IronicImageCache: imageCacheScenarios };
+const SCENARIOS: Readonly<Record<MetricLabel, (kind: ParentKind) => Scenario[]>> = {
+  Ironic: ironicScenarios,
+  IronicDatabase: databaseScenarios,
+  IronicImageCache: imageCacheScenarios,
+};
 
 /** The scenarios of every parent kind, in the order of the kinds. */
 export const scenarios = (): Scenario[] => PARENT_KINDS.flatMap((kind) => SCENARIOS[kind.metricLabel](kind));

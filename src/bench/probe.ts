@@ -37,7 +37,9 @@ const post = (agent: Agent, port: number, path: string, body: string): Promise<A
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection ?? '', ms: performance.now() - started }));
     });
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ status: 0, connection: '', error: error.code ?? error.message, ms: performance.now() - started }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ status: 0, connection: '', error: error.code ?? error.message, ms: performance.now() - started }),
+    );
     req.end(body);
   });
 
@@ -80,7 +82,8 @@ const mutate = (base: Obj, next: () => number): string => {
     const choice = next();
     const target = holder as Record<string | number, unknown>;
     if (choice < 0.15 && !Array.isArray(holder)) Reflect.deleteProperty(target, key);
-    else if (choice < 0.25 && !Array.isArray(holder)) target[key] = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}') as Obj;
+    else if (choice < 0.25 && !Array.isArray(holder))
+      target[key] = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}') as Obj;
     else target[key] = structuredClone(pick(REPLACEMENTS));
   }
   const depth = 100 + Math.floor(next() * 5_000);
@@ -158,7 +161,9 @@ const shutdownFigures = async (): Promise<void> => {
   const answers = await loading;
   const resets = answers.filter((a) => a.error !== undefined).length;
   const by = (status: number): number => answers.filter((a) => a.status === status).length;
-  console.log(`shutdown: ${answers.length} calls at c=${LOAD_CONCURRENCY} across a ${SHUTDOWN_DELAY_MS / 1000} s drain: ${by(200)} 200, ${by(503)} 503, ${resets} reset or failed`);
+  console.log(
+    `shutdown: ${answers.length} calls at c=${LOAD_CONCURRENCY} across a ${SHUTDOWN_DELAY_MS / 1000} s drain: ${by(200)} 200, ${by(503)} 503, ${resets} reset or failed`,
+  );
 };
 
 await fuzz();

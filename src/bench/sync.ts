@@ -53,8 +53,7 @@ const steadyState = async (inject: Inject, scenario: Scenario): Promise<{ reques
   const request = syncRequest(scenario, observedChildren(first['children'] as Obj[]), first['status'] as Obj);
   await inject(path, request);
   const response = await inject(path, request);
-  const secrets = (list: unknown): string =>
-    JSON.stringify((list as Obj[]).filter((c) => c['kind'] === 'Secret').map((c) => c['data']));
+  const secrets = (list: unknown): string => JSON.stringify((list as Obj[]).filter((c) => c['kind'] === 'Secret').map((c) => c['data']));
   if (secrets(response['children']) !== secrets(first['children'])) throw new Error(`${scenario.name}: the steady-state sync generated new Secrets`);
   return { request, response };
 };

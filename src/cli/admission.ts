@@ -68,7 +68,9 @@ export const parentProblems = (object: unknown, old?: unknown): string[] => {
 };
 
 /** One line per refused parent, as kubectl prints them: `Ironic "ns/name" is invalid: spec.x: unknown field; ...`. */
-export const admissionRefusals = (objects: readonly { readonly kind: string; readonly metadata: { readonly name: string; readonly namespace?: string } }[]): string[] =>
+export const admissionRefusals = (
+  objects: readonly { readonly kind: string; readonly metadata: { readonly name: string; readonly namespace?: string } }[],
+): string[] =>
   objects.flatMap((object) => {
     const problems = parentProblems(object);
     const where = object.metadata.namespace === undefined ? object.metadata.name : `${object.metadata.namespace}/${object.metadata.name}`;

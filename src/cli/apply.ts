@@ -12,7 +12,16 @@ import { deepCopy, isRecord, sortedJson, type Json, type KubeResource } from './
 const MERGE_KEYS = ['containerPort', 'port', 'mountPath', 'name', 'uid', 'ip', 'path'] as const;
 
 /** Metadata the server owns: reverted to the observed values after a merge, so they never cause a diff. */
-const READ_ONLY_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields'] as const;
+const READ_ONLY_METADATA = [
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'selfLink',
+  'managedFields',
+] as const;
 
 /** The last applied configuration recorded on an observed object, or undefined. */
 export const lastAppliedOf = (object: KubeResource): Json | undefined => {

@@ -137,7 +137,10 @@ const compareGvk = (a: readonly [string, string, string], b: readonly [string, s
  * within one type Go ranges over a map (random order); here by namespace/name.
  */
 const byGvk = (children: readonly KubeResource[]): KubeResource[] =>
-  [...children].sort((a, b) => compareGvk(gvkOf(a.apiVersion, a.kind), gvkOf(b.apiVersion, b.kind)) || (objectKeyOf(a) < objectKeyOf(b) ? -1 : objectKeyOf(a) > objectKeyOf(b) ? 1 : 0));
+  [...children].sort(
+    (a, b) =>
+      compareGvk(gvkOf(a.apiVersion, a.kind), gvkOf(b.apiVersion, b.kind)) || (objectKeyOf(a) < objectKeyOf(b) ? -1 : objectKeyOf(a) > objectKeyOf(b) ? 1 : 0),
+  );
 
 /** Group keys (`Kind.apiVersion`) in GetAllGVKs order. */
 const groupsByGvk = (groups: readonly string[]): string[] => {
@@ -215,11 +218,15 @@ export class Cluster {
     const rules = this.#customized.get(`${parent.metadata.uid ?? ''} ${parent.metadata.generation ?? 0}`)?.rules ?? [];
     let related: string[] = [];
     try {
-      related = Object.values(resolveRelated(rules, this.store.list())).flatMap((m) => Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`));
+      related = Object.values(resolveRelated(rules, this.store.list())).flatMap((m) =>
+        Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`),
+      );
     } catch {
       related = ['unresolvable'];
     }
-    const children = Object.values(this.#observedChildren(controller, parent)).flatMap((m) => Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`));
+    const children = Object.values(this.#observedChildren(controller, parent)).flatMap((m) =>
+      Object.values(m).map((o) => `${describe(o)}@${o.metadata.resourceVersion ?? ''}`),
+    );
     return JSON.stringify([parent.metadata.resourceVersion, children.sort(), related.sort()]);
   }
 
@@ -237,7 +244,12 @@ export class Cluster {
     const fingerprint = this.#options.resyncPeriodSeconds === undefined ? '' : this.#fingerprint(controller, parent);
     const outcome = await this.sync(controller, parent);
     const resyncAfter = outcome.resyncAfterSeconds !== undefined && outcome.resyncAfterSeconds > 0 ? outcome.resyncAfterSeconds : undefined;
-    this.#lastSync.set(parent.metadata.uid ?? '', { at: Date.parse(this.#clock()), fingerprint, failed: outcome.error !== undefined, ...(resyncAfter !== undefined && { resyncAfter }) });
+    this.#lastSync.set(parent.metadata.uid ?? '', {
+      at: Date.parse(this.#clock()),
+      fingerprint,
+      failed: outcome.error !== undefined,
+      ...(resyncAfter !== undefined && { resyncAfter }),
+    });
     return outcome;
   }
 
@@ -250,7 +262,13 @@ export class Cluster {
     try {
       const observed = this.#observedChildren(controller, parent);
       const related = resolveRelated(await this.#customize(controller, parent), this.store.list());
-      const request = { controller: { metadata: { name: controller.name }, spec: {}, status: {} }, parent, children: observed, related, finalizing: hook === 'finalize' };
+      const request = {
+        controller: { metadata: { name: controller.name }, spec: {}, status: {} },
+        parent,
+        children: observed,
+        related,
+        finalizing: hook === 'finalize',
+      };
       const response = parseSyncResponse(await this.#call(`${controller.hookPath}/${hook}`, request));
       return { ...base, ...this.#applyResponse(controller, parent, observed, response, log) };
     } catch (error) {
@@ -310,7 +328,12 @@ export class Cluster {
       this.store.setFinalizers(parent, [...finalizers, name]);
       log.record('finalizer', parent);
     } else if (!controller.finalize && has) {
-      log.removed(this.store.setFinalizers(parent, finalizers.filter((f) => f !== name)));
+      log.removed(
+        this.store.setFinalizers(
+          parent,
+          finalizers.filter((f) => f !== name),
+        ),
+      );
       log.record('finalizer', parent);
     }
     return this.store.get(groupKeyOf(parent), objectKeyOf(parent)) ?? parent;
@@ -320,7 +343,10 @@ export class Cluster {
   #removeFinalizer(controller: ControllerSpec, parent: KubeResource, log: WriteLog): KubeResource | undefined {
     const finalizers = parent.metadata.finalizers ?? [];
     if (!finalizers.includes(finalizerOf(controller))) return parent;
-    const removed = this.store.setFinalizers(parent, finalizers.filter((f) => f !== finalizerOf(controller)));
+    const removed = this.store.setFinalizers(
+      parent,
+      finalizers.filter((f) => f !== finalizerOf(controller)),
+    );
     log.record('finalizer', parent);
     log.removed(removed);
     return this.store.get(groupKeyOf(parent), objectKeyOf(parent));
@@ -380,8 +406,10 @@ export class Cluster {
     labels[CONTROLLER_UID] ??= uid;
     const desired = { ...child, metadata: { ...child.metadata, ...(namespace !== undefined && { namespace: child.metadata.namespace ?? namespace }), labels } };
     if (labels[CONTROLLER_UID] !== uid) throw new SyncError(`labels on desired child ${describe(desired)} don't match parent selector controller-uid=${uid}`);
-    if (!controller.childTypes.some((t) => t.group === groupKeyOf(desired))) throw new SyncError(`${describe(desired)}: ${groupKeyOf(desired)} is not a child type of CompositeController ${controller.name}`);
-    if (desired.metadata.namespace !== namespace) throw new SyncError(`${describe(desired)}: a child must be in the namespace of its parent (${namespace ?? ''})`);
+    if (!controller.childTypes.some((t) => t.group === groupKeyOf(desired)))
+      throw new SyncError(`${describe(desired)}: ${groupKeyOf(desired)} is not a child type of CompositeController ${controller.name}`);
+    if (desired.metadata.namespace !== namespace)
+      throw new SyncError(`${describe(desired)}: a child must be in the namespace of its parent (${namespace ?? ''})`);
     return desired;
   }
 
@@ -425,7 +453,10 @@ export class Cluster {
       log.warnings.push(`${describe(child)} already exists and is not owned by ${describe(parent)}: left alone`);
       return;
     }
-    const owned = withLastApplied({ ...child, metadata: { ...child.metadata, ownerReferences: [...(child.metadata.ownerReferences ?? []), controllerRef(parent)] } }, child);
+    const owned = withLastApplied(
+      { ...child, metadata: { ...child.metadata, ownerReferences: [...(child.metadata.ownerReferences ?? []), controllerRef(parent)] } },
+      child,
+    );
     if (this.#refused(owned, log)) return;
     this.store.create(owned);
     log.record('create', owned);

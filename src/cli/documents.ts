@@ -9,7 +9,9 @@ import { CONFIG_MAPS, SECRETS } from '../kinds/resources.js';
 import { isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';
 
 /** The kinds the render reads (every parent kind, and the Secrets and ConfigMaps they refer to); everything else is ignored with a warning. */
-export const SUPPORTED_KINDS: readonly { readonly apiVersion: string; readonly kind: string }[] = [...PARENT_KINDS, SECRETS, CONFIG_MAPS].map(({ apiVersion, kind }) => ({ apiVersion, kind }));
+export const SUPPORTED_KINDS: readonly { readonly apiVersion: string; readonly kind: string }[] = [...PARENT_KINDS, SECRETS, CONFIG_MAPS].map(
+  ({ apiVersion, kind }) => ({ apiVersion, kind }),
+);
 
 /** `Ironic, IronicDatabase, Secret and ConfigMap`, for the warning about other kinds. */
 const SUPPORTED_NAMES = wordList(SUPPORTED_KINDS.map((k) => k.kind));
@@ -32,7 +34,8 @@ const isStringMap = (value: unknown): boolean => value === undefined || (isRecor
 const shapeProblem = (value: unknown): string | undefined => {
   if (!isResource(value)) return 'is not a Kubernetes object (apiVersion, kind and metadata.name are required)';
   const { namespace, labels, annotations } = value.metadata;
-  if (namespace !== undefined && (typeof namespace !== 'string' || !isNamespaceName(namespace))) return `has an invalid metadata.namespace ${JSON.stringify(namespace)}`;
+  if (namespace !== undefined && (typeof namespace !== 'string' || !isNamespaceName(namespace)))
+    return `has an invalid metadata.namespace ${JSON.stringify(namespace)}`;
   if (!isStringMap(labels) || !isStringMap(annotations)) return 'has labels or annotations that are not strings (quote them)';
   return undefined;
 };
@@ -50,7 +53,8 @@ const valuesOf = (text: string, source: string, errors: string[]): { value: unkn
     }
     const value: unknown = document.toJS({ maxAliasCount: 100 });
     if (value === null || value === undefined) return;
-    if (isRecord(value) && value['kind'] === 'List' && Array.isArray(value['items'])) value['items'].forEach((item, i) => out.push({ value: item, where: `${where}, item ${i + 1}` }));
+    if (isRecord(value) && value['kind'] === 'List' && Array.isArray(value['items']))
+      value['items'].forEach((item, i) => out.push({ value: item, where: `${where}, item ${i + 1}` }));
     else out.push({ value, where });
   });
   return out;
@@ -74,7 +78,8 @@ export const readObjects = (inputs: readonly { readonly text: string; readonly s
       const given = value as KubeResource;
       const object = given.metadata.namespace === undefined ? { ...given, metadata: { ...given.metadata, namespace } } : given;
       const key = `${object.apiVersion} ${object.kind} ${objectKeyOf(object)}`;
-      if (!supported(object)) warnings.push(`${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): only ${SUPPORTED_NAMES} objects are read`);
+      if (!supported(object))
+        warnings.push(`${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): only ${SUPPORTED_NAMES} objects are read`);
       else if (byKey.has(key)) warnings.push(`${where}: ${object.kind} ${objectKeyOf(object)} appears again; the later one is used`);
       if (supported(object)) byKey.set(key, object);
     }

@@ -18,5 +18,8 @@ const write = (directory: string, files: readonly { readonly file: string; reado
 };
 
 const root = process.argv[2] ?? 'deploy';
-write(join(root, 'crds'), allCrds().map(({ file, crd }) => ({ file, text: crdFile(crd) })));
+write(
+  join(root, 'crds'),
+  allCrds().map(({ file, crd }) => ({ file, text: crdFile(crd) })),
+);
 write(join(root, 'admission'), allInUsePolicies());

@@ -29,7 +29,10 @@ const usable = (info: NetworkInterfaceInfo): boolean => !info.internal && !(info
 /** Addresses of the provisioning interface, or of the interfaces that carry one of the MACs. */
 export const interfaceAddresses = (env: IssuerEnv, interfaces: Interfaces): string[] => {
   const name = env['PROVISIONING_INTERFACE'];
-  const macs = (env['PROVISIONING_MACS'] ?? '').toLowerCase().split(',').filter((m) => m !== '');
+  const macs = (env['PROVISIONING_MACS'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .filter((m) => m !== '');
   const all = interfaces();
   return Object.entries(all)
     .filter(([iface, infos]) => iface === name || (infos ?? []).some((i) => macs.includes(i.mac.toLowerCase())))
@@ -44,11 +47,17 @@ export const interfaceAddresses = (env: IssuerEnv, interfaces: Interfaces): stri
 const waitsForInterface = (env: IssuerEnv): boolean =>
   (env['PROVISIONING_IP'] ?? '') === '' && ((env['PROVISIONING_INTERFACE'] ?? '') !== '' || (env['PROVISIONING_MACS'] ?? '') !== '');
 
-const listOf = (value: string | undefined): string[] => (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+const listOf = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 
 /** Every address to certify, waiting (up to RPC_WAIT_SECONDS) for the provisioning interface to get one when it is the source of the address. */
 export const addressesToCertify = async (env: IssuerEnv, interfaces: Interfaces = networkInterfaces, pause = 2000): Promise<string[]> => {
-  const fixed = [env['PROVISIONING_IP']?.split('/')[0], env['HOST_IP'], env['POD_IP'], ...listOf(env['CERT_IP_ADDRESSES'])].filter((ip): ip is string => ip !== undefined && ip !== '');
+  const fixed = [env['PROVISIONING_IP']?.split('/')[0], env['HOST_IP'], env['POD_IP'], ...listOf(env['CERT_IP_ADDRESSES'])].filter(
+    (ip): ip is string => ip !== undefined && ip !== '',
+  );
   const deadline = Date.now() + Number(env['RPC_WAIT_SECONDS'] ?? 300) * 1000;
   let found = interfaceAddresses(env, interfaces);
   while (waitsForInterface(env) && found.length === 0 && Date.now() < deadline) {
@@ -64,7 +73,8 @@ export const issueFromEnvironment = async (env: IssuerEnv, now: Date, interfaces
   const outDir = env['CERT_DIR'] ?? env['RPC_CERT_DIR'];
   if (caDir === undefined || outDir === undefined) throw new Error('CA_DIR and CERT_DIR must be set');
   const days = env['CERT_VALIDITY_DAYS'] !== undefined ? Number(env['CERT_VALIDITY_DAYS']) : undefined;
-  if (days !== undefined && !(Number.isInteger(days) && days > 0)) throw new Error(`CERT_VALIDITY_DAYS must be a positive number of days, not ${env['CERT_VALIDITY_DAYS']}`);
+  if (days !== undefined && !(Number.isInteger(days) && days > 0))
+    throw new Error(`CERT_VALIDITY_DAYS must be a positive number of days, not ${env['CERT_VALIDITY_DAYS']}`);
   const ips = await addressesToCertify(env, interfaces, pause);
   const dnsNames = listOf(env['CERT_DNS_NAMES']);
   if (ips.length === 0 && dnsNames.length === 0) throw new Error('no address to certify: set HOST_IP, POD_IP or PROVISIONING_IP');

@@ -121,7 +121,14 @@ const isMariadbOperatorObject = (object: KubeResource): boolean => object.apiVer
  * current primary (its pod 0) and its replicas.
  */
 export const mariadbOperatorReadyStatus = (object: KubeResource): Json => ({
-  conditions: [{ type: 'Ready', status: 'True', reason: object.kind === 'MariaDB' ? 'StatefulSetReady' : 'Created', message: object.kind === 'MariaDB' ? 'Running' : 'Created' }],
+  conditions: [
+    {
+      type: 'Ready',
+      status: 'True',
+      reason: object.kind === 'MariaDB' ? 'StatefulSetReady' : 'Created',
+      message: object.kind === 'MariaDB' ? 'Running' : 'Created',
+    },
+  ],
   ...(object.kind === 'MariaDB' && { currentPrimary: `${object.metadata.name}-0`, currentPrimaryPodIndex: 0, replicas: replicasOf(object) }),
 });
 

@@ -48,7 +48,11 @@ const referenceName = (value: unknown, path: string, problems: string[]): string
   return undefined;
 };
 
-type Rename = { readonly from: readonly string[]; readonly to: readonly string[]; readonly read: (value: unknown, path: string, problems: string[]) => unknown };
+type Rename = {
+  readonly from: readonly string[];
+  readonly to: readonly string[];
+  readonly read: (value: unknown, path: string, problems: string[]) => unknown;
+};
 
 const asIs = (value: unknown): unknown => value;
 
@@ -125,21 +129,23 @@ const take = (root: Json, path: readonly string[]): { found: boolean; value: unk
   };
 };
 
-const renamed = (renames: readonly Rename[], removed: typeof IRONIC_REMOVED) => (spec: Json, where: string, problems: string[]): Json => {
-  const out: Json = structuredClone(spec);
-  for (const field of removed) {
-    if (take(out, field.path).found) problems.push(`${where}: spec.${field.path.join('.')} has no equivalent: ${field.why}`);
-  }
-  for (const rename of renames) {
-    const old = take(out, rename.from);
-    if (!old.found) continue;
-    old.remove();
-    const value = rename.read(old.value, `${where}: spec.${rename.from.join('.')}`, problems);
-    if (value !== undefined) setAt(out, rename.to, value, where, problems);
-  }
-  for (const field of removed) take(out, field.path).remove();
-  return out;
-};
+const renamed =
+  (renames: readonly Rename[], removed: typeof IRONIC_REMOVED) =>
+  (spec: Json, where: string, problems: string[]): Json => {
+    const out: Json = structuredClone(spec);
+    for (const field of removed) {
+      if (take(out, field.path).found) problems.push(`${where}: spec.${field.path.join('.')} has no equivalent: ${field.why}`);
+    }
+    for (const rename of renames) {
+      const old = take(out, rename.from);
+      if (!old.found) continue;
+      old.remove();
+      const value = rename.read(old.value, `${where}: spec.${rename.from.join('.')}`, problems);
+      if (value !== undefined) setAt(out, rename.to, value, where, problems);
+    }
+    for (const field of removed) take(out, field.path).remove();
+    return out;
+  };
 
 /**
  * Upstream allows sensor collection every 60 s; this API follows ironic-image's minimum (constants.ts). A
@@ -181,11 +187,14 @@ const migrateObject = (object: Json, problems: string[], notes: string[]): Json 
   const kind = KINDS[object['kind']];
   const before = problems.length;
   const spec = kind.migrate(isObject(object['spec']) ? object['spec'] : {}, where, problems, notes);
-  for (const path of unknownFields(kind.schema, spec, 'spec')) problems.push(`${where}: ${path} has no equivalent in ${GROUP_VERSION}: remove it, or tell us what it is for`);
+  for (const path of unknownFields(kind.schema, spec, 'spec'))
+    problems.push(`${where}: ${path} has no equivalent in ${GROUP_VERSION}: remove it, or tell us what it is for`);
   if (problems.length > before) return undefined;
-  for (const problem of kind.validate(spec)) problems.push(`${where}: ${problem.message.startsWith(problem.path) ? problem.message : `${problem.path}: ${problem.message}`}`);
+  for (const problem of kind.validate(spec))
+    problems.push(`${where}: ${problem.message.startsWith(problem.path) ? problem.message : `${problem.path}: ${problem.message}`}`);
   if (problems.length > before) return undefined;
-  if (object['kind'] === 'IronicDatabase') notes.push(`${where}: the data is not copied; the new database keeps its data on a volume (storage.ephemeral: true for the old behaviour)`);
+  if (object['kind'] === 'IronicDatabase')
+    notes.push(`${where}: the data is not copied; the new database keeps its data on a volume (storage.ephemeral: true for the old behaviour)`);
   return { apiVersion: GROUP_VERSION, kind: object['kind'], metadata: cleanMetadata(isObject(object['metadata']) ? object['metadata'] : {}), spec };
 };
 

@@ -79,4 +79,3 @@ export const withoutNulls = <T>(value: T): T => {
   }
   return value;
 };
-

@@ -11,9 +11,16 @@ import { groupKeyOf, isRecord, objectKeyOf, type KubeResource } from './objects.
 
 /** Plural resource names the hooks may ask for (every parent kind among them), and their kinds. */
 const RESOURCES: ReadonlyMap<string, ResourceType> = new Map(
-  [SECRETS, CONFIG_MAPS, SERVICES, DEPLOYMENTS, DAEMON_SETS, STATEFUL_SETS, INGRESSES, ...PARENT_KINDS.map(({ apiVersion, kind, plural }) => ({ apiVersion, kind, resource: plural }))].map(
-    (type) => [type.resource, type],
-  ),
+  [
+    SECRETS,
+    CONFIG_MAPS,
+    SERVICES,
+    DEPLOYMENTS,
+    DAEMON_SETS,
+    STATEFUL_SETS,
+    INGRESSES,
+    ...PARENT_KINDS.map(({ apiVersion, kind, plural }) => ({ apiVersion, kind, resource: plural })),
+  ].map((type) => [type.resource, type]),
 );
 
 export class RelatedRuleError extends Error {}
@@ -77,7 +84,8 @@ const selects = (rule: RelatedResourceRule, object: KubeResource): boolean => {
 export const resolveRelated = (rules: readonly RelatedResourceRule[], objects: readonly KubeResource[]): Record<string, Record<string, KubeResource>> => {
   const out: Record<string, Record<string, KubeResource>> = {};
   for (const rule of rules) {
-    if (rule.names !== undefined && rule.names.length > 0 && rule.labelSelector !== undefined) throw new RelatedRuleError('a related rule cannot have both names and labelSelector');
+    if (rule.names !== undefined && rule.names.length > 0 && rule.labelSelector !== undefined)
+      throw new RelatedRuleError('a related rule cannot have both names and labelSelector');
     const group = groupKeyOfRule(rule);
     const selected = (out[group] ??= {});
     for (const object of objects) if (groupKeyOf(object) === group && selects(rule, object)) selected[objectKeyOf(object)] = object;

@@ -150,10 +150,16 @@ const count = (writes: readonly Write[], verb: Write['verb']): number => writes.
 
 const roundLine = (round: number, outcome: SyncOutcome): string => {
   const ready = readyOf(outcome.status);
-  const state = outcome.error !== undefined ? `sync failed: ${outcome.error}` : ready === undefined ? 'no Ready condition' : `Ready=${ready.status} ${ready.reason}: ${ready.message}`;
+  const state =
+    outcome.error !== undefined
+      ? `sync failed: ${outcome.error}`
+      : ready === undefined
+        ? 'no Ready condition'
+        : `Ready=${ready.status} ${ready.reason}: ${ready.message}`;
   const writes = outcome.writes;
   const status = count(writes, 'status') > 0 ? ', status written' : '';
-  const changes = writes.length === 0 ? 'no writes' : `${count(writes, 'create')} created, ${count(writes, 'update')} updated, ${count(writes, 'delete')} deleted${status}`;
+  const changes =
+    writes.length === 0 ? 'no writes' : `${count(writes, 'create')} created, ${count(writes, 'update')} updated, ${count(writes, 'delete')} deleted${status}`;
   return `# round ${round}: ${outcome.parent}: ${changes}; ${state}\n`;
 };
 
@@ -162,7 +168,8 @@ const settle = (cluster: Cluster, now: string): void => {
   for (const object of cluster.store.list()) {
     const status = settledStatus(object, now);
     if (status !== undefined) cluster.store.updateStatus(object, status);
-    for (const service of mariadbServices(object)) if (cluster.store.get(groupKeyOf(service), objectKeyOf(service)) === undefined) cluster.store.create(service);
+    for (const service of mariadbServices(object))
+      if (cluster.store.get(groupKeyOf(service), objectKeyOf(service)) === undefined) cluster.store.create(service);
   }
 };
 
@@ -205,7 +212,9 @@ const runRounds = async (cluster: Cluster, parents: readonly KubeResource[], opt
 const hintForEmpty = (outcomes: readonly SyncOutcome[], io: RenderIO): void => {
   for (const outcome of outcomes) {
     if (outcome.desired.length === 0) {
-      io.stderr(`note: ${outcome.parent} has no children yet (${readyOf(outcome.status)?.message ?? 'no status'}); --rounds 8 replays the loop until its workloads are ready\n`);
+      io.stderr(
+        `note: ${outcome.parent} has no children yet (${readyOf(outcome.status)?.message ?? 'no status'}); --rounds 8 replays the loop until its workloads are ready\n`,
+      );
     }
   }
 };

@@ -26,7 +26,9 @@ const mapOf = (value: unknown): Json => (isRecord(value) ? value : {});
 
 const canonicalMap = (value: unknown): unknown => {
   if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, q]) => [key, typeof q === 'string' || typeof q === 'number' ? (canonicalQuantity(String(q)) ?? q) : q]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, q]) => [key, typeof q === 'string' || typeof q === 'number' ? (canonicalQuantity(String(q)) ?? q) : q]),
+  );
 };
 
 const canonicalResources = (resources: unknown): unknown => {
@@ -46,12 +48,19 @@ const probe = (value: unknown): unknown => {
   return isRecord(defaulted['httpGet']) ? { ...defaulted, httpGet: withDefaults(defaulted['httpGet'], { path: '/', scheme: 'HTTP' }) } : defaulted;
 };
 
-const imagePullPolicyOf = (image: unknown): string => (typeof image === 'string' && (image.endsWith(':latest') || !/:[^/]+$/.test(image.replace(/@.*$/, ''))) && !image.includes('@') ? 'Always' : 'IfNotPresent');
+const imagePullPolicyOf = (image: unknown): string =>
+  typeof image === 'string' && (image.endsWith(':latest') || !/:[^/]+$/.test(image.replace(/@.*$/, ''))) && !image.includes('@') ? 'Always' : 'IfNotPresent';
 
 const container = (value: unknown): unknown => {
   if (!isRecord(value)) return value;
-  const defaulted = withDefaults(value, { terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: imagePullPolicyOf(value['image']) });
-  const ports = Array.isArray(defaulted['ports']) ? defaulted['ports'].map((p: unknown) => (isRecord(p) ? withDefaults(p, { protocol: 'TCP' }) : p)) : undefined;
+  const defaulted = withDefaults(value, {
+    terminationMessagePath: '/dev/termination-log',
+    terminationMessagePolicy: 'File',
+    imagePullPolicy: imagePullPolicyOf(value['image']),
+  });
+  const ports = Array.isArray(defaulted['ports'])
+    ? defaulted['ports'].map((p: unknown) => (isRecord(p) ? withDefaults(p, { protocol: 'TCP' }) : p))
+    : undefined;
   return {
     ...defaulted,
     ...(defaulted['resources'] !== undefined && { resources: canonicalResources(defaulted['resources']) }),
@@ -71,7 +80,13 @@ const volume = (value: unknown): unknown => {
 
 const listOf = (value: unknown, each: (item: unknown) => unknown): unknown => (Array.isArray(value) ? value.map(each) : value);
 
-const POD_SPEC_DEFAULTS: Defaults = { restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', securityContext: {}, schedulerName: 'default-scheduler' };
+const POD_SPEC_DEFAULTS: Defaults = {
+  restartPolicy: 'Always',
+  terminationGracePeriodSeconds: 30,
+  dnsPolicy: 'ClusterFirst',
+  securityContext: {},
+  schedulerName: 'default-scheduler',
+};
 
 const podSpec = (value: unknown): unknown => {
   if (!isRecord(value)) return value;
@@ -92,7 +107,8 @@ const pvcSpec = (value: unknown): unknown => {
   return { ...defaulted, ...(defaulted['resources'] !== undefined && { resources: canonicalResources(defaulted['resources']) }) };
 };
 
-const claimTemplate = (value: unknown): unknown => (isRecord(value) ? { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...value, spec: pvcSpec(value['spec']) } : value);
+const claimTemplate = (value: unknown): unknown =>
+  isRecord(value) ? { apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...value, spec: pvcSpec(value['spec']) } : value;
 
 const servicePort = (value: unknown): unknown => (isRecord(value) ? withDefaults(value, { protocol: 'TCP', targetPort: value['port'] }) : value);
 
@@ -103,7 +119,12 @@ const WORKLOAD_SPECS: Readonly<Record<string, (spec: Json) => Json>> = {
     template: template(spec['template']),
   }),
   StatefulSet: (spec) => ({
-    ...withDefaults(spec, { replicas: 1, revisionHistoryLimit: 10, podManagementPolicy: 'OrderedReady', persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' } }),
+    ...withDefaults(spec, {
+      replicas: 1,
+      revisionHistoryLimit: 10,
+      podManagementPolicy: 'OrderedReady',
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
+    }),
     ...(spec['updateStrategy'] === undefined && { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } } }),
     template: template(spec['template']),
     ...(spec['volumeClaimTemplates'] !== undefined && { volumeClaimTemplates: listOf(spec['volumeClaimTemplates'], claimTemplate) }),
@@ -113,11 +134,20 @@ const WORKLOAD_SPECS: Readonly<Record<string, (spec: Json) => Json>> = {
     ...(spec['updateStrategy'] === undefined && { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } } }),
     template: template(spec['template']),
   }),
-  Job: (spec) => ({ ...withDefaults(spec, { backoffLimit: 6, completions: 1, parallelism: 1, completionMode: 'NonIndexed', suspend: false }), template: template(spec['template']) }),
+  Job: (spec) => ({
+    ...withDefaults(spec, { backoffLimit: 6, completions: 1, parallelism: 1, completionMode: 'NonIndexed', suspend: false }),
+    template: template(spec['template']),
+  }),
   PersistentVolumeClaim: (spec) => pvcSpec(spec) as Json,
   Service: (spec) => {
     if (spec['type'] === 'ExternalName') return spec;
-    const defaulted = withDefaults(spec, { type: 'ClusterIP', sessionAffinity: 'None', internalTrafficPolicy: 'Cluster', ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4'] });
+    const defaulted = withDefaults(spec, {
+      type: 'ClusterIP',
+      sessionAffinity: 'None',
+      internalTrafficPolicy: 'Cluster',
+      ipFamilyPolicy: 'SingleStack',
+      ipFamilies: ['IPv4'],
+    });
     return { ...defaulted, ...(defaulted['ports'] !== undefined && { ports: listOf(defaulted['ports'], servicePort) }) };
   },
 };
@@ -149,7 +179,11 @@ const IMMUTABLE: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['spec', 'completions'],
   ],
   Service: [['spec', 'clusterIP']],
-  PersistentVolumeClaim: [['spec', 'storageClassName'], ['spec', 'volumeMode'], ['spec', 'accessModes']],
+  PersistentVolumeClaim: [
+    ['spec', 'storageClassName'],
+    ['spec', 'volumeMode'],
+    ['spec', 'accessModes'],
+  ],
 };
 
 /**
@@ -186,7 +220,11 @@ const duplicates = (items: readonly unknown[], path: string, field: string, seen
       seen.add(value);
       return [];
     }
-    return [invalid ? `${path}[${i}].${field}: Invalid value: ${JSON.stringify(value)}: must be unique` : `${path}[${i}].${field}: Duplicate value: ${JSON.stringify(value)}`];
+    return [
+      invalid
+        ? `${path}[${i}].${field}: Invalid value: ${JSON.stringify(value)}: must be unique`
+        : `${path}[${i}].${field}: Duplicate value: ${JSON.stringify(value)}`,
+    ];
   });
 
 /**

@@ -156,7 +156,10 @@ export class ObjectStore {
     if (deepEqual(candidate, stored)) return undefined;
     const generation = stored.metadata.generation;
     const bumped = generation !== undefined && !deepEqual(specOf(candidate), specOf(stored)) ? generation + 1 : generation;
-    return this.#save({ ...candidate, metadata: { ...candidate.metadata, resourceVersion: this.#nextVersion(), ...(bumped !== undefined && { generation: bumped }) } });
+    return this.#save({
+      ...candidate,
+      metadata: { ...candidate.metadata, resourceVersion: this.#nextVersion(), ...(bumped !== undefined && { generation: bumped }) },
+    });
   }
 
   /** Writes the status subresource. */
@@ -173,7 +176,10 @@ export class ObjectStore {
     const stored = this.get(groupKeyOf(object), objectKeyOf(object));
     if (stored === undefined) return [];
     const { finalizers: _old, ...metadata } = stored.metadata;
-    const updated = { ...stored, metadata: { ...metadata, ...(finalizers.length > 0 && { finalizers: [...finalizers] }), resourceVersion: this.#nextVersion() } };
+    const updated = {
+      ...stored,
+      metadata: { ...metadata, ...(finalizers.length > 0 && { finalizers: [...finalizers] }), resourceVersion: this.#nextVersion() },
+    };
     this.#save(updated);
     return updated.metadata.deletionTimestamp !== undefined && finalizers.length === 0 ? this.#remove(updated) : [];
   }
@@ -236,7 +242,12 @@ export class ObjectStore {
     const waiting = this.list().filter((o) => o.metadata.deletionTimestamp !== undefined && (o.metadata.finalizers ?? []).includes(FOREGROUND_DELETION));
     return waiting
       .filter((o) => this.#dependents(o).length === 0)
-      .flatMap((o) => this.setFinalizers(o, (o.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_DELETION)));
+      .flatMap((o) =>
+        this.setFinalizers(
+          o,
+          (o.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_DELETION),
+        ),
+      );
   }
 
   /** Removes an object, then (background propagation) its dependents. */

@@ -73,9 +73,7 @@ const convertObject = (schema: JsonObject, path: string): JsonObject => {
   const out = copyKnown(schema, path);
   const properties = schema['properties'];
   if (isObject(properties) && Object.keys(properties).length > 0) {
-    out['properties'] = Object.fromEntries(
-      Object.entries(properties).map(([name, child]) => [name, toStructuralSchema(child, `${path}.${name}`)]),
-    );
+    out['properties'] = Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, toStructuralSchema(child, `${path}.${name}`)]));
     const required = schema['required'];
     if (Array.isArray(required) && required.length > 0) out['required'] = required;
   }
@@ -117,7 +115,22 @@ export const toStructuralSchema = (schema: unknown, path = 'openAPIV3Schema'): J
 };
 
 /** Keywords Kubernetes refuses anywhere in a structural schema. */
-const FORBIDDEN = ['$ref', '$id', 'id', '$schema', 'additionalItems', 'patternProperties', 'definitions', '$defs', 'dependencies', 'const', 'oneOf', 'allOf', 'not', 'nullable'];
+const FORBIDDEN = [
+  '$ref',
+  '$id',
+  'id',
+  '$schema',
+  'additionalItems',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependencies',
+  'const',
+  'oneOf',
+  'allOf',
+  'not',
+  'nullable',
+];
 
 const lintNode = (node: JsonObject, path: string, problems: string[], inIntOrString: boolean): void => {
   for (const key of FORBIDDEN) if (key in node) problems.push(`${path}: "${key}" is not allowed`);

@@ -57,7 +57,11 @@ export const nextCASet = async (params: {
   // Inside the renewal window.
   if (observed.next === undefined || !caIsUsable(observed.next, now)) {
     const next = await params.generate();
-    return { signing: observed.signing, next, bundle: normalizeBundle([observed.signing.certPem, next.certPem, ...observed.bundle.filter((p) => validAt(p, now))]) };
+    return {
+      signing: observed.signing,
+      next,
+      bundle: normalizeBundle([observed.signing.certPem, next.certPem, ...observed.bundle.filter((p) => validAt(p, now))]),
+    };
   }
   if (!params.settled) return observed;
   return prune({ signing: observed.next, bundle: [observed.next.certPem, ...observed.bundle] }, now);

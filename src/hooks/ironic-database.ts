@@ -20,10 +20,7 @@ import { namesRule, withWanted } from './related.js';
 export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
-  const referenced = [
-    ...namesRule('v1', 'secrets', namespace, [textOf(spec['credentialsName']), textOf(spec['tlsCertificateName'])]),
-    usersRule(namespace),
-  ];
+  const referenced = [...namesRule('v1', 'secrets', namespace, [textOf(spec['credentialsName']), textOf(spec['tlsCertificateName'])]), usersRule(namespace)];
   const parsed = parseIronicDatabase(spec);
   const names = databaseNames(request.parent.metadata.name);
   const wanted = parsed.ok ? wantedDatabaseChildren(parsed.model, names) : [];
@@ -31,7 +28,6 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
   const primary = parsed.ok && parsed.model.engine === 'MariaDBOperator' ? namesRule('v1', 'services', namespace, [names.primaryService]) : [];
   return { relatedResources: withWanted([...referenced, ...primary], wanted, namespace) };
 };
-
 
 const answer = (request: SyncRequest, ctx: HookContext, finish: typeof finishDatabase): SyncResponse => {
   const view = viewOf(request, ctx.now());

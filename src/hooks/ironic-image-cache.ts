@@ -16,10 +16,7 @@ import { namesRule, withWanted } from './related.js';
 export const customizeIronicImageCache = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
-  const referenced = [
-    ...namesRule('v1', 'secrets', namespace, [textOf(spec['tlsCertificateName'])]),
-    usersRule(namespace),
-  ];
+  const referenced = [...namesRule('v1', 'secrets', namespace, [textOf(spec['tlsCertificateName'])]), usersRule(namespace)];
   return { relatedResources: withWanted(referenced, wantedCacheChildren(imageCacheNames(request.parent.metadata.name)), namespace) };
 };
 

@@ -65,13 +65,36 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext, feature
   if (prepared.kind === 'keep') return wire(prepared.result);
   const { model, names } = prepared;
   const lookup = { related: view.related, namespace: view.namespace };
-  const credentials = await materializeCredentials({ name: view.name, names, lookup, plan: prepared.credentials, children: view.children, secrets: ctx.secrets });
+  const credentials = await materializeCredentials({
+    name: view.name,
+    names,
+    lookup,
+    plan: prepared.credentials,
+    children: view.children,
+    secrets: ctx.secrets,
+  });
   if (!credentials.ok) return wire(keepIronic(view, referenceOutcome([credentials.problem]), model.version));
   const rpcCA = model.highAvailability
-    ? await materializeRpcCA({ name: view.name, names, namespace: view.namespace, children: view.children, now: new Date(view.now), secrets: ctx.secrets, rollout: prepared.rollout })
+    ? await materializeRpcCA({
+        name: view.name,
+        names,
+        namespace: view.namespace,
+        children: view.children,
+        now: new Date(view.now),
+        secrets: ctx.secrets,
+        rollout: prepared.rollout,
+      })
     : undefined;
   const generated = model.tls.generate
-    ? await materializeGeneratedTLS({ name: view.name, names, namespace: view.namespace, children: view.children, now: new Date(view.now), secrets: ctx.secrets, rollout: prepared.tlsRollout })
+    ? await materializeGeneratedTLS({
+        name: view.name,
+        names,
+        namespace: view.namespace,
+        children: view.children,
+        now: new Date(view.now),
+        secrets: ctx.secrets,
+        rollout: prepared.tlsRollout,
+      })
     : undefined;
   const materials = {
     credentials: credentials.credentials,

@@ -35,8 +35,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * 32 characters of [A-Za-z0-9-_] (as upstream: safe in URLs, SQL and ini files). 64 symbols divide 256,
  * so masking a random byte is unbiased.
  */
-export const randomPassword = (length = 32): string =>
-  [...randomBytes(length)].map((b) => ALPHABET[b & 63] ?? 'x').join('');
+export const randomPassword = (length = 32): string => [...randomBytes(length)].map((b) => ALPHABET[b & 63] ?? 'x').join('');
 
 const BCRYPT_COST = 10;
 
@@ -190,7 +189,11 @@ export const materializeCA = async (params: {
   const settled = rolledOut && (params.mayPromote?.(current.set) ?? true);
   const set = await nextCASet({ observed: current?.set, now: params.now, settled, generate: () => params.secrets.rpcCA(params.kind.commonName, params.now) });
   const bundlePem = set.bundle.join('');
-  const hash = createHash('sha256').update(set.signing.certPem).update(bundlePem).update(set.next?.certPem ?? '').digest('hex');
+  const hash = createHash('sha256')
+    .update(set.signing.certPem)
+    .update(bundlePem)
+    .update(set.next?.certPem ?? '')
+    .digest('hex');
   return {
     certPem: set.signing.certPem,
     keyPem: set.signing.keyPem,
@@ -219,7 +222,12 @@ type IronicCAParams = {
  */
 export const materializeRpcCA = async (params: IronicCAParams): Promise<RpcCAReference> =>
   materializeCA({
-    kind: { component: CONTENT_COMPONENTS.rpcCA, prefix: params.names.rpcCAPrefix, secretName: params.names.rpcCA, commonName: `${params.namespace}/${params.name} JSON-RPC CA` },
+    kind: {
+      component: CONTENT_COMPONENTS.rpcCA,
+      prefix: params.names.rpcCAPrefix,
+      secretName: params.names.rpcCA,
+      commonName: `${params.namespace}/${params.name} JSON-RPC CA`,
+    },
     children: params.children,
     now: params.now,
     secrets: params.secrets,
@@ -239,7 +247,12 @@ export type GeneratedTLSResult = { readonly tls: GeneratedTLS; readonly resyncAf
 export const materializeGeneratedTLS = async (params: IronicCAParams): Promise<GeneratedTLSResult> => {
   const { now } = params;
   const ca = await materializeCA({
-    kind: { component: CONTENT_COMPONENTS.tlsCA, prefix: params.names.tlsCAPrefix, secretName: params.names.tlsCA, commonName: `${params.namespace}/${params.name} CA` },
+    kind: {
+      component: CONTENT_COMPONENTS.tlsCA,
+      prefix: params.names.tlsCAPrefix,
+      secretName: params.names.tlsCA,
+      commonName: `${params.namespace}/${params.name} CA`,
+    },
     children: params.children,
     now,
     secrets: params.secrets,

@@ -15,7 +15,9 @@ export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
   crd: {
     description: 'A MariaDB database managed for Ironic, with persistent storage. Ironic objects use it through spec.databaseName.',
     // The StatefulSet `<name>-database` labels its pods with `<statefulset>-<hash>`, which must fit 63 characters.
-    rules: [{ rule: 'size(self.metadata.name) <= 43', message: 'the name of an IronicDatabase is at most 43 characters (its StatefulSet name must fit pod labels)' }],
+    rules: [
+      { rule: 'size(self.metadata.name) <= 43', message: 'the name of an IronicDatabase is at most 43 characters (its StatefulSet name must fit pod labels)' },
+    ],
     columns: [...readyColumns, { name: 'Host', type: 'string', jsonPath: '.status.host', description: 'Where Ironic connects to', priority: 1 }, ageColumn],
   },
   hooks: { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase },

@@ -13,10 +13,20 @@ export const IRONIC_IMAGE_CACHE: ParentKind<'IronicImageCache'> = {
   spec: IronicImageCacheSpec,
   status: IronicImageCacheStatus,
   crd: {
-    description: 'The IPA (ironic-python-agent) kernel and initramfs, downloaded once into a volume and served over HTTP(S). Ironic objects use it through spec.imageCacheName.',
+    description:
+      'The IPA (ironic-python-agent) kernel and initramfs, downloaded once into a volume and served over HTTP(S). Ironic objects use it through spec.imageCacheName.',
     // The StatefulSet `<name>-ipa-cache` labels its pods with `<statefulset>-<hash>`, which must fit 63 characters.
-    rules: [{ rule: 'size(self.metadata.name) <= 42', message: 'the name of an IronicImageCache is at most 42 characters (its StatefulSet name must fit pod labels)' }],
-    columns: [...readyColumns, { name: 'Branch', type: 'string', jsonPath: '.status.agentBranch', description: 'The IPA branch being served', priority: 1 }, ageColumn],
+    rules: [
+      {
+        rule: 'size(self.metadata.name) <= 42',
+        message: 'the name of an IronicImageCache is at most 42 characters (its StatefulSet name must fit pod labels)',
+      },
+    ],
+    columns: [
+      ...readyColumns,
+      { name: 'Branch', type: 'string', jsonPath: '.status.agentBranch', description: 'The IPA branch being served', priority: 1 },
+      ageColumn,
+    ],
   },
   hooks: { customize: customizeIronicImageCache, sync: syncIronicImageCache, finalize: finalizeIronicImageCache },
   childTypes: children(CONFIG_MAPS, STATEFUL_SETS, SERVICES),

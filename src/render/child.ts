@@ -30,8 +30,17 @@ export const toChild = (object: Rendered): KubeChild => {
 export const LAST_APPLIED_ANNOTATION = 'metacontroller.k8s.io/last-applied-configuration';
 
 /** Metadata the API server owns: never part of a desired object. */
-const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields', 'ownerReferences'];
-
+const SERVER_METADATA = [
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'selfLink',
+  'managedFields',
+  'ownerReferences',
+];
 
 const lastApplied = (object: KubeObject): KubeChild | undefined => {
   const text = object.metadata.annotations?.[LAST_APPLIED_ANNOTATION];

@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { API_GROUP } from '../api/shared/common.js';
 import { boundedMemo, type Memo } from '../api/shared/memo.js';
 
-
 /** Prefix of every label and annotation the hooks put on children: the API group. */
 const LABEL_PREFIX = API_GROUP;
 
@@ -37,8 +36,7 @@ export const ENVIRONMENT_LABEL = 'environment.metal3.io/ironic-standalone-operat
 
 const shortHash = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 8);
 
-const fitTo = (value: string, max: number): string =>
-  value.length <= max ? value : `${value.slice(0, max - 9).replace(/[-.]+$/, '')}-${shortHash(value)}`;
+const fitTo = (value: string, max: number): string => (value.length <= max ? value : `${value.slice(0, max - 9).replace(/[-.]+$/, '')}-${shortHash(value)}`);
 
 /** A DNS-1123 subdomain (most object names): at most 253 characters. */
 export const objectName = (base: string, suffix = ''): string => fitTo(`${base}${suffix}`, 253);
@@ -67,12 +65,17 @@ const STATEFUL_SET_NAME_MAX = 52;
 export const statefulSetName = (base: string, suffix: string): string => {
   const original = `${base}${suffix}`;
   if (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(original) && original.length <= STATEFUL_SET_NAME_MAX) return original;
-  return `${original.replace(/[^a-z0-9-]/g, '-').slice(0, STATEFUL_SET_NAME_MAX - 9).replace(/-+$/, '')}-${shortHash(original)}`;
+  return `${original
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, STATEFUL_SET_NAME_MAX - 9)
+    .replace(/-+$/, '')}-${shortHash(original)}`;
 };
 
 const workOutLabelValue = (value: string): string => {
   const cleaned = value.replace(/[^A-Za-z0-9._-]/g, '-');
-  return fitTo(cleaned, 63).replace(/^[^A-Za-z0-9]+/, '').replace(/[^A-Za-z0-9]+$/, '');
+  return fitTo(cleaned, 63)
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/[^A-Za-z0-9]+$/, '');
 };
 
 /** Label values worked out (parent names and versions: every child of a sync carries the same ones). Bounded. */

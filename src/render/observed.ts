@@ -20,12 +20,7 @@ export const objectsOf = (map: ObjectMap | null | undefined, group: string): Kub
 };
 
 /** The object `namespace/name` of a group (v2 keys), falling back to the bare name (v1 keys). */
-export const findObject = (
-  map: ObjectMap | null | undefined,
-  group: string,
-  namespace: string,
-  name: string,
-): KubeObject | undefined => {
+export const findObject = (map: ObjectMap | null | undefined, group: string, namespace: string, name: string): KubeObject | undefined => {
   const objects = map?.[group];
   if (!objects) return undefined;
   const found = objects[`${namespace}/${name}`] ?? objects[name];

@@ -27,7 +27,8 @@ export const objectsInTheWay = (view: ParentView, wanted: readonly Wanted[]): Ku
   });
 
 /** `Kind namespace/name` of an object, for messages. */
-export const describeObject = (object: KubeObject, namespace: string): string => `${object.kind} ${object.metadata.namespace ?? namespace}/${object.metadata.name}`;
+export const describeObject = (object: KubeObject, namespace: string): string =>
+  `${object.kind} ${object.metadata.namespace ?? namespace}/${object.metadata.name}`;
 
 /** The credentials Secret a parent generates, and the spec field that adopts it as the user's instead. */
 export type CredentialsAdoption = { readonly secretName: string; readonly field: string; readonly what: string };

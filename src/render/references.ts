@@ -17,7 +17,6 @@ export type Lookup = { readonly related: ObjectMap | null | undefined; readonly 
 /** A resolved reference, or the problem that keeps it from being used. */
 export type Resolved<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: ReferenceProblem };
 
-
 /** The keys of the `data` (and ConfigMap `binaryData`) of an object, sorted. */
 export const dataKeys = (object: KubeObject): string[] => {
   const keys = new Set<string>();
@@ -87,13 +86,19 @@ export type CredentialsRules = { readonly username: RegExp; readonly password?: 
 export const resolveCredentialsSecret = (lookup: Lookup, name: string, path: string, rules: CredentialsRules): Resolved<Credentials> => {
   const secret = findReferenced(lookup, 'Secret', name);
   if (secret === undefined) {
-    return { ok: false, problem: missingReference(lookup, 'Secret', name, path, `create it with username and password, or clear ${path} to have one generated`) };
+    return {
+      ok: false,
+      problem: missingReference(lookup, 'Secret', name, path, `create it with username and password, or clear ${path} to have one generated`),
+    };
   }
   const data = dataOf(secret);
   const username = (data['username'] ?? '').trim();
   const password = (data['password'] ?? '').trim();
   if (username === '' || password === '') return invalid(path, `Secret ${lookup.namespace}/${name} needs non-empty username and password keys`);
-  const bad = [...(!rules.username.test(username) ? ['username'] : []), ...(rules.password !== undefined && !rules.password.test(password) ? ['password'] : [])];
+  const bad = [
+    ...(!rules.username.test(username) ? ['username'] : []),
+    ...(rules.password !== undefined && !rules.password.test(password) ? ['password'] : []),
+  ];
   if (bad.length > 0) return invalid(path, `the ${bad.join(' and ')} in Secret ${lookup.namespace}/${name} may only contain ${rules.allowed}`);
   return { ok: true, value: { username, password } };
 };

@@ -20,7 +20,7 @@ type ObservedCondition = { type?: unknown; status?: unknown; reason?: unknown; m
 export const findCondition = (status: unknown, type: string): ObservedCondition | undefined => {
   const list = pathOf(status, 'conditions');
   const found: unknown = Array.isArray(list) ? list.find((c) => pathOf(c, 'type') === type) : undefined;
-  return typeof found === 'object' && found !== null ? (found) : undefined;
+  return typeof found === 'object' && found !== null ? found : undefined;
 };
 
 /** A condition's text field as words: the string itself, else the fallback. */
@@ -53,7 +53,8 @@ export const deploymentReadiness = (deployment: KubeObject | undefined, version?
   }
   const replicaFailure = condition(deployment, 'ReplicaFailure');
   if (replicaFailure?.status === 'True') return failed(`deployment ${name} cannot create its pod: ${wordsOf(replicaFailure.message, '')}`);
-  const updated = progress?.reason === 'NewReplicaSetAvailable' && numberAt(deployment, 'status', 'updatedReplicas') >= numberAt(deployment, 'spec', 'replicas');
+  const updated =
+    progress?.reason === 'NewReplicaSetAvailable' && numberAt(deployment, 'status', 'updatedReplicas') >= numberAt(deployment, 'spec', 'replicas');
   if (condition(deployment, 'Available')?.status !== 'True') return progressing(`deployment ${name} is not available yet`);
   if (!updated) return progressing(`deployment ${name} is rolling out`);
   return ready(`deployment ${name} is available`);
@@ -94,14 +95,19 @@ export const statefulSetReadiness = (set: KubeObject | undefined): Readiness => 
 export const serviceReadiness = (service: KubeObject | undefined): Readiness => {
   if (service === undefined) return progressing('the service is being created');
   const ip = pathOf(service, 'spec', 'clusterIP');
-  return typeof ip === 'string' && ip !== '' ? ready(`service ${service.metadata.name} has a cluster IP`) : progressing(`service ${service.metadata.name} has no cluster IP yet`);
+  return typeof ip === 'string' && ip !== ''
+    ? ready(`service ${service.metadata.name} has a cluster IP`)
+    : progressing(`service ${service.metadata.name} has no cluster IP yet`);
 };
 
 /** Readiness of a Job: Complete is ready, Failed is failed. */
 export const jobReadiness = (job: KubeObject | undefined, what: string): Readiness => {
   if (job === undefined) return progressing(`the ${what} job is being created`);
   const failure = condition(job, 'Failed');
-  if (failure?.status === 'True') return failed(`${what} job ${job.metadata.name} failed: ${wordsOf(failure.message, wordsOf(failure.reason, 'see its pods'))}; fix the cause, then delete the job to run it again`);
+  if (failure?.status === 'True')
+    return failed(
+      `${what} job ${job.metadata.name} failed: ${wordsOf(failure.message, wordsOf(failure.reason, 'see its pods'))}; fix the cause, then delete the job to run it again`,
+    );
   if (condition(job, 'Complete')?.status === 'True') return ready(`${what} job ${job.metadata.name} completed`);
   return progressing(`${what} job ${job.metadata.name} is not complete yet`);
 };
@@ -157,8 +163,7 @@ export const REFUSAL_REASONS = {
 
 /** How an IronicDatabase or IronicImageCache sync ended: rendered from `input` with its readiness, or refused. */
 export type RefusableOutcome<I> =
-  | { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: I }
-  | { readonly kind: keyof typeof REFUSAL_REASONS; readonly message: string };
+  { readonly kind: 'rendered'; readonly readiness: Readiness; readonly input: I } | { readonly kind: keyof typeof REFUSAL_REASONS; readonly message: string };
 
 /** A child kind's outcome: rendered with its readiness, or refused for a reason with a message. */
 export type KindOutcome<K extends string> = { readonly kind: 'rendered'; readonly readiness: Readiness } | { readonly kind: K; readonly message: string };

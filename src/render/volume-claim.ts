@@ -60,6 +60,8 @@ export const claimFields = (
   const observed = input.observedClaimTemplates ?? [];
   return {
     persistentVolumeClaimRetentionPolicy: { whenDeleted: claim.whenDeleted, whenScaled: 'Retain' },
-    volumeClaimTemplates: (observed.length > 0 ? observed : [claimTemplate(input.model.storage, claim.volume, claim.labels)]) as NonNullable<StatefulSetSpec['volumeClaimTemplates']>,
+    volumeClaimTemplates: (observed.length > 0 ? observed : [claimTemplate(input.model.storage, claim.volume, claim.labels)]) as NonNullable<
+      StatefulSetSpec['volumeClaimTemplates']
+    >,
   };
 };

@@ -28,10 +28,14 @@ const identify = (body: unknown): { parent: string | undefined; generation: numb
   const metadata = (body as { parent?: { metadata?: { namespace?: unknown; name?: unknown; generation?: unknown } } } | undefined)?.parent?.metadata;
   const name = typeof metadata?.name === 'string' ? echo(metadata.name) : undefined;
   const namespace = typeof metadata?.namespace === 'string' ? echo(metadata.namespace) : '';
-  return { parent: name === undefined ? undefined : `${namespace}/${name}`, generation: typeof metadata?.generation === 'number' ? metadata.generation : undefined };
+  return {
+    parent: name === undefined ? undefined : `${namespace}/${name}`,
+    generation: typeof metadata?.generation === 'number' ? metadata.generation : undefined,
+  };
 };
 
-const fallbackOutcome = (statusCode: number): string => (statusCode >= 500 ? 'error' : statusCode === 401 ? 'unauthorized' : statusCode >= 400 ? 'rejected' : 'ok');
+const fallbackOutcome = (statusCode: number): string =>
+  statusCode >= 500 ? 'error' : statusCode === 401 ? 'unauthorized' : statusCode >= 400 ? 'rejected' : 'ok';
 
 export const hookCalls = (metrics: HookMetrics): HookCalls => {
   const routes = new Map<string, HookRoute>();

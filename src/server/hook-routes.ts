@@ -36,7 +36,9 @@ const checkParent = (kind: string, parent: { apiVersion: string; kind: string; m
  */
 const boundDepth = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
   const where = tooDeep(request.body);
-  done(where === undefined ? undefined : new HookInputError(`${where} is nested deeper than ${MAX_DEPTH} levels of objects and arrays; no Kubernetes object is`));
+  done(
+    where === undefined ? undefined : new HookInputError(`${where} is nested deeper than ${MAX_DEPTH} levels of objects and arrays; no Kubernetes object is`),
+  );
 };
 
 /** The reason of the Ready condition of the returned status, for the log line. */

@@ -27,7 +27,8 @@ const unusable = (files: TlsFiles): string | undefined => {
 export const readTls = (tls: TlsConfig): TlsFiles => {
   const files = { cert: readConfiguredFile(certFile(tls)), key: readConfiguredFile(keyFile(tls)) };
   const problem = unusable(files);
-  if (problem !== undefined) throw new ConfigError(`TLS_CERT_FILE ${tls.certFile} and TLS_KEY_FILE ${tls.keyFile} are not a usable certificate and key: ${problem}`);
+  if (problem !== undefined)
+    throw new ConfigError(`TLS_CERT_FILE ${tls.certFile} and TLS_KEY_FILE ${tls.keyFile} are not a usable certificate and key: ${problem}`);
   return files;
 };
 

@@ -19,6 +19,10 @@ t.test('the quantity library', async (t) => {
     ["quantity(string(self)).isLessThan(quantity('2'))", true],
   ];
   for (const [rule, expected] of cases) t.equal(evaluateKubeCel(rule, { self: 1n }), expected, rule);
-  t.throws(() => evaluateKubeCel("quantity('lots')", {}), /Kubernetes quantities/, 'a text that is not a quantity is an evaluation error, as in the API server');
+  t.throws(
+    () => evaluateKubeCel("quantity('lots')", {}),
+    /Kubernetes quantities/,
+    'a text that is not a quantity is an evaluation error, as in the API server',
+  );
   t.equal(evaluateKubeCel("self.all(k, k in ['a'])", { self: { a: 1n } }), true, 'the standard language is unchanged');
 });

@@ -10,11 +10,16 @@ import { jsOf } from '../helpers/json.js';
 
 const load = (file: string): unknown[] => parseAllDocuments(readFileSync(`test/fixtures/migrate/${file}`, 'utf8')).map(jsOf);
 
-t.test('the design proposal\'s API: renamed fields mapped, Secret names kept', async (t) => {
+t.test("the design proposal's API: renamed fields mapped, Secret names kept", async (t) => {
   const result = migrateDocuments(load('design-proposal.yaml'));
   t.same(result.problems, []);
   t.same(result.objects, [
-    { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabase', metadata: { name: 'ironic', namespace: 'test' }, spec: { tlsCertificateName: 'ironic-tls' } },
+    {
+      apiVersion: 'ironic.metal3.io/v1alpha1',
+      kind: 'IronicDatabase',
+      metadata: { name: 'ironic', namespace: 'test' },
+      spec: { tlsCertificateName: 'ironic-tls' },
+    },
     {
       apiVersion: 'ironic.metal3.io/v1alpha1',
       kind: 'Ironic',
@@ -36,17 +41,35 @@ t.test('kubectl get -o yaml of a recent release: server fields and the last-appl
   const result = migrateDocuments(load('kubectl-get.yaml'));
   t.same(result.problems, []);
   const [ironic] = result.objects;
-  t.same(ironic?.['metadata'], { name: 'ironic', namespace: 'baremetal-operator-system', labels: { app: 'ironic' }, annotations: { 'example.com/owner': 'team-a' } });
+  t.same(ironic?.['metadata'], {
+    name: 'ironic',
+    namespace: 'baremetal-operator-system',
+    labels: { app: 'ironic' },
+    annotations: { 'example.com/owner': 'team-a' },
+  });
   t.notOk('status' in (ironic ?? {}));
-  t.match(ironic?.['spec'], { apiCredentialsName: 'ironic-service-abcde', database: { credentialsName: 'ironic-db-user' }, tls: { certificateName: 'ironic-tls' }, version: '38.0' });
+  t.match(ironic?.['spec'], {
+    apiCredentialsName: 'ironic-service-abcde',
+    database: { credentialsName: 'ironic-db-user' },
+    tls: { certificateName: 'ironic-tls' },
+    version: '38.0',
+  });
 });
 
 t.test('what has no equivalent is refused with its path, and nothing is printed for that object', async (t) => {
   const cases = [
     { scenario: 'an unknown field', spec: { networking: { ipAdress: '192.0.2.2' } }, problem: /Ironic ns\/x: spec.networking.ipAdress has no equivalent/ },
     { scenario: 'a removed field', spec: { disableRPCHostValidation: true }, problem: /spec.disableRPCHostValidation has no equivalent: .*insecureRPC/ },
-    { scenario: 'a per-Ironic download URL', spec: { images: { agentDownloadURL: 'https://x' } }, problem: /spec.images.agentDownloadURL has no equivalent: .*IPA_BASEURI/ },
-    { scenario: 'an old field and its new name disagree', spec: { tlsRef: { name: 'a' }, tls: { certificateName: 'b' } }, problem: /spec.tls.certificateName is set twice with different values/ },
+    {
+      scenario: 'a per-Ironic download URL',
+      spec: { images: { agentDownloadURL: 'https://x' } },
+      problem: /spec.images.agentDownloadURL has no equivalent: .*IPA_BASEURI/,
+    },
+    {
+      scenario: 'an old field and its new name disagree',
+      spec: { tlsRef: { name: 'a' }, tls: { certificateName: 'b' } },
+      problem: /spec.tls.certificateName is set twice with different values/,
+    },
     { scenario: 'a reference without a name', spec: { credentialsRef: {} }, problem: /spec.credentialsRef must be a reference with a name/ },
     { scenario: 'a spec our rules refuse', spec: { highAvailability: true }, problem: /high availability requires a database/ },
   ];
@@ -59,7 +82,7 @@ t.test('what has no equivalent is refused with its path, and nothing is printed 
   t.equal(other.problems.length, 2, 'other kinds and non-objects are refused');
 });
 
-t.test('a sensor interval below ironic-image\'s minimum is raised to it, with a note; others are kept', async (t) => {
+t.test("a sensor interval below ironic-image's minimum is raised to it, with a note; others are kept", async (t) => {
   const upstream = (sensorCollectionInterval: number) => ({
     apiVersion: 'ironic.metal3.io/v1alpha1',
     kind: 'Ironic',
@@ -69,7 +92,10 @@ t.test('a sensor interval below ironic-image\'s minimum is raised to it, with a 
   const low = migrateDocuments([upstream(60)]);
   t.same(low.problems, []);
   t.same(low.objects[0]?.['spec'], { prometheusExporter: { enabled: true, sensorCollectionInterval: 120 } });
-  t.match(low.notes.join('\n'), /Ironic ns\/x: spec.prometheusExporter.sensorCollectionInterval raised from 60 to 120 s: the power state is already polled every 60 s/);
+  t.match(
+    low.notes.join('\n'),
+    /Ironic ns\/x: spec.prometheusExporter.sensorCollectionInterval raised from 60 to 120 s: the power state is already polled every 60 s/,
+  );
   const kept = migrateDocuments([upstream(300)]);
   t.same(kept.objects[0]?.['spec'], { prometheusExporter: { enabled: true, sensorCollectionInterval: 300 } });
   t.same(kept.notes, []);

@@ -3,7 +3,15 @@
  * as tables; and the refusal of anything validation refuses.
  */
 import t from 'tap';
-import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_DATABASE_SIZE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL, MIN_SENSOR_INTERVAL } from '../../src/api/shared/constants.js';
+import {
+  DEFAULT_CONTAINER_REQUESTS,
+  IRONIC_CONTAINER_NAMES,
+  DEFAULT_DATABASE_SIZE,
+  DEFAULT_EXPORTER_BIND_ADDRESS,
+  DEFAULT_PORTS,
+  DEFAULT_SENSOR_INTERVAL,
+  MIN_SENSOR_INTERVAL,
+} from '../../src/api/shared/constants.js';
 import type { IronicDatabaseModel, IronicModel } from '../../src/api/model.js';
 import { parseIronic } from '../../src/api/ironic/parse.js';
 import { parseIronicDatabase } from '../../src/api/ironic-database/parse.js';
@@ -32,8 +40,16 @@ t.test('every container gets its default requests, changed per container and per
       dnsmasq: { requests: { cpu: 0 } },
     },
   }).resources;
-  t.same(changed.ironic, { requests: { cpu: '100m', 'ephemeral-storage': '1Gi', memory: '1Gi' }, limits: { cpu: '500m', memory: '2147483648' } }, 'a request replaces the default of its resource; canonical and sorted');
-  t.same(changed.httpd, { requests: { cpu: '10m', memory: '32Mi' }, limits: { cpu: '1', memory: '32Mi' } }, 'a limit below the default request lowers it; a higher one does not');
+  t.same(
+    changed.ironic,
+    { requests: { cpu: '100m', 'ephemeral-storage': '1Gi', memory: '1Gi' }, limits: { cpu: '500m', memory: '2147483648' } },
+    'a request replaces the default of its resource; canonical and sorted',
+  );
+  t.same(
+    changed.httpd,
+    { requests: { cpu: '10m', memory: '32Mi' }, limits: { cpu: '1', memory: '32Mi' } },
+    'a limit below the default request lowers it; a higher one does not',
+  );
   t.same(changed.dnsmasq, { requests: { cpu: '0', memory: '16Mi' } }, 'a zero request is kept');
   t.same(changed.keepalived, { requests: DEFAULT_CONTAINER_REQUESTS.keepalived }, 'other containers keep their defaults');
   t.same(model({ resources: { ironic: { limits: {} } } }).resources.ironic, { requests: DEFAULT_CONTAINER_REQUESTS.ironic }, 'empty limits are no limits');
@@ -81,7 +97,11 @@ t.test('explicit values are kept; empty strings get defaults', async (t) => {
 });
 
 t.test('the exporter is modelled only when enabled, with its defaults', async (t) => {
-  t.same(model({ prometheusExporter: { enabled: true } }).exporter, { bindAddress: DEFAULT_EXPORTER_BIND_ADDRESS, sensorCollectionInterval: DEFAULT_SENSOR_INTERVAL, serviceMonitor: true });
+  t.same(model({ prometheusExporter: { enabled: true } }).exporter, {
+    bindAddress: DEFAULT_EXPORTER_BIND_ADDRESS,
+    sensorCollectionInterval: DEFAULT_SENSOR_INTERVAL,
+    serviceMonitor: true,
+  });
   t.notOk('exporter' in model({ prometheusExporter: { enabled: false } }));
   t.same(model({ prometheusExporter: { enabled: true, bindAddress: '', sensorCollectionInterval: 120, disableServiceMonitor: true } }).exporter, {
     bindAddress: '0.0.0.0',
@@ -115,7 +135,8 @@ t.test('DHCP networks are parsed once: pools, masks and families', async (t) => 
     },
   ] as const;
   for (const c of cases) {
-    const dhcp = model({ version: '38.0', networking: { interface: 'eth1', ipAddress: c.main.family === 'ipv4' ? '192.0.2.2' : '2001:db8::2', dhcp: c.dhcp } }).networking.dhcp;
+    const dhcp = model({ version: '38.0', networking: { interface: 'eth1', ipAddress: c.main.family === 'ipv4' ? '192.0.2.2' : '2001:db8::2', dhcp: c.dhcp } })
+      .networking.dhcp;
     t.same(dhcp?.main, c.main, c.scenario);
     t.same([...(dhcp?.families ?? [])], c.families, `${c.scenario}: families`);
     t.same(dhcp?.mainNetwork, { family: c.main.family, prefixLength: c.main.prefixLength });
@@ -148,7 +169,11 @@ t.test('DHCP networks are parsed once: pools, masks and families', async (t) => 
 
 t.test('TLS is one shape: the certificate, virtual media, and CA references with legacy fields mapped', async (t) => {
   const cases = [
-    { scenario: 'no certificate', tls: { disableVirtualMediaTLS: false }, expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false, ipxe: false } },
+    {
+      scenario: 'no certificate',
+      tls: { disableVirtualMediaTLS: false },
+      expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false, ipxe: false },
+    },
     {
       scenario: 'a certificate turns on virtual media TLS',
       tls: { certificateName: 'tls' },
@@ -167,12 +192,27 @@ t.test('TLS is one shape: the certificate, virtual media, and CA references with
     {
       scenario: 'a cert-manager issuer, with the defaults of its kind and group',
       tls: { issuerRef: { name: 'ca', kind: '' } },
-      expected: { enabled: true, generate: false, issuerRef: { name: 'ca', kind: 'Issuer', group: 'cert-manager.io' }, virtualMedia: true, insecureRPC: false, ipxe: false },
+      expected: {
+        enabled: true,
+        generate: false,
+        issuerRef: { name: 'ca', kind: 'Issuer', group: 'cert-manager.io' },
+        virtualMedia: true,
+        insecureRPC: false,
+        ipxe: false,
+      },
     },
     {
       scenario: 'bmcCAName is a Secret, trustedCAName a ConfigMap',
       tls: { bmcCAName: 'bmc', trustedCAName: 'trusted' },
-      expected: { enabled: false, generate: false, virtualMedia: false, insecureRPC: false, ipxe: false, bmcCA: { name: 'bmc', kind: 'Secret', path: 'spec.tls.bmcCAName' }, trustedCA: { name: 'trusted', kind: 'ConfigMap', path: 'spec.tls.trustedCAName' } },
+      expected: {
+        enabled: false,
+        generate: false,
+        virtualMedia: false,
+        insecureRPC: false,
+        ipxe: false,
+        bmcCA: { name: 'bmc', kind: 'Secret', path: 'spec.tls.bmcCAName' },
+        trustedCA: { name: 'trusted', kind: 'ConfigMap', path: 'spec.tls.trustedCAName' },
+      },
     },
     {
       scenario: 'the reference objects win, with the key',
@@ -217,11 +257,18 @@ t.test('keepalived: the VIP mode or the legacy ipAddressManager', async (t) => {
 t.test('ramdisk, extraConfig, networking service and overrides are typed and defaulted', async (t) => {
   const m = model({
     deployRamdisk: { disableDownloader: true },
-    extraConfig: [{ name: 'debug', value: 'true' }, { group: 'conductor', name: 'x' }, { group: 'pxe', name: 'boot-retry', value: '1' }],
+    extraConfig: [
+      { name: 'debug', value: 'true' },
+      { group: 'conductor', name: 'x' },
+      { group: 'pxe', name: 'boot-retry', value: '1' },
+    ],
     networkingService: { enabled: true, providerNetworks: [{ type: 'idle', nativeVLAN: 10 }] },
     nodeSelector: { b: '2', a: '1' },
     overrides: {
-      agentImages: [{ kernel: 'http://x/k', initramfs: 'http://x/i' }, { kernel: 'http://x/ka', initramfs: 'http://x/ia', architecture: 'aarch64' }],
+      agentImages: [
+        { kernel: 'http://x/k', initramfs: 'http://x/i' },
+        { kernel: 'http://x/ka', initramfs: 'http://x/ia', architecture: 'aarch64' },
+      ],
       labels: { z: '1', a: '2' },
       containers: [{ name: 'sidecar', image: 'busybox' }],
       tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
@@ -233,7 +280,14 @@ t.test('ramdisk, extraConfig, networking service and overrides are typed and def
     imagesByArch: [{ architecture: 'aarch64', kernel: 'http://x/ka', initramfs: 'http://x/ia' }],
     customImages: true,
   });
-  t.same(m.extraConfig, [{ group: 'DEFAULT', name: 'debug', value: 'true' }, { group: 'pxe', name: 'boot-retry', value: '1' }], 'entries without a value are dropped');
+  t.same(
+    m.extraConfig,
+    [
+      { group: 'DEFAULT', name: 'debug', value: 'true' },
+      { group: 'pxe', name: 'boot-retry', value: '1' },
+    ],
+    'entries without a value are dropped',
+  );
   t.same(m.networkingService?.providerNetworks, [{ type: 'idle', mode: 'access', nativeVLAN: 10, allowedVLANs: [] }]);
   t.same(Object.keys(m.scheduling.nodeSelector), ['a', 'b'], 'sorted');
   t.same(Object.keys(m.overrides.labels), ['a', 'z'], 'sorted');
@@ -244,19 +298,41 @@ t.test('ramdisk, extraConfig, networking service and overrides are typed and def
 t.test('an invalid spec is refused with its problems, never a model', async (t) => {
   const cases = [
     { scenario: 'an unknown field type', spec: { networking: { apiPort: 'x' } }, path: 'spec.networking.apiPort' },
-    { scenario: 'a broken CIDR', spec: { networking: { interface: 'eth1', ipAddress: '192.0.2.2', dhcp: { networkCIDR: '192.0.2.0/33', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } } }, path: 'spec.networking.dhcp.networkCIDR' },
-    { scenario: 'an override container that is not a container', spec: { overrides: { containers: [{ name: 'x', ports: 'nope' }] } }, path: 'spec.overrides.containers[0]' },
+    {
+      scenario: 'a broken CIDR',
+      spec: {
+        networking: { interface: 'eth1', ipAddress: '192.0.2.2', dhcp: { networkCIDR: '192.0.2.0/33', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } },
+      },
+      path: 'spec.networking.dhcp.networkCIDR',
+    },
+    {
+      scenario: 'an override container that is not a container',
+      spec: { overrides: { containers: [{ name: 'x', ports: 'nope' }] } },
+      path: 'spec.overrides.containers[0]',
+    },
     { scenario: 'not an object', spec: 42, path: 'spec' },
   ];
   for (const c of cases) {
     const parsed = parseIronic(c.spec);
     t.equal(parsed.ok, false, c.scenario);
-    if (!parsed.ok) t.ok(parsed.problems.some((p) => p.path.startsWith(c.path)), `${c.scenario}: ${c.path} is named (${parsed.problems.map((p) => p.path).join(', ')})`);
+    if (!parsed.ok)
+      t.ok(
+        parsed.problems.some((p) => p.path.startsWith(c.path)),
+        `${c.scenario}: ${c.path} is named (${parsed.problems.map((p) => p.path).join(', ')})`,
+      );
   }
 });
 
 t.test('parseIronic never mutates its input and is deterministic', async (t) => {
-  const input = { networking: { apiPort: 7385, interface: 'eth1', ipAddress: '192.0.2.2', dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } }, prometheusExporter: { enabled: true } };
+  const input = {
+    networking: {
+      apiPort: 7385,
+      interface: 'eth1',
+      ipAddress: '192.0.2.2',
+      dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' },
+    },
+    prometheusExporter: { enabled: true },
+  };
   const before = structuredClone(input);
   const first = model(input);
   t.same(input, before);
@@ -285,14 +361,30 @@ t.test('parseIronicDatabase', async (t) => {
 t.test('property: parsing never throws and is deterministic, whatever the input', async (t) => {
   const { default: fc } = await import('fast-check');
   const ip = fc.oneof(fc.ipV4(), fc.ipV6(), fc.constantFrom('192.0.2.2', 'not-an-ip', ''));
-  const cidr = fc.oneof(fc.constantFrom('192.0.2.0/24', 'fd00::/64', 'bad'), fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 33 })).map(([a, p]) => `${a}/${p}`));
+  const cidr = fc.oneof(
+    fc.constantFrom('192.0.2.0/24', 'fd00::/64', 'bad'),
+    fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 33 })).map(([a, p]) => `${a}/${p}`),
+  );
   const spec = fc.oneof(
     fc.anything(),
     fc.record(
       {
-        networking: fc.record({ interface: fc.string(), ipAddress: ip, dhcp: fc.record({ networkCIDR: cidr, rangeBegin: ip, rangeEnd: ip }, { requiredKeys: [] }) }, { requiredKeys: [] }),
-        tls: fc.record({ certificateName: fc.string(), bmcCAName: fc.string(), trustedCA: fc.record({ name: fc.string(), kind: fc.constantFrom('Secret', 'ConfigMap', 'x') }) }, { requiredKeys: [] }),
-        overrides: fc.record({ containers: fc.array(fc.anything(), { maxLength: 2 }), tolerations: fc.array(fc.anything(), { maxLength: 2 }) }, { requiredKeys: [] }),
+        networking: fc.record(
+          { interface: fc.string(), ipAddress: ip, dhcp: fc.record({ networkCIDR: cidr, rangeBegin: ip, rangeEnd: ip }, { requiredKeys: [] }) },
+          { requiredKeys: [] },
+        ),
+        tls: fc.record(
+          {
+            certificateName: fc.string(),
+            bmcCAName: fc.string(),
+            trustedCA: fc.record({ name: fc.string(), kind: fc.constantFrom('Secret', 'ConfigMap', 'x') }),
+          },
+          { requiredKeys: [] },
+        ),
+        overrides: fc.record(
+          { containers: fc.array(fc.anything(), { maxLength: 2 }), tolerations: fc.array(fc.anything(), { maxLength: 2 }) },
+          { requiredKeys: [] },
+        ),
       },
       { requiredKeys: [] },
     ),

@@ -15,8 +15,30 @@ const TABLES: readonly RuleTable[] = [
     accepted: [
       { name: 'empty spec', spec: {} },
       { name: 'empty priorityClassName (the default priority)', spec: { priorityClassName: '' } },
-      { name: 'everything set, Galera', spec: { engine: 'MariaDBOperator', replicas: 5, priorityClassName: 'system-cluster-critical', credentialsName: 'c', image: 'docker.io/library/mariadb:11.8', tlsCertificateName: 't', storage: { size: '20Gi' } } },
-      { name: 'everything set', spec: { engine: 'Builtin', priorityClassName: 'ironic.critical-1', credentialsName: 'c', image: 'quay.io/metal3-io/mariadb:latest', tlsCertificateName: 't', storage: { size: '20Gi', storageClassName: 'fast', whenDeleted: 'Delete' }, nodeSelector: { 'kubernetes.io/os': 'linux' } } },
+      {
+        name: 'everything set, Galera',
+        spec: {
+          engine: 'MariaDBOperator',
+          replicas: 5,
+          priorityClassName: 'system-cluster-critical',
+          credentialsName: 'c',
+          image: 'docker.io/library/mariadb:11.8',
+          tlsCertificateName: 't',
+          storage: { size: '20Gi' },
+        },
+      },
+      {
+        name: 'everything set',
+        spec: {
+          engine: 'Builtin',
+          priorityClassName: 'ironic.critical-1',
+          credentialsName: 'c',
+          image: 'quay.io/metal3-io/mariadb:latest',
+          tlsCertificateName: 't',
+          storage: { size: '20Gi', storageClassName: 'fast', whenDeleted: 'Delete' },
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+        },
+      },
     ],
     refused: [
       { name: 'null', spec: null, path: 'spec', words: ['must be an object'] },
@@ -26,14 +48,24 @@ const TABLES: readonly RuleTable[] = [
       { name: 'whenDeleted', spec: { storage: { whenDeleted: 'Keep' } }, path: 'spec.storage.whenDeleted', words: ['one of', '"Retain"', '"Delete"'] },
       { name: 'quantity of the wrong type', spec: resources({ cpu: [] }, {}), path: 'spec.resources.requests.cpu', words: ['whole number or a quantity'] },
       { name: 'fractional integer quantity', spec: resources({}, { cpu: 1.5 }), path: 'spec.resources.limits.cpu', words: ['quantity'] },
-      { name: 'resource key with a slash', spec: resources({ 'nvidia.com/gpu': true }, {}), path: 'spec.resources.requests["nvidia.com/gpu"]', words: ['quantity'] },
+      {
+        name: 'resource key with a slash',
+        spec: resources({ 'nvidia.com/gpu': true }, {}),
+        path: 'spec.resources.requests["nvidia.com/gpu"]',
+        words: ['quantity'],
+      },
       { name: 'too long credentials name', spec: { credentialsName: 'x'.repeat(254) }, path: 'spec.credentialsName', words: ['too long', '253'] },
       { name: 'unknown engine', spec: { engine: 'Galera' }, path: 'spec.engine', words: ['"Builtin"', '"MariaDBOperator"'] },
       { name: 'one Galera node', spec: { engine: 'MariaDBOperator', replicas: 1 }, path: 'spec.replicas', words: ['3'] },
       { name: 'eleven Galera nodes', spec: { engine: 'MariaDBOperator', replicas: 11 }, path: 'spec.replicas', words: ['9'] },
       { name: 'priorityClassName with capitals', spec: { priorityClassName: 'High' }, path: 'spec.priorityClassName', words: ['format'] },
       { name: 'priorityClassName too long', spec: { priorityClassName: 'p'.repeat(254) }, path: 'spec.priorityClassName', words: ['too long', '253'] },
-      { name: 'semantic rules do not run on a malformed spec', spec: { storage: { ephemeral: 'yes', storageClassName: 'x', size: '0' } }, path: 'spec.storage.ephemeral', words: ['true or false'] },
+      {
+        name: 'semantic rules do not run on a malformed spec',
+        spec: { storage: { ephemeral: 'yes', storageClassName: 'x', size: '0' } },
+        path: 'spec.storage.ephemeral',
+        words: ['true or false'],
+      },
     ],
   },
   {
@@ -45,8 +77,20 @@ const TABLES: readonly RuleTable[] = [
       { name: 'unset, as before', spec: {}, old: { engine: 'Builtin' } },
     ],
     refused: [
-      { name: 'Builtin to MariaDBOperator', spec: { engine: 'MariaDBOperator' }, old: {}, path: 'spec.engine', words: ['cannot be changed', 'Builtin', 'create a new IronicDatabase'] },
-      { name: 'MariaDBOperator to Builtin', spec: {}, old: { engine: 'MariaDBOperator' }, path: 'spec.engine', words: ['cannot be changed', 'set engine back to MariaDBOperator'] },
+      {
+        name: 'Builtin to MariaDBOperator',
+        spec: { engine: 'MariaDBOperator' },
+        old: {},
+        path: 'spec.engine',
+        words: ['cannot be changed', 'Builtin', 'create a new IronicDatabase'],
+      },
+      {
+        name: 'MariaDBOperator to Builtin',
+        spec: {},
+        old: { engine: 'MariaDBOperator' },
+        path: 'spec.engine',
+        words: ['cannot be changed', 'set engine back to MariaDBOperator'],
+      },
     ],
   },
   {
@@ -71,8 +115,18 @@ const TABLES: readonly RuleTable[] = [
       { name: 'MariaDBOperator, persistent by default', spec: { engine: 'MariaDBOperator', storage: { size: '1Gi' } } },
     ],
     refused: [
-      { name: 'MariaDBOperator, ephemeral', spec: { engine: 'MariaDBOperator', storage: { ephemeral: true } }, path: 'spec.storage.ephemeral', words: ['engine MariaDBOperator', 'volumes', 'remove storage.ephemeral'] },
-      { name: 'MariaDBOperator, ephemeral, replicas', spec: { engine: 'MariaDBOperator', replicas: 5, storage: { ephemeral: true, size: '1Gi' } }, path: 'spec.storage.ephemeral', words: ['cannot be used with engine MariaDBOperator'] },
+      {
+        name: 'MariaDBOperator, ephemeral',
+        spec: { engine: 'MariaDBOperator', storage: { ephemeral: true } },
+        path: 'spec.storage.ephemeral',
+        words: ['engine MariaDBOperator', 'volumes', 'remove storage.ephemeral'],
+      },
+      {
+        name: 'MariaDBOperator, ephemeral, replicas',
+        spec: { engine: 'MariaDBOperator', replicas: 5, storage: { ephemeral: true, size: '1Gi' } },
+        path: 'spec.storage.ephemeral',
+        words: ['cannot be used with engine MariaDBOperator'],
+      },
     ],
   },
   {
@@ -83,7 +137,14 @@ const TABLES: readonly RuleTable[] = [
       { name: 'ephemeral with an empty class', spec: { storage: { ephemeral: true, storageClassName: '' } } },
       { name: 'explicitly persistent with a class', spec: { storage: { ephemeral: false, storageClassName: 'fast' } } },
     ],
-    refused: [{ name: 'ephemeral with a class', spec: { storage: { ephemeral: true, storageClassName: 'fast' } }, path: 'spec.storage.storageClassName', words: ['ephemeral', 'remove storageClassName'] }],
+    refused: [
+      {
+        name: 'ephemeral with a class',
+        spec: { storage: { ephemeral: true, storageClassName: 'fast' } },
+        path: 'spec.storage.storageClassName',
+        words: ['ephemeral', 'remove storageClassName'],
+      },
+    ],
   },
   {
     rule: 'storage.size is a positive quantity',
@@ -112,10 +173,25 @@ const TABLES: readonly RuleTable[] = [
       { name: 'limit without a request', spec: resources({}, { memory: '1Mi' }) },
     ],
     refused: [
-      { name: 'memory', spec: resources({ memory: '2Gi' }, { memory: '1Gi' }), path: 'spec.resources.requests.memory', words: ['memory', 'request', '"2Gi"', 'more than its limit', '"1Gi"', 'lower the request'] },
+      {
+        name: 'memory',
+        spec: resources({ memory: '2Gi' }, { memory: '1Gi' }),
+        path: 'spec.resources.requests.memory',
+        words: ['memory', 'request', '"2Gi"', 'more than its limit', '"1Gi"', 'lower the request'],
+      },
       { name: 'cpu millis', spec: resources({ cpu: '1500m' }, { cpu: 1 }), path: 'spec.resources.requests.cpu', words: ['more than its limit'] },
-      { name: 'decimal versus binary', spec: resources({ memory: '1.1G' }, { memory: '1Gi' }), path: 'spec.resources.requests.memory', words: ['more than its limit'] },
-      { name: 'extended resource', spec: resources({ 'nvidia.com/gpu': 2 }, { 'nvidia.com/gpu': 1 }), path: 'spec.resources.requests["nvidia.com/gpu"]', words: ['more than its limit'] },
+      {
+        name: 'decimal versus binary',
+        spec: resources({ memory: '1.1G' }, { memory: '1Gi' }),
+        path: 'spec.resources.requests.memory',
+        words: ['more than its limit'],
+      },
+      {
+        name: 'extended resource',
+        spec: resources({ 'nvidia.com/gpu': 2 }, { 'nvidia.com/gpu': 1 }),
+        path: 'spec.resources.requests["nvidia.com/gpu"]',
+        words: ['more than its limit'],
+      },
       {
         name: 'every resource, sorted',
         spec: resources({ memory: '2Gi', cpu: '2' }, { memory: '1Gi', cpu: '1' }),
@@ -132,9 +208,19 @@ const TABLES: readonly RuleTable[] = [
       { name: 'zero', spec: resources({ cpu: 0 }, {}) },
     ],
     refused: [
-      { name: 'words', spec: resources({ cpu: 'one core' }, {}), path: 'spec.resources.requests.cpu', words: ['"one core"', 'not a Kubernetes quantity', '500m'] },
+      {
+        name: 'words',
+        spec: resources({ cpu: 'one core' }, {}),
+        path: 'spec.resources.requests.cpu',
+        words: ['"one core"', 'not a Kubernetes quantity', '500m'],
+      },
       { name: 'lower-case binary suffix', spec: resources({}, { memory: '1gi' }), path: 'spec.resources.limits.memory', words: ['not a Kubernetes quantity'] },
-      { name: 'fractional exponent', spec: resources({ cpu: '1e1.5' }, { cpu: '1' }), path: 'spec.resources.requests.cpu', words: ['not a Kubernetes quantity'] },
+      {
+        name: 'fractional exponent',
+        spec: resources({ cpu: '1e1.5' }, { cpu: '1' }),
+        path: 'spec.resources.requests.cpu',
+        words: ['not a Kubernetes quantity'],
+      },
       { name: 'negative', spec: resources({ memory: '-1Gi' }, {}), path: 'spec.resources.requests.memory', words: ['negative'] },
       { name: 'negative integer limit', spec: resources({}, { cpu: -1 }), path: 'spec.resources.limits.cpu', words: ['negative'] },
     ],
@@ -149,11 +235,26 @@ const TABLES: readonly RuleTable[] = [
       { name: 'empty key', spec: { nodeSelector: { '': 'x' } }, path: 'spec.nodeSelector[""]', words: ['must not be empty'] },
       { name: 'blank key', spec: { nodeSelector: { ' ': 'x' } }, path: 'spec.nodeSelector[" "]', words: ['must not be empty'] },
       { name: 'two slashes', spec: { nodeSelector: { 'a/b/c': 'x' } }, path: 'spec.nodeSelector["a/b/c"]', words: ['"a/b/c"', 'more than one "/"'] },
-      { name: 'upper-case prefix', spec: { nodeSelector: { 'Example.com/os': 'x' } }, path: 'spec.nodeSelector["Example.com/os"]', words: ['prefix', '"Example.com/os"', 'DNS subdomain'] },
+      {
+        name: 'upper-case prefix',
+        spec: { nodeSelector: { 'Example.com/os': 'x' } },
+        path: 'spec.nodeSelector["Example.com/os"]',
+        words: ['prefix', '"Example.com/os"', 'DNS subdomain'],
+      },
       { name: 'empty prefix', spec: { nodeSelector: { '/os': 'x' } }, path: 'spec.nodeSelector["/os"]', words: ['prefix'] },
       { name: 'name too long', spec: { nodeSelector: { ['a'.repeat(64)]: 'x' } }, path: `spec.nodeSelector.${'a'.repeat(64)}`, words: ['at most 63'] },
-      { name: 'space in the name', spec: { nodeSelector: { 'disk type': 'x' } }, path: 'spec.nodeSelector["disk type"]', words: ['"disk type"', 'must end in a name'] },
-      { name: 'value with a slash', spec: { nodeSelector: { 'kubernetes.io/os': 'linux/amd64' } }, path: 'spec.nodeSelector["kubernetes.io/os"]', words: ['"linux/amd64"', '"kubernetes.io/os"', 'not a label value'] },
+      {
+        name: 'space in the name',
+        spec: { nodeSelector: { 'disk type': 'x' } },
+        path: 'spec.nodeSelector["disk type"]',
+        words: ['"disk type"', 'must end in a name'],
+      },
+      {
+        name: 'value with a slash',
+        spec: { nodeSelector: { 'kubernetes.io/os': 'linux/amd64' } },
+        path: 'spec.nodeSelector["kubernetes.io/os"]',
+        words: ['"linux/amd64"', '"kubernetes.io/os"', 'not a label value'],
+      },
       { name: 'value too long', spec: { nodeSelector: { zone: 'z'.repeat(64) } }, path: 'spec.nodeSelector.zone', words: ['"zone"', 'not a label value'] },
     ],
   },
@@ -183,7 +284,11 @@ for (const table of TABLES) {
 }
 
 t.test('all semantic problems are reported, in rule order', async (t) => {
-  const spec = { storage: { ephemeral: true, storageClassName: 'x', size: '0' }, ...resources({ memory: '2Gi' }, { memory: '1Gi' }), nodeSelector: { '': 'a' } };
+  const spec = {
+    storage: { ephemeral: true, storageClassName: 'x', size: '0' },
+    ...resources({ memory: '2Gi' }, { memory: '1Gi' }),
+    nodeSelector: { '': 'a' },
+  };
   t.same(
     validateIronicDatabase(spec).map((p) => p.path),
     ['spec.storage.storageClassName', 'spec.storage.size', 'spec.resources.requests.memory', 'spec.nodeSelector[""]'],
@@ -306,8 +411,26 @@ const specs = fc
     fc.object(),
     fc.record(
       {
-        storage: maybe(fc.record({ size: maybe(quantityLike), storageClassName: maybe(fc.string()), ephemeral: maybe(fc.boolean()), whenDeleted: maybe(fc.constantFrom('Retain', 'Delete')) }, { requiredKeys: [] })),
-        resources: maybe(fc.record({ requests: fc.dictionary(fc.constantFrom('cpu', 'memory', 'x/y'), quantityLike), limits: fc.dictionary(fc.constantFrom('cpu', 'memory', 'x/y'), quantityLike) }, { requiredKeys: [] })),
+        storage: maybe(
+          fc.record(
+            {
+              size: maybe(quantityLike),
+              storageClassName: maybe(fc.string()),
+              ephemeral: maybe(fc.boolean()),
+              whenDeleted: maybe(fc.constantFrom('Retain', 'Delete')),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+        resources: maybe(
+          fc.record(
+            {
+              requests: fc.dictionary(fc.constantFrom('cpu', 'memory', 'x/y'), quantityLike),
+              limits: fc.dictionary(fc.constantFrom('cpu', 'memory', 'x/y'), quantityLike),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
         nodeSelector: maybe(fc.dictionary(fc.string(), fc.string())),
       },
       { requiredKeys: [] },

@@ -58,27 +58,61 @@ const TABLES: readonly RuleTable[] = [
       { name: 'port too large', spec: { networking: { rpcPort: 70000 } }, path: 'spec.networking.rpcPort', words: ['too large', '65535'] },
       { name: 'fractional port', spec: { networking: { apiPort: 1.5 } }, path: 'spec.networking.apiPort', words: ['whole number'] },
       { name: 'boolean as string', spec: { highAvailability: 'true' }, path: 'spec.highAvailability', words: ['true or false'] },
-      { name: 'priority class with capitals', spec: { priorityClassName: 'System-Node-Critical' }, path: 'spec.priorityClassName', words: ['wrong format', 'PriorityClass'] },
+      {
+        name: 'priority class with capitals',
+        spec: { priorityClassName: 'System-Node-Critical' },
+        path: 'spec.priorityClassName',
+        words: ['wrong format', 'PriorityClass'],
+      },
       { name: 'priority class too long', spec: { priorityClassName: 'a'.repeat(254) }, path: 'spec.priorityClassName', words: ['too long', '253'] },
       {
         name: 'missing required fields of an extra range, with array index',
         spec: extraOnly({}),
         path: 'spec.networking.dhcp.extraRanges[0].networkCIDR',
-        paths: ['spec.networking.dhcp.extraRanges[0].networkCIDR', 'spec.networking.dhcp.extraRanges[0].rangeBegin', 'spec.networking.dhcp.extraRanges[0].rangeEnd'],
+        paths: [
+          'spec.networking.dhcp.extraRanges[0].networkCIDR',
+          'spec.networking.dhcp.extraRanges[0].rangeBegin',
+          'spec.networking.dhcp.extraRanges[0].rangeEnd',
+        ],
         words: ['required', 'add it'],
       },
       { name: 'missing database host', spec: { database: { credentialsName: 'c', name: 'n' } }, path: 'spec.database.host', words: ['required'] },
       { name: 'empty database name', spec: { database: { ...DB, name: '' } }, path: 'spec.database.name', words: ['must not be empty'] },
-      { name: 'enum value', spec: { networking: { ipAddressManager: 'vrrp' } }, path: 'spec.networking.ipAddressManager', words: ['one of', '"keepalived"', '"vrrp"'] },
-      { name: 'uri format', spec: { networking: { externalCallbackURL: 'not a url', imageServerExternalURL: 'https://x' } }, path: 'spec.networking.externalCallbackURL', words: ['not a valid absolute URL'] },
+      {
+        name: 'enum value',
+        spec: { networking: { ipAddressManager: 'vrrp' } },
+        path: 'spec.networking.ipAddressManager',
+        words: ['one of', '"keepalived"', '"vrrp"'],
+      },
+      {
+        name: 'uri format',
+        spec: { networking: { externalCallbackURL: 'not a url', imageServerExternalURL: 'https://x' } },
+        path: 'spec.networking.externalCallbackURL',
+        words: ['not a valid absolute URL'],
+      },
       { name: 'blank agent kernel is not a URL', spec: agentImages(image(' ')), path: 'spec.overrides.agentImages[0].kernel', words: ['URL'] },
       { name: 'version pattern', spec: { version: 'v38' }, path: 'spec.version', words: ['wrong format', 'MAJOR.MINOR'] },
       // NOTE: the CRD pattern of version refuses an empty string before rule 19 could default it.
       { name: 'empty version', spec: { version: '' }, path: 'spec.version', words: ['wrong format'] },
-      { name: 'map key with a slash', spec: { nodeSelector: { 'kubernetes.io/os': 1 } }, path: 'spec.nodeSelector["kubernetes.io/os"]', words: ['must be a string'] },
+      {
+        name: 'map key with a slash',
+        spec: { nodeSelector: { 'kubernetes.io/os': 1 } },
+        path: 'spec.nodeSelector["kubernetes.io/os"]',
+        words: ['must be a string'],
+      },
       { name: 'numeric map key stays a key', spec: { nodeSelector: { '0': true } }, path: 'spec.nodeSelector["0"]', words: ['must be a string'] },
-      { name: 'JSON pointer escapes are decoded', spec: { nodeSelector: { 'a~b/c': null } }, path: 'spec.nodeSelector["a~b/c"]', words: ['must be a string', 'null'] },
-      { name: 'too many items', spec: { networking: { macAddresses: Array.from({ length: 65 }, () => 'aa:bb:cc:dd:ee:ff') } }, path: 'spec.networking.macAddresses', words: ['at most 64'] },
+      {
+        name: 'JSON pointer escapes are decoded',
+        spec: { nodeSelector: { 'a~b/c': null } },
+        path: 'spec.nodeSelector["a~b/c"]',
+        words: ['must be a string', 'null'],
+      },
+      {
+        name: 'too many items',
+        spec: { networking: { macAddresses: Array.from({ length: 65 }, () => 'aa:bb:cc:dd:ee:ff') } },
+        path: 'spec.networking.macAddresses',
+        words: ['at most 64'],
+      },
       {
         name: 'semantic rules do not run on a malformed spec',
         spec: { highAvailability: true, networking: { apiPort: 'x', ipAddress: 'nope' } },
@@ -94,7 +128,14 @@ const TABLES: readonly RuleTable[] = [
       { name: 'HA with databaseName', spec: { highAvailability: true, databaseName: 'ironic-db' } },
       { name: 'no HA, no database', spec: { highAvailability: false } },
     ],
-    refused: [{ name: 'HA without a database', spec: { highAvailability: true }, path: 'spec.highAvailability', words: ['requires a database', 'spec.database', 'spec.databaseName'] }],
+    refused: [
+      {
+        name: 'HA without a database',
+        spec: { highAvailability: true },
+        path: 'spec.highAvailability',
+        words: ['requires a database', 'spec.database', 'spec.databaseName'],
+      },
+    ],
   },
   {
     rule: '1b: database and databaseName exclude each other',
@@ -102,13 +143,24 @@ const TABLES: readonly RuleTable[] = [
       { name: 'only database', spec: { database: DB } },
       { name: 'only databaseName', spec: { databaseName: 'ironic-db' } },
     ],
-    refused: [{ name: 'both', spec: { database: DB, databaseName: 'ironic-db' }, path: 'spec.databaseName', words: ['database and databaseName', 'cannot both be set'] }],
+    refused: [
+      {
+        name: 'both',
+        spec: { database: DB, databaseName: 'ironic-db' },
+        path: 'spec.databaseName',
+        words: ['database and databaseName', 'cannot both be set'],
+      },
+    ],
   },
   {
     rule: '2: an update cannot move to a different database',
     accepted: [
       { name: 'same host and name', spec: { database: DB }, old: { database: DB } },
-      { name: 'new credentials and TLS secret are fine', spec: { database: { ...DB, credentialsName: 'rotated', tlsCertificateName: 'ca' } }, old: { database: DB } },
+      {
+        name: 'new credentials and TLS secret are fine',
+        spec: { database: { ...DB, credentialsName: 'rotated', tlsCertificateName: 'ca' } },
+        old: { database: DB },
+      },
       { name: 'no old database', spec: { database: DB }, old: {} },
       { name: 'database removed', spec: {}, old: { database: DB } },
       { name: 'same databaseName', spec: { databaseName: 'a' }, old: { databaseName: 'a' } },
@@ -116,9 +168,21 @@ const TABLES: readonly RuleTable[] = [
       { name: 'malformed old spec is ignored', spec: { database: DB }, old: { database: 'x', databaseName: 3 } },
     ],
     refused: [
-      { name: 'other host', spec: { database: { ...DB, host: 'other.example.com' } }, old: { database: DB }, path: 'spec.database', words: ['cannot change', 'different database', 'mariadb.example.com'] },
+      {
+        name: 'other host',
+        spec: { database: { ...DB, host: 'other.example.com' } },
+        old: { database: DB },
+        path: 'spec.database',
+        words: ['cannot change', 'different database', 'mariadb.example.com'],
+      },
       { name: 'other name', spec: { database: { ...DB, name: 'ironic2' } }, old: { database: DB }, path: 'spec.database', words: ['cannot change', 'restore'] },
-      { name: 'other databaseName', spec: { databaseName: 'b' }, old: { databaseName: 'a' }, path: 'spec.databaseName', words: ['cannot change', 'IronicDatabase', '"a"'] },
+      {
+        name: 'other databaseName',
+        spec: { databaseName: 'b' },
+        old: { databaseName: 'a' },
+        path: 'spec.databaseName',
+        words: ['cannot change', 'IronicDatabase', '"a"'],
+      },
     ],
   },
   {
@@ -137,9 +201,24 @@ const TABLES: readonly RuleTable[] = [
       { name: 'host network with interface', spec: { networking: { disableHostNetwork: false, interface: 'eth0' } } },
     ],
     refused: [
-      { name: 'with macAddresses', spec: { networking: { disableHostNetwork: true, macAddresses: ['aa:bb:cc:dd:ee:ff'] } }, path: 'spec.networking.disableHostNetwork', words: ['disableHostNetwork', 'networking.macAddresses'] },
-      { name: 'with a disabled keepalived', spec: { networking: { disableHostNetwork: true, keepalived: { enabled: false } } }, path: 'spec.networking.disableHostNetwork', words: ['networking.keepalived'] },
-      { name: 'lists every conflict', spec: { networking: { disableHostNetwork: true, bindInterface: true, interface: 'eth0' } }, path: 'spec.networking.disableHostNetwork', words: ['networking.bindInterface, networking.interface'] },
+      {
+        name: 'with macAddresses',
+        spec: { networking: { disableHostNetwork: true, macAddresses: ['aa:bb:cc:dd:ee:ff'] } },
+        path: 'spec.networking.disableHostNetwork',
+        words: ['disableHostNetwork', 'networking.macAddresses'],
+      },
+      {
+        name: 'with a disabled keepalived',
+        spec: { networking: { disableHostNetwork: true, keepalived: { enabled: false } } },
+        path: 'spec.networking.disableHostNetwork',
+        words: ['networking.keepalived'],
+      },
+      {
+        name: 'lists every conflict',
+        spec: { networking: { disableHostNetwork: true, bindInterface: true, interface: 'eth0' } },
+        path: 'spec.networking.disableHostNetwork',
+        words: ['networking.bindInterface, networking.interface'],
+      },
     ],
   },
   {
@@ -152,13 +231,33 @@ const TABLES: readonly RuleTable[] = [
       { name: 'empty means unset', spec: { networking: { ipAddress: '' } } },
     ],
     refused: [
-      { name: 'octet too large', spec: { networking: { ipAddress: '192.0.2.256' } }, path: 'spec.networking.ipAddress', words: ['not a valid IP address', '192.0.2.256'] },
-      { name: 'leading zero', spec: { networking: { ipAddress: '192.0.2.01' } }, path: 'spec.networking.ipAddress', words: ['not a valid IP address', 'leading zeros'] },
+      {
+        name: 'octet too large',
+        spec: { networking: { ipAddress: '192.0.2.256' } },
+        path: 'spec.networking.ipAddress',
+        words: ['not a valid IP address', '192.0.2.256'],
+      },
+      {
+        name: 'leading zero',
+        spec: { networking: { ipAddress: '192.0.2.01' } },
+        path: 'spec.networking.ipAddress',
+        words: ['not a valid IP address', 'leading zeros'],
+      },
       { name: 'short IPv4', spec: { networking: { ipAddress: '10.1' } }, path: 'spec.networking.ipAddress', words: ['not a valid IP address'] },
       { name: 'hex IPv4', spec: { networking: { ipAddress: '0x7f.0.0.1' } }, path: 'spec.networking.ipAddress', words: ['not a valid IP address'] },
       { name: 'two ::', spec: { networking: { ipAddress: '2001::db8::1' } }, path: 'spec.networking.ipAddress', words: ['not a valid IP address'] },
-      { name: 'IPv6 group too long', spec: { networking: { ipAddress: '2001:db8::12345' } }, path: 'spec.networking.ipAddress', words: ['not a valid IP address'] },
-      { name: 'leading zero in an IPv4 tail', spec: { networking: { ipAddress: '::ffff:192.0.2.01' } }, path: 'spec.networking.ipAddress', words: ['not a valid IP address'] },
+      {
+        name: 'IPv6 group too long',
+        spec: { networking: { ipAddress: '2001:db8::12345' } },
+        path: 'spec.networking.ipAddress',
+        words: ['not a valid IP address'],
+      },
+      {
+        name: 'leading zero in an IPv4 tail',
+        spec: { networking: { ipAddress: '::ffff:192.0.2.01' } },
+        path: 'spec.networking.ipAddress',
+        words: ['not a valid IP address'],
+      },
       { name: 'empty zone', spec: { networking: { ipAddress: 'fe80::1%' } }, path: 'spec.networking.ipAddress', words: ['not a valid IP address'] },
       { name: 'brackets', spec: { networking: { ipAddress: '[2001:db8::1]' } }, path: 'spec.networking.ipAddress', words: ['not a valid IP address'] },
     ],
@@ -178,7 +277,12 @@ const TABLES: readonly RuleTable[] = [
     rule: '7: externalIP excludes ingress and the external URLs',
     accepted: [{ name: 'externalIP alone', spec: { networking: { externalIP: '203.0.113.5' } } }],
     refused: [
-      { name: 'with ingress', spec: { networking: { externalIP: '203.0.113.5', ingress: {} } }, path: 'spec.networking.externalIP', words: ['cannot be set together', 'networking.ingress'] },
+      {
+        name: 'with ingress',
+        spec: { networking: { externalIP: '203.0.113.5', ingress: {} } },
+        path: 'spec.networking.externalIP',
+        words: ['cannot be set together', 'networking.ingress'],
+      },
       {
         name: 'with both URLs',
         spec: { networking: { externalIP: '203.0.113.5', externalCallbackURL: 'https://a:6385', imageServerExternalURL: 'https://a:6183' } },
@@ -194,19 +298,43 @@ const TABLES: readonly RuleTable[] = [
       { name: 'one with ingress', spec: { networking: { externalCallbackURL: 'https://a:6385', ingress: { host: 'ironic.example.com' } } } },
     ],
     refused: [
-      { name: 'only the callback URL', spec: { networking: { externalCallbackURL: 'https://a:6385' } }, path: 'spec.networking.imageServerExternalURL', words: ['set together', 'set imageServerExternalURL'] },
-      { name: 'only the image server URL', spec: { networking: { imageServerExternalURL: 'https://a:6183' } }, path: 'spec.networking.externalCallbackURL', words: ['set together', 'set externalCallbackURL'] },
+      {
+        name: 'only the callback URL',
+        spec: { networking: { externalCallbackURL: 'https://a:6385' } },
+        path: 'spec.networking.imageServerExternalURL',
+        words: ['set together', 'set imageServerExternalURL'],
+      },
+      {
+        name: 'only the image server URL',
+        spec: { networking: { imageServerExternalURL: 'https://a:6183' } },
+        path: 'spec.networking.externalCallbackURL',
+        words: ['set together', 'set externalCallbackURL'],
+      },
     ],
   },
   {
     rule: '9: high availability forbids networking.ipAddress',
     accepted: [{ name: 'HA with an interface', spec: { ...HA, networking: { interface: 'eth0' } } }],
-    refused: [{ name: 'HA with an ipAddress', spec: { ...HA, networking: { ipAddress: '192.0.2.2' } }, path: 'spec.networking.ipAddress', words: ['high availability', 'remove'] }],
+    refused: [
+      {
+        name: 'HA with an ipAddress',
+        spec: { ...HA, networking: { ipAddress: '192.0.2.2' } },
+        path: 'spec.networking.ipAddress',
+        words: ['high availability', 'remove'],
+      },
+    ],
   },
   {
     rule: '10: no DHCP with high availability',
     accepted: [{ name: 'DHCP without HA', spec: dhcpSpec(MAIN) }],
-    refused: [{ name: 'DHCP with HA', spec: dhcpSpec(MAIN, { interface: 'eth0' }, HA), path: 'spec.networking.dhcp', words: ['DHCP', 'not available with high availability'] }],
+    refused: [
+      {
+        name: 'DHCP with HA',
+        spec: dhcpSpec(MAIN, { interface: 'eth0' }, HA),
+        path: 'spec.networking.dhcp',
+        words: ['DHCP', 'not available with high availability'],
+      },
+    ],
   },
   {
     rule: '10a: DHCP needs ipAddress, interface or macAddresses',
@@ -215,7 +343,12 @@ const TABLES: readonly RuleTable[] = [
       { name: 'macAddresses only', spec: dhcpSpec(MAIN, { macAddresses: ['aa:bb:cc:dd:ee:ff'] }) },
     ],
     refused: [
-      { name: 'none of them', spec: dhcpSpec(MAIN, {}), path: 'spec.networking', words: ['at least one of', 'networking.ipAddress', 'networking.interface', 'networking.macAddresses'] },
+      {
+        name: 'none of them',
+        spec: dhcpSpec(MAIN, {}),
+        path: 'spec.networking',
+        words: ['at least one of', 'networking.ipAddress', 'networking.interface', 'networking.macAddresses'],
+      },
       { name: 'an empty MAC list', spec: dhcpSpec(MAIN, { macAddresses: [] }), path: 'spec.networking', words: ['at least one of'] },
     ],
   },
@@ -225,7 +358,14 @@ const TABLES: readonly RuleTable[] = [
       { name: 'serveDNS alone', spec: dhcpSpec({ ...MAIN, serveDNS: true }) },
       { name: 'dnsAddress alone', spec: dhcpSpec({ ...MAIN, dnsAddress: '192.0.2.53' }) },
     ],
-    refused: [{ name: 'both', spec: dhcpSpec({ ...MAIN, serveDNS: true, dnsAddress: '192.0.2.53' }), path: 'spec.networking.dhcp.dnsAddress', words: ['serveDNS', 'remove dnsAddress'] }],
+    refused: [
+      {
+        name: 'both',
+        spec: dhcpSpec({ ...MAIN, serveDNS: true, dnsAddress: '192.0.2.53' }),
+        path: 'spec.networking.dhcp.dnsAddress',
+        words: ['serveDNS', 'remove dnsAddress'],
+      },
+    ],
   },
   {
     rule: '10c: dnsAddress and gatewayAddress are valid IPs (the gateway is not checked against the CIDR)',
@@ -234,17 +374,42 @@ const TABLES: readonly RuleTable[] = [
       { name: 'IPv6 DNS and gateway', spec: dhcpSpec({ ...MAIN6, dnsAddress: '2001:db8::53', gatewayAddress: '2001:db8::1' }, PROV6) },
     ],
     refused: [
-      { name: 'bad DNS', spec: dhcpSpec({ ...MAIN, dnsAddress: 'dns.example.com' }), path: 'spec.networking.dhcp.dnsAddress', words: ['not a valid IP address'] },
-      { name: 'bad gateway', spec: dhcpSpec({ ...MAIN, gatewayAddress: '192.0.2.1.1' }), path: 'spec.networking.dhcp.gatewayAddress', words: ['not a valid IP address'] },
-      { name: 'bad IPv6 gateway', spec: dhcpSpec({ ...MAIN6, gatewayAddress: '2001:db8:::1' }, PROV6), path: 'spec.networking.dhcp.gatewayAddress', words: ['not a valid IP address'] },
+      {
+        name: 'bad DNS',
+        spec: dhcpSpec({ ...MAIN, dnsAddress: 'dns.example.com' }),
+        path: 'spec.networking.dhcp.dnsAddress',
+        words: ['not a valid IP address'],
+      },
+      {
+        name: 'bad gateway',
+        spec: dhcpSpec({ ...MAIN, gatewayAddress: '192.0.2.1.1' }),
+        path: 'spec.networking.dhcp.gatewayAddress',
+        words: ['not a valid IP address'],
+      },
+      {
+        name: 'bad IPv6 gateway',
+        spec: dhcpSpec({ ...MAIN6, gatewayAddress: '2001:db8:::1' }, PROV6),
+        path: 'spec.networking.dhcp.gatewayAddress',
+        words: ['not a valid IP address'],
+      },
     ],
   },
   {
     rule: '10d: networkCIDR, rangeBegin and rangeEnd together',
     accepted: [{ name: 'all three', spec: dhcpSpec(MAIN) }],
     refused: [
-      { name: 'CIDR only', spec: dhcpSpec({ networkCIDR: '192.0.2.0/24' }), path: 'spec.networking.dhcp.rangeBegin', words: ['must be set together', 'set rangeBegin and rangeEnd'] },
-      { name: 'no end', spec: dhcpSpec({ networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10' }), path: 'spec.networking.dhcp.rangeEnd', words: ['must be set together', 'set rangeEnd'] },
+      {
+        name: 'CIDR only',
+        spec: dhcpSpec({ networkCIDR: '192.0.2.0/24' }),
+        path: 'spec.networking.dhcp.rangeBegin',
+        words: ['must be set together', 'set rangeBegin and rangeEnd'],
+      },
+      {
+        name: 'no end',
+        spec: dhcpSpec({ networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10' }),
+        path: 'spec.networking.dhcp.rangeEnd',
+        words: ['must be set together', 'set rangeEnd'],
+      },
     ],
   },
   {
@@ -268,22 +433,92 @@ const TABLES: readonly RuleTable[] = [
       { name: 'no ipAddress to check', spec: dhcpSpec(MAIN, { interface: 'eth0' }) },
     ],
     refused: [
-      { name: 'prefix too long', spec: dhcpSpec({ ...MAIN, networkCIDR: '192.0.2.0/33' }), path: 'spec.networking.dhcp.networkCIDR', words: ['not a valid CIDR', 'ADDRESS/PREFIX'] },
+      {
+        name: 'prefix too long',
+        spec: dhcpSpec({ ...MAIN, networkCIDR: '192.0.2.0/33' }),
+        path: 'spec.networking.dhcp.networkCIDR',
+        words: ['not a valid CIDR', 'ADDRESS/PREFIX'],
+      },
       { name: 'no prefix', spec: dhcpSpec({ ...MAIN, networkCIDR: '192.0.2.0' }), path: 'spec.networking.dhcp.networkCIDR', words: ['not a valid CIDR'] },
-      { name: 'leading zero in the prefix', spec: dhcpSpec({ ...MAIN, networkCIDR: '192.0.2.0/024' }), path: 'spec.networking.dhcp.networkCIDR', words: ['not a valid CIDR'] },
-      { name: 'IPv6 prefix too long', spec: dhcpSpec({ ...MAIN6, networkCIDR: '2001:db8::/129' }, PROV6), path: 'spec.networking.dhcp.networkCIDR', words: ['not a valid CIDR'] },
-      { name: 'zone in a CIDR', spec: dhcpSpec({ ...MAIN6, networkCIDR: 'fe80::%eth0/64', rangeBegin: 'fe80::10', rangeEnd: 'fe80::20' }, { interface: 'eth0' }), path: 'spec.networking.dhcp.networkCIDR', words: ['not a valid CIDR'] },
-      { name: 'begin outside', spec: dhcpSpec({ ...MAIN, rangeBegin: '192.0.3.10' }), path: 'spec.networking.dhcp.rangeBegin', words: ['192.0.3.10 is not in networking.dhcp.networkCIDR'] },
-      { name: 'end outside', spec: dhcpSpec({ ...MAIN, rangeEnd: '192.0.3.1' }), path: 'spec.networking.dhcp.rangeEnd', words: ['is not in networking.dhcp.networkCIDR'] },
+      {
+        name: 'leading zero in the prefix',
+        spec: dhcpSpec({ ...MAIN, networkCIDR: '192.0.2.0/024' }),
+        path: 'spec.networking.dhcp.networkCIDR',
+        words: ['not a valid CIDR'],
+      },
+      {
+        name: 'IPv6 prefix too long',
+        spec: dhcpSpec({ ...MAIN6, networkCIDR: '2001:db8::/129' }, PROV6),
+        path: 'spec.networking.dhcp.networkCIDR',
+        words: ['not a valid CIDR'],
+      },
+      {
+        name: 'zone in a CIDR',
+        spec: dhcpSpec({ ...MAIN6, networkCIDR: 'fe80::%eth0/64', rangeBegin: 'fe80::10', rangeEnd: 'fe80::20' }, { interface: 'eth0' }),
+        path: 'spec.networking.dhcp.networkCIDR',
+        words: ['not a valid CIDR'],
+      },
+      {
+        name: 'begin outside',
+        spec: dhcpSpec({ ...MAIN, rangeBegin: '192.0.3.10' }),
+        path: 'spec.networking.dhcp.rangeBegin',
+        words: ['192.0.3.10 is not in networking.dhcp.networkCIDR'],
+      },
+      {
+        name: 'end outside',
+        spec: dhcpSpec({ ...MAIN, rangeEnd: '192.0.3.1' }),
+        path: 'spec.networking.dhcp.rangeEnd',
+        words: ['is not in networking.dhcp.networkCIDR'],
+      },
       { name: 'begin not an IP', spec: dhcpSpec({ ...MAIN, rangeBegin: 'first' }), path: 'spec.networking.dhcp.rangeBegin', words: ['not a valid IP address'] },
-      { name: 'begin after end', spec: dhcpSpec({ ...MAIN, rangeBegin: '192.0.2.100', rangeEnd: '192.0.2.10' }), path: 'spec.networking.dhcp.rangeBegin', words: ['must not be after', 'rangeEnd'] },
-      { name: 'numeric order .10 after .9', spec: dhcpSpec({ ...MAIN, rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.9' }), path: 'spec.networking.dhcp.rangeBegin', words: ['must not be after'] },
-      { name: 'IPv6 begin after end', spec: dhcpSpec({ ...MAIN6, rangeBegin: '2001:db8::1:0', rangeEnd: '2001:db8::ffff' }, PROV6), path: 'spec.networking.dhcp.rangeBegin', words: ['must not be after'] },
-      { name: 'IPv6 begin in an IPv4 CIDR', spec: dhcpSpec({ ...MAIN, rangeBegin: '2001:db8::10' }), path: 'spec.networking.dhcp.rangeBegin', words: ['is not in networking.dhcp.networkCIDR'] },
-      { name: 'IPv4-mapped begin in an IPv4 CIDR', spec: dhcpSpec({ ...MAIN, rangeBegin: '::ffff:192.0.2.10' }), path: 'spec.networking.dhcp.rangeBegin', words: ['is not in'] },
-      { name: 'IPv6 end outside an IPv6 CIDR', spec: dhcpSpec({ ...MAIN6, rangeEnd: '2001:db9::1' }, PROV6), path: 'spec.networking.dhcp.rangeEnd', words: ['is not in'] },
-      { name: 'ipAddress outside', spec: dhcpSpec(MAIN, { interface: 'eth0', ipAddress: '198.51.100.2' }), path: 'spec.networking.ipAddress', words: ['must contain networking.ipAddress'] },
-      { name: 'IPv6 ipAddress with an IPv4 CIDR', spec: dhcpSpec(MAIN, PROV6), path: 'spec.networking.ipAddress', words: ['must contain networking.ipAddress'] },
+      {
+        name: 'begin after end',
+        spec: dhcpSpec({ ...MAIN, rangeBegin: '192.0.2.100', rangeEnd: '192.0.2.10' }),
+        path: 'spec.networking.dhcp.rangeBegin',
+        words: ['must not be after', 'rangeEnd'],
+      },
+      {
+        name: 'numeric order .10 after .9',
+        spec: dhcpSpec({ ...MAIN, rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.9' }),
+        path: 'spec.networking.dhcp.rangeBegin',
+        words: ['must not be after'],
+      },
+      {
+        name: 'IPv6 begin after end',
+        spec: dhcpSpec({ ...MAIN6, rangeBegin: '2001:db8::1:0', rangeEnd: '2001:db8::ffff' }, PROV6),
+        path: 'spec.networking.dhcp.rangeBegin',
+        words: ['must not be after'],
+      },
+      {
+        name: 'IPv6 begin in an IPv4 CIDR',
+        spec: dhcpSpec({ ...MAIN, rangeBegin: '2001:db8::10' }),
+        path: 'spec.networking.dhcp.rangeBegin',
+        words: ['is not in networking.dhcp.networkCIDR'],
+      },
+      {
+        name: 'IPv4-mapped begin in an IPv4 CIDR',
+        spec: dhcpSpec({ ...MAIN, rangeBegin: '::ffff:192.0.2.10' }),
+        path: 'spec.networking.dhcp.rangeBegin',
+        words: ['is not in'],
+      },
+      {
+        name: 'IPv6 end outside an IPv6 CIDR',
+        spec: dhcpSpec({ ...MAIN6, rangeEnd: '2001:db9::1' }, PROV6),
+        path: 'spec.networking.dhcp.rangeEnd',
+        words: ['is not in'],
+      },
+      {
+        name: 'ipAddress outside',
+        spec: dhcpSpec(MAIN, { interface: 'eth0', ipAddress: '198.51.100.2' }),
+        path: 'spec.networking.ipAddress',
+        words: ['must contain networking.ipAddress'],
+      },
+      {
+        name: 'IPv6 ipAddress with an IPv4 CIDR',
+        spec: dhcpSpec(MAIN, PROV6),
+        path: 'spec.networking.ipAddress',
+        words: ['must contain networking.ipAddress'],
+      },
     ],
   },
   {
@@ -295,15 +530,60 @@ const TABLES: readonly RuleTable[] = [
       { name: 'host bits allowed', spec: extraSpec({ ...EXTRA, networkCIDR: '198.51.100.77/24' }) },
     ],
     refused: [
-      { name: 'invalid CIDR', spec: extraSpec({ ...EXTRA, networkCIDR: '198.51.100.0/40' }), path: 'spec.networking.dhcp.extraRanges[0].networkCIDR', words: ['not a valid CIDR'] },
-      { name: 'zero prefix', spec: extraSpec({ ...EXTRA, networkCIDR: '0.0.0.0/0' }), path: 'spec.networking.dhcp.extraRanges[0].networkCIDR', words: ['non-zero prefix length'] },
-      { name: 'zero IPv6 prefix', spec: extraSpec({ ...EXTRA6, networkCIDR: '::/0' }), path: 'spec.networking.dhcp.extraRanges[0].networkCIDR', words: ['non-zero prefix length'] },
-      { name: 'begin outside', spec: extraSpec(EXTRA, { ...EXTRA, rangeBegin: '198.51.101.1' }), path: 'spec.networking.dhcp.extraRanges[1].rangeBegin', words: ['is not in networking.dhcp.extraRanges[1].networkCIDR'] },
-      { name: 'IPv6 end outside', spec: extraSpec({ ...EXTRA6, rangeEnd: '2001:db8:2::1' }), path: 'spec.networking.dhcp.extraRanges[0].rangeEnd', words: ['is not in networking.dhcp.extraRanges[0].networkCIDR'] },
-      { name: 'begin after end', spec: extraSpec({ ...EXTRA, rangeBegin: '198.51.100.30' }), path: 'spec.networking.dhcp.extraRanges[0].rangeBegin', words: ['must not be after'] },
-      { name: 'IPv6 gateway', spec: extraSpec({ ...EXTRA6, gatewayAddress: '2001:db8:1::1' }), path: 'spec.networking.dhcp.extraRanges[0].gatewayAddress', words: ['IPv6 per-range gateway is not supported'] },
-      { name: 'gateway outside', spec: extraSpec({ ...EXTRA, gatewayAddress: '192.0.2.1' }), path: 'spec.networking.dhcp.extraRanges[0].gatewayAddress', words: ['is not in networking.dhcp.extraRanges[0].networkCIDR'] },
-      { name: 'gateway not an IP', spec: extraSpec({ ...EXTRA, gatewayAddress: 'router' }), path: 'spec.networking.dhcp.extraRanges[0].gatewayAddress', words: ['not a valid IP address'] },
+      {
+        name: 'invalid CIDR',
+        spec: extraSpec({ ...EXTRA, networkCIDR: '198.51.100.0/40' }),
+        path: 'spec.networking.dhcp.extraRanges[0].networkCIDR',
+        words: ['not a valid CIDR'],
+      },
+      {
+        name: 'zero prefix',
+        spec: extraSpec({ ...EXTRA, networkCIDR: '0.0.0.0/0' }),
+        path: 'spec.networking.dhcp.extraRanges[0].networkCIDR',
+        words: ['non-zero prefix length'],
+      },
+      {
+        name: 'zero IPv6 prefix',
+        spec: extraSpec({ ...EXTRA6, networkCIDR: '::/0' }),
+        path: 'spec.networking.dhcp.extraRanges[0].networkCIDR',
+        words: ['non-zero prefix length'],
+      },
+      {
+        name: 'begin outside',
+        spec: extraSpec(EXTRA, { ...EXTRA, rangeBegin: '198.51.101.1' }),
+        path: 'spec.networking.dhcp.extraRanges[1].rangeBegin',
+        words: ['is not in networking.dhcp.extraRanges[1].networkCIDR'],
+      },
+      {
+        name: 'IPv6 end outside',
+        spec: extraSpec({ ...EXTRA6, rangeEnd: '2001:db8:2::1' }),
+        path: 'spec.networking.dhcp.extraRanges[0].rangeEnd',
+        words: ['is not in networking.dhcp.extraRanges[0].networkCIDR'],
+      },
+      {
+        name: 'begin after end',
+        spec: extraSpec({ ...EXTRA, rangeBegin: '198.51.100.30' }),
+        path: 'spec.networking.dhcp.extraRanges[0].rangeBegin',
+        words: ['must not be after'],
+      },
+      {
+        name: 'IPv6 gateway',
+        spec: extraSpec({ ...EXTRA6, gatewayAddress: '2001:db8:1::1' }),
+        path: 'spec.networking.dhcp.extraRanges[0].gatewayAddress',
+        words: ['IPv6 per-range gateway is not supported'],
+      },
+      {
+        name: 'gateway outside',
+        spec: extraSpec({ ...EXTRA, gatewayAddress: '192.0.2.1' }),
+        path: 'spec.networking.dhcp.extraRanges[0].gatewayAddress',
+        words: ['is not in networking.dhcp.extraRanges[0].networkCIDR'],
+      },
+      {
+        name: 'gateway not an IP',
+        spec: extraSpec({ ...EXTRA, gatewayAddress: 'router' }),
+        path: 'spec.networking.dhcp.extraRanges[0].gatewayAddress',
+        words: ['not a valid IP address'],
+      },
     ],
   },
   {
@@ -334,7 +614,11 @@ const TABLES: readonly RuleTable[] = [
       },
       {
         name: 'one pool overlapping two',
-        spec: extraOnly(EXTRA, { ...EXTRA, rangeBegin: '198.51.100.30', rangeEnd: '198.51.100.40' }, { ...EXTRA, rangeBegin: '198.51.100.1', rangeEnd: '198.51.100.50' }),
+        spec: extraOnly(
+          EXTRA,
+          { ...EXTRA, rangeBegin: '198.51.100.30', rangeEnd: '198.51.100.40' },
+          { ...EXTRA, rangeBegin: '198.51.100.1', rangeEnd: '198.51.100.50' },
+        ),
         path: 'spec.networking.dhcp.extraRanges[2]',
         paths: ['spec.networking.dhcp.extraRanges[2]', 'spec.networking.dhcp.extraRanges[2]'],
         words: ['overlap'],
@@ -349,7 +633,14 @@ const TABLES: readonly RuleTable[] = [
       { name: 'latest', spec: { ...extraSpec(EXTRA), version: 'latest' } },
       { name: '35.0 without extraRanges', spec: { ...dhcpSpec(MAIN), version: '35.0' } },
     ],
-    refused: [{ name: '35.0', spec: { ...extraSpec(EXTRA), version: '35.0' }, path: 'spec.networking.dhcp.extraRanges', words: ['requires Ironic 37.0 or newer', '35.0'] }],
+    refused: [
+      {
+        name: '35.0',
+        spec: { ...extraSpec(EXTRA), version: '35.0' },
+        path: 'spec.networking.dhcp.extraRanges',
+        words: ['requires Ironic 37.0 or newer', '35.0'],
+      },
+    ],
   },
   {
     rule: '11: the deprecated ipAddressManager keepalived',
@@ -358,7 +649,12 @@ const TABLES: readonly RuleTable[] = [
       { name: 'empty manager', spec: { networking: { ipAddressManager: '' } } },
     ],
     refused: [
-      { name: 'no interface', spec: { networking: { ipAddress: '192.0.2.2', ipAddressManager: 'keepalived' } }, path: 'spec.networking.interface', words: ['keepalived requires both', 'set interface'] },
+      {
+        name: 'no interface',
+        spec: { networking: { ipAddress: '192.0.2.2', ipAddressManager: 'keepalived' } },
+        path: 'spec.networking.interface',
+        words: ['keepalived requires both', 'set interface'],
+      },
       {
         name: 'in HA',
         spec: { ...HA, networking: { interface: 'eth0', ipAddressManager: 'keepalived' } },
@@ -374,12 +670,28 @@ const TABLES: readonly RuleTable[] = [
       { name: 'enabled with ipAddress and interface', spec: { networking: { ...PROV, keepalived: { enabled: true } } } },
       {
         name: 'additional VIPs, IPv4 and IPv6',
-        spec: { networking: { ...PROV, keepalived: { enabled: true, additionalVIPs: [{ ipAddress: '192.0.2.3', interface: 'eth1' }, { ipAddress: '2001:db8::3', interface: 'eth1', prefix: 64 }] } } },
+        spec: {
+          networking: {
+            ...PROV,
+            keepalived: {
+              enabled: true,
+              additionalVIPs: [
+                { ipAddress: '192.0.2.3', interface: 'eth1' },
+                { ipAddress: '2001:db8::3', interface: 'eth1', prefix: 64 },
+              ],
+            },
+          },
+        },
       },
       { name: 'disabled needs nothing', spec: { networking: { keepalived: { enabled: false } } } },
     ],
     refused: [
-      { name: 'with ipAddressManager', spec: { networking: { ...PROV, ipAddressManager: 'keepalived', keepalived: { enabled: true } } }, path: 'spec.networking.ipAddressManager', words: ['cannot be used together', 'remove ipAddressManager'] },
+      {
+        name: 'with ipAddressManager',
+        spec: { networking: { ...PROV, ipAddressManager: 'keepalived', keepalived: { enabled: true } } },
+        path: 'spec.networking.ipAddressManager',
+        words: ['cannot be used together', 'remove ipAddressManager'],
+      },
       {
         name: 'in HA',
         spec: { ...HA, networking: { interface: 'eth0', keepalived: { enabled: true } } },
@@ -387,7 +699,12 @@ const TABLES: readonly RuleTable[] = [
         paths: ['spec.networking.keepalived', 'spec.networking.ipAddress'],
         words: ['keepalived is not available with high availability'],
       },
-      { name: 'no ipAddress', spec: { networking: { interface: 'eth0', keepalived: { enabled: true } } }, path: 'spec.networking.ipAddress', words: ['keepalived requires both', 'set ipAddress'] },
+      {
+        name: 'no ipAddress',
+        spec: { networking: { interface: 'eth0', keepalived: { enabled: true } } },
+        path: 'spec.networking.ipAddress',
+        words: ['keepalived requires both', 'set ipAddress'],
+      },
       {
         name: 'VIP with a bad address',
         spec: { networking: { ...PROV, keepalived: { enabled: true, additionalVIPs: [{ ipAddress: '2001:db8::g', interface: 'eth1' }] } } },
@@ -415,8 +732,18 @@ const TABLES: readonly RuleTable[] = [
       { name: 'no exporter', spec: HA },
     ],
     refused: [
-      { name: 'enabled exporter', spec: exporter({ enabled: true }, HA), path: 'spec.prometheusExporter.disableServiceMonitor', words: ['ServiceMonitor', 'high availability'] },
-      { name: 'even a disabled exporter', spec: exporter({ enabled: false }, HA), path: 'spec.prometheusExporter.disableServiceMonitor', words: ['ServiceMonitor'] },
+      {
+        name: 'enabled exporter',
+        spec: exporter({ enabled: true }, HA),
+        path: 'spec.prometheusExporter.disableServiceMonitor',
+        words: ['ServiceMonitor', 'high availability'],
+      },
+      {
+        name: 'even a disabled exporter',
+        spec: exporter({ enabled: false }, HA),
+        path: 'spec.prometheusExporter.disableServiceMonitor',
+        words: ['ServiceMonitor'],
+      },
     ],
   },
   {
@@ -426,8 +753,18 @@ const TABLES: readonly RuleTable[] = [
       { name: 'IPv6 any', spec: exporter({ enabled: true, bindAddress: '::' }) },
     ],
     refused: [
-      { name: 'host name', spec: exporter({ enabled: true, bindAddress: 'localhost' }), path: 'spec.prometheusExporter.bindAddress', words: ['not a valid IP address'] },
-      { name: 'IPv6 zone', spec: exporter({ enabled: true, bindAddress: 'fe80::1%eth0' }), path: 'spec.prometheusExporter.bindAddress', words: ['not a valid IP address'] },
+      {
+        name: 'host name',
+        spec: exporter({ enabled: true, bindAddress: 'localhost' }),
+        path: 'spec.prometheusExporter.bindAddress',
+        words: ['not a valid IP address'],
+      },
+      {
+        name: 'IPv6 zone',
+        spec: exporter({ enabled: true, bindAddress: 'fe80::1%eth0' }),
+        path: 'spec.prometheusExporter.bindAddress',
+        words: ['not a valid IP address'],
+      },
     ],
   },
   {
@@ -437,10 +774,20 @@ const TABLES: readonly RuleTable[] = [
       { name: 'loopback with the exporter off', spec: exporter({ enabled: false, bindAddress: '::1' }) },
     ],
     refused: [
-      { name: '127.0.0.1', spec: exporter({ enabled: true, bindAddress: '127.0.0.1' }), path: 'spec.prometheusExporter.bindAddress', words: ['loopback', 'disableServiceMonitor'] },
+      {
+        name: '127.0.0.1',
+        spec: exporter({ enabled: true, bindAddress: '127.0.0.1' }),
+        path: 'spec.prometheusExporter.bindAddress',
+        words: ['loopback', 'disableServiceMonitor'],
+      },
       { name: '127.1.2.3', spec: exporter({ enabled: true, bindAddress: '127.1.2.3' }), path: 'spec.prometheusExporter.bindAddress', words: ['loopback'] },
       { name: '::1', spec: exporter({ enabled: true, bindAddress: '::1' }), path: 'spec.prometheusExporter.bindAddress', words: ['loopback'] },
-      { name: 'IPv4-mapped loopback', spec: exporter({ enabled: true, bindAddress: '::ffff:127.0.0.1' }), path: 'spec.prometheusExporter.bindAddress', words: ['loopback'] },
+      {
+        name: 'IPv4-mapped loopback',
+        spec: exporter({ enabled: true, bindAddress: '::ffff:127.0.0.1' }),
+        path: 'spec.prometheusExporter.bindAddress',
+        words: ['loopback'],
+      },
     ],
   },
   {
@@ -448,7 +795,7 @@ const TABLES: readonly RuleTable[] = [
     accepted: [
       { name: 'the minimum', spec: exporter({ enabled: true, sensorCollectionInterval: 120 }) },
       { name: 'the default', spec: exporter({ enabled: true }) },
-      { name: 'upstream\'s and the former default 60', spec: exporter({ enabled: true, sensorCollectionInterval: 60 }) },
+      { name: "upstream's and the former default 60", spec: exporter({ enabled: true, sensorCollectionInterval: 60 }) },
       { name: 'zero', spec: exporter({ enabled: false, sensorCollectionInterval: 0 }) },
     ],
     refused: [],
@@ -456,29 +803,71 @@ const TABLES: readonly RuleTable[] = [
   {
     rule: 'beyond upstream: resources by container name, quantities, requests within limits',
     accepted: [
-      { name: 'requests and limits', spec: { resources: { ironic: { requests: { cpu: '1', memory: '1Gi' }, limits: { memory: '2Gi' } }, 'database-upgrade': { limits: { cpu: 2 } } } } },
+      {
+        name: 'requests and limits',
+        spec: { resources: { ironic: { requests: { cpu: '1', memory: '1Gi' }, limits: { memory: '2Gi' } }, 'database-upgrade': { limits: { cpu: 2 } } } },
+      },
       { name: 'a request equal to its limit', spec: { resources: { httpd: { requests: { memory: '1024Mi' }, limits: { memory: '1Gi' } } } } },
       { name: 'a limit below the default request, without a request', spec: { resources: { ironic: { limits: { memory: '100Mi' } } } } },
       { name: 'an empty entry', spec: { resources: { keepalived: {} } } },
     ],
     refused: [
-      { name: 'an unknown container', spec: { resources: { ironic: {}, sidecar: { requests: { cpu: '1' } } } }, path: 'spec.resources.sidecar', words: ['"sidecar" is not a container of Ironic', 'ironic, httpd'] },
-      { name: 'a request above its limit', spec: { resources: { dnsmasq: { requests: { cpu: '2' }, limits: { cpu: '1500m' } } } }, path: 'spec.resources.dnsmasq.requests.cpu', words: ['"cpu" request "2" is more than its limit "1500m"'] },
-      { name: 'a container name with a dash', spec: { resources: { 'ramdisk-logs': { requests: { memory: '1Gi' }, limits: { memory: '1Mi' } } } }, path: 'spec.resources["ramdisk-logs"].requests.memory', words: ['more than its limit'] },
-      { name: 'a quantity that does not parse', spec: { resources: { ironic: { requests: { memory: '1e999' } } } }, path: 'spec.resources.ironic.requests.memory', words: ['not a Kubernetes quantity'] },
+      {
+        name: 'an unknown container',
+        spec: { resources: { ironic: {}, sidecar: { requests: { cpu: '1' } } } },
+        path: 'spec.resources.sidecar',
+        words: ['"sidecar" is not a container of Ironic', 'ironic, httpd'],
+      },
+      {
+        name: 'a request above its limit',
+        spec: { resources: { dnsmasq: { requests: { cpu: '2' }, limits: { cpu: '1500m' } } } },
+        path: 'spec.resources.dnsmasq.requests.cpu',
+        words: ['"cpu" request "2" is more than its limit "1500m"'],
+      },
+      {
+        name: 'a container name with a dash',
+        spec: { resources: { 'ramdisk-logs': { requests: { memory: '1Gi' }, limits: { memory: '1Mi' } } } },
+        path: 'spec.resources["ramdisk-logs"].requests.memory',
+        words: ['more than its limit'],
+      },
+      {
+        name: 'a quantity that does not parse',
+        spec: { resources: { ironic: { requests: { memory: '1e999' } } } },
+        path: 'spec.resources.ironic.requests.memory',
+        words: ['not a Kubernetes quantity'],
+      },
       { name: 'a negative limit', spec: { resources: { ironic: { limits: { cpu: '-1' } } } }, path: 'spec.resources.ironic.limits.cpu', words: ['negative'] },
-      { name: 'not a quantity at all', spec: { resources: { ironic: { requests: { cpu: 'lots' } } } }, path: 'spec.resources.ironic.requests.cpu', words: ['not a Kubernetes quantity'] },
+      {
+        name: 'not a quantity at all',
+        spec: { resources: { ironic: { requests: { cpu: 'lots' } } } },
+        path: 'spec.resources.ironic.requests.cpu',
+        words: ['not a Kubernetes quantity'],
+      },
     ],
   },
   {
     rule: 'beyond upstream: proxy URLs and noProxy entries',
     accepted: [
-      { name: 'both proxies and noProxy', spec: { proxy: { httpProxy: 'http://proxy.example.com:3128', httpsProxy: 'HTTPS://proxy.example.com/', noProxy: ' .example.com, 192.0.2.0/24,*,[fd00::1],, ' } } },
+      {
+        name: 'both proxies and noProxy',
+        spec: {
+          proxy: {
+            httpProxy: 'http://proxy.example.com:3128',
+            httpsProxy: 'HTTPS://proxy.example.com/',
+            noProxy: ' .example.com, 192.0.2.0/24,*,[fd00::1],, ',
+          },
+        },
+      },
       { name: 'an @ in the path is not a user name', spec: { proxy: { httpProxy: 'http://proxy.example.com/a@b' } } },
       { name: 'empty fields', spec: { proxy: { httpProxy: '', noProxy: '' } } },
     ],
     refused: [
-      { name: 'another scheme', spec: { proxy: { httpProxy: 'socks5://proxy:1080' } }, path: 'spec.proxy.httpProxy', words: ['not a proxy URL', 'http://host:port'] },
+      {
+        name: 'another scheme',
+        spec: { proxy: { httpProxy: 'socks5://proxy:1080' } },
+        path: 'spec.proxy.httpProxy',
+        words: ['not a proxy URL', 'http://host:port'],
+      },
       {
         name: 'a user name and password',
         spec: { proxy: { httpsProxy: 'HTTPS://user:s3cret@proxy.example.com/' } },
@@ -488,20 +877,45 @@ const TABLES: readonly RuleTable[] = [
       { name: 'a user name only', spec: { proxy: { httpProxy: 'http://user@proxy:3128' } }, path: 'spec.proxy.httpProxy', words: ['user name or password'] },
       { name: 'no host', spec: { proxy: { httpsProxy: 'http:///x' } }, path: 'spec.proxy.httpsProxy', words: ['not a proxy URL'] },
       { name: 'a space after it', spec: { proxy: { httpsProxy: 'http://proxy ' } }, path: 'spec.proxy.httpsProxy', words: ['not a proxy URL'] },
-      { name: 'a noProxy entry with a space', spec: { proxy: { noProxy: 'a.example.com b.example.com' } }, path: 'spec.proxy.noProxy', words: ['"a.example.com b.example.com" is not a host name', 'commas'] },
+      {
+        name: 'a noProxy entry with a space',
+        spec: { proxy: { noProxy: 'a.example.com b.example.com' } },
+        path: 'spec.proxy.noProxy',
+        words: ['"a.example.com b.example.com" is not a host name', 'commas'],
+      },
     ],
   },
   {
-    rule: 'beyond upstream (its pull request 686): keepalived\'s VRRP router ID and password',
+    rule: "beyond upstream (its pull request 686): keepalived's VRRP router ID and password",
     accepted: [
       { name: 'both', spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 255, passwordRef: { name: 'vrrp' } } } } },
       { name: 'the lowest ID', spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 1 } } } },
     ],
     refused: [
-      { name: 'ID 0', spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 0 } } }, path: 'spec.networking.keepalived.vrid', words: ['too small', 'from 1 to 255'] },
-      { name: 'ID 256', spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 256 } } }, path: 'spec.networking.keepalived.vrid', words: ['too large', '255'] },
-      { name: 'a password without a name', spec: { networking: { ...PROV, keepalived: { enabled: true, passwordRef: {} } } }, path: 'spec.networking.keepalived.passwordRef.name', words: ['required'] },
-      { name: 'settings of a disabled keepalived', spec: { networking: { ...PROV, keepalived: { enabled: false, vrid: 7 } } }, path: 'spec.networking.keepalived.enabled', words: ['keepalived, which is disabled'] },
+      {
+        name: 'ID 0',
+        spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 0 } } },
+        path: 'spec.networking.keepalived.vrid',
+        words: ['too small', 'from 1 to 255'],
+      },
+      {
+        name: 'ID 256',
+        spec: { networking: { ...PROV, keepalived: { enabled: true, vrid: 256 } } },
+        path: 'spec.networking.keepalived.vrid',
+        words: ['too large', '255'],
+      },
+      {
+        name: 'a password without a name',
+        spec: { networking: { ...PROV, keepalived: { enabled: true, passwordRef: {} } } },
+        path: 'spec.networking.keepalived.passwordRef.name',
+        words: ['required'],
+      },
+      {
+        name: 'settings of a disabled keepalived',
+        spec: { networking: { ...PROV, keepalived: { enabled: false, vrid: 7 } } },
+        path: 'spec.networking.keepalived.enabled',
+        words: ['keepalived, which is disabled'],
+      },
     ],
   },
   {
@@ -537,18 +951,34 @@ const TABLES: readonly RuleTable[] = [
     rule: 'a cert-manager issuer: named, and the only source of certificates',
     accepted: [
       { name: 'an Issuer', spec: { tls: { issuerRef: { name: 'ca' } } } },
-      { name: 'a ClusterIssuer with an empty certificateName', spec: { tls: { issuerRef: { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }, certificateName: '' } } },
+      {
+        name: 'a ClusterIssuer with an empty certificateName',
+        spec: { tls: { issuerRef: { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }, certificateName: '' } },
+      },
     ],
     refused: [
-      { name: 'with certificateName', spec: { tls: { issuerRef: { name: 'ca' }, certificateName: 'tls' } }, path: 'spec.tls.issuerRef', words: ['issuerRef', 'certificateName'] },
-      { name: 'with generateCertificate', spec: { tls: { issuerRef: { name: 'ca' }, generateCertificate: true } }, path: 'spec.tls.issuerRef', words: ['generateCertificate'] },
+      {
+        name: 'with certificateName',
+        spec: { tls: { issuerRef: { name: 'ca' }, certificateName: 'tls' } },
+        path: 'spec.tls.issuerRef',
+        words: ['issuerRef', 'certificateName'],
+      },
+      {
+        name: 'with generateCertificate',
+        spec: { tls: { issuerRef: { name: 'ca' }, generateCertificate: true } },
+        path: 'spec.tls.issuerRef',
+        words: ['generateCertificate'],
+      },
       { name: 'a blank name', spec: { tls: { issuerRef: { name: ' ' } } }, path: 'spec.tls.issuerRef.name', words: ['issuerRef.name', 'Issuer'] },
     ],
   },
   {
     rule: 'addresses that go into a generated or issued certificate have no IPv6 zone',
     accepted: [
-      { name: 'a zone with a certificate Secret (the user makes the certificate)', spec: { networking: { ipAddress: 'fe80::2%eth1' }, tls: { certificateName: 'tls' } } },
+      {
+        name: 'a zone with a certificate Secret (the user makes the certificate)',
+        spec: { networking: { ipAddress: 'fe80::2%eth1' }, tls: { certificateName: 'tls' } },
+      },
       { name: 'a zone without TLS', spec: { networking: { externalIP: 'fe80::3%eth0' } } },
       { name: 'no zone, generated', spec: { networking: { ipAddress: 'FD00:0::2', externalIP: '192.0.2.9' }, tls: { generateCertificate: true } } },
     ],
@@ -559,7 +989,12 @@ const TABLES: readonly RuleTable[] = [
         path: 'spec.networking.ipAddress',
         words: ['networking.ipAddress', 'zone', 'tls.generateCertificate', 'remove the zone'],
       },
-      { name: 'externalIP, issued', spec: { networking: { externalIP: 'fe80::3%eth0' }, tls: { issuerRef: { name: 'ca' } } }, path: 'spec.networking.externalIP', words: ['networking.externalIP', 'zone', 'tls.issuerRef'] },
+      {
+        name: 'externalIP, issued',
+        spec: { networking: { externalIP: 'fe80::3%eth0' }, tls: { issuerRef: { name: 'ca' } } },
+        path: 'spec.networking.externalIP',
+        words: ['networking.externalIP', 'zone', 'tls.issuerRef'],
+      },
     ],
   },
   {
@@ -571,8 +1006,18 @@ const TABLES: readonly RuleTable[] = [
       { name: 'false needs nothing', spec: { tls: { ipxe: false } } },
     ],
     refused: [
-      { name: 'no certificate', spec: { networking: IPXE_NETWORK, tls: { ipxe: true } }, path: 'spec.tls.ipxe', words: ['needs a certificate', 'generateCertificate', 'issuerRef'] },
-      { name: 'an empty certificateName', spec: { networking: IPXE_NETWORK, tls: { certificateName: '', ipxe: true } }, path: 'spec.tls.ipxe', words: ['needs a certificate'] },
+      {
+        name: 'no certificate',
+        spec: { networking: IPXE_NETWORK, tls: { ipxe: true } },
+        path: 'spec.tls.ipxe',
+        words: ['needs a certificate', 'generateCertificate', 'issuerRef'],
+      },
+      {
+        name: 'an empty certificateName',
+        spec: { networking: IPXE_NETWORK, tls: { certificateName: '', ipxe: true } },
+        path: 'spec.tls.ipxe',
+        words: ['needs a certificate'],
+      },
       {
         name: 'no DHCP',
         spec: { networking: { ipAddress: '192.0.2.2' }, tls: { generateCertificate: true, ipxe: true } },
@@ -594,7 +1039,12 @@ const TABLES: readonly RuleTable[] = [
         path: 'spec.tls.ipxe',
         words: ['IPv4', 'ipxe_config.template'],
       },
-      { name: 'Ironic 35.0', spec: { version: '35.0', networking: IPXE_NETWORK, tls: { generateCertificate: true, ipxe: true } }, path: 'spec.tls.ipxe', words: ['37.0 or newer', '"35.0"'] },
+      {
+        name: 'Ironic 35.0',
+        spec: { version: '35.0', networking: IPXE_NETWORK, tls: { generateCertificate: true, ipxe: true } },
+        path: 'spec.tls.ipxe',
+        words: ['37.0 or newer', '"35.0"'],
+      },
     ],
   },
   {
@@ -604,14 +1054,37 @@ const TABLES: readonly RuleTable[] = [
       { name: 'matching bmcCA and bmcCAName', spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'Secret' }, bmcCAName: 'bmc-ca' } } },
       { name: 'matching trustedCA and trustedCAName', spec: { tls: { trustedCA: { name: 'ca', kind: 'ConfigMap', key: 'ca.crt' }, trustedCAName: 'ca' } } },
       { name: 'legacy names alone', spec: { tls: { bmcCAName: 'bmc-ca', trustedCAName: 'ca' } } },
-      { name: 'empty legacy names are unset', spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'ConfigMap' }, bmcCAName: '', trustedCA: { name: 'ca', kind: 'Secret' }, trustedCAName: '' } } },
+      {
+        name: 'empty legacy names are unset',
+        spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'ConfigMap' }, bmcCAName: '', trustedCA: { name: 'ca', kind: 'Secret' }, trustedCAName: '' } },
+      },
     ],
     refused: [
       { name: 'blank bmcCA name', spec: { tls: { bmcCA: { name: ' ', kind: 'Secret' } } }, path: 'spec.tls.bmcCA.name', words: ['tls.bmcCA.name is required'] },
-      { name: 'bmcCA of the wrong kind', spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'ConfigMap' }, bmcCAName: 'bmc-ca' } }, path: 'spec.tls.bmcCAName', words: ['inconsistent', 'use tls.bmcCA only'] },
-      { name: 'bmcCA with another name', spec: { tls: { bmcCA: { name: 'a', kind: 'Secret' }, bmcCAName: 'b' } }, path: 'spec.tls.bmcCAName', words: ['inconsistent'] },
-      { name: 'trustedCA of the wrong kind', spec: { tls: { trustedCA: { name: 'ca', kind: 'Secret' }, trustedCAName: 'ca' } }, path: 'spec.tls.trustedCAName', words: ['inconsistent', 'use tls.trustedCA only'] },
-      { name: 'blank trustedCA name', spec: { tls: { trustedCA: { name: '  ', kind: 'ConfigMap' } } }, path: 'spec.tls.trustedCA.name', words: ['tls.trustedCA.name is required'] },
+      {
+        name: 'bmcCA of the wrong kind',
+        spec: { tls: { bmcCA: { name: 'bmc-ca', kind: 'ConfigMap' }, bmcCAName: 'bmc-ca' } },
+        path: 'spec.tls.bmcCAName',
+        words: ['inconsistent', 'use tls.bmcCA only'],
+      },
+      {
+        name: 'bmcCA with another name',
+        spec: { tls: { bmcCA: { name: 'a', kind: 'Secret' }, bmcCAName: 'b' } },
+        path: 'spec.tls.bmcCAName',
+        words: ['inconsistent'],
+      },
+      {
+        name: 'trustedCA of the wrong kind',
+        spec: { tls: { trustedCA: { name: 'ca', kind: 'Secret' }, trustedCAName: 'ca' } },
+        path: 'spec.tls.trustedCAName',
+        words: ['inconsistent', 'use tls.trustedCA only'],
+      },
+      {
+        name: 'blank trustedCA name',
+        spec: { tls: { trustedCA: { name: '  ', kind: 'ConfigMap' } } },
+        path: 'spec.tls.trustedCA.name',
+        words: ['tls.trustedCA.name is required'],
+      },
       {
         name: 'a blank name does not hide the mismatch with the legacy name',
         spec: { tls: { bmcCA: { name: ' ', kind: 'Secret' }, bmcCAName: 'bmc-ca' } },
@@ -648,14 +1121,54 @@ const TABLES: readonly RuleTable[] = [
       },
     ],
     refused: [
-      { name: 'file with a host', spec: agentImages(image('file://server/ipa.kernel')), path: 'spec.overrides.agentImages[0].kernel', words: ['file URL must use an absolute path', 'file:///'] },
-      { name: 'relative file', spec: agentImages(image('https://a/k', 'file:ipa.initramfs')), path: 'spec.overrides.agentImages[0].initramfs', words: ['absolute path'] },
-      { name: 'http without a host', spec: agentImages(image('http:/ipa.kernel')), path: 'spec.overrides.agentImages[0].kernel', words: ['http URL must include a host'] },
-      { name: 'http with an empty host (the WHATWG parser would take the path as host)', spec: agentImages(image('http:///path')), path: 'spec.overrides.agentImages[0].kernel', words: ['http URL must include a host'] },
-      { name: 'https with an empty host', spec: agentImages(image('https://a/k', 'https:///x')), path: 'spec.overrides.agentImages[0].initramfs', words: ['https URL must include a host'] },
-      { name: 'spaces around a URL (the API server refuses them too)', spec: agentImages(image(' https://a/k ')), path: 'spec.overrides.agentImages[0].kernel', words: ['the kernel URL has spaces around it'] },
-      { name: 'oci without a host', spec: agentImages(image('oci:ipa')), path: 'spec.overrides.agentImages[0].kernel', words: ['oci URL must include a registry host'] },
-      { name: 'ftp', spec: agentImages(image('ftp://a/ipa.kernel')), path: 'spec.overrides.agentImages[0].kernel', words: ['unsupported protocol "ftp"', 'oci://'] },
+      {
+        name: 'file with a host',
+        spec: agentImages(image('file://server/ipa.kernel')),
+        path: 'spec.overrides.agentImages[0].kernel',
+        words: ['file URL must use an absolute path', 'file:///'],
+      },
+      {
+        name: 'relative file',
+        spec: agentImages(image('https://a/k', 'file:ipa.initramfs')),
+        path: 'spec.overrides.agentImages[0].initramfs',
+        words: ['absolute path'],
+      },
+      {
+        name: 'http without a host',
+        spec: agentImages(image('http:/ipa.kernel')),
+        path: 'spec.overrides.agentImages[0].kernel',
+        words: ['http URL must include a host'],
+      },
+      {
+        name: 'http with an empty host (the WHATWG parser would take the path as host)',
+        spec: agentImages(image('http:///path')),
+        path: 'spec.overrides.agentImages[0].kernel',
+        words: ['http URL must include a host'],
+      },
+      {
+        name: 'https with an empty host',
+        spec: agentImages(image('https://a/k', 'https:///x')),
+        path: 'spec.overrides.agentImages[0].initramfs',
+        words: ['https URL must include a host'],
+      },
+      {
+        name: 'spaces around a URL (the API server refuses them too)',
+        spec: agentImages(image(' https://a/k ')),
+        path: 'spec.overrides.agentImages[0].kernel',
+        words: ['the kernel URL has spaces around it'],
+      },
+      {
+        name: 'oci without a host',
+        spec: agentImages(image('oci:ipa')),
+        path: 'spec.overrides.agentImages[0].kernel',
+        words: ['oci URL must include a registry host'],
+      },
+      {
+        name: 'ftp',
+        spec: agentImages(image('ftp://a/ipa.kernel')),
+        path: 'spec.overrides.agentImages[0].kernel',
+        words: ['unsupported protocol "ftp"', 'oci://'],
+      },
       {
         name: 'two default entries',
         spec: agentImages(image('https://a/k'), image('https://b/k', 'https://b/i', '')),
@@ -674,19 +1187,73 @@ const TABLES: readonly RuleTable[] = [
     rule: '21: provider networks of the networking service',
     accepted: [
       { name: 'access mode', spec: providers({ type: 'idle', nativeVLAN: 10 }) },
-      { name: 'trunk with VLANs and a range', spec: providers({ type: 'provisioning', mode: 'trunk', nativeVLAN: 10, allowedVLANs: ['100', '200-300', '1', '4094'] }) },
+      {
+        name: 'trunk with VLANs and a range',
+        spec: providers({ type: 'provisioning', mode: 'trunk', nativeVLAN: 10, allowedVLANs: ['100', '200-300', '1', '4094'] }),
+      },
       { name: 'hybrid', spec: providers({ type: 'cleaning', mode: 'hybrid', nativeVLAN: 10, allowedVLANs: ['20'] }) },
-      { name: 'service disabled: not checked', spec: { networkingService: { enabled: false, providerNetworks: [{ type: 'idle', nativeVLAN: 1, allowedVLANs: ['5'] }, { type: 'idle', nativeVLAN: 2 }] } } },
+      {
+        name: 'service disabled: not checked',
+        spec: {
+          networkingService: {
+            enabled: false,
+            providerNetworks: [
+              { type: 'idle', nativeVLAN: 1, allowedVLANs: ['5'] },
+              { type: 'idle', nativeVLAN: 2 },
+            ],
+          },
+        },
+      },
     ],
     refused: [
-      { name: 'duplicate type', spec: providers({ type: 'idle', nativeVLAN: 10 }, { type: 'idle', nativeVLAN: 11 }), path: 'spec.networkingService.providerNetworks[1].type', words: ['duplicate provider network type "idle"'] },
-      { name: 'VLANs in access mode', spec: providers({ type: 'idle', mode: 'access', nativeVLAN: 10, allowedVLANs: ['20'] }), path: 'spec.networkingService.providerNetworks[0].allowedVLANs', words: ['(idle)', 'cannot be set in access mode'] },
-      { name: 'VLANs in the default mode', spec: providers({ type: 'idle', nativeVLAN: 10, allowedVLANs: ['20'] }), path: 'spec.networkingService.providerNetworks[0].allowedVLANs', words: ['access mode'] },
-      { name: 'trunk without VLANs', spec: providers({ type: 'inspection', mode: 'trunk', nativeVLAN: 10 }), path: 'spec.networkingService.providerNetworks[0].allowedVLANs', words: ['allowedVLANs required for trunk mode'] },
-      { name: 'VLAN out of range', spec: providers({ type: 'idle', mode: 'trunk', nativeVLAN: 10, allowedVLANs: ['20', '5000'] }), path: 'spec.networkingService.providerNetworks[0].allowedVLANs[1]', words: ['VLAN ID 5000 is out of range (1-4094)'] },
-      { name: 'VLAN 0', spec: providers({ type: 'idle', mode: 'hybrid', nativeVLAN: 10, allowedVLANs: ['0'] }), path: 'spec.networkingService.providerNetworks[0].allowedVLANs[0]', words: ['out of range'] },
-      { name: 'reversed range', spec: providers({ type: 'idle', mode: 'trunk', nativeVLAN: 10, allowedVLANs: ['500-200'] }), path: 'spec.networkingService.providerNetworks[0].allowedVLANs[0]', words: ['invalid range "500-200"', 'start (500) must be less than end (200)'] },
-      { name: 'empty range', spec: providers({ type: 'idle', mode: 'trunk', nativeVLAN: 10, allowedVLANs: ['200-200'] }), path: 'spec.networkingService.providerNetworks[0].allowedVLANs[0]', words: ['invalid range'] },
+      {
+        name: 'duplicate type',
+        spec: providers({ type: 'idle', nativeVLAN: 10 }, { type: 'idle', nativeVLAN: 11 }),
+        path: 'spec.networkingService.providerNetworks[1].type',
+        words: ['duplicate provider network type "idle"'],
+      },
+      {
+        name: 'VLANs in access mode',
+        spec: providers({ type: 'idle', mode: 'access', nativeVLAN: 10, allowedVLANs: ['20'] }),
+        path: 'spec.networkingService.providerNetworks[0].allowedVLANs',
+        words: ['(idle)', 'cannot be set in access mode'],
+      },
+      {
+        name: 'VLANs in the default mode',
+        spec: providers({ type: 'idle', nativeVLAN: 10, allowedVLANs: ['20'] }),
+        path: 'spec.networkingService.providerNetworks[0].allowedVLANs',
+        words: ['access mode'],
+      },
+      {
+        name: 'trunk without VLANs',
+        spec: providers({ type: 'inspection', mode: 'trunk', nativeVLAN: 10 }),
+        path: 'spec.networkingService.providerNetworks[0].allowedVLANs',
+        words: ['allowedVLANs required for trunk mode'],
+      },
+      {
+        name: 'VLAN out of range',
+        spec: providers({ type: 'idle', mode: 'trunk', nativeVLAN: 10, allowedVLANs: ['20', '5000'] }),
+        path: 'spec.networkingService.providerNetworks[0].allowedVLANs[1]',
+        words: ['VLAN ID 5000 is out of range (1-4094)'],
+      },
+      {
+        name: 'VLAN 0',
+        spec: providers({ type: 'idle', mode: 'hybrid', nativeVLAN: 10, allowedVLANs: ['0'] }),
+        path: 'spec.networkingService.providerNetworks[0].allowedVLANs[0]',
+        words: ['out of range'],
+      },
+      {
+        name: 'reversed range',
+        spec: providers({ type: 'idle', mode: 'trunk', nativeVLAN: 10, allowedVLANs: ['500-200'] }),
+        path: 'spec.networkingService.providerNetworks[0].allowedVLANs[0]',
+        words: ['invalid range "500-200"', 'start (500) must be less than end (200)'],
+      },
+      {
+        name: 'empty range',
+        spec: providers({ type: 'idle', mode: 'trunk', nativeVLAN: 10, allowedVLANs: ['200-200'] }),
+        path: 'spec.networkingService.providerNetworks[0].allowedVLANs[0]',
+        words: ['invalid range'],
+      },
     ],
   },
   {
@@ -696,8 +1263,18 @@ const TABLES: readonly RuleTable[] = [
       { name: 'node IP from the downward API', spec: { networking: { bindInterface: true } } },
     ],
     refused: [
-      { name: 'interface only', spec: { networking: { bindInterface: true, interface: 'eth1' } }, path: 'spec.networking.bindInterface', words: ['needs networking.ipAddress'] },
-      { name: 'MACs only', spec: { networking: { bindInterface: true, macAddresses: ['52:54:00:00:00:01'] } }, path: 'spec.networking.bindInterface', words: ['set ipAddress'] },
+      {
+        name: 'interface only',
+        spec: { networking: { bindInterface: true, interface: 'eth1' } },
+        path: 'spec.networking.bindInterface',
+        words: ['needs networking.ipAddress'],
+      },
+      {
+        name: 'MACs only',
+        spec: { networking: { bindInterface: true, macAddresses: ['52:54:00:00:00:01'] } },
+        path: 'spec.networking.bindInterface',
+        words: ['set ipAddress'],
+      },
     ],
   },
   {
@@ -709,9 +1286,24 @@ const TABLES: readonly RuleTable[] = [
     refused: [
       { name: 'empty key', spec: { nodeSelector: { '': 'x' } }, path: 'spec.nodeSelector[""]', words: ['must not be empty'] },
       { name: 'two slashes', spec: { nodeSelector: { 'a/b/c': 'x' } }, path: 'spec.nodeSelector["a/b/c"]', words: ['"a/b/c"', 'more than one "/"'] },
-      { name: 'upper-case prefix', spec: { nodeSelector: { 'Example.com/os': 'x' } }, path: 'spec.nodeSelector["Example.com/os"]', words: ['prefix', 'DNS subdomain'] },
-      { name: 'space in the name', spec: { nodeSelector: { 'disk type': 'x' } }, path: 'spec.nodeSelector["disk type"]', words: ['"disk type"', 'must end in a name'] },
-      { name: 'value with a slash', spec: { nodeSelector: { 'kubernetes.io/os': 'linux/amd64' } }, path: 'spec.nodeSelector["kubernetes.io/os"]', words: ['"linux/amd64"', 'not a label value'] },
+      {
+        name: 'upper-case prefix',
+        spec: { nodeSelector: { 'Example.com/os': 'x' } },
+        path: 'spec.nodeSelector["Example.com/os"]',
+        words: ['prefix', 'DNS subdomain'],
+      },
+      {
+        name: 'space in the name',
+        spec: { nodeSelector: { 'disk type': 'x' } },
+        path: 'spec.nodeSelector["disk type"]',
+        words: ['"disk type"', 'must end in a name'],
+      },
+      {
+        name: 'value with a slash',
+        spec: { nodeSelector: { 'kubernetes.io/os': 'linux/amd64' } },
+        path: 'spec.nodeSelector["kubernetes.io/os"]',
+        words: ['"linux/amd64"', 'not a label value'],
+      },
       { name: 'value too long', spec: { nodeSelector: { zone: 'z'.repeat(64) } }, path: 'spec.nodeSelector.zone', words: ['"zone"', 'not a label value'] },
     ],
   },
@@ -723,8 +1315,18 @@ const TABLES: readonly RuleTable[] = [
       { name: 'an unused port may repeat', spec: { networking: { imageServerTLSPort: 6180, ipxeTLSPort: 6180 } } },
     ],
     refused: [
-      { name: 'API on the image port', spec: { networking: { apiPort: 6180 } }, path: 'spec.networking.imageServerPort', words: ['already used by networking.apiPort'] },
-      { name: 'RPC on the API port in HA', spec: { highAvailability: true, databaseName: 'db', networking: { rpcPort: 6385 } }, path: 'spec.networking.rpcPort', words: ['port 6385'] },
+      {
+        name: 'API on the image port',
+        spec: { networking: { apiPort: 6180 } },
+        path: 'spec.networking.imageServerPort',
+        words: ['already used by networking.apiPort'],
+      },
+      {
+        name: 'RPC on the API port in HA',
+        spec: { highAvailability: true, databaseName: 'db', networking: { rpcPort: 6385 } },
+        path: 'spec.networking.rpcPort',
+        words: ['port 6385'],
+      },
       { name: 'a privileged port', spec: { networking: { imageServerPort: 80 } }, path: 'spec.networking.imageServerPort', words: ['below 1024'] },
       {
         name: 'iPXE on the API port',
@@ -732,7 +1334,12 @@ const TABLES: readonly RuleTable[] = [
         path: 'spec.networking.ipxeTLSPort',
         words: ['already used by networking.apiPort'],
       },
-      { name: 'exporter on a Service port', spec: { prometheusExporter: { enabled: true }, networking: { prometheusExporterPort: 8080 } }, path: 'spec.networking.prometheusExporterPort', words: ['Ironic Service'] },
+      {
+        name: 'exporter on a Service port',
+        spec: { prometheusExporter: { enabled: true }, networking: { prometheusExporterPort: 8080 } },
+        path: 'spec.networking.prometheusExporterPort',
+        words: ['Ironic Service'],
+      },
     ],
   },
 ];
@@ -741,7 +1348,9 @@ const TABLES: readonly RuleTable[] = [
 const BEYOND_UPSTREAM = ['spec.networkingService.enabled', 'spec.networking.bindInterface'];
 const portProblem = (path: string): boolean => /^spec\.networking\.[a-zA-Z]*Port$/.test(path);
 const relevant = (rule: string, problems: ReturnType<typeof validateIronic>) =>
-  rule.startsWith('beyond upstream') ? problems : problems.filter((p) => !BEYOND_UPSTREAM.includes(p.path) && !(portProblem(p.path) && /already|below 1024/.test(p.message)));
+  rule.startsWith('beyond upstream')
+    ? problems
+    : problems.filter((p) => !BEYOND_UPSTREAM.includes(p.path) && !(portProblem(p.path) && /already|below 1024/.test(p.message)));
 
 const hasWords = (message: string, words: readonly string[]): boolean => words.every((w) => message.toLowerCase().includes(w.toLowerCase()));
 
@@ -818,7 +1427,11 @@ t.test('huge strings are refused quickly with short messages', async (t) => {
   for (const spec of specs) {
     const problems = validateIronic(spec, { database: { host: huge, name: huge } });
     t.ok(problems.length > 0, 'refused');
-    t.ok(problems.every((p) => p.message.length < 1000), 'messages stay short', { problems: problems.map((p) => p.message.slice(0, 200)) });
+    t.ok(
+      problems.every((p) => p.message.length < 1000),
+      'messages stay short',
+      { problems: problems.map((p) => p.message.slice(0, 200)) },
+    );
   }
   t.ok(Date.now() - started < 5000, 'fast');
 });
@@ -881,46 +1494,72 @@ const networking = fc.record(
     macAddresses: maybe(fc.array(fc.string(), { maxLength: 2 })),
     disableHostNetwork: maybe(fc.boolean()),
     ipAddressManager: maybe(fc.constantFrom('', 'keepalived')),
-    keepalived: maybe(fc.record({ enabled: fc.boolean(), additionalVIPs: fc.array(fc.record({ ipAddress: ipLike, interface: fc.string() }), { maxLength: 2 }) }, { requiredKeys: ['enabled'] })),
+    keepalived: maybe(
+      fc.record(
+        { enabled: fc.boolean(), additionalVIPs: fc.array(fc.record({ ipAddress: ipLike, interface: fc.string() }), { maxLength: 2 }) },
+        { requiredKeys: ['enabled'] },
+      ),
+    ),
     dhcp,
     apiPort: maybe(fc.integer({ min: -1, max: 70000 })),
   },
   { requiredKeys: [] },
 );
-const specs = fc.tuple(
-  fc.object(),
-  fc.record(
-    {
-      highAvailability: maybe(fc.boolean()),
-      database: maybe(fc.record({ credentialsName: fc.string(), host: fc.string(), name: fc.string() })),
-      databaseName: maybe(fc.string()),
-      version: maybe(fc.constantFrom('', 'latest', '35.0', '36.0', '37.0', '38.0', '0.1', '99.99')),
-      networking: fc.oneof(networking, fc.object()),
-      prometheusExporter: maybe(fc.record({ enabled: fc.boolean(), bindAddress: ipLike, disableServiceMonitor: fc.boolean() }, { requiredKeys: ['enabled'] })),
-      tls: maybe(fc.record({ insecureRPC: fc.boolean(), bmcCAName: fc.string() }, { requiredKeys: [] })),
-    },
-    { requiredKeys: [] },
-  ),
-).map(([noise, spec]) => ({ ...noise, ...spec }));
+const specs = fc
+  .tuple(
+    fc.object(),
+    fc.record(
+      {
+        highAvailability: maybe(fc.boolean()),
+        database: maybe(fc.record({ credentialsName: fc.string(), host: fc.string(), name: fc.string() })),
+        databaseName: maybe(fc.string()),
+        version: maybe(fc.constantFrom('', 'latest', '35.0', '36.0', '37.0', '38.0', '0.1', '99.99')),
+        networking: fc.oneof(networking, fc.object()),
+        prometheusExporter: maybe(
+          fc.record({ enabled: fc.boolean(), bindAddress: ipLike, disableServiceMonitor: fc.boolean() }, { requiredKeys: ['enabled'] }),
+        ),
+        tls: maybe(fc.record({ insecureRPC: fc.boolean(), bmcCAName: fc.string() }, { requiredKeys: [] })),
+      },
+      { requiredKeys: [] },
+    ),
+  )
+  .map(([noise, spec]) => ({ ...noise, ...spec }));
 
 t.test('validateIronic never throws and is deterministic on anything', async (t) => {
-  t.doesNotThrow(() => fc.assert(fc.property(fc.anything(), fc.option(fc.anything()), (spec, old) => checkTotal(spec, old ?? undefined)), { numRuns: 500 }));
+  t.doesNotThrow(() =>
+    fc.assert(
+      fc.property(fc.anything(), fc.option(fc.anything()), (spec, old) => checkTotal(spec, old ?? undefined)),
+      { numRuns: 500 },
+    ),
+  );
 });
 
 t.test('validateIronic never throws and is deterministic on random networking specs', async (t) => {
-  t.doesNotThrow(() => fc.assert(fc.property(specs, fc.option(specs), (spec, old) => checkTotal(spec, old ?? undefined)), { numRuns: 1000 }));
+  t.doesNotThrow(() =>
+    fc.assert(
+      fc.property(specs, fc.option(specs), (spec, old) => checkTotal(spec, old ?? undefined)),
+      { numRuns: 1000 },
+    ),
+  );
 });
 
 const BASE = 0x0a000000; // 10.0.0.0
 const ipv4 = (offset: number): string => [24, 16, 8, 0].map((shift) => ((BASE + offset) >>> shift) & 0xff).join('.');
-const interval = fc.tuple(fc.integer({ min: 0, max: 0xffffff }), fc.integer({ min: 0, max: 0xffffff })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
+const interval = fc
+  .tuple(fc.integer({ min: 0, max: 0xffffff }), fc.integer({ min: 0, max: 0xffffff }))
+  .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
 
 t.test('pools overlap exactly when their inclusive intervals intersect', async (t) => {
   t.doesNotThrow(() =>
     fc.assert(
       fc.property(interval, interval, ([a1, a2], [b1, b2]) => {
         const spec = dhcpSpec(
-          { networkCIDR: '10.0.0.0/8', rangeBegin: ipv4(a1), rangeEnd: ipv4(a2), extraRanges: [{ networkCIDR: '10.0.0.0/8', rangeBegin: ipv4(b1), rangeEnd: ipv4(b2) }] },
+          {
+            networkCIDR: '10.0.0.0/8',
+            rangeBegin: ipv4(a1),
+            rangeEnd: ipv4(a2),
+            extraRanges: [{ networkCIDR: '10.0.0.0/8', rangeBegin: ipv4(b1), rangeEnd: ipv4(b2) }],
+          },
           { interface: 'eth0' },
         );
         const overlap = Math.max(a1, b1) <= Math.min(a2, b2);
@@ -935,14 +1574,47 @@ t.test('pools overlap exactly when their inclusive intervals intersect', async (
 t.test('overrides the API server would refuse are refused with their field', async (t) => {
   const { validateOverrides } = await import('../../src/api/ironic/validate-overrides.js');
   const cases: readonly { scenario: string; overrides: Record<string, unknown>; path?: string; words?: string }[] = [
-    { scenario: 'a fine sidecar', overrides: { containers: [{ name: 'sidecar', image: 'busybox' }], labels: { 'example.com/team': 'a-b.c' }, annotations: { note: 'any text at all' } } },
-    { scenario: 'a container name with a space', overrides: { containers: [{ name: 'BAD NAME', image: 'busybox' }] }, path: 'spec.overrides.containers[0].name', words: 'is not a valid name' },
-    { scenario: 'a container without an image', overrides: { containers: [{ name: 'sidecar' }] }, path: 'spec.overrides.containers[0].image', words: 'needs an image' },
-    { scenario: 'an init container without an image', overrides: { initContainers: [{ name: 'init', image: ' ' }] }, path: 'spec.overrides.initContainers[0].image', words: 'needs an image' },
-    { scenario: 'a volume name too long', overrides: { volumes: [{ name: 'v'.repeat(64), emptyDir: {} }] }, path: 'spec.overrides.volumes[0].name', words: 'at most 63' },
+    {
+      scenario: 'a fine sidecar',
+      overrides: { containers: [{ name: 'sidecar', image: 'busybox' }], labels: { 'example.com/team': 'a-b.c' }, annotations: { note: 'any text at all' } },
+    },
+    {
+      scenario: 'a container name with a space',
+      overrides: { containers: [{ name: 'BAD NAME', image: 'busybox' }] },
+      path: 'spec.overrides.containers[0].name',
+      words: 'is not a valid name',
+    },
+    {
+      scenario: 'a container without an image',
+      overrides: { containers: [{ name: 'sidecar' }] },
+      path: 'spec.overrides.containers[0].image',
+      words: 'needs an image',
+    },
+    {
+      scenario: 'an init container without an image',
+      overrides: { initContainers: [{ name: 'init', image: ' ' }] },
+      path: 'spec.overrides.initContainers[0].image',
+      words: 'needs an image',
+    },
+    {
+      scenario: 'a volume name too long',
+      overrides: { volumes: [{ name: 'v'.repeat(64), emptyDir: {} }] },
+      path: 'spec.overrides.volumes[0].name',
+      words: 'at most 63',
+    },
     { scenario: 'a bad label key', overrides: { labels: { 'bad key!': 'x' } }, path: 'spec.overrides.labels["bad key!"]', words: 'is not a valid label key' },
-    { scenario: 'a label value of 100 characters', overrides: { labels: { team: 'x'.repeat(100) } }, path: 'spec.overrides.labels["team"]', words: 'at most 63' },
-    { scenario: 'a bad annotation prefix', overrides: { annotations: { 'Bad_Prefix/x': 'y' } }, path: 'spec.overrides.annotations["Bad_Prefix/x"]', words: 'prefix must be a DNS subdomain' },
+    {
+      scenario: 'a label value of 100 characters',
+      overrides: { labels: { team: 'x'.repeat(100) } },
+      path: 'spec.overrides.labels["team"]',
+      words: 'at most 63',
+    },
+    {
+      scenario: 'a bad annotation prefix',
+      overrides: { annotations: { 'Bad_Prefix/x': 'y' } },
+      path: 'spec.overrides.annotations["Bad_Prefix/x"]',
+      words: 'prefix must be a DNS subdomain',
+    },
   ];
   for (const c of cases) {
     const problems = validateOverrides({ overrides: c.overrides });
@@ -950,6 +1622,9 @@ t.test('overrides the API server would refuse are refused with their field', asy
       t.same(problems, [], c.scenario);
       continue;
     }
-    t.ok(problems.some((p) => p.path === c.path && p.message.includes(c.words ?? '')), `${c.scenario}: ${JSON.stringify(problems)}`);
+    t.ok(
+      problems.some((p) => p.path === c.path && p.message.includes(c.words ?? '')),
+      `${c.scenario}: ${JSON.stringify(problems)}`,
+    );
   }
 });

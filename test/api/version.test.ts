@@ -74,7 +74,10 @@ t.test('compareVersions orders releases numerically and latest last, on both sid
 });
 
 t.test('compareVersions is antisymmetric and transitive', async (t) => {
-  const version = fc.oneof(fc.constant(LATEST), fc.tuple(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 5 })).map(([a, b]) => release(a, b)));
+  const version = fc.oneof(
+    fc.constant(LATEST),
+    fc.tuple(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 5 })).map(([a, b]) => release(a, b)),
+  );
   t.doesNotThrow(() =>
     fc.assert(
       fc.property(version, version, version, (a, b, c) => {

@@ -70,9 +70,27 @@ const graph = graphOf(sourceFiles(SRC));
 const name = (file: string): string => relative(SRC, file);
 
 t.test('the cycle finder finds cycles (so its silence means something)', async (t) => {
-  t.same(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
+  t.same(
+    cyclesOf(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']],
+        ['d', ['a']],
+      ]),
+    ),
+    [['a', 'b', 'c']],
+  );
   t.same(cyclesOf(new Map([['a', ['a']]])), [['a']], 'a file importing itself');
-  t.same(cyclesOf(new Map([['a', ['b']], ['b', []]])), []);
+  t.same(
+    cyclesOf(
+      new Map([
+        ['a', ['b']],
+        ['b', []],
+      ]),
+    ),
+    [],
+  );
 });
 
 t.test('every relative import of src resolves to a file of src', async (t) => {
@@ -81,7 +99,10 @@ t.test('every relative import of src resolves to a file of src', async (t) => {
 });
 
 t.test('src has no import cycle', async (t) => {
-  t.same(cyclesOf(graph).map((c) => c.map(name)), []);
+  t.same(
+    cyclesOf(graph).map((c) => c.map(name)),
+    [],
+  );
 });
 
 /** Which folders a folder of src may import from: the tiers point down. */
@@ -123,9 +144,19 @@ t.test('the tiers point one way: model, renderers and plans, hooks, then server 
 const READS_API = /^render\/.*\/(plan|status|client-handoff)\.ts$/;
 
 t.test('renderers read the parsed model, never the raw spec types or the validators', async (t) => {
-  const raw = ['api/ironic/schema.ts', 'api/ironic-database/schema.ts', 'api/ironic-image-cache/schema.ts', 'api/ironic/validate.ts', 'api/ironic-database/validate.ts', 'api/ironic-image-cache/validate.ts', 'api/ironic/validate-overrides.ts'];
+  const raw = [
+    'api/ironic/schema.ts',
+    'api/ironic-database/schema.ts',
+    'api/ironic-image-cache/schema.ts',
+    'api/ironic/validate.ts',
+    'api/ironic-database/validate.ts',
+    'api/ironic-image-cache/validate.ts',
+    'api/ironic/validate-overrides.ts',
+  ];
   const violations = [...graph].flatMap(([file, imports]) =>
-    name(file).startsWith('render/') && !READS_API.test(name(file)) ? imports.filter((i) => raw.includes(name(i))).map((i) => `${name(file)} -> ${name(i)}`) : [],
+    name(file).startsWith('render/') && !READS_API.test(name(file))
+      ? imports.filter((i) => raw.includes(name(i))).map((i) => `${name(file)} -> ${name(i)}`)
+      : [],
   );
   t.same(violations, []);
 });
@@ -170,5 +201,8 @@ t.test('every feature file is in the feature list', async (t) => {
   const list = readFileSync(join(SRC, IRONIC, 'feature-list.ts'), 'utf8');
   const files = readdirSync(join(SRC, FEATURES)).filter((f) => f.endsWith('.ts'));
   t.ok(files.length > 10, 'the features are found');
-  t.same(files.filter((f) => !list.includes(`./features/${f.replace(/\.ts$/, '.js')}`)), []);
+  t.same(
+    files.filter((f) => !list.includes(`./features/${f.replace(/\.ts$/, '.js')}`)),
+    [],
+  );
 });

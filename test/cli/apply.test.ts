@@ -20,11 +20,29 @@ t.test('fields dropped since the last apply are removed, fields never applied ar
 });
 
 t.test('lists of objects with a conventional key merge per item, in observed order', async (t) => {
-  const observed = object({ containers: [{ name: 'a', image: 'a:1', terminationMessagePath: '/dev/x' }, { name: 'b', image: 'b:1' }] });
-  const last = object({ containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }] });
-  const desired = object({ containers: [{ name: 'c', image: 'c:1' }, { name: 'a', image: 'a:2' }] });
+  const observed = object({
+    containers: [
+      { name: 'a', image: 'a:1', terminationMessagePath: '/dev/x' },
+      { name: 'b', image: 'b:1' },
+    ],
+  });
+  const last = object({
+    containers: [
+      { name: 'a', image: 'a:1' },
+      { name: 'b', image: 'b:1' },
+    ],
+  });
+  const desired = object({
+    containers: [
+      { name: 'c', image: 'c:1' },
+      { name: 'a', image: 'a:2' },
+    ],
+  });
   t.same(threeWayMerge(observed, last, desired)['spec'], {
-    containers: [{ name: 'a', image: 'a:2', terminationMessagePath: '/dev/x' }, { name: 'c', image: 'c:1' }],
+    containers: [
+      { name: 'a', image: 'a:2', terminationMessagePath: '/dev/x' },
+      { name: 'c', image: 'c:1' },
+    ],
   });
 });
 
@@ -52,7 +70,10 @@ t.test('status and server metadata keep their observed values', async (t) => {
 t.test('the last-applied annotation is sorted JSON and round-trips', async (t) => {
   const desired = object({ b: 1, a: { d: 2, c: 3 } });
   const annotated = withLastApplied(desired, desired);
-  t.equal(annotated.metadata.annotations?.[LAST_APPLIED_ANNOTATION], '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n"},"spec":{"a":{"c":3,"d":2},"b":1}}');
+  t.equal(
+    annotated.metadata.annotations?.[LAST_APPLIED_ANNOTATION],
+    '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n"},"spec":{"a":{"c":3,"d":2},"b":1}}',
+  );
   t.same(lastAppliedOf(annotated), desired);
   t.equal(lastAppliedOf(object({}, { annotations: { [LAST_APPLIED_ANNOTATION]: 'not json' } })), undefined);
   t.equal(lastAppliedOf(object({})), undefined);
@@ -62,5 +83,8 @@ t.test('applying the same desired object again changes nothing', async (t) => {
   const desired = object({ replicas: 1, template: { spec: { containers: [{ name: 'a', image: 'a' }] } } });
   const observed = { ...withLastApplied({ ...desired, metadata: { ...desired.metadata, uid: 'u' } }, desired), status: { x: 1 } };
   t.same(applyUpdate(observed, desired), observed);
-  t.not(applyUpdate(observed, object({ replicas: 2 })).metadata.annotations?.[LAST_APPLIED_ANNOTATION], observed.metadata.annotations?.[LAST_APPLIED_ANNOTATION]);
+  t.not(
+    applyUpdate(observed, object({ replicas: 2 })).metadata.annotations?.[LAST_APPLIED_ANNOTATION],
+    observed.metadata.annotations?.[LAST_APPLIED_ANNOTATION],
+  );
 });

@@ -42,11 +42,19 @@ const cluster = (sync: Hook, options: { customize?: () => unknown; clock?: () =>
 };
 
 const podTemplate = (resources: Json = {}): Json => ({ metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i:1', resources }] } });
-const deployment = (spec: Json): Json => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { app: 'a' } }, template: podTemplate(), ...spec } });
+const deployment = (spec: Json): Json => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'd' },
+  spec: { selector: { matchLabels: { app: 'a' } }, template: podTemplate(), ...spec },
+});
 const verbs = (writes: readonly { verb: string; object: string }[]): string[] => writes.map((w) => `${w.verb} ${w.object}`);
 
 t.test('gap 1: quantities are stored canonical; a non-canonical desired value is sent again on every sync', async (t) => {
-  const { cluster: c } = cluster(() => ({ status: {}, children: [deployment({ template: podTemplate({ limits: { cpu: 1, memory: '1024Mi' }, requests: { cpu: 0.5 } }) })] }));
+  const { cluster: c } = cluster(() => ({
+    status: {},
+    children: [deployment({ template: podTemplate({ limits: { cpu: 1, memory: '1024Mi' }, requests: { cpu: 0.5 } }) })],
+  }));
   await c.round();
   const stored = present(c.store.get('Deployment.apps/v1', 'ns/d'));
   t.match(stored, { spec: { template: { spec: { containers: [{ resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } } }] } } } });
@@ -61,20 +69,49 @@ t.test('gap 1: canonical values settle', async (t) => {
 });
 
 t.test('gap 1: defaulted fields of workloads, PVC templates and Services (a targetPort defaults to its port)', async (t) => {
-  const set = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' }, spec: { serviceName: 's', selector: { matchLabels: { app: 'a' } }, template: podTemplate(), volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } } }] } };
+  const set = {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 's' },
+    spec: {
+      serviceName: 's',
+      selector: { matchLabels: { app: 'a' } },
+      template: podTemplate(),
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } } }],
+    },
+  };
   const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { ports: [{ name: 'api', port: 6385 }] } };
   const { cluster: c } = cluster(() => ({ status: {}, children: [deployment({}), set, service] }));
   await c.round();
-  t.match(c.store.get('Deployment.apps/v1', 'ns/d'), { spec: { replicas: 1, revisionHistoryLimit: 10, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%' } }, template: { spec: { restartPolicy: 'Always', containers: [{ imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' }] } } } });
-  t.match(c.store.get('StatefulSet.apps/v1', 'ns/s'), { spec: { podManagementPolicy: 'OrderedReady', volumeClaimTemplates: [{ apiVersion: 'v1', kind: 'PersistentVolumeClaim', spec: { volumeMode: 'Filesystem', resources: { requests: { storage: '1Gi' } } } }] } });
-  t.match(c.store.get('Service.v1', 'ns/svc'), { spec: { type: 'ClusterIP', sessionAffinity: 'None', ports: [{ port: 6385, targetPort: 6385, protocol: 'TCP' }] } });
+  t.match(c.store.get('Deployment.apps/v1', 'ns/d'), {
+    spec: {
+      replicas: 1,
+      revisionHistoryLimit: 10,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%' } },
+      template: { spec: { restartPolicy: 'Always', containers: [{ imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' }] } },
+    },
+  });
+  t.match(c.store.get('StatefulSet.apps/v1', 'ns/s'), {
+    spec: {
+      podManagementPolicy: 'OrderedReady',
+      volumeClaimTemplates: [
+        { apiVersion: 'v1', kind: 'PersistentVolumeClaim', spec: { volumeMode: 'Filesystem', resources: { requests: { storage: '1Gi' } } } },
+      ],
+    },
+  });
+  t.match(c.store.get('Service.v1', 'ns/svc'), {
+    spec: { type: 'ClusterIP', sessionAffinity: 'None', ports: [{ port: 6385, targetPort: 6385, protocol: 'TCP' }] },
+  });
   const second = await c.round();
   t.same(verbs(second.writes), ['update StatefulSet ns/s'], 'a PVC template is atomic: the non-canonical storage is sent again');
 });
 
 t.test('gap 2: an immutable field answers 422, and the failed update repeats on every sync', async (t) => {
   let selector = 'a';
-  const { cluster: c } = cluster(() => ({ status: { n: selector }, children: [deployment({ selector: { matchLabels: { app: selector } }, template: { ...podTemplate(), metadata: { labels: { app: selector } } } })] }));
+  const { cluster: c } = cluster(() => ({
+    status: { n: selector },
+    children: [deployment({ selector: { matchLabels: { app: selector } }, template: { ...podTemplate(), metadata: { labels: { app: selector } } } })],
+  }));
   await c.round();
   selector = 'b';
   for (let i = 0; i < 2; i += 1) {
@@ -87,7 +124,10 @@ t.test('gap 2: an immutable field answers 422, and the failed update repeats on 
 
 t.test('gap 2: a Secret with immutable: true keeps its data', async (t) => {
   let value = 'eA==';
-  const { cluster: c } = cluster(() => ({ status: {}, children: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, immutable: true, data: { k: value } }] }));
+  const { cluster: c } = cluster(() => ({
+    status: {},
+    children: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, immutable: true, data: { k: value } }],
+  }));
   await c.round();
   value = 'eQ==';
   t.match((await c.round()).syncs[0]?.error, /Secret ns\/s is invalid: data: Forbidden: field is immutable/);
@@ -107,24 +147,49 @@ t.test('gap 3: a map desired as a scalar or a list is no merge error (apply.go l
   t.same((await c.round()).writes, [], 'then quiet');
 });
 
-const withEnv = (env: Json[]): Json => deployment({ template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i:1', env }] } } });
+const withEnv = (env: Json[]): Json =>
+  deployment({ template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i:1', env }] } } });
 const envOf = (c: Cluster): unknown => objsAt(c.store.get('Deployment.apps/v1', 'ns/d'), 'spec', 'template', 'spec', 'containers')[0]?.['env'];
 
 t.test('gap 3: duplicate env names are stored as given, then written once per duplicate with the last value', async (t) => {
-  const { cluster: c } = cluster(() => ({ status: {}, children: [withEnv([{ name: 'FOO', value: '1' }, { name: 'FOO', value: '2' }])] }));
+  const { cluster: c } = cluster(() => ({
+    status: {},
+    children: [
+      withEnv([
+        { name: 'FOO', value: '1' },
+        { name: 'FOO', value: '2' },
+      ]),
+    ],
+  }));
   await c.round();
-  t.same(envOf(c), [{ name: 'FOO', value: '1' }, { name: 'FOO', value: '2' }], 'created as given (a duplicate env name is only a warning)');
+  t.same(
+    envOf(c),
+    [
+      { name: 'FOO', value: '1' },
+      { name: 'FOO', value: '2' },
+    ],
+    'created as given (a duplicate env name is only a warning)',
+  );
   t.same(verbs((await c.round()).writes), ['update Deployment ns/d']);
-  t.same(envOf(c), [{ name: 'FOO', value: '2' }, { name: 'FOO', value: '2' }], 'each stored duplicate becomes the last desired one');
+  t.same(
+    envOf(c),
+    [
+      { name: 'FOO', value: '2' },
+      { name: 'FOO', value: '2' },
+    ],
+    'each stored duplicate becomes the last desired one',
+  );
   t.same((await c.round()).writes, [], 'then quiet');
 });
 
-const withContainers = (names: readonly string[]): Json => deployment({ template: { metadata: { labels: { app: 'a' } }, spec: { containers: names.map((name, i) => ({ name, image: `i:${i}` })) } } });
+const withContainers = (names: readonly string[]): Json =>
+  deployment({ template: { metadata: { labels: { app: 'a' } }, spec: { containers: names.map((name, i) => ({ name, image: `i:${i}` })) } } });
 const imagesOf = (c: Cluster): unknown => objsAt(c.store.get('Deployment.apps/v1', 'ns/d'), 'spec', 'template', 'spec', 'containers').map((x) => x['image']);
 
 t.test('gap 3: a create with duplicate container names is refused (422 Duplicate value), on every sync', async (t) => {
   const { cluster: c } = cluster(() => ({ status: {}, children: [withContainers(['c', 'c'])] }));
-  for (let i = 0; i < 2; i += 1) t.match((await c.round()).syncs[0]?.error, /Deployment ns\/d is invalid: spec\.template\.spec\.containers\[1\]\.name: Duplicate value: "c"/);
+  for (let i = 0; i < 2; i += 1)
+    t.match((await c.round()).syncs[0]?.error, /Deployment ns\/d is invalid: spec\.template\.spec\.containers\[1\]\.name: Duplicate value: "c"/);
   t.equal(c.store.get('Deployment.apps/v1', 'ns/d'), undefined);
 });
 
@@ -152,13 +217,44 @@ t.test('gap 3: the API server refuses repeated volume names, port names and moun
   const pod = (spec: Json): KubeResource => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', namespace: 'ns' }, spec });
   t.match(refused(pod({ containers: [{ name: 'a' }], initContainers: [{ name: 'a' }] })), /spec\.containers\[0\]\.name: Duplicate value: "a"/);
   t.match(refused(pod({ containers: [{ name: 'a' }], volumes: [{ name: 'v' }, { name: 'v' }] })), /spec\.volumes\[1\]\.name: Duplicate value: "v"/);
-  t.match(refused(pod({ containers: [{ name: 'a', volumeMounts: [{ name: 'v', mountPath: '/x' }, { name: 'w', mountPath: '/x' }] }] })), /volumeMounts\[1\]\.mountPath: Invalid value: "\/x": must be unique/);
-  t.match(refused({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'ns' }, spec: { ports: [{ name: 'p', port: 1 }, { name: 'p', port: 2 }] } }), /spec\.ports\[1\]\.name: Duplicate value: "p"/);
+  t.match(
+    refused(
+      pod({
+        containers: [
+          {
+            name: 'a',
+            volumeMounts: [
+              { name: 'v', mountPath: '/x' },
+              { name: 'w', mountPath: '/x' },
+            ],
+          },
+        ],
+      }),
+    ),
+    /volumeMounts\[1\]\.mountPath: Invalid value: "\/x": must be unique/,
+  );
+  t.match(
+    refused({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's', namespace: 'ns' },
+      spec: {
+        ports: [
+          { name: 'p', port: 1 },
+          { name: 'p', port: 2 },
+        ],
+      },
+    }),
+    /spec\.ports\[1\]\.name: Duplicate value: "p"/,
+  );
   t.equal(refused(pod({ containers: [{ name: 'a', env: [{ name: 'E' }, { name: 'E' }] }] })), '', 'duplicate env names are allowed');
 });
 
 t.test('gap 4: an object with a child name the parent does not own is never adopted (AlreadyExists, ignored)', async (t) => {
-  const { cluster: c, parent } = cluster(() => ({ status: {}, children: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } }] }));
+  const { cluster: c, parent } = cluster(() => ({
+    status: {},
+    children: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } }],
+  }));
   c.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns', labels: { 'controller-uid': 'someone-else' } }, data: { mine: 'yes' } });
   await c.round();
   await c.round();
@@ -167,7 +263,10 @@ t.test('gap 4: an object with a child name the parent does not own is never adop
 });
 
 t.test('gap 4: orphans of --cascade=orphan keep the old controller-uid label and are not children of a new parent', async (t) => {
-  const { cluster: c } = cluster((request) => ({ status: { seen: Object.keys(request.children['ConfigMap.v1'] ?? {}) }, children: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } }] }));
+  const { cluster: c } = cluster((request) => ({
+    status: { seen: Object.keys(request.children['ConfigMap.v1'] ?? {}) },
+    children: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } }],
+  }));
   await c.round();
   const oldUid = present(c.store.get(PARENT, 'ns/p')).metadata.uid;
   c.store.setFinalizers(present(c.store.get(PARENT, 'ns/p')), []);
@@ -192,7 +291,11 @@ t.test('gap 5: finalize is called whenever deletionTimestamp is set, finalizer o
 });
 
 t.test('gap 5: foreground deletion: Metacontroller stops managing children and the garbage collector deletes them', async (t) => {
-  const { cluster: c, calls } = cluster((request) => ({ status: {}, children: request.finalizing ? [deployment({})] : [deployment({})], finalized: request.finalizing }));
+  const { cluster: c, calls } = cluster((request) => ({
+    status: {},
+    children: request.finalizing ? [deployment({})] : [deployment({})],
+    finalized: request.finalizing,
+  }));
   await c.round();
   c.remove(PARENT, 'ns', 'p', 'Foreground');
   t.match(c.store.get(PARENT, 'ns/p')?.metadata.finalizers, ['foregroundDeletion', 'metacontroller.io/compositecontroller-ironic']);
@@ -228,19 +331,39 @@ t.test('gap 5: a parent with the orphan finalizer (a garbage collector finalizer
 t.test('gap 5: a deleted or scaled-down workload keeps its pods for their termination grace period', async (t) => {
   let now = Date.parse('2026-01-01T00:00:00Z');
   const { cluster: c } = cluster(() => ({ status: {}, children: [] }), { clock: () => new Date(now).toISOString() });
-  const template = (grace?: number): Json => ({ ...podTemplate(), spec: { containers: [{ name: 'c', image: 'i:1' }], ...(grace !== undefined && { terminationGracePeriodSeconds: grace }) } });
-  const d = c.store.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns' }, spec: { replicas: 2, selector: { matchLabels: { app: 'a' } }, template: template(60) } });
+  const template = (grace?: number): Json => ({
+    ...podTemplate(),
+    spec: { containers: [{ name: 'c', image: 'i:1' }], ...(grace !== undefined && { terminationGracePeriodSeconds: grace }) },
+  });
+  const d = c.store.create({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', namespace: 'ns' },
+    spec: { replicas: 2, selector: { matchLabels: { app: 'a' } }, template: template(60) },
+  });
   c.store.updateStatus(d, { replicas: 2 });
-  const s = c.store.create({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's', namespace: 'ns' }, spec: { serviceName: 's', selector: { matchLabels: { app: 'a' } }, template: template() } });
+  const s = c.store.create({
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 's', namespace: 'ns' },
+    spec: { serviceName: 's', selector: { matchLabels: { app: 'a' } }, template: template() },
+  });
   c.store.updateStatus(s, { replicas: 1 });
   c.store.updateStatus(s, { replicas: 0 });
   c.remove('Deployment.apps/v1', 'ns', 'd');
-  t.same(c.store.terminatingPods().map((p) => [p.kind, p.name, p.pods, p.until]), [
-    ['StatefulSet', 's', 1, '2026-01-01T00:00:30Z'],
-    ['Deployment', 'd', 2, '2026-01-01T00:01:00Z'],
-  ]);
+  t.same(
+    c.store.terminatingPods().map((p) => [p.kind, p.name, p.pods, p.until]),
+    [
+      ['StatefulSet', 's', 1, '2026-01-01T00:00:30Z'],
+      ['Deployment', 'd', 2, '2026-01-01T00:01:00Z'],
+    ],
+  );
   now += 30 * 1000;
-  t.same(c.store.terminatingPods().map((p) => p.name), ['d'], 'the default grace period (30 s) is over');
+  t.same(
+    c.store.terminatingPods().map((p) => p.name),
+    ['d'],
+    'the default grace period (30 s) is over',
+  );
   now += 30 * 1000;
   t.same(c.store.terminatingPods(), [], 'and the template one (60 s)');
 });
@@ -271,20 +394,43 @@ t.test('gap 7: children are written in Metacontroller order (GetAllGVKs: group, 
   const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' }, data: {} };
   const { cluster: c } = cluster(() => ({
     status: {},
-    children: all ? [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 1 }] } }, deployment({}), secret, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: {} }] : [],
+    children: all
+      ? [
+          { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 1 }] } },
+          deployment({}),
+          secret,
+          { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: {} },
+        ]
+      : [],
   }));
   const round = await c.round();
-  t.same(verbs(round.writes).filter((w) => w.startsWith('create')), ['create ConfigMap ns/c', 'create Secret ns/x', 'create Service ns/s', 'create Deployment ns/d'], 'the core group before apps');
+  t.same(
+    verbs(round.writes).filter((w) => w.startsWith('create')),
+    ['create ConfigMap ns/c', 'create Secret ns/x', 'create Service ns/s', 'create Deployment ns/d'],
+    'the core group before apps',
+  );
   all = false;
-  t.same(verbs((await c.round()).writes).filter((w) => w.startsWith('delete')), ['delete ConfigMap ns/c', 'delete Secret ns/x', 'delete Service ns/s', 'delete Deployment ns/d'], 'deletions in the same order');
+  t.same(
+    verbs((await c.round()).writes).filter((w) => w.startsWith('delete')),
+    ['delete ConfigMap ns/c', 'delete Secret ns/x', 'delete Service ns/s', 'delete Deployment ns/d'],
+    'deletions in the same order',
+  );
 });
 
 t.test('kubelet: a DaemonSet runs on the emulated nodes its nodeSelector matches; a Deployment of 0 replicas has no pod', async (t) => {
-  const ds = (nodeSelector?: Record<string, string>): KubeResource => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'x', generation: 1 }, spec: { template: { spec: { ...(nodeSelector !== undefined && { nodeSelector }) } } } });
+  const ds = (nodeSelector?: Record<string, string>): KubeResource => ({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'x', generation: 1 },
+    spec: { template: { spec: { ...(nodeSelector !== undefined && { nodeSelector }) } } },
+  });
   t.match(readyDaemonSetStatus(ds()), { desiredNumberScheduled: 3, currentNumberScheduled: 3 });
   t.match(readyDaemonSetStatus(ds({ 'node-role.kubernetes.io/control-plane': '' })), { currentNumberScheduled: 1 });
   t.match(readyDaemonSetStatus(ds({ 'ironic.metal3.io/retired-workload': 'true' })), { desiredNumberScheduled: 0, currentNumberScheduled: 0, numberReady: 0 });
-  const none = settledStatus({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generation: 2 }, spec: { replicas: 0 } }, '2026-01-01T00:00:00Z');
+  const none = settledStatus(
+    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generation: 2 }, spec: { replicas: 0 } },
+    '2026-01-01T00:00:00Z',
+  );
   t.match(none, { observedGeneration: 2, replicas: 0, readyReplicas: 0 });
 });
 
@@ -293,7 +439,9 @@ t.test('gap 7: syncs on events, the resync period and resyncAfterSeconds, not ev
   let resyncAfter: number | undefined = undefined;
   const transport: HookTransport = async (path) => ({
     statusCode: 200,
-    body: path.endsWith('/customize') ? { relatedResources: [] } : { status: {}, children: [deployment({})], ...(resyncAfter !== undefined && { resyncAfterSeconds: resyncAfter }) },
+    body: path.endsWith('/customize')
+      ? { relatedResources: [] }
+      : { status: {}, children: [deployment({})], ...(resyncAfter !== undefined && { resyncAfterSeconds: resyncAfter }) },
   });
   const c = new Cluster({ transport, controllers: [CONTROLLER], clock: () => new Date(now).toISOString(), resyncPeriodSeconds: 300 });
   c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });

@@ -34,26 +34,44 @@ const cluster = (sync: Hook, options: { customize?: () => unknown; statusCode?: 
     if (path.endsWith('/customize')) return { statusCode: 200, body: options.customize?.() ?? { relatedResources: [] } };
     return { statusCode: options.statusCode ?? 200, body: sync(sentRequest(body)) };
   };
-  const c = new Cluster({ transport, controllers: [CONTROLLER], clock: () => NOW, ...(options.storedStatus !== undefined && { storedStatus: options.storedStatus }) });
+  const c = new Cluster({
+    transport,
+    controllers: [CONTROLLER],
+    clock: () => NOW,
+    ...(options.storedStatus !== undefined && { storedStatus: options.storedStatus }),
+  });
   c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
   return { cluster: c, calls, parent: () => present(c.store.get('Ironic.ironic.metal3.io/v1alpha1', 'ns/p')) };
 };
 
-const deployment = (spec: Json, labels: Record<string, string> = {}): Json => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels }, spec });
+const deployment = (spec: Json, labels: Record<string, string> = {}): Json => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'd', labels },
+  spec,
+});
 const configMap = (data: Json): Json => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data });
 const secret = (data: Json): Json => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data });
 
 const verbs = (writes: readonly { verb: string; object: string }[]): string[] => writes.map((w) => `${w.verb} ${w.object}`);
 
 t.test('a created child gets the namespace, the controller-uid label, an owner and the last-applied annotation', async (t) => {
-  const { cluster: c, parent } = cluster(() => ({ status: {}, children: [deployment({ replicas: 1 }), { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: {} }] }));
+  const { cluster: c, parent } = cluster(() => ({
+    status: {},
+    children: [deployment({ replicas: 1 }), { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: {} }],
+  }));
   const round = await c.round();
   t.same(verbs(round.writes), ['finalizer Ironic ns/p', 'create Service ns/s', 'create Deployment ns/d', 'status Ironic ns/p'], 'the core group before apps');
   const uid = parent().metadata.uid ?? '';
   const d = present(c.store.get('Deployment.apps/v1', 'ns/d'));
   t.match(d.metadata, { namespace: 'ns', labels: { 'controller-uid': uid }, generation: 1, creationTimestamp: NOW });
   t.same(d.metadata.ownerReferences, [{ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', name: 'p', uid, controller: true, blockOwnerDeletion: true }]);
-  t.same(JSON.parse(d.metadata.annotations?.[LAST_APPLIED_ANNOTATION] ?? ''), { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', labels: { 'controller-uid': uid } }, spec: { replicas: 1 } });
+  t.same(JSON.parse(d.metadata.annotations?.[LAST_APPLIED_ANNOTATION] ?? ''), {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', namespace: 'ns', labels: { 'controller-uid': uid } },
+    spec: { replicas: 1 },
+  });
   const s = present(c.store.get('Service.v1', 'ns/s'));
   t.equal(s.metadata.generation, undefined, 'core objects have no generation');
   t.match(s['spec'], { clusterIP: /^10\.96\./ }, 'the server defaults the cluster IP');
@@ -72,7 +90,11 @@ t.test('the children and related maps of the request', async (t) => {
   c.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'ns' }, data: {} });
   c.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'y', namespace: 'ns' }, data: {} });
   await c.round();
-  t.same(Object.keys(seen?.children ?? {}), CONTROLLER.childTypes.map((ct) => ct.group), 'every declared type, empty');
+  t.same(
+    Object.keys(seen?.children ?? {}),
+    CONTROLLER.childTypes.map((ct) => ct.group),
+    'every declared type, empty',
+  );
   t.same(Object.keys(seen?.related['ConfigMap.v1'] ?? {}), ['ns/x'], 'by name');
   await c.round();
   t.same(Object.keys(seen?.children['Secret.v1'] ?? {}), ['ns/s'], 'v2 keys');
@@ -120,16 +142,39 @@ t.test('a child left out is deleted, with what it owns', async (t) => {
   const { cluster: c } = cluster(() => ({ status: {}, children }));
   await c.round();
   const d = present(c.store.get('Deployment.apps/v1', 'ns/d'));
-  c.put({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: 'ns', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: d.metadata.uid ?? '', controller: true }] } });
+  c.put({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name: 'rs',
+      namespace: 'ns',
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: d.metadata.uid ?? '', controller: true }],
+    },
+  });
   children = [configMap({})];
   const round = await c.round();
-  t.same(round.writes.map((w) => `${w.verb} ${w.object} by ${w.by}`), ['delete Deployment ns/d by metacontroller', 'delete ReplicaSet ns/rs by garbage-collector']);
+  t.same(
+    round.writes.map((w) => `${w.verb} ${w.object} by ${w.by}`),
+    ['delete Deployment ns/d by metacontroller', 'delete ReplicaSet ns/rs by garbage-collector'],
+  );
 });
 
 const refused = [
-  { scenario: 'a child whose controller-uid label is not the parent', child: deployment({}, { 'controller-uid': 'someone-else' }), error: /labels on desired child Deployment ns\/d don't match parent selector/ },
-  { scenario: 'an undeclared child type', child: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' } }, error: /Job.batch\/v1 is not a child type of CompositeController ironic/ },
-  { scenario: 'a child in another namespace', child: { ...deployment({}), metadata: { name: 'd', namespace: 'other' } }, error: /must be in the namespace of its parent/ },
+  {
+    scenario: 'a child whose controller-uid label is not the parent',
+    child: deployment({}, { 'controller-uid': 'someone-else' }),
+    error: /labels on desired child Deployment ns\/d don't match parent selector/,
+  },
+  {
+    scenario: 'an undeclared child type',
+    child: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' } },
+    error: /Job.batch\/v1 is not a child type of CompositeController ironic/,
+  },
+  {
+    scenario: 'a child in another namespace',
+    child: { ...deployment({}), metadata: { name: 'd', namespace: 'other' } },
+    error: /must be in the namespace of its parent/,
+  },
 ] as const;
 
 for (const c of refused) {
@@ -148,7 +193,11 @@ t.test('a duplicate child fails the sync', async (t) => {
 
 const responses = [
   { scenario: 'an unknown top-level field (v2 strict)', body: { status: {}, children: [], message: 'hi' }, error: /strict validation failed .* message/ },
-  { scenario: 'a child without kind', body: { status: {}, children: [{ apiVersion: 'v1', metadata: { name: 'x' } }] }, error: /children\[0\] needs apiVersion, kind and metadata.name/ },
+  {
+    scenario: 'a child without kind',
+    body: { status: {}, children: [{ apiVersion: 'v1', metadata: { name: 'x' } }] },
+    error: /children\[0\] needs apiVersion, kind and metadata.name/,
+  },
   { scenario: 'not an object', body: 'nope', error: /not a JSON object/ },
 ] as const;
 
@@ -175,7 +224,9 @@ t.test('the status gets observedGeneration and is written only when it changes',
 });
 
 t.test('a status the API server prunes is written on every sync (the hot loop it would be)', async (t) => {
-  const { cluster: c } = cluster(() => ({ status: { unknownField: 1 }, children: [] }), { storedStatus: (_p, s) => ({ observedGeneration: s['observedGeneration'] }) });
+  const { cluster: c } = cluster(() => ({ status: { unknownField: 1 }, children: [] }), {
+    storedStatus: (_p, s) => ({ observedGeneration: s['observedGeneration'] }),
+  });
   await c.round();
   t.same(verbs((await c.round()).writes), ['status Ironic ns/p']);
 });
@@ -191,8 +242,14 @@ t.test('customize is called once per generation', async (t) => {
 });
 
 t.test('deletion: finalize until finalized, then the parent and its children are gone', async (t) => {
-  const { cluster: c, calls, parent } = cluster((request) =>
-    request.finalizing ? { status: {}, children: [], finalized: Object.keys(request.children['Deployment.apps/v1'] ?? {}).length === 0 } : { status: {}, children: [deployment({})] },
+  const {
+    cluster: c,
+    calls,
+    parent,
+  } = cluster((request) =>
+    request.finalizing
+      ? { status: {}, children: [], finalized: Object.keys(request.children['Deployment.apps/v1'] ?? {}).length === 0 }
+      : { status: {}, children: [deployment({})] },
   );
   await c.round();
   c.remove('Ironic.ironic.metal3.io/v1alpha1', 'ns', 'p');
@@ -213,7 +270,11 @@ t.test('finalized: true from a plain sync drops the finalizer, which the next sy
 });
 
 t.test('related objects: names, a whole namespace, label selectors', async (t) => {
-  const object = (name: string, namespace: string, labels: Record<string, string> = {}): KubeResource => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, labels } });
+  const object = (name: string, namespace: string, labels: Record<string, string> = {}): KubeResource => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace, labels },
+  });
   const objects = [object('a', 'x', { app: 'i' }), object('b', 'x'), object('a', 'y', { app: 'i' })];
   const keys = (rule: Json): string[] => Object.keys(resolveRelated([{ apiVersion: 'v1', resource: 'secrets', ...rule }], objects)['Secret.v1'] ?? {});
   t.same(keys({ namespace: 'x', names: ['a', 'z'] }), ['x/a']);
@@ -223,13 +284,31 @@ t.test('related objects: names, a whole namespace, label selectors', async (t) =
   t.same(keys({ namespace: 'z' }), [], 'the group is there even when empty');
   t.throws(() => resolveRelated([{ apiVersion: 'v1', resource: 'pods' }], objects), /does not serve/);
   t.throws(() => resolveRelated([{ apiVersion: 'v1', resource: 'secrets', names: ['a'], labelSelector: {} }], objects), /both names and labelSelector/);
-  t.ok(selectorMatches({ matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['x'] }, { key: 'tier', operator: 'DoesNotExist' }] }, { app: 'i' }));
+  t.ok(
+    selectorMatches(
+      {
+        matchExpressions: [
+          { key: 'app', operator: 'NotIn', values: ['x'] },
+          { key: 'tier', operator: 'DoesNotExist' },
+        ],
+      },
+      { app: 'i' },
+    ),
+  );
   t.notOk(selectorMatches({ matchExpressions: [{ key: 'app', operator: 'Exists' }] }, {}));
 });
 
 t.test('a child the API server refuses is reported and not written', async (t) => {
-  const transport: HookTransport = async (path) => ({ statusCode: 200, body: path.endsWith('/customize') ? { relatedResources: [] } : { status: {}, children: [configMap({ a: 1 })] } });
-  const c = new Cluster({ transport, controllers: [CONTROLLER], clock: () => NOW, admitChild: (child) => (child.kind === 'ConfigMap' ? ['data.a: must be a string'] : []) });
+  const transport: HookTransport = async (path) => ({
+    statusCode: 200,
+    body: path.endsWith('/customize') ? { relatedResources: [] } : { status: {}, children: [configMap({ a: 1 })] },
+  });
+  const c = new Cluster({
+    transport,
+    controllers: [CONTROLLER],
+    clock: () => NOW,
+    admitChild: (child) => (child.kind === 'ConfigMap' ? ['data.a: must be a string'] : []),
+  });
   c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
   const round = await c.round();
   t.same(round.syncs[0]?.warnings, ['ConfigMap ns/c refused by the API server: data.a: must be a string']);

@@ -27,10 +27,13 @@ const run = async (argv: string[], files: Record<string, string> = {}, stdin = '
 
 const docs = (text: string): Record<string, unknown>[] => parseAllDocuments(text).map((d) => objAt(jsOf(d)));
 
-t.test('migrates the design proposal\'s objects and prints notes on stderr', async (t) => {
+t.test("migrates the design proposal's objects and prints notes on stderr", async (t) => {
   const r = await run(['migrate', '-f', 'test/fixtures/migrate/design-proposal.yaml']);
   t.equal(r.code, 0, r.stderr);
-  t.same(docs(r.stdout).map((d) => `${String(d['apiVersion'])} ${String(d['kind'])}`), ['ironic.metal3.io/v1alpha1 IronicDatabase', 'ironic.metal3.io/v1alpha1 Ironic']);
+  t.same(
+    docs(r.stdout).map((d) => `${String(d['apiVersion'])} ${String(d['kind'])}`),
+    ['ironic.metal3.io/v1alpha1 IronicDatabase', 'ironic.metal3.io/v1alpha1 Ironic'],
+  );
   t.match(r.stderr, /note: IronicDatabase test\/ironic: the data is not copied/);
 });
 
@@ -41,7 +44,12 @@ t.test('reads a kubectl List from standard input', async (t) => {
 });
 
 t.test('refuses a field without an equivalent, prints nothing, exits 1', async (t) => {
-  const input = stringify({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'x' }, spec: { networking: { ipAdress: '192.0.2.2' } } });
+  const input = stringify({
+    apiVersion: 'ironic.metal3.io/v1alpha1',
+    kind: 'Ironic',
+    metadata: { name: 'x' },
+    spec: { networking: { ipAdress: '192.0.2.2' } },
+  });
   const r = await run(['migrate', '-f', 'in.yaml'], { 'in.yaml': input });
   t.equal(r.code, 1);
   t.equal(r.stdout, '');
@@ -61,16 +69,24 @@ t.test('the migrated design proposal objects render to Ready', async (t) => {
   const migrated = await run(['migrate', '-f', 'test/fixtures/migrate/design-proposal.yaml']);
   t.equal(migrated.code, 0, migrated.stderr);
   const secrets = [
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-tls', namespace: 'test' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'CERT', 'tls.key': 'KEY' } },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ironic-tls', namespace: 'test' },
+      type: 'kubernetes.io/tls',
+      stringData: { 'tls.crt': 'CERT', 'tls.key': 'KEY' },
+    },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-service-x7k2p', namespace: 'test' }, stringData: { username: 'ironic', password: 'secret' } },
-  ].map((s) => stringify(s)).join('---\n');
+  ]
+    .map((s) => stringify(s))
+    .join('---\n');
   const r = await run(['-f', 'new.yaml', '-f', 'secrets.yaml', '--rounds', '10'], { 'new.yaml': migrated.stdout, 'secrets.yaml': secrets });
   t.equal(r.code, 0, r.stderr);
   t.match(r.stdout, /# Ironic test\/ironic: Ready=True DeploymentAvailable/);
   t.match(r.stdout, /# IronicDatabase test\/ironic: Ready=True/);
 });
 
-t.test('upstream\'s own samples and a kubectl get of a recent release migrate and render to Ready', async (t) => {
+t.test("upstream's own samples and a kubectl get of a recent release migrate and render to Ready", async (t) => {
   const samples = await run(['migrate', '-f', 'test/fixtures/migrate/upstream-samples.yaml']);
   t.equal(samples.code, 0, samples.stderr);
   const r = await run(['-f', 'new.yaml', '--rounds', '10'], { 'new.yaml': samples.stdout });
@@ -81,10 +97,28 @@ t.test('upstream\'s own samples and a kubectl get of a recent release migrate an
   const listed = await run(['migrate', '-f', 'test/fixtures/migrate/kubectl-get.yaml']);
   t.equal(listed.code, 0, listed.stderr);
   const secrets = [
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-tls', namespace: 'baremetal-operator-system' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'CERT', 'tls.key': 'KEY' } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-service-abcde', namespace: 'baremetal-operator-system' }, stringData: { username: 'ironic', password: 'secret' } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-db-user', namespace: 'baremetal-operator-system' }, stringData: { username: 'ironic', password: 'secret' } },
-  ].map((s) => stringify(s)).join('---\n');
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ironic-tls', namespace: 'baremetal-operator-system' },
+      type: 'kubernetes.io/tls',
+      stringData: { 'tls.crt': 'CERT', 'tls.key': 'KEY' },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ironic-service-abcde', namespace: 'baremetal-operator-system' },
+      stringData: { username: 'ironic', password: 'secret' },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ironic-db-user', namespace: 'baremetal-operator-system' },
+      stringData: { username: 'ironic', password: 'secret' },
+    },
+  ]
+    .map((s) => stringify(s))
+    .join('---\n');
   const rendered = await run(['-f', 'new.yaml', '-f', 'secrets.yaml', '--rounds', '10'], { 'new.yaml': listed.stdout, 'secrets.yaml': secrets });
   t.equal(rendered.code, 0, rendered.stderr);
   t.match(rendered.stdout, /# Ironic baremetal-operator-system\/ironic: Ready=True DeploymentAvailable/);

@@ -27,7 +27,8 @@ const run = async (text: string): Promise<Run> => {
   return { code, stdout, stderr };
 };
 
-const ironic = (spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'ironic' }, spec });
+const ironic = (spec: Record<string, unknown>): string =>
+  JSON.stringify({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'ironic' }, spec });
 
 const cases = [
   {

@@ -51,7 +51,10 @@ t.test('renders the minimal example as YAML kubectl can apply, the status as com
   t.equal(r.code, 0);
   t.equal(r.stderr, '');
   const docs = documents(r.stdout);
-  t.same(names(docs).map((n) => n.replace(/-[0-9a-f]{10}$/, '-<hash>')), ['Secret ironic-api-credentials', 'Secret ironic-htpasswd-<hash>', 'Secret ironic-clouds', 'Service ironic', 'Deployment ironic-service']);
+  t.same(
+    names(docs).map((n) => n.replace(/-[0-9a-f]{10}$/, '-<hash>')),
+    ['Secret ironic-api-credentials', 'Secret ironic-htpasswd-<hash>', 'Secret ironic-clouds', 'Service ironic', 'Deployment ironic-service'],
+  );
   for (const doc of docs) {
     const metadata = doc['metadata'] as { namespace?: string; labels?: Record<string, string>; ownerReferences?: unknown };
     t.equal(metadata.namespace, 'baremetal-operator-system', 'namespace set');
@@ -59,7 +62,10 @@ t.test('renders the minimal example as YAML kubectl can apply, the status as com
     t.notOk(metadata.ownerReferences, 'no owner');
     t.doesNotThrow(() => validateK8s(doc), `${String(doc['kind'])} is valid`);
   }
-  t.match(r.stdout, /^# Ironic baremetal-operator-system\/ironic: Ready=False DeploymentInProgress: the Ironic deployment is being created\n# status:\n# {3}conditions:/);
+  t.match(
+    r.stdout,
+    /^# Ironic baremetal-operator-system\/ironic: Ready=False DeploymentInProgress: the Ironic deployment is being created\n# status:\n# {3}conditions:/,
+  );
   t.match(r.stdout, /# {3}requestedVersion: "38\.0"/);
 });
 
@@ -75,7 +81,12 @@ t.test('reads standard input, defaults the namespace, ignores other kinds with a
   const input = `${ironic({ networking: NETWORKING }, { name: 'x' })}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n---\n`;
   const r = await run(['-f', '-'], {}, input);
   t.equal(r.code, 0);
-  t.ok(r.stderr.includes(`warning: standard input, document 2: ignoring Pod default/p (v1): only ${PARENT_NAMES.join(', ')}, Secret and ConfigMap objects are read`), r.stderr);
+  t.ok(
+    r.stderr.includes(
+      `warning: standard input, document 2: ignoring Pod default/p (v1): only ${PARENT_NAMES.join(', ')}, Secret and ConfigMap objects are read`,
+    ),
+    r.stderr,
+  );
   t.ok(documents(r.stdout).every((d) => (d['metadata'] as Obj)['namespace'] === 'default'));
   const other = await run(['-f', '-', '--namespace', 'metal3'], {}, input);
   t.ok(documents(other.stdout).every((d) => (d['metadata'] as Obj)['namespace'] === 'metal3'));
@@ -83,7 +94,10 @@ t.test('reads standard input, defaults the namespace, ignores other kinds with a
 
 t.test('several files, a List, and a later duplicate', async (t) => {
   const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [JSON.parse(ironic({ networking: NETWORKING }, { name: 'a', namespace: 'm' }))] });
-  const r = await run(['-f', 'one.yaml', '--filename=two.yaml'], { 'one.yaml': list, 'two.yaml': `${ironic({ networking: NETWORKING }, { name: 'a', namespace: 'm' })}\n---\n${ironic({ networking: NETWORKING }, { name: 'b', namespace: 'm' })}` });
+  const r = await run(['-f', 'one.yaml', '--filename=two.yaml'], {
+    'one.yaml': list,
+    'two.yaml': `${ironic({ networking: NETWORKING }, { name: 'a', namespace: 'm' })}\n---\n${ironic({ networking: NETWORKING }, { name: 'b', namespace: 'm' })}`,
+  });
   t.equal(r.code, 0);
   t.match(r.stderr, /Ironic m\/a appears again; the later one is used/);
   t.match(r.stdout, /# Ironic m\/a: /);
@@ -91,8 +105,16 @@ t.test('several files, a List, and a later duplicate', async (t) => {
 });
 
 const refusals = [
-  { scenario: 'an invalid spec', spec: { networking: { ...NETWORKING, ipAddress: '192.0.2.300' } }, reason: /InvalidSpec: the spec is invalid: spec\.networking\.ipAddress/ },
-  { scenario: 'a missing Secret', spec: { networking: NETWORKING, tls: { certificateName: 'tls' } }, reason: /MissingReference: Secret metal3\/tls named in spec\.tls\.certificateName was not found/ },
+  {
+    scenario: 'an invalid spec',
+    spec: { networking: { ...NETWORKING, ipAddress: '192.0.2.300' } },
+    reason: /InvalidSpec: the spec is invalid: spec\.networking\.ipAddress/,
+  },
+  {
+    scenario: 'a missing Secret',
+    spec: { networking: NETWORKING, tls: { certificateName: 'tls' } },
+    reason: /MissingReference: Secret metal3\/tls named in spec\.tls\.certificateName was not found/,
+  },
   {
     scenario: 'an unusable Secret',
     spec: { networking: NETWORKING, tls: { certificateName: 'tls' } },
@@ -114,14 +136,23 @@ for (const c of refusals) {
 t.test('--rounds replays the loop until the managed database and Ironic are ready', async (t) => {
   const r = await run(['-f', 'examples/managed-database.yaml', '--rounds', '8']);
   t.equal(r.code, 0);
-  t.match(r.stdout, /^# round 1: IronicDatabase baremetal-operator-system\/ironic-db: 4 created, 0 updated, 0 deleted, status written; Ready=False DatabaseInProgress/);
-  t.match(r.stdout, /# round 2: Ironic baremetal-operator-system\/ironic: 5 created, 0 updated, 0 deleted, status written; Ready=False DeploymentInProgress: the pre-upgrade job/);
+  t.match(
+    r.stdout,
+    /^# round 1: IronicDatabase baremetal-operator-system\/ironic-db: 4 created, 0 updated, 0 deleted, status written; Ready=False DatabaseInProgress/,
+  );
+  t.match(
+    r.stdout,
+    /# round 2: Ironic baremetal-operator-system\/ironic: 5 created, 0 updated, 0 deleted, status written; Ready=False DeploymentInProgress: the pre-upgrade job/,
+  );
   t.match(r.stdout, /# round 6: Ironic baremetal-operator-system\/ironic: 0 created, 0 updated, 2 deleted; Ready=True/);
   t.match(r.stdout, /# round 8: Ironic baremetal-operator-system\/ironic: no writes; Ready=True DeploymentAvailable/);
   t.match(r.stdout, /# Ironic baremetal-operator-system\/ironic: Ready=True DeploymentAvailable/);
   t.match(r.stdout, /# {3}installedVersion: "38\.0"/);
   const docs = documents(r.stdout);
-  t.notOk(docs.some((d) => d['kind'] === 'Job'), 'the upgrade Jobs are gone at the end');
+  t.notOk(
+    docs.some((d) => d['kind'] === 'Job'),
+    'the upgrade Jobs are gone at the end',
+  );
   t.ok(docs.some((d) => d['kind'] === 'StatefulSet') && docs.some((d) => d['kind'] === 'Deployment'));
 });
 
@@ -137,7 +168,10 @@ t.test('--rounds with MARIADB_OPERATOR: the HA example converges on a Galera clu
 t.test('without --rounds, a parent that has nothing yet gets a hint', async (t) => {
   const r = await run(['-f', 'examples/managed-database.yaml']);
   t.equal(r.code, 0);
-  t.match(r.stderr, /note: Ironic baremetal-operator-system\/ironic has no children yet \(waiting for IronicDatabase baremetal-operator-system\/ironic-db to become ready/);
+  t.match(
+    r.stderr,
+    /note: Ironic baremetal-operator-system\/ironic has no children yet \(waiting for IronicDatabase baremetal-operator-system\/ironic-db to become ready/,
+  );
 });
 
 const usage = [
@@ -204,7 +238,11 @@ t.test('a status in the input is what the hooks observe', async (t) => {
     return names(documents(r.stdout)).filter((n) => n.startsWith('Deployment') || n.startsWith('Job'));
   };
   t.same(await render(), ['Job ironic-pre-none-to-38.0'], 'a first install migrates the schema first');
-  t.same(await render({ requestedVersion: '37.0', installedVersion: '37.0' }), ['Job ironic-pre-37.0-to-38.0'], 'an upgrade from the installed version, the workload after the Job');
+  t.same(
+    await render({ requestedVersion: '37.0', installedVersion: '37.0' }),
+    ['Job ironic-pre-37.0-to-38.0'],
+    'an upgrade from the installed version, the workload after the Job',
+  );
   t.same(await render({ requestedVersion: '38.0', installedVersion: '38.0' }), ['Deployment ironic-service'], 'installed: no Job');
 });
 

@@ -30,7 +30,11 @@ const NUM_RUNS = 500;
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Every parent kind, with its generated CRD and its spec schema. */
-const KINDS: readonly { readonly kind: Kind; readonly crd: Json; readonly spec: TSchema }[] = PARENT_KINDS.map((k) => ({ kind: k.kind, crd: crdOf(k), spec: k.spec }));
+const KINDS: readonly { readonly kind: Kind; readonly crd: Json; readonly spec: TSchema }[] = PARENT_KINDS.map((k) => ({
+  kind: k.kind,
+  crd: crdOf(k),
+  spec: k.spec,
+}));
 
 const rulesOf = (kind: Kind, schema: Json, location: readonly string[] = []): CelRule[] => {
   const own = Array.isArray(schema['x-kubernetes-validations']) ? (schema['x-kubernetes-validations'] as { rule: string; message: string }[]) : [];
@@ -115,7 +119,8 @@ const checkSample = (rule: CelRule, entry: Entry, crd: Json, masking: CelRule | 
   const onRaw = refusals(rule, raw.object, raw.old);
   // A rule on a defaulted field has an instance only once stored; what must not differ is where it refuses.
   const refused = (list: typeof onRaw): typeof onRaw => list.filter((r) => r.refused);
-  if (describe(refused(onStored)) !== describe(refused(onRaw))) throw new Error(`the rule depends on defaulting: ${describe(onRaw)} as written, ${describe(onStored)} stored`);
+  if (describe(refused(onStored)) !== describe(refused(onRaw)))
+    throw new Error(`the rule depends on defaulting: ${describe(onRaw)} as written, ${describe(onStored)} stored`);
   if (masking !== undefined && refusals(masking, stored.object, stored.old).some((r) => r.refused)) {
     counts.masked += 1;
     return;
@@ -125,7 +130,9 @@ const checkSample = (rule: CelRule, entry: Entry, crd: Json, masking: CelRule | 
     const expected = 'twin' in entry ? problems.map((p) => entry.twin(p, path)) : [entry.refuses(raw), entry.refuses(stored)];
     if (expected.some((e) => e !== refused)) {
       const side = 'twin' in entry ? 'the TypeScript twin' : 'the stated intent';
-      throw new Error(`at ${path} CEL ${refused ? 'refuses' : 'accepts'} but ${side} says ${describe(expected)} (as written, stored); problems: ${describe(problems[0])}`);
+      throw new Error(
+        `at ${path} CEL ${refused ? 'refuses' : 'accepts'} but ${side} says ${describe(expected)} (as written, stored); problems: ${describe(problems[0])}`,
+      );
     }
     if (refused) counts.refused += 1;
     else counts.accepted += 1;
@@ -146,12 +153,28 @@ t.test('every CEL rule of the CRDs has exactly one entry in the twin table, and 
   for (const { kind } of KINDS) {
     const keys = ALL_RULES.filter((r) => r.kind === kind).map(keyOf);
     const twins = TWINS[kind] ?? {};
-    t.same(keys.filter((k, i) => keys.indexOf(k) !== i), [], `${kind}: no two rules share a location and message`);
-    t.same(keys.filter((k) => twins[k] === undefined), [], `${kind}: every rule has a twin entry (add one to test/crd/cel-twins.ts)`);
-    t.same(Object.keys(twins).filter((k) => !keys.includes(k)), [], `${kind}: every twin entry names a rule of the CRD`);
+    t.same(
+      keys.filter((k, i) => keys.indexOf(k) !== i),
+      [],
+      `${kind}: no two rules share a location and message`,
+    );
+    t.same(
+      keys.filter((k) => twins[k] === undefined),
+      [],
+      `${kind}: every rule has a twin entry (add one to test/crd/cel-twins.ts)`,
+    );
+    t.same(
+      Object.keys(twins).filter((k) => !keys.includes(k)),
+      [],
+      `${kind}: every twin entry names a rule of the CRD`,
+    );
     if (keys.length > 0) t.ok(VALIDATORS[kind], `${kind}: its TypeScript validation is in test/crd/cel-twins.ts`);
   }
-  t.same(Object.keys(TWINS).filter((kind) => !KINDS.some((k) => k.kind === kind)), [], 'every kind of the twin table is a parent kind');
+  t.same(
+    Object.keys(TWINS).filter((kind) => !KINDS.some((k) => k.kind === kind)),
+    [],
+    'every kind of the twin table is a parent kind',
+  );
 });
 
 t.test('the generated samples are valid against the TypeBox schema, so the semantic rules run on them', async (t) => {

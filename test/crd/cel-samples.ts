@@ -25,7 +25,9 @@ const withoutUndefined = (record: Json): Json => Object.fromEntries(Object.entri
 /** Some of the keys of `model`, each present or absent with even odds (fc.record would keep most keys). */
 const someOf = (model: Readonly<Record<string, fc.Arbitrary<unknown>>>): fc.Arbitrary<Json> =>
   fc
-    .record(Object.fromEntries(Object.entries(model).map(([key, arbitrary]) => [key, fc.option(arbitrary, { nil: undefined, freq: 2 })])), { noNullPrototype: true })
+    .record(Object.fromEntries(Object.entries(model).map(([key, arbitrary]) => [key, fc.option(arbitrary, { nil: undefined, freq: 2 })])), {
+      noNullPrototype: true,
+    })
     .map(withoutUndefined);
 
 const ironicObject = (spec: Json): KubeObject => ({ apiVersion: GROUP_VERSION, kind: 'Ironic', metadata: { name: 'ironic' }, spec });
@@ -132,7 +134,11 @@ export const networkingSamples: fc.Arbitrary<Sample> = ironicSamples(withField(h
 
 /** Networking with keepalived, often with the deprecated ipAddressManager too. */
 export const keepalivedSamples: fc.Arbitrary<Sample> = ironicSamples(
-  withField(haSpec, 'networking', withField(someOf({ interface: iface, ipAddress: ip, ipAddressManager: fc.constantFrom('', 'keepalived') }), 'keepalived', keepalived)),
+  withField(
+    haSpec,
+    'networking',
+    withField(someOf({ interface: iface, ipAddress: ip, ipAddressManager: fc.constantFrom('', 'keepalived') }), 'keepalived', keepalived),
+  ),
 );
 
 /** DHCP blocks, mostly without high availability (which refuses DHCP as a whole). */
@@ -197,7 +203,9 @@ export const storageSamples: fc.Arbitrary<Sample> = databaseSamplesOf(allOf({ st
 
 /** The exporter's sensor interval around its minimum (the exporter enabled or not: the rule applies either way). */
 export const exporterSamples: fc.Arbitrary<Sample> = ironicSamples(
-  allOf({ prometheusExporter: someOf({ sensorCollectionInterval: fc.constantFrom(0, 1, 60, 119, 120, 121, 160, 3600) }).map((e) => ({ enabled: true, ...e })) }),
+  allOf({
+    prometheusExporter: someOf({ sensorCollectionInterval: fc.constantFrom(0, 1, 60, 119, 120, 121, 160, 3600) }).map((e) => ({ enabled: true, ...e })),
+  }),
 );
 
 /** spec.resources with known and unknown container names. */
@@ -222,10 +230,28 @@ export const containerResourcesSamples: fc.Arbitrary<Sample> = ironicSamples(
   }),
 );
 
-const proxyURL = fc.constantFrom('', 'http://proxy.example.com:3128', 'HTTPS://u:p@proxy/', 'http://user@proxy:3128', 'http://proxy/a@b', 'http://u p@x', 'u:p@proxy:3128', 'https://proxy.example.com/x?y#z', 'http://', 'http:///x', 'http://a b', ' http://a', 'http://a ', 'socks5://a', 'proxy:3128');
+const proxyURL = fc.constantFrom(
+  '',
+  'http://proxy.example.com:3128',
+  'HTTPS://u:p@proxy/',
+  'http://user@proxy:3128',
+  'http://proxy/a@b',
+  'http://u p@x',
+  'u:p@proxy:3128',
+  'https://proxy.example.com/x?y#z',
+  'http://',
+  'http:///x',
+  'http://a b',
+  ' http://a',
+  'http://a ',
+  'socks5://a',
+  'proxy:3128',
+);
 
 /** spec.proxy with good and bad URLs. */
-export const proxySamples: fc.Arbitrary<Sample> = ironicSamples(allOf({ proxy: someOf({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: fc.constantFrom('', '.svc') }) }));
+export const proxySamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({ proxy: someOf({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: fc.constantFrom('', '.svc') }) }),
+);
 
 /** keepalived with and without its VRRP settings, enabled or not, on a valid provisioning network. */
 export const vrrpSamples: fc.Arbitrary<Sample> = ironicSamples(
@@ -233,14 +259,20 @@ export const vrrpSamples: fc.Arbitrary<Sample> = ironicSamples(
     networking: allOf({
       interface: fc.constant('eth0'),
       ipAddress: fc.constant('192.0.2.2'),
-      keepalived: someOf({ vrid: fc.constantFrom(1, 42, 255), passwordRef: fc.constant({ name: 'vrrp' }) }).chain((k) => fc.boolean().map((enabled) => ({ enabled, ...k }))),
+      keepalived: someOf({ vrid: fc.constantFrom(1, 42, 255), passwordRef: fc.constant({ name: 'vrrp' }) }).chain((k) =>
+        fc.boolean().map((enabled) => ({ enabled, ...k })),
+      ),
     }),
   }),
 );
 
 /** IronicDatabase objects with an engine, Galera replicas (odd or not) and storage (ephemeral or not), created or updated across engines. */
 export const engineSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
-  someOf({ engine: fc.constantFrom('Builtin', 'MariaDBOperator'), replicas: fc.constantFrom(3, 4, 5, 8, 9), storage: someOf({ size: fc.constantFrom('1Gi'), ephemeral: fc.boolean() }) }),
+  someOf({
+    engine: fc.constantFrom('Builtin', 'MariaDBOperator'),
+    replicas: fc.constantFrom(3, 4, 5, 8, 9),
+    storage: someOf({ size: fc.constantFrom('1Gi'), ephemeral: fc.boolean() }),
+  }),
 );
 
 /** Ironic objects naming an image cache (or not), with the download settings it replaces. */
@@ -249,7 +281,9 @@ export const imageCacheNameSamples: fc.Arbitrary<Sample> = ironicSamples(
     imageCacheName: fc.constantFrom('ipa', 'other'),
     tls: someOf({ ipxe: fc.boolean() }),
     images: someOf({ deployRamdiskBranch: text, deployRamdiskDownloader: text }),
-    overrides: someOf({ agentImages: fc.constantFrom([], [{ kernel: 'https://images.example.com/ipa.kernel', initramfs: 'https://images.example.com/ipa.initramfs' }]) }),
+    overrides: someOf({
+      agentImages: fc.constantFrom([], [{ kernel: 'https://images.example.com/ipa.kernel', initramfs: 'https://images.example.com/ipa.initramfs' }]),
+    }),
   }),
 );
 
@@ -270,11 +304,18 @@ export const cacheStorageSamples: fc.Arbitrary<Sample> = cacheSamplesOf(allOf({ 
 
 /** IronicImageCache objects with one or two architectures, repeated or not. */
 export const cacheArchitectureSamples: fc.Arbitrary<Sample> = cacheSamplesOf(
-  allOf({ architectures: fc.array(someOf({ filename: fc.constantFrom('ipa.tar.gz') }).chain((a) => fc.constantFrom('x86_64', 'aarch64').map((name) => ({ name, ...a }))), { minLength: 1, maxLength: 2 }) }),
+  allOf({
+    architectures: fc.array(
+      someOf({ filename: fc.constantFrom('ipa.tar.gz') }).chain((a) => fc.constantFrom('x86_64', 'aarch64').map((name) => ({ name, ...a }))),
+      { minLength: 1, maxLength: 2 },
+    ),
+  }),
 );
 
 /** IronicImageCache objects with a proxy of good and bad URLs. */
-export const cacheProxySamples: fc.Arbitrary<Sample> = cacheSamplesOf(allOf({ proxy: someOf({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: fc.constantFrom('', '.svc') }) }));
+export const cacheProxySamples: fc.Arbitrary<Sample> = cacheSamplesOf(
+  allOf({ proxy: someOf({ httpProxy: proxyURL, httpsProxy: proxyURL, noProxy: fc.constantFrom('', '.svc') }) }),
+);
 
 /** IronicImageCache objects with resources of known and unknown container names. */
 export const cacheResourcesSamples: fc.Arbitrary<Sample> = cacheSamplesOf(

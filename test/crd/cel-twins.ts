@@ -91,7 +91,8 @@ const mapEntryPath = (at: string): string => {
 const HA_DHCP = 'spec: networking.dhcp is not available with highAvailability';
 const HA_MASKS_DHCP = {
   key: HA_DHCP,
-  reason: 'with high availability, validateIronic refuses networking.dhcp as a whole without looking inside it (as upstream); the CEL rules of the DHCP block cannot see highAvailability',
+  reason:
+    'with high availability, validateIronic refuses networking.dhcp as a whole without looking inside it (as upstream); the CEL rules of the DHCP block cannot see highAvailability',
 };
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -135,14 +136,16 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       samples: databaseSamples,
       twin: problemAt('.databaseName', /^cannot change to a different IronicDatabase/),
     },
-    'spec: imageCacheName cannot be used with images.deployRamdiskBranch, images.deployRamdiskDownloader or overrides.agentImages: the image cache provides IPA': {
-      samples: imageCacheNameSamples,
-      twin: problemAt('.imageCacheName', /^imageCacheName cannot be used with (images|overrides)\./),
-    },
-    "spec: imageCacheName cannot be used with tls.ipxe: iPXE over TLS loads IPA only from the Ironic's own httpd, which has no IPA when an image cache provides it": {
-      samples: imageCacheNameSamples,
-      twin: problemAt('.imageCacheName', /^imageCacheName cannot be used with tls\.ipxe/),
-    },
+    'spec: imageCacheName cannot be used with images.deployRamdiskBranch, images.deployRamdiskDownloader or overrides.agentImages: the image cache provides IPA':
+      {
+        samples: imageCacheNameSamples,
+        twin: problemAt('.imageCacheName', /^imageCacheName cannot be used with (images|overrides)\./),
+      },
+    "spec: imageCacheName cannot be used with tls.ipxe: iPXE over TLS loads IPA only from the Ironic's own httpd, which has no IPA when an image cache provides it":
+      {
+        samples: imageCacheNameSamples,
+        twin: problemAt('.imageCacheName', /^imageCacheName cannot be used with tls\.ipxe/),
+      },
     'spec: networking.ipAddress cannot be used with highAvailability': {
       samples: networkingSamples,
       twin: problemAt('.networking.ipAddress', /^networking\.ipAddress cannot be used with high availability/),
@@ -181,7 +184,10 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
     },
     'spec.networking: without ingress, externalCallbackURL and imageServerExternalURL must be set together': {
       samples: networkingSamples,
-      twin: problemAt(['.externalCallbackURL', '.imageServerExternalURL'], /^without networking\.ingress, externalCallbackURL and imageServerExternalURL must be set together/),
+      twin: problemAt(
+        ['.externalCallbackURL', '.imageServerExternalURL'],
+        /^without networking\.ingress, externalCallbackURL and imageServerExternalURL must be set together/,
+      ),
     },
     'spec.networking: DHCP needs at least one of ipAddress, interface or macAddresses': {
       samples: dhcpSamples,
@@ -231,20 +237,22 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       samples: agentImageSamples,
       twin: problemAt(['.kernel', '.initramfs'], /^https? URL must include a host/),
     },
-    'spec.prometheusExporter.sensorCollectionInterval: sensorCollectionInterval must be at least 120: the power state is already polled every 60 s and ironic-image advises against collecting sensor data more often than every 120 s, so as not to overload the BMCs': {
-      samples: exporterSamples,
-      noTwin:
-        'admission only: the hook raises a lower interval to 120 instead of refusing it (parse-ironic.ts), since Ironics stored under the former CRD default of 60 keep it through validation ratcheting',
-      refuses: ({ object }) => {
-        const interval = valueAt(object.spec, 'prometheusExporter', 'sensorCollectionInterval');
-        // Compared as JavaScript compares any value with a number.
-        return interval !== undefined && Number(interval) < 120;
+    'spec.prometheusExporter.sensorCollectionInterval: sensorCollectionInterval must be at least 120: the power state is already polled every 60 s and ironic-image advises against collecting sensor data more often than every 120 s, so as not to overload the BMCs':
+      {
+        samples: exporterSamples,
+        noTwin:
+          'admission only: the hook raises a lower interval to 120 instead of refusing it (parse-ironic.ts), since Ironics stored under the former CRD default of 60 keep it through validation ratcheting',
+        refuses: ({ object }) => {
+          const interval = valueAt(object.spec, 'prometheusExporter', 'sensorCollectionInterval');
+          // Compared as JavaScript compares any value with a number.
+          return interval !== undefined && Number(interval) < 120;
+        },
       },
-    },
-    'spec.resources: resources are set by container name: use ironic, httpd, ramdisk-logs, dnsmasq, keepalived, ironic-prometheus-exporter, ramdisk-downloader, rpc-certificate, tls-certificate, ipxe-builder, database-upgrade, online-data-migrations, ironic-networking': {
-      samples: resourcesSamples,
-      twin: problemAt(/^(\.[A-Za-z_][A-Za-z0-9_]*|\[".*"\])$/, /is not a container of Ironic/),
-    },
+    'spec.resources: resources are set by container name: use ironic, httpd, ramdisk-logs, dnsmasq, keepalived, ironic-prometheus-exporter, ramdisk-downloader, rpc-certificate, tls-certificate, ipxe-builder, database-upgrade, online-data-migrations, ironic-networking':
+      {
+        samples: resourcesSamples,
+        twin: problemAt(/^(\.[A-Za-z_][A-Za-z0-9_]*|\[".*"\])$/, /is not a container of Ironic/),
+      },
     'spec.resources.{}: a request is more than its limit: lower the request or raise the limit': {
       samples: containerResourcesSamples,
       // The instance is `spec.resources["name"]`; validateIronic writes `spec.resources.name` where it can.
@@ -254,10 +262,11 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       samples: proxySamples,
       twin: problemAt(['.httpProxy', '.httpsProxy'], /is not a proxy URL/),
     },
-    'spec.proxy: httpProxy and httpsProxy must not contain a user name or password: they would be written in plain text into the pod specs, which anyone who can read pods sees; allow the Ironic nodes at the proxy by address, or point spec.proxy at a forwarding proxy that adds the credentials': {
-      samples: proxySamples,
-      twin: problemAt(['.httpProxy', '.httpsProxy'], /^https?Proxy has a user name or password, which is not supported/),
-    },
+    'spec.proxy: httpProxy and httpsProxy must not contain a user name or password: they would be written in plain text into the pod specs, which anyone who can read pods sees; allow the Ironic nodes at the proxy by address, or point spec.proxy at a forwarding proxy that adds the credentials':
+      {
+        samples: proxySamples,
+        twin: problemAt(['.httpProxy', '.httpsProxy'], /^https?Proxy has a user name or password, which is not supported/),
+      },
     'spec.tls: generateCertificate and certificateName cannot both be set: use one source of certificates': {
       samples: tlsSamples,
       twin: problemAt('.generateCertificate', /^generateCertificate and certificateName cannot both be set/),
@@ -303,11 +312,12 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       noTwin: NO_PREVIOUS_SPEC,
       refuses: ({ object, old }) => old !== undefined && storageClass(object) !== storageClass(old),
     },
-    'spec: engine cannot be changed once the database exists: the data stays with the engine that wrote it; create a new IronicDatabase with the other engine instead': {
-      samples: engineSamples,
-      // The hook passes the engine its observed children were made by as the previous spec.
-      twin: problemAt('.engine', /^engine cannot be changed once the database exists/),
-    },
+    'spec: engine cannot be changed once the database exists: the data stays with the engine that wrote it; create a new IronicDatabase with the other engine instead':
+      {
+        samples: engineSamples,
+        // The hook passes the engine its observed children were made by as the previous spec.
+        twin: problemAt('.engine', /^engine cannot be changed once the database exists/),
+      },
     'spec: replicas is only for engine MariaDBOperator: the Builtin engine runs one MariaDB pod': {
       samples: engineSamples,
       twin: problemAt('.replicas', /^replicas is only for engine MariaDBOperator/),
@@ -316,10 +326,11 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       samples: engineSamples,
       twin: problemAt('.storage.ephemeral', /^storage\.ephemeral cannot be used with engine MariaDBOperator/),
     },
-    'spec: replicas must be odd (3, 5, 7 or 9): Galera keeps working while a majority of its nodes is up, and an even number adds a node without surviving one more failure': {
-      samples: engineSamples,
-      twin: problemAt('.replicas', /^replicas must be odd/),
-    },
+    'spec: replicas must be odd (3, 5, 7 or 9): Galera keeps working while a majority of its nodes is up, and an even number adds a node without surviving one more failure':
+      {
+        samples: engineSamples,
+        twin: problemAt('.replicas', /^replicas must be odd/),
+      },
   },
   IronicImageCache: {
     '(root): the name of an IronicImageCache is at most 42 characters (its StatefulSet name must fit pod labels)': {
@@ -335,14 +346,16 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       samples: cacheProxySamples,
       twin: problemAt(['.httpProxy', '.httpsProxy'], /is not a proxy URL/),
     },
-    "spec.architectures[]: filename is required for every architecture but x86_64: the downloader's default tarball name does not depend on the architecture, so it would download the x86_64 IPA": {
-      samples: cacheArchitectureSamples,
-      twin: problemAt('.filename', /^filename is required for architecture/),
-    },
-    'spec.proxy: httpProxy and httpsProxy must not contain a user name or password: they would be written in plain text into the pod specs, which anyone who can read pods sees; allow the Ironic nodes at the proxy by address, or point spec.proxy at a forwarding proxy that adds the credentials': {
-      samples: cacheProxySamples,
-      twin: problemAt(['.httpProxy', '.httpsProxy'], /^https?Proxy has a user name or password, which is not supported/),
-    },
+    "spec.architectures[]: filename is required for every architecture but x86_64: the downloader's default tarball name does not depend on the architecture, so it would download the x86_64 IPA":
+      {
+        samples: cacheArchitectureSamples,
+        twin: problemAt('.filename', /^filename is required for architecture/),
+      },
+    'spec.proxy: httpProxy and httpsProxy must not contain a user name or password: they would be written in plain text into the pod specs, which anyone who can read pods sees; allow the Ironic nodes at the proxy by address, or point spec.proxy at a forwarding proxy that adds the credentials':
+      {
+        samples: cacheProxySamples,
+        twin: problemAt(['.httpProxy', '.httpsProxy'], /^https?Proxy has a user name or password, which is not supported/),
+      },
     'spec.architectures: each architecture may appear only once': {
       samples: cacheArchitectureSamples,
       twin: problemAt('', /^each architecture may appear only once/),
@@ -366,10 +379,11 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       noTwin: CACHE_NO_PREVIOUS_SPEC,
       refuses: ({ object, old }) => old !== undefined && storageClass(object) !== storageClass(old),
     },
-    'spec: storage.size cannot be changed once the cache exists (the claim template of its StatefulSet is immutable): restore the previous size, or create a new IronicImageCache': {
-      samples: ironicImageCacheSamples,
-      noTwin: CACHE_NO_PREVIOUS_SPEC,
-      refuses: ({ object, old }) => old !== undefined && !ephemeral(object) && storageSize(object) !== storageSize(old),
-    },
+    'spec: storage.size cannot be changed once the cache exists (the claim template of its StatefulSet is immutable): restore the previous size, or create a new IronicImageCache':
+      {
+        samples: ironicImageCacheSamples,
+        noTwin: CACHE_NO_PREVIOUS_SPEC,
+        refuses: ({ object, old }) => old !== undefined && !ephemeral(object) && storageSize(object) !== storageSize(old),
+      },
   },
 };

@@ -18,7 +18,10 @@ t.test('committed CRDs are what the generator writes (run `npm run crds` after c
 t.test('generated schemas are structural', async (t) => {
   for (const { file, crd } of allCrds()) {
     t.same(lintStructuralSchema(schemaOf(crd)), [], file);
-    t.doesNotThrow(() => new CustomResourceDefinition(parse(readFileSync(`deploy/crds/${file}`, 'utf8')) as ICustomResourceDefinition).validate(), `${file} is a valid CRD`);
+    t.doesNotThrow(
+      () => new CustomResourceDefinition(parse(readFileSync(`deploy/crds/${file}`, 'utf8')) as ICustomResourceDefinition).validate(),
+      `${file} is a valid CRD`,
+    );
   }
 });
 
@@ -30,8 +33,8 @@ t.test('the CRDs have a status subresource, printer columns and the metal3 categ
     const columns = spec.versions[0]?.additionalPrinterColumns.map((c) => c.name) ?? [];
     t.ok(columns.includes('Ready') && columns.includes('Reason') && columns.includes('Age'), columns.join(','));
   }
-  const ironicColumns = (ironicCrd()['spec'] as { versions: { additionalPrinterColumns: { name: string; priority?: number }[] }[] })
-    .versions[0]?.additionalPrinterColumns;
+  const ironicColumns = (ironicCrd()['spec'] as { versions: { additionalPrinterColumns: { name: string; priority?: number }[] }[] }).versions[0]
+    ?.additionalPrinterColumns;
   t.equal(ironicColumns?.find((c) => c.name === 'Requested Version')?.priority, 1, 'requested version only with -o wide');
   t.ok(ironicColumns?.some((c) => c.name === 'Installed Version' && c.priority === undefined));
 });
@@ -48,7 +51,11 @@ const lintCases = [
   { scenario: '$ref', schema: { type: 'object', properties: { a: { $ref: '#/x' } } }, expected: /\$ref/ },
   { scenario: 'uniqueItems', schema: { type: 'array', uniqueItems: true, items: { type: 'string' } }, expected: /uniqueItems/ },
   { scenario: 'null type', schema: { type: 'null' }, expected: /single non-null type/ },
-  { scenario: 'properties with additionalProperties', schema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } }, expected: /mutually exclusive/ },
+  {
+    scenario: 'properties with additionalProperties',
+    schema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } },
+    expected: /mutually exclusive/,
+  },
   { scenario: 'missing type', schema: { type: 'object', properties: { a: { description: 'x' } } }, expected: /type is required/ },
   { scenario: 'const', schema: { type: 'string', const: 'a' }, expected: /"const"/ },
   { scenario: 'anyOf without int-or-string', schema: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, expected: /anyOf is only allowed/ },
@@ -61,13 +68,20 @@ t.test('the structural lint refuses what Kubernetes refuses', async (t) => {
     const problems = lintStructuralSchema(c.schema);
     t.match(problems.join('\n'), c.expected, c.scenario);
   }
-  t.same(lintStructuralSchema({ type: 'object', properties: { q: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } } }), []);
+  t.same(
+    lintStructuralSchema({ type: 'object', properties: { q: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } } }),
+    [],
+  );
 });
 
 t.test('the rewriter converts TypeBox shapes and refuses what it cannot map', async (t) => {
   t.same(toStructuralSchema(Type.Union([Type.Literal('a'), Type.Literal('b')], { description: 'd' })), { description: 'd', type: 'string', enum: ['a', 'b'] });
   t.same(toStructuralSchema(Type.Record(Type.String(), Type.Integer())), { type: 'object', additionalProperties: { type: 'integer' } });
-  t.same(toStructuralSchema(Type.Object({ a: Type.String() }, { additionalProperties: false })), { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+  t.same(toStructuralSchema(Type.Object({ a: Type.String() }, { additionalProperties: false })), {
+    type: 'object',
+    properties: { a: { type: 'string' } },
+    required: ['a'],
+  });
   t.throws(() => toStructuralSchema(Type.Union([Type.String(), Type.Integer()])), /only unions of string literals/);
   t.throws(() => toStructuralSchema(Type.Null()), /unsupported type/);
   t.throws(() => toStructuralSchema(Type.Object({ a: Type.Array(Type.String(), { uniqueItems: true }) })), /uniqueItems/);
@@ -101,26 +115,94 @@ const ironic = (spec: Record<string, unknown>): Record<string, unknown> => ({
 const refused = [
   { scenario: 'unknown version format', spec: { version: 'v38' }, message: /pattern/ },
   { scenario: 'port out of range', spec: { networking: { apiPort: 70000 } }, message: /must be <= 65535/ },
-  { scenario: 'database and databaseName', spec: { databaseName: 'db', database: { credentialsName: 'c', host: 'h', name: 'n' } }, message: /cannot both be set/ },
+  {
+    scenario: 'database and databaseName',
+    spec: { databaseName: 'db', database: { credentialsName: 'c', host: 'h', name: 'n' } },
+    message: /cannot both be set/,
+  },
   { scenario: 'HA without database', spec: { highAvailability: true }, message: /requires a database/ },
-  { scenario: 'HA with ipAddress', spec: { highAvailability: true, databaseName: 'db', networking: { ipAddress: '192.0.2.2' } }, message: /ipAddress cannot be used with highAvailability/ },
-  { scenario: 'HA with DHCP', spec: { highAvailability: true, databaseName: 'db', networking: { interface: 'eth1', dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } } }, message: /dhcp is not available with highAvailability/ },
-  { scenario: 'HA with keepalived', spec: { highAvailability: true, databaseName: 'db', networking: { keepalived: { enabled: true } } }, message: /keepalived is not available/ },
+  {
+    scenario: 'HA with ipAddress',
+    spec: { highAvailability: true, databaseName: 'db', networking: { ipAddress: '192.0.2.2' } },
+    message: /ipAddress cannot be used with highAvailability/,
+  },
+  {
+    scenario: 'HA with DHCP',
+    spec: {
+      highAvailability: true,
+      databaseName: 'db',
+      networking: { interface: 'eth1', dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } },
+    },
+    message: /dhcp is not available with highAvailability/,
+  },
+  {
+    scenario: 'HA with keepalived',
+    spec: { highAvailability: true, databaseName: 'db', networking: { keepalived: { enabled: true } } },
+    message: /keepalived is not available/,
+  },
   { scenario: 'insecureRPC without HA', spec: { tls: { insecureRPC: true } }, message: /insecureRPC only makes sense/ },
-  { scenario: 'disableHostNetwork with interface', spec: { networking: { disableHostNetwork: true, interface: 'eth1' } }, message: /disableHostNetwork cannot be used/ },
-  { scenario: 'externalIP with ingress', spec: { networking: { externalIP: '192.0.2.2', ingress: { host: 'x' } } }, message: /externalIP cannot be set together/ },
+  {
+    scenario: 'disableHostNetwork with interface',
+    spec: { networking: { disableHostNetwork: true, interface: 'eth1' } },
+    message: /disableHostNetwork cannot be used/,
+  },
+  {
+    scenario: 'externalIP with ingress',
+    spec: { networking: { externalIP: '192.0.2.2', ingress: { host: 'x' } } },
+    message: /externalIP cannot be set together/,
+  },
   { scenario: 'one external URL alone', spec: { networking: { externalCallbackURL: 'https://a.example.com' } }, message: /must be set together/ },
-  { scenario: 'DHCP without provisioning address', spec: { networking: { dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } } }, message: /at least one of ipAddress, interface or macAddresses/ },
-  { scenario: 'DHCP serveDNS with dnsAddress', spec: { networking: { interface: 'eth1', dhcp: { serveDNS: true, dnsAddress: '192.0.2.1', networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } } }, message: /dnsAddress cannot be set together with serveDNS/ },
+  {
+    scenario: 'DHCP without provisioning address',
+    spec: { networking: { dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } } },
+    message: /at least one of ipAddress, interface or macAddresses/,
+  },
+  {
+    scenario: 'DHCP serveDNS with dnsAddress',
+    spec: {
+      networking: {
+        interface: 'eth1',
+        dhcp: { serveDNS: true, dnsAddress: '192.0.2.1', networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' },
+      },
+    },
+    message: /dnsAddress cannot be set together with serveDNS/,
+  },
   { scenario: 'DHCP partial range', spec: { networking: { interface: 'eth1', dhcp: { networkCIDR: '192.0.2.0/24' } } }, message: /must be set together/ },
   { scenario: 'DHCP without any range', spec: { networking: { interface: 'eth1', dhcp: {} } }, message: /at least one entry of extraRanges/ },
-  { scenario: 'keepalived without interface', spec: { networking: { ipAddress: '192.0.2.2', keepalived: { enabled: true } } }, message: /keepalived requires both ipAddress and interface/ },
-  { scenario: 'keepalived twice', spec: { networking: { ipAddress: '192.0.2.2', interface: 'eth1', ipAddressManager: 'keepalived', keepalived: { enabled: true } } }, message: /cannot be used together/ },
+  {
+    scenario: 'keepalived without interface',
+    spec: { networking: { ipAddress: '192.0.2.2', keepalived: { enabled: true } } },
+    message: /keepalived requires both ipAddress and interface/,
+  },
+  {
+    scenario: 'keepalived twice',
+    spec: { networking: { ipAddress: '192.0.2.2', interface: 'eth1', ipAddressManager: 'keepalived', keepalived: { enabled: true } } },
+    message: /cannot be used together/,
+  },
   { scenario: 'bmcCA mismatch', spec: { tls: { bmcCA: { name: 'a', kind: 'Secret' }, bmcCAName: 'b' } }, message: /bmcCA and bmcCAName/ },
   { scenario: 'trustedCA mismatch', spec: { tls: { trustedCA: { name: 'a', kind: 'Secret' }, trustedCAName: 'a' } }, message: /trustedCA and trustedCAName/ },
-  { scenario: 'duplicate agent architecture', spec: { overrides: { agentImages: [{ kernel: 'http://a/k', initramfs: 'http://a/i' }, { kernel: 'http://b/k', initramfs: 'http://b/i', architecture: '' }] } }, message: /only once/ },
-  { scenario: 'access mode with VLANs', spec: { networkingService: { enabled: true, providerNetworks: [{ type: 'idle', nativeVLAN: 10, allowedVLANs: ['20'] }] } }, message: /cannot be set in access mode/ },
-  { scenario: 'trunk mode without VLANs', spec: { networkingService: { enabled: true, providerNetworks: [{ type: 'idle', mode: 'trunk', nativeVLAN: 10 }] } }, message: /required in trunk and hybrid/ },
+  {
+    scenario: 'duplicate agent architecture',
+    spec: {
+      overrides: {
+        agentImages: [
+          { kernel: 'http://a/k', initramfs: 'http://a/i' },
+          { kernel: 'http://b/k', initramfs: 'http://b/i', architecture: '' },
+        ],
+      },
+    },
+    message: /only once/,
+  },
+  {
+    scenario: 'access mode with VLANs',
+    spec: { networkingService: { enabled: true, providerNetworks: [{ type: 'idle', nativeVLAN: 10, allowedVLANs: ['20'] }] } },
+    message: /cannot be set in access mode/,
+  },
+  {
+    scenario: 'trunk mode without VLANs',
+    spec: { networkingService: { enabled: true, providerNetworks: [{ type: 'idle', mode: 'trunk', nativeVLAN: 10 }] } },
+    message: /required in trunk and hybrid/,
+  },
 ] as const;
 
 t.test('wrong Ironic objects are refused with the expected messages', async (t) => {
@@ -131,7 +213,10 @@ t.test('wrong Ironic objects are refused with the expected messages', async (t) 
 });
 
 t.test('the provider networks of a disabled networking service are not checked, as in validation', async (t) => {
-  const networks = [{ type: 'idle', nativeVLAN: 10, allowedVLANs: ['20'] }, { type: 'inspection', mode: 'trunk', nativeVLAN: 10 }];
+  const networks = [
+    { type: 'idle', nativeVLAN: 10, allowedVLANs: ['20'] },
+    { type: 'inspection', mode: 'trunk', nativeVLAN: 10 },
+  ];
   t.same(checkAgainstCrd(ironicCrd(), ironic({ networkingService: { enabled: false, providerNetworks: networks } })), []);
   t.same(checkAgainstCrd(ironicCrd(), ironic({ networkingService: { providerNetworks: networks } })), [], 'disabled by default');
   t.equal(checkAgainstCrd(ironicCrd(), ironic({ networkingService: { enabled: true, providerNetworks: networks } })).length, 2, 'both refused once enabled');
@@ -147,7 +232,10 @@ t.test('transition rules: a database cannot be swapped for another', async (t) =
 
 t.test('wrong IronicDatabase objects are refused', async (t) => {
   const db = (spec: Record<string, unknown>) => ({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabase', metadata: { name: 'db' }, spec });
-  t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storage: { ephemeral: true, storageClassName: 'fast' } })).join(), /storageClassName cannot be used with ephemeral/);
+  t.match(
+    checkAgainstCrd(ironicDatabaseCrd(), db({ storage: { ephemeral: true, storageClassName: 'fast' } })).join(),
+    /storageClassName cannot be used with ephemeral/,
+  );
   t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storage: { size: 'ten' } })).join(), /pattern/);
   t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storage: { whenDeleted: 'Maybe' } })).join(), /allowed values/);
   t.same(checkAgainstCrd(ironicDatabaseCrd(), db({ resources: { requests: { cpu: '100m', memory: 256 } } })), []);
@@ -168,14 +256,31 @@ t.test('every Ironic and IronicDatabase shown in README.md is accepted by the ge
 });
 
 t.test('IronicDatabase storage cannot switch between ephemeral and persistent, nor change class', async (t) => {
-  const db = (storage: Record<string, unknown>) => ({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabase', metadata: { name: 'db' }, spec: { storage } });
+  const db = (storage: Record<string, unknown>) => ({
+    apiVersion: 'ironic.metal3.io/v1alpha1',
+    kind: 'IronicDatabase',
+    metadata: { name: 'db' },
+    spec: { storage },
+  });
   t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ ephemeral: true }), db({ size: '1Gi' })).join(), /ephemeral cannot be changed/);
   t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storageClassName: 'b' }), db({ storageClassName: 'a' })).join(), /storageClassName cannot be changed/);
-  t.same(checkAgainstCrd(ironicDatabaseCrd(), db({ size: '20Gi', storageClassName: 'a' }), db({ size: '10Gi', storageClassName: 'a' })), [], 'growing is allowed');
+  t.same(
+    checkAgainstCrd(ironicDatabaseCrd(), db({ size: '20Gi', storageClassName: 'a' }), db({ size: '10Gi', storageClassName: 'a' })),
+    [],
+    'growing is allowed',
+  );
   const withoutStorage = { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabase', metadata: { name: 'db' }, spec: {} };
-  t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ ephemeral: true }), withoutStorage).join(), /ephemeral cannot be changed/, 'from no storage (persistent) to ephemeral');
+  t.match(
+    checkAgainstCrd(ironicDatabaseCrd(), db({ ephemeral: true }), withoutStorage).join(),
+    /ephemeral cannot be changed/,
+    'from no storage (persistent) to ephemeral',
+  );
   t.match(checkAgainstCrd(ironicDatabaseCrd(), withoutStorage, db({ ephemeral: true })).join(), /ephemeral cannot be changed/, 'from ephemeral to no storage');
-  t.match(checkAgainstCrd(ironicDatabaseCrd(), db({ storageClassName: 'a' }), withoutStorage).join(), /storageClassName cannot be changed/, 'from the default class to another');
+  t.match(
+    checkAgainstCrd(ironicDatabaseCrd(), db({ storageClassName: 'a' }), withoutStorage).join(),
+    /storageClassName cannot be changed/,
+    'from the default class to another',
+  );
   t.same(checkAgainstCrd(ironicDatabaseCrd(), db({ storageClassName: '' }), withoutStorage), [], 'an empty class is the default class');
 });
 

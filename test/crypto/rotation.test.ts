@@ -27,7 +27,11 @@ t.test('a fresh CA is kept, and a rotation never breaks verification between old
   };
   const first = await nextCASet({ observed: undefined, now: start, settled: false, generate });
   t.equal(first.bundle.length, 1);
-  t.same(await nextCASet({ observed: first, now: new Date(start.getTime() + DAY), settled: true, generate }), { ...first, bundle: first.bundle }, 'kept while valid');
+  t.same(
+    await nextCASet({ observed: first, now: new Date(start.getTime() + DAY), settled: true, generate }),
+    { ...first, bundle: first.bundle },
+    'kept while valid',
+  );
   t.equal(generated, 1);
 
   // Step 1: inside the renewal window a next CA is staged; the old one still signs.

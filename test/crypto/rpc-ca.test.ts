@@ -74,11 +74,24 @@ t.test('a CA near expiry is renewed, a fresh one is kept', async (t) => {
   });
   const children = { 'Secret.v1': { 'metal3/ironic-rpc-ca-x': secret(ca, 'ironic-rpc-ca-x') } };
   let generated = 0;
-  const secrets = { ...bcryptSecrets(), rpcCA: async (cn: string, at: Date) => { generated += 1; return generateRpcCA(cn, at); } };
+  const secrets = {
+    ...bcryptSecrets(),
+    rpcCA: async (cn: string, at: Date) => {
+      generated += 1;
+      return generateRpcCA(cn, at);
+    },
+  };
   const kept = await materializeRpcCA({ name: 'ironic', names: ironicNames('ironic'), namespace: 'metal3', children, now, secrets });
   t.equal(kept.certPem, ca.certPem, 'the observed CA is reused');
   t.equal(generated, 0);
-  const renewed = await materializeRpcCA({ name: 'ironic', names: ironicNames('ironic'), namespace: 'metal3', children, now: new Date(renewAt + DAY), secrets });
+  const renewed = await materializeRpcCA({
+    name: 'ironic',
+    names: ironicNames('ironic'),
+    namespace: 'metal3',
+    children,
+    now: new Date(renewAt + DAY),
+    secrets,
+  });
   t.equal(renewed.certPem, ca.certPem, 'ahead of expiry, the old CA still signs while the next one is staged');
   t.ok(renewed.next !== undefined && renewed.next.certPem !== ca.certPem, 'a next CA is staged (see rotation.test.ts for the promotion)');
   t.equal(generated, 1);
@@ -96,10 +109,22 @@ t.test('the init container issues the certificate from its environment', async (
     lo: [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4' as const, mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' }],
     eth1: [
       { address: '198.51.100.7', netmask: '255.255.255.0', family: 'IPv4' as const, mac: '52:54:00:00:00:01', internal: false, cidr: '198.51.100.7/24' },
-      { address: 'fe80::1', netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6' as const, mac: '52:54:00:00:00:01', internal: false, cidr: 'fe80::1/64', scopeid: 2 },
+      {
+        address: 'fe80::1',
+        netmask: 'ffff:ffff:ffff:ffff::',
+        family: 'IPv6' as const,
+        mac: '52:54:00:00:00:01',
+        internal: false,
+        cidr: 'fe80::1/64',
+        scopeid: 2,
+      },
     ],
   });
-  const message = await issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, HOST_IP: '192.0.2.7', POD_IP: '192.0.2.7', PROVISIONING_INTERFACE: 'eth1' }, now, interfaces);
+  const message = await issueFromEnvironment(
+    { RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, HOST_IP: '192.0.2.7', POD_IP: '192.0.2.7', PROVISIONING_INTERFACE: 'eth1' },
+    now,
+    interfaces,
+  );
   t.match(message, /192\.0\.2\.7, 198\.51\.100\.7$/, 'the node IP and the provisioning interface address (not loopback, not link-local)');
   const cert = new X509Certificate(readFileSync(join(outDir, 'tls.crt')));
   t.ok(cert.verify(new X509Certificate(ca.certPem).publicKey));
@@ -110,7 +135,11 @@ t.test('the init container issues the certificate from its environment', async (
   t.match(byMac, /198\.51\.100\.7/, 'found by MAC address');
   let calls = 0;
   const late = () => (++calls < 3 ? {} : interfaces());
-  t.match(await issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, PROVISIONING_INTERFACE: 'eth1' }, now, late, 1), /198\.51\.100\.7/, 'waits for the interface address');
+  t.match(
+    await issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, PROVISIONING_INTERFACE: 'eth1' }, now, late, 1),
+    /198\.51\.100\.7/,
+    'waits for the interface address',
+  );
   // keepalived: PROVISIONING_IP is a virtual IP that appears on the interface only after the init containers.
   let polled = 0;
   const vipLater = () => {
@@ -127,7 +156,14 @@ t.test('the init container issues the certificate from its environment', async (
   t.match(keepalived, /192\.0\.2\.2, 192\.0\.2\.7$/, 'a given PROVISIONING_IP is certified without the interface');
   t.equal(polled, 1, 'the interface is looked at once, not waited for');
   t.ok(Date.now() - started < 5000, 'no wait');
-  t.match(await issueFromEnvironment({ CA_DIR: caDir, CERT_DIR: outDir, PROVISIONING_IP: '192.0.2.2', PROVISIONING_INTERFACE: 'eth1' }, now, interfaces), /192\.0\.2\.2, 198\.51\.100\.7$/, 'an address the interface already has is covered too');
+  t.match(
+    await issueFromEnvironment({ CA_DIR: caDir, CERT_DIR: outDir, PROVISIONING_IP: '192.0.2.2', PROVISIONING_INTERFACE: 'eth1' }, now, interfaces),
+    /192\.0\.2\.2, 198\.51\.100\.7$/,
+    'an address the interface already has is covered too',
+  );
   await t.rejects(issueFromEnvironment({ RPC_CA_DIR: caDir }, now), /CERT_DIR must be set/);
-  await t.rejects(issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, RPC_WAIT_SECONDS: '0', PROVISIONING_INTERFACE: 'nope' }, now, interfaces, 1), /no address to certify/);
+  await t.rejects(
+    issueFromEnvironment({ RPC_CA_DIR: caDir, RPC_CERT_DIR: outDir, RPC_WAIT_SECONDS: '0', PROVISIONING_INTERFACE: 'nope' }, now, interfaces, 1),
+    /no address to certify/,
+  );
 });

@@ -5,7 +5,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CA_VALIDITY_DAYS, caRenewalStart, generateRpcCA, issueCertificate } from '../../src/crypto/rpc-ca.js';
-import { CA_PUBLISHED_BEFORE_SIGNING_DAYS, LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS, publishedLongEnough, renewalPeriod, signableAt } from '../../src/crypto/renewal.js';
+import {
+  CA_PUBLISHED_BEFORE_SIGNING_DAYS,
+  LEAF_RENEW_AFTER_DAYS,
+  LEAF_VALIDITY_DAYS,
+  publishedLongEnough,
+  renewalPeriod,
+  signableAt,
+} from '../../src/crypto/renewal.js';
 import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -42,7 +49,8 @@ t.test('the init container issues a serving certificate for the names, the addre
   t.ok(cert.checkIssued(caCert), 'issued by the CA');
   t.ok(cert.verify(caCert.publicKey), 'signed by the CA');
   t.notOk(cert.ca, 'not a CA');
-  for (const name of ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.metal3.svc.cluster.local', 'ironic.example.com']) t.equal(cert.checkHost(name), name, `covers ${name}`);
+  for (const name of ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.metal3.svc.cluster.local', 'ironic.example.com'])
+    t.equal(cert.checkHost(name), name, `covers ${name}`);
   t.equal(cert.checkHost('other.metal3.svc'), undefined, 'and no other name');
   for (const ip of ['192.0.2.2', '2001:db8::5', '192.0.2.7']) t.equal(cert.checkIP(ip), ip, `covers ${ip}`);
   t.match(cert.subject, /CN=ironic\b/, 'named after the first DNS name');
@@ -61,9 +69,19 @@ t.test('a leaf never outlives its CA, and bad settings are refused', async (t) =
   t.equal(leaf.validTo, new X509Certificate(ca.certPem).validTo, 'cut at the CA expiry');
   const caDir = caDirWith({ 'tls.crt': ca.certPem, 'tls.key': ca.keyPem });
   const outDir = mkdtempSync(join(tmpdir(), 'tls-cert-'));
-  await t.rejects(issueFromEnvironment({ CA_DIR: caDir, CERT_DIR: outDir, CERT_VALIDITY_DAYS: 'soon', CERT_DNS_NAMES: 'ironic' }, now, () => ({})), /CERT_VALIDITY_DAYS must be a positive number/);
-  await t.rejects(issueFromEnvironment({ CA_DIR: caDir, CERT_DIR: outDir, CERT_VALIDITY_DAYS: '0', CERT_DNS_NAMES: 'ironic' }, now, () => ({})), /CERT_VALIDITY_DAYS/);
-  t.match(await issueFromEnvironment({ CA_DIR: caDir, CERT_DIR: outDir, CERT_DNS_NAMES: 'ironic' }, now, () => ({})), /issued a certificate for ironic$/, 'names alone are enough');
+  await t.rejects(
+    issueFromEnvironment({ CA_DIR: caDir, CERT_DIR: outDir, CERT_VALIDITY_DAYS: 'soon', CERT_DNS_NAMES: 'ironic' }, now, () => ({})),
+    /CERT_VALIDITY_DAYS must be a positive number/,
+  );
+  await t.rejects(
+    issueFromEnvironment({ CA_DIR: caDir, CERT_DIR: outDir, CERT_VALIDITY_DAYS: '0', CERT_DNS_NAMES: 'ironic' }, now, () => ({})),
+    /CERT_VALIDITY_DAYS/,
+  );
+  t.match(
+    await issueFromEnvironment({ CA_DIR: caDir, CERT_DIR: outDir, CERT_DNS_NAMES: 'ironic' }, now, () => ({})),
+    /issued a certificate for ironic$/,
+    'names alone are enough',
+  );
   t.equal(readFileSync(join(outDir, 'ca.crt'), 'utf8'), ca.certPem, 'without a bundle, the CA itself');
   const fallback = new X509Certificate(issueCertificate({ ca, ips: [], now, fallbackName: 'x' }).certPem);
   t.match(fallback.subject, /CN=x/);

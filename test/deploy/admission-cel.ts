@@ -82,9 +82,18 @@ export const Policy = Type.Object({
     matchConstraints: Type.Object({ resourceRules: Type.Array(ResourceRule) }),
     matchConditions: Type.Optional(Type.Array(Type.Object({ name: Type.String(), expression: Type.String() }))),
     validations: Type.Optional(
-      Type.Array(Type.Object({ expression: Type.String(), message: Type.Optional(Type.String()), messageExpression: Type.Optional(Type.String()), reason: Type.Optional(Type.String()) })),
+      Type.Array(
+        Type.Object({
+          expression: Type.String(),
+          message: Type.Optional(Type.String()),
+          messageExpression: Type.Optional(Type.String()),
+          reason: Type.Optional(Type.String()),
+        }),
+      ),
     ),
-    mutations: Type.Optional(Type.Array(Type.Object({ patchType: Type.String(), applyConfiguration: Type.Optional(Type.Object({ expression: Type.String() })) }))),
+    mutations: Type.Optional(
+      Type.Array(Type.Object({ patchType: Type.String(), applyConfiguration: Type.Optional(Type.Object({ expression: Type.String() })) })),
+    ),
   }),
 });
 export type Policy = Static<typeof Policy>;
@@ -95,7 +104,11 @@ const matchesAny = (values: readonly string[], value: string): boolean => values
 export const policyMatches = (policy: Policy, admission: Admission): boolean => {
   const { group, version, resource } = admission.resource;
   const ruled = policy.spec.matchConstraints.resourceRules.some(
-    (r) => matchesAny(r.apiGroups, group) && matchesAny(r.apiVersions, version) && matchesAny(r.operations, admission.operation) && matchesAny(r.resources, resource),
+    (r) =>
+      matchesAny(r.apiGroups, group) &&
+      matchesAny(r.apiVersions, version) &&
+      matchesAny(r.operations, admission.operation) &&
+      matchesAny(r.resources, resource),
   );
   if (!ruled) return false;
   const vars = variables(admission);

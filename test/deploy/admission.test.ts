@@ -43,7 +43,13 @@ const [FIRST] = USED;
 const stored = (kind: UsedParentKind, status?: Obj): Obj => ({
   apiVersion: `${GROUP}/${VERSION}`,
   kind: kind.kind,
-  metadata: { name: 'used', namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-0000000000ab', generation: 2, finalizers: [`metacontroller.io/compositecontroller-${kind.controllerName}`] },
+  metadata: {
+    name: 'used',
+    namespace: 'metal3',
+    uid: '7f1e4c7e-0000-4000-8000-0000000000ab',
+    generation: 2,
+    finalizers: [`metacontroller.io/compositecontroller-${kind.controllerName}`],
+  },
   spec: {},
   ...(status !== undefined && { status }),
 });
@@ -82,7 +88,11 @@ t.test('the policies and their bindings are well-formed and bound', async (t) =>
     t.equal((policy['spec'] as Obj)['failurePolicy'], 'Fail', 'an expression error refuses the request instead of skipping the policy');
   }
   for (const { kind } of USED) {
-    t.same((named(base, 'ValidatingAdmissionPolicyBinding', inUsePolicyName(kind))['spec'] as Obj)['validationActions'], ['Deny'], `${kind.kind}: a refusal, not a warning`);
+    t.same(
+      (named(base, 'ValidatingAdmissionPolicyBinding', inUsePolicyName(kind))['spec'] as Obj)['validationActions'],
+      ['Deny'],
+      `${kind.kind}: a refusal, not a warning`,
+    );
   }
   t.same(
     base.filter((o) => String(o['kind']).startsWith('Mutating')),
@@ -96,7 +106,13 @@ t.test('the shape checks refuse what the API server would', async (t) => {
   const broken: [string, (p: Obj & { spec: Obj }) => void][] = [
     ['a misspelt field', (p) => Object.assign(p.spec, { validation: [] })],
     ['no validations', (p) => Object.assign(p.spec, { validations: [] })],
-    ['an unknown operation', (p) => Object.assign(p.spec, { matchConstraints: { resourceRules: [{ apiGroups: [GROUP], apiVersions: [VERSION], operations: ['REMOVE'], resources: ['x'] }] } })],
+    [
+      'an unknown operation',
+      (p) =>
+        Object.assign(p.spec, {
+          matchConstraints: { resourceRules: [{ apiGroups: [GROUP], apiVersions: [VERSION], operations: ['REMOVE'], resources: ['x'] }] },
+        }),
+    ],
     ['an unknown reason', (p) => Object.assign((p.spec['validations'] as Obj[])[0] ?? {}, { reason: 'Conflict' })],
   ];
   for (const [scenario, change] of broken) {
@@ -124,11 +140,17 @@ for (const { kind, policy } of USED) {
       reason: 'Forbidden',
       message: `${kind.kind} used is used by the Ironic objects ironic, ironic-2 of namespace metal3: delete them or change their spec.${field} first`,
     });
-    const ironicSpec = (((((ironicCrd['spec'] as Obj)['versions'] as Obj[])[0]?.['schema'] as Obj)['openAPIV3Schema'] as Obj)['properties'] as Obj)['spec'] as Obj;
+    const ironicSpec = (((((ironicCrd['spec'] as Obj)['versions'] as Obj[])[0]?.['schema'] as Obj)['openAPIV3Schema'] as Obj)['properties'] as Obj)[
+      'spec'
+    ] as Obj;
     t.ok((ironicSpec['properties'] as Obj)[field], `spec.${field} is a field of the Ironic CRD`);
     const terminating = stored(kind, { usedBy: ['ironic'] });
     Object.assign(terminating['metadata'] as Obj, { deletionTimestamp: '2026-01-01T00:00:00Z' });
-    t.match(validate(policy, deletion(kind, terminating)), { allowed: false, message: /used by the Ironic objects ironic of/ }, 'also once its deletion has begun');
+    t.match(
+      validate(policy, deletion(kind, terminating)),
+      { allowed: false, message: /used by the Ironic objects ironic of/ },
+      'also once its deletion has begun',
+    );
   });
 
   t.test(`deleting an ${kind.kind} nobody uses is allowed`, async (t) => {
@@ -151,7 +173,8 @@ for (const { kind, policy } of USED) {
     t.notOk(policyMatches(policy, request(kind, 'CREATE', used, null)), 'a create');
     t.notOk(policyMatches(policy, request(IRONIC_KIND, 'DELETE', null, used)), 'an Ironic');
     t.notOk(policyMatches(policy, { ...deletion(kind, used), resource: { group: 'example.com', version: VERSION, resource: kind.plural } }), 'another group');
-    for (const other of USED.filter((u) => u.kind !== kind)) t.notOk(policyMatches(policy, deletion(other.kind, stored(other.kind, { usedBy: ['ironic'] }))), `an ${other.kind.kind}`);
+    for (const other of USED.filter((u) => u.kind !== kind))
+      t.notOk(policyMatches(policy, deletion(other.kind, stored(other.kind, { usedBy: ['ironic'] }))), `an ${other.kind.kind}`);
   });
 }
 
@@ -193,7 +216,11 @@ t.test('a new Ironic without API credentials gets the name of the Secret the hoo
     const mutated = mutate(credentials, creation(object));
     t.equal(credentialsNameOf(mutated), await generatedName(name), `${scenario}: the name the sync hook reports`);
     t.equal(credentialsNameOf(mutated), `${name}-api-credentials`, scenario);
-    t.same({ ...mutated, spec: { ...((mutated?.['spec'] ?? {}) as Obj), apiCredentialsName: undefined } }, { ...object, spec: { ...((object['spec'] ?? {}) as Obj), apiCredentialsName: undefined } }, `${scenario}: nothing else changes`);
+    t.same(
+      { ...mutated, spec: { ...((mutated?.['spec'] ?? {}) as Obj), apiCredentialsName: undefined } },
+      { ...object, spec: { ...((object['spec'] ?? {}) as Obj), apiCredentialsName: undefined } },
+      `${scenario}: nothing else changes`,
+    );
     if (object['spec'] !== undefined) t.same(checkAgainstCrd(ironicCrd, mutated), [], `${scenario}: the result passes the CRD`);
   }
 });
@@ -205,7 +232,10 @@ t.test('the credentials policy leaves everything else alone', async (t) => {
     ['generateName (no name at admission)', creation(newIronic({ generateName: 'ironic-' }, { networking }))],
     ['a name too long for the suffix', creation(newIronic({ name: 'a'.repeat(238) }, { networking }))],
     ['an update', request(IRONIC_KIND, 'UPDATE', newIronic({ name: 'ironic' }, { networking }), newIronic({ name: 'ironic' }, { networking }))],
-    ...PARENT_KINDS.filter((kind) => kind.kind !== IRONIC_KIND.kind).map((kind): [string, Admission] => [`an ${kind.kind}`, request(kind, 'CREATE', { apiVersion: kind.apiVersion, kind: kind.kind, metadata: { name: 'other', namespace: 'metal3' }, spec: {} }, null)]),
+    ...PARENT_KINDS.filter((kind) => kind.kind !== IRONIC_KIND.kind).map((kind): [string, Admission] => [
+      `an ${kind.kind}`,
+      request(kind, 'CREATE', { apiVersion: kind.apiVersion, kind: kind.kind, metadata: { name: 'other', namespace: 'metal3' }, spec: {} }, null),
+    ]),
   ];
   for (const [scenario, admission] of cases) {
     t.notOk(policyMatches(credentials, admission), scenario);
@@ -220,7 +250,7 @@ t.test('the apply configuration sets only fields of the Ironic CRD, with well-fo
   const schema = (((ironicCrd['spec'] as Obj)['versions'] as Obj[])[0]?.['schema'] as Obj)['openAPIV3Schema'] as Obj;
   const spec = (schema['properties'] as Obj)['spec'] as Obj;
   t.equal(((spec['properties'] as Obj)['apiCredentialsName'] as Obj)['type'], 'string', 'spec.apiCredentialsName is a string field of the CRD');
-  t.equal(applyConfigurationAsMap("Object{spec: Object.spec{a: 'x:y', b: c ? d : e}}"), "{\"spec\": {\"a\": 'x:y', \"b\": c ? d : e}}");
+  t.equal(applyConfigurationAsMap("Object{spec: Object.spec{a: 'x:y', b: c ? d : e}}"), '{"spec": {"a": \'x:y\', "b": c ? d : e}}');
   t.throws(() => applyConfigurationAsMap('Object{spec: Object.status{a: 1}}'), /type Object\.status where Object\.spec is expected/);
   t.throws(() => applyConfigurationAsMap('Object{spec: Object.spec{a: 1}'), /unbalanced/);
 });

@@ -34,7 +34,8 @@ const [crd] = readYamlDocuments('test/fixtures/prometheus-operator/prometheusrul
  * NOTE: the CRD's `^(?i)(abort|warn)?$` is Go (RE2) syntax, which JavaScript regular expressions refuse; the
  * same language is written without the flag, so the rest of the schema is checked as published.
  */
-const jsCompatible = (schema: Obj): Obj => objAt(JSON.parse(JSON.stringify(schema).replaceAll('^(?i)(abort|warn)?$', '^([aA][bB][oO][rR][tT]|[wW][aA][rR][nN])?$')));
+const jsCompatible = (schema: Obj): Obj =>
+  objAt(JSON.parse(JSON.stringify(schema).replaceAll('^(?i)(abort|warn)?$', '^([aA][bB][oO][rR][tT]|[wW][aA][rR][nN])?$')));
 
 const groupsOf = (rule: Obj): Group[] => checked(Groups, objAt(rule, 'spec')['groups'] ?? [], 'PrometheusRule groups');
 const allRules = rules.flatMap(groupsOf).flatMap((g) => g.rules);
@@ -68,7 +69,16 @@ t.test('the overlay has one PrometheusRule, valid against the published CRD and 
     t.same(checkAgainstCrd(jsCompatible(crd ?? {}), rule), [], 'accepted by the PrometheusRule CRD schema');
     t.doesNotThrow(() => new PrometheusRule(ofKind(rule, 'PrometheusRule')).validate(), 'valid for @kubernetes-models/prometheus-operator');
   }
-  t.not(checkAgainstCrd(jsCompatible(crd ?? {}), { apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: {}, spec: { groups: [{ name: 'g', rules: [{ alert: 'A', for: '5 minutes', expr: 'up' }] }] } }).length, 0, 'the schema check can fail');
+  t.not(
+    checkAgainstCrd(jsCompatible(crd ?? {}), {
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'PrometheusRule',
+      metadata: {},
+      spec: { groups: [{ name: 'g', rules: [{ alert: 'A', for: '5 minutes', expr: 'up' }] }] },
+    }).length,
+    0,
+    'the schema check can fail',
+  );
 });
 
 t.test('the PromQL checker finds syntax errors', async (t) => {
@@ -81,7 +91,11 @@ t.test('the PromQL checker finds syntax errors', async (t) => {
 t.test('every rule is an alert with valid PromQL, a duration, a severity and a summary and description', async (t) => {
   t.ok(allRules.length >= 5, `${allRules.length} rules`);
   const names = allRules.map((r) => r.alert);
-  t.same(names.filter((n, i) => names.indexOf(n) !== i), [], 'alert names are unique');
+  t.same(
+    names.filter((n, i) => names.indexOf(n) !== i),
+    [],
+    'alert names are unique',
+  );
   for (const rule of allRules) {
     const name = rule.alert ?? '(no name)';
     t.type(rule.expr, 'string', `${name}: expr is text`);
@@ -101,7 +115,11 @@ t.test('no alert takes the age of sensor data for a dead conductor', async (t) =
   // Ironic sends sensor data only for deployed nodes, and the exporter keeps serving the last payload of every
   // node it ever saw: without a deployed node the newest timestamp ages while the conductor is fine.
   const stale = allRules.filter((r) => metricNames(String(r.expr)).includes('baremetal_last_payload_timestamp_seconds'));
-  t.same(stale.map((r) => r.alert), [], 'no rule reads baremetal_last_payload_timestamp_seconds');
+  t.same(
+    stale.map((r) => r.alert),
+    [],
+    'no rule reads baremetal_last_payload_timestamp_seconds',
+  );
 });
 
 t.test('the rules read metrics that exist', async (t) => {

@@ -34,7 +34,9 @@ const Security = {
 
 const WebhookCommon = {
   timeout: Type.Optional(Type.String({ pattern: GO_DURATION })),
-  etag: Type.Optional(closed({ enabled: Type.Optional(Type.Boolean()), cacheTimeoutSeconds: Type.Optional(Type.Integer()), cacheCleanupSeconds: Type.Optional(Type.Integer()) })),
+  etag: Type.Optional(
+    closed({ enabled: Type.Optional(Type.Boolean()), cacheTimeoutSeconds: Type.Optional(Type.Integer()), cacheCleanupSeconds: Type.Optional(Type.Integer()) }),
+  ),
   responseUnMarshallMode: Type.Optional(literals(['loose', 'strict'])),
   ...Security,
 };
@@ -63,7 +65,9 @@ export const ChildResource = closed({
     closed({
       method: Type.Optional(literals(UPDATE_METHODS)),
       statusChecks: Type.Optional(
-        closed({ conditions: Type.Optional(Type.Array(closed({ type: Type.String(), status: Type.Optional(Type.String()), reason: Type.Optional(Type.String()) }))) }),
+        closed({
+          conditions: Type.Optional(Type.Array(closed({ type: Type.String(), status: Type.Optional(Type.String()), reason: Type.Optional(Type.String()) }))),
+        }),
       ),
     }),
   ),

@@ -39,15 +39,41 @@ t.test('multi-stage on Node.js 26', async (t) => {
 
 t.test('builds with dev dependencies, ships production dependencies only', async (t) => {
   const runs = args('RUN');
-  t.ok(runs.some((r) => /^npm ci\b/.test(r) && !r.includes('--omit=dev')), 'a build stage installs everything');
-  t.same(runs.filter((r) => /\bnpm (ci|install|i)\b/.test(r) && !r.includes('--ignore-scripts')), [], 'no install script runs: the `node` dev dependency would download a second Node.js');
-  t.ok(runs.some((r) => r.includes('npm run build')), 'and compiles');
-  t.ok(runs.some((r) => /npm ci\b.*--omit=dev/.test(r)), 'npm ci --omit=dev for the runtime dependencies');
-  t.same(args('RUN', final).filter((r) => /\bnpm (ci|install|i)\b/.test(r)), [], 'nothing is installed in the final stage');
+  t.ok(
+    runs.some((r) => /^npm ci\b/.test(r) && !r.includes('--omit=dev')),
+    'a build stage installs everything',
+  );
+  t.same(
+    runs.filter((r) => /\bnpm (ci|install|i)\b/.test(r) && !r.includes('--ignore-scripts')),
+    [],
+    'no install script runs: the `node` dev dependency would download a second Node.js',
+  );
+  t.ok(
+    runs.some((r) => r.includes('npm run build')),
+    'and compiles',
+  );
+  t.ok(
+    runs.some((r) => /npm ci\b.*--omit=dev/.test(r)),
+    'npm ci --omit=dev for the runtime dependencies',
+  );
+  t.same(
+    args('RUN', final).filter((r) => /\bnpm (ci|install|i)\b/.test(r)),
+    [],
+    'nothing is installed in the final stage',
+  );
   const copies = args('COPY', final);
-  t.ok(copies.some((c) => /--from=\w+ \/app\/node_modules/.test(c)), 'node_modules comes from a --omit=dev stage');
-  t.ok(copies.some((c) => /--from=\w+ \/app\/dist/.test(c)), 'dist comes from the build stage');
-  t.ok(copies.some((c) => c.startsWith('package.json ')), 'package.json ("type": "module") is in the image');
+  t.ok(
+    copies.some((c) => /--from=\w+ \/app\/node_modules/.test(c)),
+    'node_modules comes from a --omit=dev stage',
+  );
+  t.ok(
+    copies.some((c) => /--from=\w+ \/app\/dist/.test(c)),
+    'dist comes from the build stage',
+  );
+  t.ok(
+    copies.some((c) => c.startsWith('package.json ')),
+    'package.json ("type": "module") is in the image',
+  );
 });
 
 t.test('runs node dist/main.js as a non-root user on port 8080', async (t) => {
@@ -66,7 +92,10 @@ t.test('runs node dist/main.js as a non-root user on port 8080', async (t) => {
 });
 
 t.test('the only install script is the `node` dev dependency (so --ignore-scripts skips nothing the image needs)', async (t) => {
-  const lock = readJson('package-lock.json', Type.Object({ packages: Type.Record(Type.String(), Type.Object({ hasInstallScript: Type.Optional(Type.Boolean()), dev: Type.Optional(Type.Boolean()) })) }));
+  const lock = readJson(
+    'package-lock.json',
+    Type.Object({ packages: Type.Record(Type.String(), Type.Object({ hasInstallScript: Type.Optional(Type.Boolean()), dev: Type.Optional(Type.Boolean()) })) }),
+  );
   const scripted = Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript === true);
   t.same(
     scripted.map(([path, p]) => `${path}${p.dev === true ? ' (dev)' : ''}`),

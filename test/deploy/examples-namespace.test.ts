@@ -17,15 +17,35 @@ import { present } from '../support/paths.js';
 
 const ENFORCE = 'pod-security.kubernetes.io/enforce';
 const NAMESPACES = 'examples/namespace';
-const examples = readdirSync('examples').filter((f) => f.endsWith('.yaml')).sort();
+const examples = readdirSync('examples')
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const namespaces = readdirSync(NAMESPACES)
   .filter((f) => f.endsWith('.yaml'))
   .flatMap((f) => readYamlDocuments(join(NAMESPACES, f)));
-const Metadata = Type.Object({ name: Type.Optional(Type.String()), namespace: Type.Optional(Type.String()), labels: Type.Optional(Type.Record(Type.String(), Type.String())) });
+const Metadata = Type.Object({
+  name: Type.Optional(Type.String()),
+  namespace: Type.Optional(Type.String()),
+  labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
 const metadataOf = (object: Obj): Static<typeof Metadata> => checked(Metadata, object['metadata'] ?? {}, 'metadata');
 
 /** Capabilities the `baseline` Pod Security level allows to add (Kubernetes Pod Security Standards). */
-const BASELINE_CAPABILITIES = new Set(['AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE', 'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT']);
+const BASELINE_CAPABILITIES = new Set([
+  'AUDIT_WRITE',
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'MKNOD',
+  'NET_BIND_SERVICE',
+  'SETFCAP',
+  'SETGID',
+  'SETPCAP',
+  'SETUID',
+  'SYS_CHROOT',
+]);
 
 /** What in a pod the `baseline` level refuses (the checks that concern the pods rendered here). */
 const baselineViolations = (pod: IPodSpec): string[] => {
@@ -59,7 +79,11 @@ t.test('every object of every example is in a namespace that examples/namespace/
       const { name, namespace } = metadataOf(object);
       t.ok(namespace !== undefined && created.has(namespace), `${file}: ${String(object['kind'])} ${String(name)} in ${String(namespace)}`);
     }
-    t.match(readFileSync(join('examples', file), 'utf8'), /^#[^\n]*\n(#[^\n]*\n)*# .*privileged.*\n# .*kubectl apply -f examples\/namespace\//, `${file} tells to create the namespace first`);
+    t.match(
+      readFileSync(join('examples', file), 'utf8'),
+      /^#[^\n]*\n(#[^\n]*\n)*# .*privileged.*\n# .*kubectl apply -f examples\/namespace\//,
+      `${file} tells to create the namespace first`,
+    );
   }
 });
 
@@ -68,7 +92,11 @@ t.test('the Ironic pods of the examples need the privileged level', async (t) =>
   t.teardown(() => app.close());
   for (const file of ['minimal.yaml', 'dhcp.yaml']) {
     const parent = readYamlDocuments(join('examples', file)).find((o) => o['kind'] === 'Ironic');
-    const response = await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: { ...parent, metadata: { ...metadataOf(parent ?? {}), uid: 'u-1', generation: 1 } }, children: {}, related: {} } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/ironic/sync',
+      payload: { parent: { ...parent, metadata: { ...metadataOf(parent ?? {}), uid: 'u-1', generation: 1 } }, children: {}, related: {} },
+    });
     const { children } = hookResponse(response);
     const workloads = children.filter((c) => isChild('Deployment')(c) || isChild('DaemonSet')(c));
     t.ok(workloads.length > 0, `${file} renders its workload`);
@@ -76,7 +104,11 @@ t.test('the Ironic pods of the examples need the privileged level', async (t) =>
       const pod = present(workload.spec?.template.spec, 'the pod spec');
       const violations = baselineViolations(pod);
       t.ok(violations.includes('hostNetwork'), `${file}: host network (${violations.join(', ')})`);
-      if (file === 'dhcp.yaml') t.ok(violations.some((v) => v.endsWith('capability NET_ADMIN')), `${file}: NET_ADMIN for dnsmasq and keepalived`);
+      if (file === 'dhcp.yaml')
+        t.ok(
+          violations.some((v) => v.endsWith('capability NET_ADMIN')),
+          `${file}: NET_ADMIN for dnsmasq and keepalived`,
+        );
     }
   }
 });

@@ -46,7 +46,8 @@ const find = <K extends string>(build: Build, kind: K, name: string): ChildOf<K>
   if (found === undefined) throw new Error(`${kind} ${name} is missing`);
   return found;
 };
-const controllerOf = (build: Build, name: string): CompositeController => checked(CompositeController, find(build, 'CompositeController', name), `CompositeController ${name}`);
+const controllerOf = (build: Build, name: string): CompositeController =>
+  checked(CompositeController, find(build, 'CompositeController', name), `CompositeController ${name}`);
 const deploymentOf = (build: Build): IDeployment => find(build, 'Deployment', HOOKS);
 const containerOf = (build: Build): IContainer => {
   const containers = deploymentOf(build).spec?.template.spec?.containers ?? [];
@@ -90,7 +91,11 @@ const EXPECTED_CHILDREN: Record<string, { apiVersion: string; resource: string; 
 };
 const SERVICE_MONITORS = { apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors', method: 'InPlace' };
 // The mariadb-operator objects of engine MariaDBOperator, all updated in place.
-const MARIADB_OPERATOR_CHILDREN = ['mariadbs', 'databases', 'users', 'grants'].map((resource) => ({ apiVersion: 'k8s.mariadb.com/v1alpha1', resource, method: 'InPlace' }));
+const MARIADB_OPERATOR_CHILDREN = ['mariadbs', 'databases', 'users', 'grants'].map((resource) => ({
+  apiVersion: 'k8s.mariadb.com/v1alpha1',
+  resource,
+  method: 'InPlace',
+}));
 // CompositeController name -> parent plural, route prefix and golden directory, for every parent kind.
 const CONTROLLERS: Readonly<Record<string, { readonly resource: string; readonly prefix: string; readonly golden: string }>> = Object.fromEntries(
   PARENT_KINDS.map((kind) => [kind.controllerName, { resource: kind.plural, prefix: `/${kind.hookPath}/`, golden: `test/golden/${kind.hookPath}` }]),
@@ -145,7 +150,12 @@ const Kustomization = Type.Object({
 /** The files and directories a kustomization names (resources, components, patches, configurations). */
 const referencedBy = (file: string): string[] => {
   const k = readYaml(file, Kustomization);
-  const paths = [...(k.resources ?? []), ...(k.components ?? []), ...(k.configurations ?? []), ...(k.patches ?? []).flatMap((p) => (p.path === undefined ? [] : [p.path]))];
+  const paths = [
+    ...(k.resources ?? []),
+    ...(k.components ?? []),
+    ...(k.configurations ?? []),
+    ...(k.patches ?? []).flatMap((p) => (p.path === undefined ? [] : [p.path])),
+  ];
   return paths.map((path) => resolve(dirname(file), path));
 };
 
@@ -182,7 +192,11 @@ t.test('deploy/base installs the CRDs, the CompositeControllers, the hook server
   for (const file of readdirSync('deploy/crds').filter((f) => f !== KUSTOMIZATION)) {
     const [crd] = readYamlDocuments(join('deploy/crds', file));
     const name = valueAt(crd, 'metadata', 'name');
-    t.same(base.objects.find((o) => o['kind'] === 'CustomResourceDefinition' && objAt(o, 'metadata')['name'] === name), crd, `deploy/crds/${file} is installed as it is`);
+    t.same(
+      base.objects.find((o) => o['kind'] === 'CustomResourceDefinition' && objAt(o, 'metadata')['name'] === name),
+      crd,
+      `deploy/crds/${file} is installed as it is`,
+    );
   }
   // Per parent kind: its CRD and CompositeController, and for a kind that Ironics use its in-use policy and binding.
   const perKind = PARENT_KINDS.flatMap((kind) => [
@@ -306,13 +320,17 @@ t.test('the hook Deployment is hardened, probed, sized and spread', async (t) =>
 });
 
 t.test('the NetworkPolicy admits only Metacontroller to port 8080 (and Prometheus in the overlay)', async (t) => {
-  const expected = (namespace: string) => ({ from: [{ namespaceSelector: { matchLabels: { [NAMESPACE_LABEL]: namespace } } }], ports: [{ port: 8080, protocol: 'TCP' }] });
+  const expected = (namespace: string) => ({
+    from: [{ namespaceSelector: { matchLabels: { [NAMESPACE_LABEL]: namespace } } }],
+    ports: [{ port: 8080, protocol: 'TCP' }],
+  });
   for (const { name, build } of builds) {
     const policy = find(build, 'NetworkPolicy', HOOKS);
     t.ok(selects(policy.spec?.podSelector?.matchLabels, podLabels), `${name}: applies to the hook pods`);
     t.same(policy.spec?.policyTypes, ['Ingress', 'Egress'], name);
     t.same(policy.spec?.egress, [], `${name}: no egress`);
-    const ingress = name !== 'deploy/overlays/servicemonitor' ? [expected(METACONTROLLER_NAMESPACE)] : [expected(METACONTROLLER_NAMESPACE), expected(MONITORING_NAMESPACE)];
+    const ingress =
+      name !== 'deploy/overlays/servicemonitor' ? [expected(METACONTROLLER_NAMESPACE)] : [expected(METACONTROLLER_NAMESPACE), expected(MONITORING_NAMESPACE)];
     t.same(policy.spec?.ingress, ingress, name);
   }
 });
@@ -331,7 +349,10 @@ t.test('the README patches for another Metacontroller or Prometheus namespace ap
     `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ${relative(dir, resolve('deploy/overlays/servicemonitor'))}\npatches:\n${patch(0, 'mc')}${patch(1, 'prom')}`,
   );
   const policy = find({ objects: kustomizeBuild(dir) }, 'NetworkPolicy', HOOKS);
-  t.same((policy.spec?.ingress ?? []).map((rule) => rule.from?.[0]?.namespaceSelector?.matchLabels?.[NAMESPACE_LABEL]), ['mc', 'prom']);
+  t.same(
+    (policy.spec?.ingress ?? []).map((rule) => rule.from?.[0]?.namespaceSelector?.matchLabels?.[NAMESPACE_LABEL]),
+    ['mc', 'prom'],
+  );
 });
 
 t.test('CompositeControllers: v2 hooks on routes the server serves, at the hook Service', async (t) => {
@@ -400,7 +421,10 @@ t.test('every child in the golden sync responses is of a declared type (and apiV
     const files = readdirSync(golden).filter((f) => f.endsWith('.yaml'));
     t.ok(files.length > 0, `${golden} has goldens`);
     for (const file of files) {
-      const response = readYaml(join(golden, file), Type.Object({ children: Type.Optional(Type.Array(Type.Object({ apiVersion: Type.String(), kind: Type.String() }))) }));
+      const response = readYaml(
+        join(golden, file),
+        Type.Object({ children: Type.Optional(Type.Array(Type.Object({ apiVersion: Type.String(), kind: Type.String() }))) }),
+      );
       for (const child of response.children ?? []) {
         const type = `${child.apiVersion}/${RESOURCE_OF_KIND[child.kind] ?? `unknown kind ${child.kind}`}`;
         t.ok(declared.has(type), `${name}/${file}: ${type} is declared`);
@@ -422,8 +446,8 @@ t.test('the mariadb-operator overlay turns engine MariaDBOperator on, and combin
   );
   const both = { objects: kustomizeBuild(dir) };
   t.match(variables(both), { SERVICE_MONITORS: 'true', MARIADB_OPERATOR: 'true' });
-  t.same(childRules(controllerOf(both, 'ironicdatabase')), [...EXPECTED_CHILDREN['ironicdatabase'] ?? [], ...MARIADB_OPERATOR_CHILDREN]);
-  t.same(childRules(controllerOf(both, 'ironic')), [...EXPECTED_CHILDREN['ironic'] ?? [], SERVICE_MONITORS]);
+  t.same(childRules(controllerOf(both, 'ironicdatabase')), [...(EXPECTED_CHILDREN['ironicdatabase'] ?? []), ...MARIADB_OPERATOR_CHILDREN]);
+  t.same(childRules(controllerOf(both, 'ironic')), [...(EXPECTED_CHILDREN['ironic'] ?? []), SERVICE_MONITORS]);
 });
 
 t.test('the servicemonitor overlay turns ServiceMonitors on and scrapes the hook server', async (t) => {
@@ -442,8 +466,14 @@ t.test('the servicemonitor overlay turns ServiceMonitors on and scrapes the hook
   const monitor = find(overlay, 'ServiceMonitor', HOOKS);
   t.equal(monitor.metadata?.namespace, service.metadata?.namespace, 'in the namespace of the Service it selects');
   t.ok(selects(monitor.spec.selector.matchLabels, service.metadata?.labels ?? {}), 'selects the hook Service');
-  t.same(monitor.spec.endpoints.map((e) => [e.port, e.path]), [['http', '/metrics']]);
-  t.ok(service.spec?.ports?.some((p) => p.name === 'http'), 'the endpoint port exists');
+  t.same(
+    monitor.spec.endpoints.map((e) => [e.port, e.path]),
+    [['http', '/metrics']],
+  );
+  t.ok(
+    service.spec?.ports?.some((p) => p.name === 'http'),
+    'the endpoint port exists',
+  );
   const served = app.hasRoute({ method: 'GET', url: '/metrics' });
   // NOTE: the server does not serve /metrics yet; this becomes a real check once it does.
   if (served) t.ok(served, 'the server serves GET /metrics');

@@ -11,7 +11,9 @@ import { parseYaml } from '../helpers/json.js';
 
 type Recipe = { title: string; literals: Record<string, string> };
 
-const Kustomization = Type.Object({ configMapGenerator: Type.Optional(Type.Array(Type.Object({ name: Type.String(), literals: Type.Optional(Type.Array(Type.String())) }))) });
+const Kustomization = Type.Object({
+  configMapGenerator: Type.Optional(Type.Array(Type.Object({ name: Type.String(), literals: Type.Optional(Type.Array(Type.String())) }))),
+});
 
 const recipes = (): Recipe[] =>
   [...readFileSync('README.md', 'utf8').matchAll(/```yaml\n(# bmo\/kustomization\.yaml[^\n]*)\n([\s\S]*?)```/g)].map((m) => {

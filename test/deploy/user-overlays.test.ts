@@ -92,14 +92,24 @@ t.test('an images: retag changes the hook image and HOOK_IMAGE together, and not
   t.equal(before['HOOK_IMAGE'], `${IMAGE}:${VERSION}`);
   const digest = `sha256:${'ab'.repeat(32)}`;
   const cases = [
-    { scenario: 'a new registry and tag', rule: { name: IMAGE, newName: 'registry.example.com:5000/team/hooks', newTag: '1.2.3' }, image: 'registry.example.com:5000/team/hooks:1.2.3' },
+    {
+      scenario: 'a new registry and tag',
+      rule: { name: IMAGE, newName: 'registry.example.com:5000/team/hooks', newTag: '1.2.3' },
+      image: 'registry.example.com:5000/team/hooks:1.2.3',
+    },
     { scenario: 'a tag only', rule: { name: IMAGE, newTag: '0.2.0' }, image: `${IMAGE}:0.2.0` },
     { scenario: 'a digest', rule: { name: IMAGE, newName: 'registry.example.com/hooks', digest }, image: `registry.example.com/hooks@${digest}` },
   ];
-  const added: Readonly<Record<string, Record<string, string>>> = { base: {}, 'overlays/servicemonitor': { SERVICE_MONITORS: 'true' }, 'overlays/mariadb-operator': { MARIADB_OPERATOR: 'true' } };
+  const added: Readonly<Record<string, Record<string, string>>> = {
+    base: {},
+    'overlays/servicemonitor': { SERVICE_MONITORS: 'true' },
+    'overlays/mariadb-operator': { MARIADB_OPERATOR: 'true' },
+  };
   for (const target of ['base', 'overlays/servicemonitor', 'overlays/mariadb-operator']) {
     for (const { scenario, rule, image } of cases) {
-      const objects = kustomizeBuild(overlay(dir, `retag-${target.replace('/', '-')}-${rule.newTag ?? 'digest'}`, { resources: [`../${CHECKOUT}/deploy/${target}`], images: [rule] }));
+      const objects = kustomizeBuild(
+        overlay(dir, `retag-${target.replace('/', '-')}-${rule.newTag ?? 'digest'}`, { resources: [`../${CHECKOUT}/deploy/${target}`], images: [rule] }),
+      );
       const container = hookContainer(objects);
       const env = envOf(container);
       t.equal(container.image, image, `${target}, ${scenario}: the container image`);
@@ -117,12 +127,18 @@ t.test('the cert-manager component adds Certificates and CERT_MANAGER to the bas
   const dir = workspace(t, 'copy');
   const cases = [
     { resources: [`../${CHECKOUT}/deploy/base`], components: [`../${CHECKOUT}/deploy/components/cert-manager`], monitors: false },
-    { resources: [`../${CHECKOUT}/deploy/overlays/servicemonitor`], components: [`../${CHECKOUT}/deploy/components/cert-manager`, `../${CHECKOUT}/${COMPONENT}`], monitors: true },
+    {
+      resources: [`../${CHECKOUT}/deploy/overlays/servicemonitor`],
+      components: [`../${CHECKOUT}/deploy/components/cert-manager`, `../${CHECKOUT}/${COMPONENT}`],
+      monitors: true,
+    },
   ];
   cases.forEach(({ resources, components, monitors }, i) => {
     const objects = kustomizeBuild(overlay(dir, `cert-manager-${i}`, { resources, components }));
     const controller = present(childOf(objects, 'CompositeController', 'ironic'), 'CompositeController ironic');
-    const children = objsAt(controller, 'spec', 'childResources').map((c) => `${String(c['apiVersion'])}/${String(c['resource'])}:${String(objAt(c, 'updateStrategy')['method'])}`);
+    const children = objsAt(controller, 'spec', 'childResources').map(
+      (c) => `${String(c['apiVersion'])}/${String(c['resource'])}:${String(objAt(c, 'updateStrategy')['method'])}`,
+    );
     t.ok(children.includes('cert-manager.io/v1/certificates:InPlace'), `${resources[0] ?? ''}: Certificates are managed in place`);
     t.equal(children.includes('monitoring.coreos.com/v1/servicemonitors:InPlace'), monitors, 'the overlay keeps its own child type');
     t.equal(envOf(hookContainer(objects))['CERT_MANAGER'], 'true', 'the hook renders Certificates');

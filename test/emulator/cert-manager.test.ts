@@ -24,18 +24,30 @@ t.test('examples/cert-manager converges: the Certificate is issued and served', 
   const e = await startEmulator({ certManager: true, namespace: NS });
   t.teardown(() => e.close());
   const applied = e.apply(EXAMPLE);
-  for (const object of applied.filter((o) => o.kind !== 'Ironic')) t.same(admissionProblems(object), [], `${object.kind} ${object.metadata.name} fits cert-manager's CRD`);
+  for (const object of applied.filter((o) => o.kind !== 'Ironic'))
+    t.same(admissionProblems(object), [], `${object.kind} ${object.metadata.name} fits cert-manager's CRD`);
 
   // Before cert-manager issued anything: only the Certificate, and a status that says why.
   await e.round();
-  t.same(e.children('Ironic', 'ironic', NS).map((c) => `${c.kind}/${c.metadata.name}`), ['Certificate/ironic'], 'the Certificate comes first');
-  t.match(e.ready('Ironic', 'ironic', NS), { status: 'False', message: /waiting for cert-manager to issue the certificate into Secret baremetal-operator-system\/ironic-serving-tls/ });
+  t.same(
+    e.children('Ironic', 'ironic', NS).map((c) => `${c.kind}/${c.metadata.name}`),
+    ['Certificate/ironic'],
+    'the Certificate comes first',
+  );
+  t.match(e.ready('Ironic', 'ironic', NS), {
+    status: 'False',
+    message: /waiting for cert-manager to issue the certificate into Secret baremetal-operator-system\/ironic-serving-tls/,
+  });
 
   const result = await e.runUntilStable({ autoReady: true, maxRounds: 10 });
   t.same(result.errors, []);
   t.ok(result.stable, `stable after ${result.rounds} rounds`);
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'True' });
-  t.same(e.history.flatMap((r) => r.syncs.flatMap((s) => [...s.warnings, ...s.pending])), [], 'every child was accepted');
+  t.same(
+    e.history.flatMap((r) => r.syncs.flatMap((s) => [...s.warnings, ...s.pending])),
+    [],
+    'every child was accepted',
+  );
   const certificate = present(e.get('Certificate', 'ironic', NS));
   t.same(admissionProblems(certificate), [], "the rendered Certificate fits cert-manager's CRD (v1.21.1)");
   t.match(certificate['spec'], {
@@ -50,8 +62,15 @@ t.test('examples/cert-manager converges: the Certificate is issued and served', 
   const leaf = new X509Certificate(Buffer.from(checked(StringMap, secret['data'], 'Secret data')['tls.crt'] ?? '', 'base64'));
   t.equal(leaf.checkIP('192.0.2.2'), '192.0.2.2');
   const pod = podTemplate(e.get('Deployment', 'ironic-service', NS));
-  t.match(objsAt(pod, 'spec', 'volumes').find((v) => v['name'] === 'cert-ironic'), { name: 'cert-ironic', secret: { secretName: 'ironic-serving-tls' } }, 'the pod mounts what cert-manager issued');
-  t.match(e.status('Ironic', 'ironic', NS)['access'], { apiURL: `https://ironic.${NS}.svc`, caCertificate: { kind: 'Secret', name: 'ironic-serving-tls', key: 'ca.crt' } });
+  t.match(
+    objsAt(pod, 'spec', 'volumes').find((v) => v['name'] === 'cert-ironic'),
+    { name: 'cert-ironic', secret: { secretName: 'ironic-serving-tls' } },
+    'the pod mounts what cert-manager issued',
+  );
+  t.match(e.status('Ironic', 'ironic', NS)['access'], {
+    apiURL: `https://ironic.${NS}.svc`,
+    caCertificate: { kind: 'Secret', name: 'ironic-serving-tls', key: 'ca.crt' },
+  });
   for (let i = 0; i < 10; i += 1) {
     e.settleWorkloads();
     t.same((await e.round()).writes, [], `resync ${i + 1} writes nothing`);
@@ -88,7 +107,11 @@ t.test('a renewal by cert-manager (the same names, a new certificate in the same
 t.test('without the cert-manager component, issuerRef is refused with what to install, and nothing is created', async (t) => {
   const e = await startEmulator({ namespace: NS });
   t.teardown(() => e.close());
-  e.apply(EXAMPLE.split('\n---\n').filter((doc) => doc.includes('kind: Ironic')).join('\n'));
+  e.apply(
+    EXAMPLE.split('\n---\n')
+      .filter((doc) => doc.includes('kind: Ironic'))
+      .join('\n'),
+  );
   await e.runUntilStable({ autoReady: true, maxRounds: 4 });
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'False', reason: 'InvalidSpec', message: /spec\.tls\.issuerRef: .*deploy\/components\/cert-manager/ });
   t.same(e.children('Ironic', 'ironic', NS), []);

@@ -44,11 +44,20 @@ for (const engine of ['Builtin', 'MariaDBOperator'] as const) {
     const ironic = present(managed(emulator, engine, '37.0').find((o) => o.kind === 'Ironic'));
     t.ok((await emulator.runUntilStable({ autoReady: true })).stable, 'installed at 37.0');
     t.match(emulator.ready('IronicDatabase', 'ironic-db'), { status: 'True' });
-    t.match(emulator.status('IronicDatabase', 'ironic-db'), { host: HOSTS[engine], port: 3306, databaseName: 'ironic', credentialsName: 'ironic-db-database-credentials' });
+    t.match(emulator.status('IronicDatabase', 'ironic-db'), {
+      host: HOSTS[engine],
+      port: 3306,
+      databaseName: 'ironic',
+      credentialsName: 'ironic-db-database-credentials',
+    });
     t.match(emulator.ready('Ironic', 'ironic'), { status: 'True' });
     t.notMatch(emulator.ready('Ironic', 'ironic')?.message ?? '', /single point of failure/, 'no hint without high availability');
     const env = ofKind(emulator.get('Deployment', 'ironic-service'), 'Deployment').spec?.template.spec?.containers[0]?.env;
-    t.same(env?.find((e) => e.name === 'MARIADB_HOST'), { name: 'MARIADB_HOST', value: HOSTS[engine] }, 'Ironic connects to the published host');
+    t.same(
+      env?.find((e) => e.name === 'MARIADB_HOST'),
+      { name: 'MARIADB_HOST', value: HOSTS[engine] },
+      'Ironic connects to the published host',
+    );
 
     emulator.apply(atVersion(ironic, '38.0'));
     await emulator.round();
@@ -92,7 +101,8 @@ t.test('an HA Ironic on a Builtin database is Ready with a hint; on a Galera dat
   t.ok((await emulator.runUntilStable({ autoReady: true })).stable);
   t.match(emulator.ready('Ironic', 'ironic'), {
     status: 'True',
-    message: /; note: IronicDatabase ironic-db is a single MariaDB pod, the last single point of failure; engine MariaDBOperator runs a Galera cluster instead$/,
+    message:
+      /; note: IronicDatabase ironic-db is a single MariaDB pod, the last single point of failure; engine MariaDBOperator runs a Galera cluster instead$/,
   });
   t.ok((await emulator.runUntilStable({ autoReady: true, maxRounds: 2 })).stable, 'the hint causes no churn');
 });
@@ -107,8 +117,16 @@ t.test('the engine of an existing database cannot change: refused at admission, 
   const stored = present(emulator.get('IronicDatabase', 'ironic-db'));
   emulator.cluster.store.update(withEngine(stored, 'MariaDBOperator'));
   const round = await emulator.round();
-  t.same(round.writes.filter((w) => w.verb !== 'status'), [], 'no child changes');
-  t.match(emulator.ready('IronicDatabase', 'ironic-db'), { status: 'False', reason: 'InvalidSpec', message: /spec\.engine: engine cannot be changed once the database exists.*\(Builtin\)/ });
+  t.same(
+    round.writes.filter((w) => w.verb !== 'status'),
+    [],
+    'no child changes',
+  );
+  t.match(emulator.ready('IronicDatabase', 'ironic-db'), {
+    status: 'False',
+    reason: 'InvalidSpec',
+    message: /spec\.engine: engine cannot be changed once the database exists.*\(Builtin\)/,
+  });
   t.ok(emulator.get('StatefulSet', 'ironic-db-database'), 'the StatefulSet is kept');
 });
 
@@ -129,7 +147,16 @@ t.test('a Galera database is deleted with its mariadb-operator objects once no I
   t.ok((await emulator.runUntilStable({ autoReady: true })).stable);
   emulator.delete('IronicDatabase', 'ironic-db');
   await emulator.runUntilStable({ autoReady: true, maxRounds: 3 });
-  t.match(emulator.status('IronicDatabase', 'ironic-db'), { conditions: [{ type: 'Ready', status: 'True' }, { type: 'DeletionBlocked', status: 'True', message: /still used by: ironic/ }] }, 'kept while the Ironic uses it');
+  t.match(
+    emulator.status('IronicDatabase', 'ironic-db'),
+    {
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'DeletionBlocked', status: 'True', message: /still used by: ironic/ },
+      ],
+    },
+    'kept while the Ironic uses it',
+  );
   t.ok(emulator.get('MariaDB', 'ironic-db-database'), 'the Galera cluster keeps running');
   emulator.delete('Ironic', 'ironic');
   await emulator.runUntilStable({ autoReady: true, maxRounds: 6 });

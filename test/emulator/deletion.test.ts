@@ -23,7 +23,11 @@ t.test('an IronicDatabase in use is kept until its Ironic is gone', async (t) =>
   await emulator.round();
   const blocked = conditions(emulator.status('IronicDatabase', 'ironic-db')).find((c) => c['type'] === 'DeletionBlocked');
   t.match(blocked, { status: 'True', reason: 'InUse', message: /still used by: ironic/ }, 'the status says who blocks');
-  t.same(emulator.children('IronicDatabase', 'ironic-db').map((c) => c.metadata.name), databaseChildren, 'the database keeps running');
+  t.same(
+    emulator.children('IronicDatabase', 'ironic-db').map((c) => c.metadata.name),
+    databaseChildren,
+    'the database keeps running',
+  );
   t.ok(emulator.get('IronicDatabase', 'ironic-db'), 'and is not deleted');
 
   emulator.delete('Ironic', 'ironic');
@@ -36,7 +40,11 @@ t.test('an IronicDatabase in use is kept until its Ironic is gone', async (t) =>
   const ironicGone = result.writes.findIndex((w) => w.verb === 'delete' && w.object.endsWith('/ironic') && w.object.startsWith('Ironic '));
   const databaseGone = result.writes.findIndex((w) => w.verb === 'delete' && w.object.startsWith('IronicDatabase '));
   t.ok(ironicGone >= 0 && databaseGone > ironicGone, 'the Ironic went first');
-  t.same(emulator.cluster.store.list().map((o) => `${o.kind} ${o.metadata.name}`), [], 'nothing is left');
+  t.same(
+    emulator.cluster.store.list().map((o) => `${o.kind} ${o.metadata.name}`),
+    [],
+    'nothing is left',
+  );
 });
 
 t.test('a blocked deletion settles: the status does not change on every resync', async (t) => {
@@ -63,14 +71,29 @@ t.test('an IronicImageCache in use is kept until its Ironic is gone', async (t) 
   await emulator.round();
   const blocked = conditions(emulator.status('IronicImageCache', 'ipa')).find((c) => c['type'] === 'DeletionBlocked');
   t.match(blocked, { status: 'True', reason: 'InUse', message: /still used by: ironic/ }, 'the status says who blocks');
-  t.same(emulator.children('IronicImageCache', 'ipa').map((c) => c.metadata.name), cacheChildren, 'the cache keeps serving');
+  t.same(
+    emulator.children('IronicImageCache', 'ipa').map((c) => c.metadata.name),
+    cacheChildren,
+    'the cache keeps serving',
+  );
   const ironicReady = emulator.ready('Ironic', 'ironic');
-  t.match(ironicReady, { status: 'False', message: /IronicImageCache baremetal-operator-system\/ipa is being deleted/ }, 'the Ironic says the cache is going away');
-  t.ok(emulator.children('Ironic', 'ironic').some((c) => c.kind === 'Deployment'), 'and keeps running');
+  t.match(
+    ironicReady,
+    { status: 'False', message: /IronicImageCache baremetal-operator-system\/ipa is being deleted/ },
+    'the Ironic says the cache is going away',
+  );
+  t.ok(
+    emulator.children('Ironic', 'ironic').some((c) => c.kind === 'Deployment'),
+    'and keeps running',
+  );
 
   emulator.delete('Ironic', 'ironic');
   const result = await emulator.runUntilStable({ autoReady: true, maxRounds: 8 });
   t.ok(result.stable, `settled after ${result.rounds} rounds`);
   t.equal(emulator.get('IronicImageCache', 'ipa'), undefined, 'then the cache is deleted');
-  t.same(emulator.cluster.store.list().map((o) => `${o.kind} ${o.metadata.name}`), [], 'nothing is left');
+  t.same(
+    emulator.cluster.store.list().map((o) => `${o.kind} ${o.metadata.name}`),
+    [],
+    'nothing is left',
+  );
 });

@@ -12,16 +12,29 @@ import { PARENT_KINDS } from '../../src/kinds/index.js';
 
 const isParent = (o: { readonly kind: string }): boolean => PARENT_KINDS.some((k) => k.kind === o.kind);
 
-const EXAMPLES = readdirSync('examples').filter((f) => f.endsWith('.yaml')).sort();
+const EXAMPLES = readdirSync('examples')
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 /** The deploy overlay an example needs: mariadb-operator's for a Galera database, else deploy/base. */
-const overlayOf = (file: string): { overlay?: string } => (readFileSync(`examples/${file}`, 'utf8').includes('engine: MariaDBOperator') ? { overlay: 'mariadb-operator' } : {});
+const overlayOf = (file: string): { overlay?: string } =>
+  readFileSync(`examples/${file}`, 'utf8').includes('engine: MariaDBOperator') ? { overlay: 'mariadb-operator' } : {};
 
 /** Rounds within which each example must settle (the managed database adds its own rollout and two Jobs). */
 const MAX_ROUNDS = 8;
 
 t.test('the examples directory has the documented examples', async (t) => {
-  for (const name of ['minimal.yaml', 'tls-credentials.yaml', 'generated-tls.yaml', 'dhcp.yaml', 'managed-database.yaml', 'ha.yaml', 'ipxe-tls.yaml', 'image-cache.yaml']) t.ok(EXAMPLES.includes(name), name);
+  for (const name of [
+    'minimal.yaml',
+    'tls-credentials.yaml',
+    'generated-tls.yaml',
+    'dhcp.yaml',
+    'managed-database.yaml',
+    'ha.yaml',
+    'ipxe-tls.yaml',
+    'image-cache.yaml',
+  ])
+    t.ok(EXAMPLES.includes(name), name);
 });
 
 for (const file of EXAMPLES) {
@@ -56,8 +69,13 @@ for (const file of EXAMPLES) {
     const result = await emulator.runUntilStable({ maxRounds: 2 * MAX_ROUNDS, autoReady: true });
     t.same(result.errors, [], 'no sync failed');
     t.ok(result.stable, `stable after ${result.rounds} rounds`);
-    for (const parent of parents) t.match(emulator.ready(parent.kind, parent.metadata.name), { status: 'True' }, `${parent.kind} ${parent.metadata.name} is Ready`);
-    t.same(emulator.history.flatMap((r) => r.syncs.flatMap((s) => [...s.warnings, ...s.pending])), [], 'no warning');
+    for (const parent of parents)
+      t.match(emulator.ready(parent.kind, parent.metadata.name), { status: 'True' }, `${parent.kind} ${parent.metadata.name} is Ready`);
+    t.same(
+      emulator.history.flatMap((r) => r.syncs.flatMap((s) => [...s.warnings, ...s.pending])),
+      [],
+      'no warning',
+    );
     for (let i = 0; i < 10; i += 1) {
       emulator.settleWorkloads();
       t.same((await emulator.round()).writes, [], `round ${i + 1} after convergence writes nothing`);
@@ -83,9 +101,27 @@ t.test('ha.yaml runs Ironic as a DaemonSet instead of the Deployment, on a Galer
   emulator.apply(readFileSync('examples/ha.yaml', 'utf8'));
   t.ok((await emulator.runUntilStable({ maxRounds: MAX_ROUNDS, autoReady: true })).stable);
   const workloads = emulator.children('Ironic', 'ironic').filter((c) => c.kind === 'Deployment' || c.kind === 'DaemonSet');
-  t.same(workloads.map((w) => `${w.kind} ${w.metadata.name}`), ['DaemonSet ironic-service']);
+  t.same(
+    workloads.map((w) => `${w.kind} ${w.metadata.name}`),
+    ['DaemonSet ironic-service'],
+  );
   const database = emulator.children('IronicDatabase', 'ironic-db').map((c) => `${c.kind} ${c.metadata.name}`);
-  t.same(database.sort(), ['Database ironic-db-database', 'Grant ironic-db-database', 'MariaDB ironic-db-database', 'Secret ironic-db-database-credentials', 'User ironic-db-database'], 'no StatefulSet: mariadb-operator objects');
-  t.match(emulator.status('IronicDatabase', 'ironic-db'), { host: 'ironic-db-database-primary.baremetal-operator-system.svc', port: 3306, databaseName: 'ironic', credentialsName: 'ironic-db-database-credentials' });
+  t.same(
+    database.sort(),
+    [
+      'Database ironic-db-database',
+      'Grant ironic-db-database',
+      'MariaDB ironic-db-database',
+      'Secret ironic-db-database-credentials',
+      'User ironic-db-database',
+    ],
+    'no StatefulSet: mariadb-operator objects',
+  );
+  t.match(emulator.status('IronicDatabase', 'ironic-db'), {
+    host: 'ironic-db-database-primary.baremetal-operator-system.svc',
+    port: 3306,
+    databaseName: 'ironic',
+    credentialsName: 'ironic-db-database-credentials',
+  });
   t.notMatch(emulator.ready('Ironic', 'ironic')?.message ?? '', /single point of failure/, 'no hint on a Galera database');
 });

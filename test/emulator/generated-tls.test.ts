@@ -22,7 +22,9 @@ const DAY = 24 * 60 * 60;
 const NS = 'baremetal-operator-system';
 
 const tlsCASecrets = (e: Emulator): KubeResource[] =>
-  e.children('Ironic', 'ironic').filter((c) => c.kind === 'Secret' && c.metadata.name.startsWith('ironic-tls-ca-') && c.metadata.deletionTimestamp === undefined);
+  e
+    .children('Ironic', 'ironic')
+    .filter((c) => c.kind === 'Secret' && c.metadata.name.startsWith('ironic-tls-ca-') && c.metadata.deletionTimestamp === undefined);
 
 const decoded = (secret: KubeResource): Record<string, string> =>
   Object.fromEntries(Object.entries(checked(StringMap, secret['data'] ?? {}, 'Secret data')).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
@@ -35,11 +37,16 @@ const annotations = (e: Emulator): Record<string, string> => {
 const bundle = (e: Emulator): string[] => {
   const configMap = ofKind(e.get('ConfigMap', 'ironic-ca', NS), 'ConfigMap');
   const text = present(configMap.data, 'the bundle ConfigMap data')['ca.crt'] ?? '';
-  return text.split(/(?<=-----END CERTIFICATE-----)\s*/).filter((p) => p.includes('BEGIN')).map((p) => new X509Certificate(p).fingerprint256);
+  return text
+    .split(/(?<=-----END CERTIFICATE-----)\s*/)
+    .filter((p) => p.includes('BEGIN'))
+    .map((p) => new X509Certificate(p).fingerprint256);
 };
 
 const signing = (e: Emulator): string => {
-  const [current] = tlsCASecrets(e).filter((s) => s.metadata.name.slice('ironic-tls-ca-'.length) === annotations(e)['ironic.metal3.io/tls-ca-version']?.slice(0, 10));
+  const [current] = tlsCASecrets(e).filter(
+    (s) => s.metadata.name.slice('ironic-tls-ca-'.length) === annotations(e)['ironic.metal3.io/tls-ca-version']?.slice(0, 10),
+  );
   return new X509Certificate(decoded(present(current))['tls.crt'] ?? '').fingerprint256;
 };
 
@@ -75,7 +82,10 @@ t.test('issue, renewal and CA rotation, with nothing moving in between', async (
   const caCert = new X509Certificate(decoded(present(first))['tls.crt'] ?? '');
   const period = annotations(e)['ironic.metal3.io/tls-renewal-version'];
   t.equal(bundle(e).length, 1, 'clients trust the one CA');
-  t.same(e.status('Ironic', 'ironic', NS)['access'], { ...objAtOrEmpty(e.status('Ironic', 'ironic', NS), 'access'), caCertificate: { kind: 'ConfigMap', name: 'ironic-ca', key: 'ca.crt' } });
+  t.same(e.status('Ironic', 'ironic', NS)['access'], {
+    ...objAtOrEmpty(e.status('Ironic', 'ironic', NS), 'access'),
+    caCertificate: { kind: 'ConfigMap', name: 'ironic-ca', key: 'ca.crt' },
+  });
 
   // A month later: still the same period, nothing is written.
   t.same(await later(e, 30 * DAY), [], 'nothing before the renewal is due');
@@ -84,8 +94,14 @@ t.test('issue, renewal and CA rotation, with nothing moving in between', async (
   // Two thirds of the 90-day lifetime after the CA start: one roll, the CA unchanged.
   const renewal = (Date.parse(caCert.validFrom) + 60 * DAY * 1000 - Date.parse(e.now)) / 1000;
   const rolled = await later(e, renewal);
-  t.ok(rolled.some((w) => w.startsWith('update Deployment')), 'the pods roll to issue new certificates');
-  t.notOk(rolled.some((w) => w.includes('Secret')), 'no Secret changes');
+  t.ok(
+    rolled.some((w) => w.startsWith('update Deployment')),
+    'the pods roll to issue new certificates',
+  );
+  t.notOk(
+    rolled.some((w) => w.includes('Secret')),
+    'no Secret changes',
+  );
   t.not(annotations(e)['ironic.metal3.io/tls-renewal-version'], period, 'a new renewal period');
   await settle(t, e, 'renewed');
   t.equal(tlsCASecrets(e).length, 1);
@@ -94,7 +110,10 @@ t.test('issue, renewal and CA rotation, with nothing moving in between', async (
   const stageAt = (Date.parse(caCert.validTo) - 365 * DAY * 1000 - Date.parse(e.now)) / 1000 + 60;
   const oldSigning = signing(e);
   const staged = await later(e, stageAt);
-  t.ok(staged.some((w) => w.startsWith('update ConfigMap')), 'the bundle is republished');
+  t.ok(
+    staged.some((w) => w.startsWith('update ConfigMap')),
+    'the bundle is republished',
+  );
   t.equal(bundle(e).length, 2, 'clients trust both CAs');
   await settle(t, e, 'staged');
   t.equal(signing(e), oldSigning, 'the old CA still signs');
@@ -102,12 +121,18 @@ t.test('issue, renewal and CA rotation, with nothing moving in between', async (
 
   // Three weeks later: clients may not all have the new bundle yet, nothing moves.
   const waiting = await later(e, 21 * DAY);
-  t.notOk(waiting.some((w) => w.includes('Secret')), 'no promotion before clients had a month (at most a renewal roll)');
+  t.notOk(
+    waiting.some((w) => w.includes('Secret')),
+    'no promotion before clients had a month (at most a renewal roll)',
+  );
   await settle(t, e, 'three weeks after staging');
   t.equal(signing(e), oldSigning, 'the old CA still signs');
   // Past the month: the next CA signs; both stay trusted.
   const promoted = await later(e, 10 * DAY);
-  t.ok(promoted.some((w) => w.startsWith('update Deployment')), 'the pods roll onto certificates of the new CA');
+  t.ok(
+    promoted.some((w) => w.startsWith('update Deployment')),
+    'the pods roll onto certificates of the new CA',
+  );
   await settle(t, e, 'promoted');
   t.not(signing(e), oldSigning, 'the new CA signs');
   t.equal(bundle(e).length, 2, 'the old CA is still trusted');
@@ -133,7 +158,11 @@ t.test('high availability with generated certificates: each node issues its own,
   t.match(e.ready('Ironic', 'ironic', NS), { status: 'True' });
   const daemonSet = ofKind(e.get('DaemonSet', 'ironic-service', NS), 'DaemonSet');
   const spec = present(daemonSet.spec?.template, 'the pod template');
-  t.same(spec.spec?.initContainers?.map((c) => c.name).filter((n) => n.endsWith('-certificate')), ['rpc-certificate', 'tls-certificate'], 'a JSON-RPC and a serving certificate, each from its own CA');
+  t.same(
+    spec.spec?.initContainers?.map((c) => c.name).filter((n) => n.endsWith('-certificate')),
+    ['rpc-certificate', 'tls-certificate'],
+    'a JSON-RPC and a serving certificate, each from its own CA',
+  );
   t.equal(tlsCASecrets(e).length, 1);
   for (let i = 0; i < 10; i += 1) {
     e.settleWorkloads();

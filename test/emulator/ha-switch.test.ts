@@ -52,12 +52,22 @@ const toggle = async (t: Test, from: boolean): Promise<void> => {
     check();
     result = await emulator.round();
     check();
-    if (result.writes.length === 0 && result.syncs.every((s) => s.error === undefined) && workloads(emulator).length === 1 && workloads(emulator)[0]?.kind !== before) break;
+    if (
+      result.writes.length === 0 &&
+      result.syncs.every((s) => s.error === undefined) &&
+      workloads(emulator).length === 1 &&
+      workloads(emulator)[0]?.kind !== before
+    )
+      break;
   }
   t.equal(both, 0, 'never two workloads with pods at once, terminating pods included');
   t.same(moments, []);
   t.ok(seen.size >= 2, 'both workloads were watched');
-  t.same(workloads(emulator).map((w) => w.kind), [from ? 'Deployment' : 'DaemonSet'], 'the new workload only');
+  t.same(
+    workloads(emulator).map((w) => w.kind),
+    [from ? 'Deployment' : 'DaemonSet'],
+    'the new workload only',
+  );
   const settled = await emulator.runUntilStable({ autoReady: true, maxRounds: 10 });
   t.ok(settled.stable, `settled (${settled.rounds} rounds)`);
   t.same(settled.errors, []);

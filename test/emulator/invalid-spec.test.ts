@@ -27,7 +27,11 @@ t.test('an invalid spec writes no child and says what to fix', async (t) => {
   emulator.apply(withAddress(present(ironic), '192.0.2.300'));
   const invalid = await emulator.runUntilStable({ autoReady: true });
   t.ok(invalid.stable, `stable after ${invalid.rounds} rounds`);
-  t.same(invalid.writes.map((w) => `${w.verb} ${w.object}`), ['status Ironic baremetal-operator-system/ironic'], 'only the status is written');
+  t.same(
+    invalid.writes.map((w) => `${w.verb} ${w.object}`),
+    ['status Ironic baremetal-operator-system/ironic'],
+    'only the status is written',
+  );
   t.same(snapshot(emulator), before, 'children unchanged');
   t.match(emulator.ready('Ironic', 'ironic'), { status: 'False', reason: 'InvalidSpec', message: /spec\.networking\.ipAddress/ });
   t.equal(emulator.status('Ironic', 'ironic')['observedGeneration'], 2, 'for the new generation');
@@ -37,7 +41,11 @@ t.test('an invalid spec writes no child and says what to fix', async (t) => {
   emulator.apply(withAddress(present(ironic), '192.0.2.2'));
   const fixed = await emulator.runUntilStable({ autoReady: true });
   t.ok(fixed.stable);
-  t.same(fixed.writes.map((w) => w.verb), ['status'], 'fixed: only the status');
+  t.same(
+    fixed.writes.map((w) => w.verb),
+    ['status'],
+    'fixed: only the status',
+  );
   t.same(snapshot(emulator), before);
   t.match(emulator.ready('Ironic', 'ironic'), { status: 'True' });
 });

@@ -56,7 +56,8 @@ const converged = async (t: Test): Promise<Emulator> => {
 /** The clouds hand-off Secret is replaced (OnDelete Secrets are never updated in place) when its content changes. */
 const REPLACED_CLOUDS = ['delete Secret baremetal-operator-system/ironic-clouds', 'create Secret baremetal-operator-system/ironic-clouds'];
 
-const childWrites = (writes: readonly { verb: string; object: string }[]): string[] => writes.filter((w) => w.verb !== 'status' && w.verb !== 'finalizer').map((w) => `${w.verb} ${w.object}`);
+const childWrites = (writes: readonly { verb: string; object: string }[]): string[] =>
+  writes.filter((w) => w.verb !== 'status' && w.verb !== 'finalizer').map((w) => `${w.verb} ${w.object}`);
 
 t.test('a renewed TLS certificate rolls the pods exactly once', async (t) => {
   const emulator = await converged(t);
@@ -90,13 +91,17 @@ t.test('new API credentials get a new htpasswd Secret and roll the pods once', a
   t.ok(result.stable, `stable after ${result.rounds} rounds`);
   const [newHtpasswd] = emulator.children('Ironic', 'ironic').filter((c) => c.metadata.name.startsWith('ironic-htpasswd-'));
   t.not(newHtpasswd?.metadata.name, oldHtpasswd?.metadata.name, 'a new content-named Secret');
-  t.same(childWrites(result.writes).sort(), [
-    'create Secret baremetal-operator-system/ironic-clouds',
-    `create Secret baremetal-operator-system/${newHtpasswd?.metadata.name ?? ''}`,
-    'delete Secret baremetal-operator-system/ironic-clouds',
-    `delete Secret baremetal-operator-system/${oldHtpasswd?.metadata.name ?? ''}`,
-    'update Deployment baremetal-operator-system/ironic-service',
-  ], 'the clouds hand-off, with the new password, is replaced too');
+  t.same(
+    childWrites(result.writes).sort(),
+    [
+      'create Secret baremetal-operator-system/ironic-clouds',
+      `create Secret baremetal-operator-system/${newHtpasswd?.metadata.name ?? ''}`,
+      'delete Secret baremetal-operator-system/ironic-clouds',
+      `delete Secret baremetal-operator-system/${oldHtpasswd?.metadata.name ?? ''}`,
+      'update Deployment baremetal-operator-system/ironic-service',
+    ],
+    'the clouds hand-off, with the new password, is replaced too',
+  );
   t.match(emulator.ready('Ironic', 'ironic'), { status: 'True' });
 });
 
@@ -109,7 +114,11 @@ t.test('a deleted TLS Secret freezes the children until it is back', async (t) =
   t.ok(missing.stable, 'stable while it is missing');
   t.same(childWrites(missing.writes), [], 'no child written');
   t.same(snapshot(emulator), before, 'children unchanged');
-  t.match(emulator.ready('Ironic', 'ironic'), { status: 'False', reason: 'MissingReference', message: /Secret baremetal-operator-system\/ironic-tls named in spec.tls.certificateName was not found/ });
+  t.match(emulator.ready('Ironic', 'ironic'), {
+    status: 'False',
+    reason: 'MissingReference',
+    message: /Secret baremetal-operator-system\/ironic-tls named in spec.tls.certificateName was not found/,
+  });
   const { uid: _uid, resourceVersion: _rv, creationTimestamp: _ct, ...metadata } = tls.metadata;
   emulator.apply({ ...tls, metadata });
   const restored = await emulator.runUntilStable({ autoReady: true, maxRounds: 4 });

@@ -14,7 +14,11 @@ const POST = 'ironic-post-37.0-to-38.0';
 
 const image = (emulator: Emulator): unknown => valueAt(emulator.get('Deployment', 'ironic-service'), 'spec', 'template', 'spec', 'containers', 0, 'image');
 
-const jobs = (emulator: Emulator): string[] => emulator.children('Ironic', 'ironic').filter((c) => c.kind === 'Job').map((c) => c.metadata.name);
+const jobs = (emulator: Emulator): string[] =>
+  emulator
+    .children('Ironic', 'ironic')
+    .filter((c) => c.kind === 'Job')
+    .map((c) => c.metadata.name);
 
 const childWrites = async (emulator: Emulator): Promise<string[]> =>
   (await emulator.round()).writes.filter((w) => w.verb !== 'status').map((w) => `${w.verb} ${w.object.replace('baremetal-operator-system/', '')}`);
@@ -34,7 +38,11 @@ t.test('37.0 → 38.0: pre Job, rollout, post Job, Ready, Jobs deleted', async (
 
   const service = present(emulator.get('Service', 'ironic'));
   emulator.apply(atVersion(ironic, '38.0'));
-  t.same(await childWrites(emulator), ['update Service ironic', `create Job ${PRE}`], '1. the pre-upgrade Job; the workload stays (the core group is written before batch)');
+  t.same(
+    await childWrites(emulator),
+    ['update Service ironic', `create Job ${PRE}`],
+    '1. the pre-upgrade Job; the workload stays (the core group is written before batch)',
+  );
   t.same(emulator.get('Service', 'ironic')?.['spec'], service['spec'], 'the Service only took the new version label');
   t.match(emulator.status('Ironic', 'ironic'), { requestedVersion: '38.0', installedVersion: '37.0' });
   t.same(await childWrites(emulator), [], '2. while it runs, nothing moves');

@@ -22,7 +22,24 @@ import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { isObj, nameOf, valueAt, type Obj } from '../support/paths.js';
 
-const MODELS = { ConfigMap, CustomResourceDefinition, DaemonSet, Deployment, Ingress, Job, Namespace, NetworkPolicy, PersistentVolumeClaim, PodDisruptionBudget, PrometheusRule, Secret, Service, ServiceAccount, ServiceMonitor, StatefulSet };
+const MODELS = {
+  ConfigMap,
+  CustomResourceDefinition,
+  DaemonSet,
+  Deployment,
+  Ingress,
+  Job,
+  Namespace,
+  NetworkPolicy,
+  PersistentVolumeClaim,
+  PodDisruptionBudget,
+  PrometheusRule,
+  Secret,
+  Service,
+  ServiceAccount,
+  ServiceMonitor,
+  StatefulSet,
+};
 type Models = typeof MODELS;
 
 /** A child of kind `K`: its kubernetes-models type, or a plain object for a kind without one. */

@@ -13,7 +13,8 @@ type Rule = { rule: string; message?: string };
 const rulesOf = (rules: readonly unknown[]): Rule[] =>
   rules.map((rule) => {
     const [text, message] = [valueAt(rule, 'rule'), valueAt(rule, 'message')];
-    if (typeof text !== 'string' || (message !== undefined && typeof message !== 'string')) throw new TypeError(`not a validation rule: ${JSON.stringify(rule)}`);
+    if (typeof text !== 'string' || (message !== undefined && typeof message !== 'string'))
+      throw new TypeError(`not a validation rule: ${JSON.stringify(rule)}`);
     return { rule: text, ...(message !== undefined && { message }) };
   });
 

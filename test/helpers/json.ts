@@ -43,4 +43,5 @@ export const readJson = <T extends TSchema>(file: string, schema: T): Static<T> 
 export const readYaml = <T extends TSchema>(file: string, schema: T): Static<T> => parseYaml(readFileSync(file, 'utf8'), schema, file);
 
 /** The JSON body of an HTTP response (fastify's inject or a real one), checked. */
-export const bodyOf = <T extends TSchema>(response: { readonly json: () => unknown }, schema: T, what = 'response body'): Static<T> => checked(schema, response.json(), what);
+export const bodyOf = <T extends TSchema>(response: { readonly json: () => unknown }, schema: T, what = 'response body'): Static<T> =>
+  checked(schema, response.json(), what);

@@ -57,7 +57,10 @@ const foreignModel = (plural: string) => (data: Obj) => ({
     const schema = schemaOf(crd);
     const { metadata, ...rest } = data;
     const pruned = unknownFields(schema, rest, '');
-    const problems = [...pruned.map((p) => `${p}: unknown field (pruned by the API server)`), ...checkAgainstCrd(crd, { ...objAt(defaultAndPrune(schema, rest)), metadata })];
+    const problems = [
+      ...pruned.map((p) => `${p}: unknown field (pruned by the API server)`),
+      ...checkAgainstCrd(crd, { ...objAt(defaultAndPrune(schema, rest)), metadata }),
+    ];
     if (problems.length > 0) throw new Error(`${String(data['kind'])} ${String(valueAt(metadata, 'name'))}: ${problems.join('; ')}`);
   },
 });

@@ -14,7 +14,12 @@ export type PodSpec = IPodSpec & { volumes: NonNullable<IPodSpec['volumes']> };
 export { childOf };
 
 /** `env`: the hook server's environment (its render settings), over the test defaults. */
-export const syncFor = async (spec: Obj, relatedObjects: Obj[] = [], extra: Partial<SyncRequest> = {}, env: Readonly<Record<string, string>> = {}): Promise<SyncResponse> =>
+export const syncFor = async (
+  spec: Obj,
+  relatedObjects: Obj[] = [],
+  extra: Partial<SyncRequest> = {},
+  env: Readonly<Record<string, string>> = {},
+): Promise<SyncResponse> =>
   syncIronic(
     syncRequest({
       // Installed already at the target version: no upgrade Jobs hold the workload back.

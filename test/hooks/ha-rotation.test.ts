@@ -20,7 +20,9 @@ const readyDaemonSet = (o: Obj): Obj | undefined =>
 
 const caSecret = (r: Response): Record<string, string> => {
   const secret = present(r.children.find((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-rpc-ca-')));
-  return Object.fromEntries(Object.entries(checked(Type.Record(Type.String(), Type.String()), secret['data'], 'Secret data')).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+  return Object.fromEntries(
+    Object.entries(checked(Type.Record(Type.String(), Type.String()), secret['data'], 'Secret data')).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]),
+  );
 };
 
 const sync = async (app: FastifyInstance, children: Record<string, Record<string, Obj>>): Promise<Response> =>
@@ -76,7 +78,10 @@ t.test('the CA Secret the replicas run with stays until they rolled onto its suc
   const both = observeAll(staged.children, observed, (o) => (o['kind'] === 'DaemonSet' ? { observedGeneration: 0 } : undefined));
   const again = await sync(late, both);
   t.same(
-    again.children.filter((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-rpc-ca-')).map((c) => objAt(c, 'metadata')['name']).sort(),
+    again.children
+      .filter((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-rpc-ca-'))
+      .map((c) => objAt(c, 'metadata')['name'])
+      .sort(),
     [...names].sort(),
     'stable while the roll is in progress',
   );
@@ -92,7 +97,13 @@ t.test('a Secret the young workload uses but the cache has not shown yet makes t
   const observedSecrets = observed['Secret.v1'] ?? {};
   const htpasswd = Object.keys(observedSecrets).find((k) => k.includes('htpasswd'));
   const secrets = Object.fromEntries(Object.entries(observedSecrets).filter(([k]) => k !== htpasswd));
-  const r = hookResponse(await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec, installed), children: { ...observed, 'Secret.v1': secrets }, related: {} } }));
+  const r = hookResponse(
+    await app.inject({
+      method: 'POST',
+      url: '/ironic/sync',
+      payload: { parent: ironic(spec, installed), children: { ...observed, 'Secret.v1': secrets }, related: {} },
+    }),
+  );
   t.equal(r.resyncAfterSeconds, 5, 'waits for the cache');
   t.match(String(conditionsOf(r.status)[0]?.['message']), /waiting for the Secrets/);
 });

@@ -49,7 +49,9 @@ t.test('unusable credentials or TLS Secrets are reported and keep the children',
     { spec: { tlsCertificateName: 'x' }, rel: [secret('x', { 'tls.crt': 'c' })], reason: 'InvalidReference' },
   ];
   for (const c of cases) {
-    const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(c.spec), children, related: related(...c.rel) } }));
+    const r = syncBody(
+      await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase(c.spec), children, related: related(...c.rel) } }),
+    );
     t.equal(r.status.conditions[0]?.['reason'], c.reason);
     t.equal(r.children.length, 4, 'children kept');
   }
@@ -59,14 +61,25 @@ t.test('an Ironic on a managed database waits until it is ready, then uses its c
   const app = testServer();
   t.teardown(() => app.close());
   const spec = { networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, databaseName: 'ironic-db' };
-  const notReady = ironicDatabase({}, { status: { conditions: [{ type: 'Ready', status: 'False', reason: 'DatabaseInProgress', message: 'stateful set ironic-db-database is not ready yet' }] } });
-  const waiting = syncBody(await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children: {}, related: related(notReady) } }));
+  const notReady = ironicDatabase(
+    {},
+    { status: { conditions: [{ type: 'Ready', status: 'False', reason: 'DatabaseInProgress', message: 'stateful set ironic-db-database is not ready yet' }] } },
+  );
+  const waiting = syncBody(
+    await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children: {}, related: related(notReady) } }),
+  );
   t.equal(waiting.status.conditions[0]?.['reason'], 'DeploymentInProgress');
   t.match(String(waiting.status.conditions[0]?.['message']), /waiting for IronicDatabase metal3\/ironic-db to become ready: stateful set/);
   t.same(waiting.children, [], 'nothing is created before the database is ready');
 
   const dbChildren = await syncedDatabaseChildren(app, { parent: ironicDatabase({ tlsCertificateName: 'db-tls' }), children: {}, related: related(DB_TLS) });
-  const dbStatus = (syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ tlsCertificateName: 'db-tls' }), children: dbChildren, related: related(DB_TLS) } }))).status;
+  const dbStatus = syncBody(
+    await app.inject({
+      method: 'POST',
+      url: '/ironicdatabase/sync',
+      payload: { parent: ironicDatabase({ tlsCertificateName: 'db-tls' }), children: dbChildren, related: related(DB_TLS) },
+    }),
+  ).status;
   t.equal(dbStatus.conditions[0]?.['status'], 'True');
   const readyDb = ironicDatabase({ tlsCertificateName: 'db-tls' }, { status: dbStatus });
   const parent = ironic(spec, { status: { installedVersion: '38.0', requestedVersion: '38.0' } });
@@ -78,7 +91,11 @@ t.test('an Ironic on a managed database waits until it is ready, then uses its c
   t.equal(env['IRONIC_USE_MARIADB'], 'true');
   const volumes = Object.fromEntries(pod.volumes.map((v) => [v.name, v]));
   t.same(volumes['auth-mariadb'], { name: 'auth-mariadb', secret: { secretName: 'ironic-db-database-credentials' } });
-  t.same(volumes['cert-mariadb'], { name: 'cert-mariadb', secret: { secretName: 'db-tls', items: [{ key: 'ca.crt', path: 'tls.crt' }] } }, 'the CA is projected where the image reads it');
+  t.same(
+    volumes['cert-mariadb'],
+    { name: 'cert-mariadb', secret: { secretName: 'db-tls', items: [{ key: 'ca.crt', path: 'tls.crt' }] } },
+    'the CA is projected where the image reads it',
+  );
 });
 
 t.test('finalize is blocked while an Ironic uses the database, then deletes and releases', async (t) => {
@@ -88,17 +105,31 @@ t.test('finalize is blocked while an Ironic uses the database, then deletes and 
   const deleting = ironicDatabase({}, { metadata: { name: 'ironic-db', namespace: 'metal3', generation: 1, deletionTimestamp: '2026-01-01T00:00:00Z' } });
   const user = ironic({ databaseName: 'ironic-db' }, { metadata: { name: 'user', namespace: 'metal3' } });
   const other = ironic({ databaseName: 'other' }, { metadata: { name: 'unrelated', namespace: 'metal3' } });
-  const blocked = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(user, other), finalizing: true } }));
+  const blocked = syncBody(
+    await app.inject({
+      method: 'POST',
+      url: '/ironicdatabase/finalize',
+      payload: { parent: deleting, children, related: related(user, other), finalizing: true },
+    }),
+  );
   t.equal(blocked.finalized, undefined, 'not finalized');
   t.equal(blocked.children.length, 4, 'the database keeps running while used');
   t.same(blocked.status['usedBy'], ['user']);
   const condition = blocked.status.conditions.find((c) => c['type'] === 'DeletionBlocked');
   t.match(String(condition?.['message']), /still used by: user/);
 
-  const releasing = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(other), finalizing: true } }));
+  const releasing = syncBody(
+    await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(other), finalizing: true } }),
+  );
   t.same(releasing.children, [], 'children deleted once unused');
   t.equal(releasing.finalized, false, 'waits for them to be gone');
-  const released = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children: { 'StatefulSet.apps/v1': {} }, related: related(other), finalizing: true } }));
+  const released = syncBody(
+    await app.inject({
+      method: 'POST',
+      url: '/ironicdatabase/finalize',
+      payload: { parent: deleting, children: { 'StatefulSet.apps/v1': {} }, related: related(other), finalizing: true },
+    }),
+  );
   t.equal(released.finalized, true);
 });
 
@@ -137,17 +168,35 @@ t.test('finalize called late, under foreground deletion, does no harm and says w
   const app = testServer();
   t.teardown(() => app.close());
   const children = await syncedDatabaseChildren(app, { parent: ironicDatabase({}), children: {}, related: {} });
-  const metadata = { name: 'ironic-db', namespace: 'metal3', generation: 1, deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['foregroundDeletion', 'metacontroller.io/compositecontroller-ironicdatabase'] };
+  const metadata = {
+    name: 'ironic-db',
+    namespace: 'metal3',
+    generation: 1,
+    deletionTimestamp: '2026-01-01T00:00:00Z',
+    finalizers: ['foregroundDeletion', 'metacontroller.io/compositecontroller-ironicdatabase'],
+  };
   const deleting = ironicDatabase({}, { metadata });
   const user = ironic({ databaseName: 'ironic-db' }, { metadata: { name: 'user', namespace: 'metal3' } });
-  const late = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(user), finalizing: true } }));
+  const late = syncBody(
+    await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children, related: related(user), finalizing: true } }),
+  );
   t.same(late.children, [], 'nothing is recreated: the garbage collector is deleting the children anyway');
   t.equal(late.finalized, false, 'not released while children remain');
-  t.equal(late.status.conditions.find((c) => c['type'] === 'DeletionBlocked'), undefined, 'not reported as blocked: it is not');
+  t.equal(
+    late.status.conditions.find((c) => c['type'] === 'DeletionBlocked'),
+    undefined,
+    'not reported as blocked: it is not',
+  );
   const ready = late.status.conditions.find((c) => c['type'] === 'Ready');
   t.equal(ready?.['reason'], 'Deleting');
   t.match(String(ready?.['message']), /although user still use it \(deleted with foreground propagation/);
-  const gone = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/finalize', payload: { parent: deleting, children: {}, related: related(user), finalizing: true } }));
+  const gone = syncBody(
+    await app.inject({
+      method: 'POST',
+      url: '/ironicdatabase/finalize',
+      payload: { parent: deleting, children: {}, related: related(user), finalizing: true },
+    }),
+  );
   t.equal(gone.finalized, true, 'released once the children are gone');
 });
 
@@ -166,29 +215,58 @@ t.test('engine MariaDBOperator: Ready follows the Ready conditions of the mariad
   const app = operatorApp();
   t.teardown(() => app.close());
   const parent = ironicDatabase({ engine: 'MariaDBOperator' });
-  const sync = async (children: Obj, rel: Obj[] = []) => syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent, children, related: related(...rel) } }));
+  const sync = async (children: Obj, rel: Obj[] = []) =>
+    syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent, children, related: related(...rel) } }));
   const first = await sync({});
-  t.same(first.children.map((c) => c['kind']), ['Secret', 'MariaDB', 'Database', 'User', 'Grant']);
+  t.same(
+    first.children.map((c) => c['kind']),
+    ['Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+  );
   const notReady = { conditions: [{ type: 'Ready', status: 'False', reason: 'Provisioning', message: 'Waiting for Galera' }] };
   const observed = (statusOf: (o: Obj) => Obj | undefined) => observeAll(first.children, {}, statusOf);
   const message = async (children: Obj, rel: Obj[] = []) => (await sync(children, rel)).status.conditions[0];
-  t.match(await message(observed((o) => (o['kind'] === 'MariaDB' ? notReady : undefined))), { status: 'False', message: 'MariaDB ironic-db-database is not ready yet: Waiting for Galera' });
-  t.match(await message(observed((o) => (o['kind'] === 'MariaDB' ? mariadbOperatorReady() : undefined))), { status: 'False', message: 'Database ironic-db-database is not ready yet' });
+  t.match(await message(observed((o) => (o['kind'] === 'MariaDB' ? notReady : undefined))), {
+    status: 'False',
+    message: 'MariaDB ironic-db-database is not ready yet: Waiting for Galera',
+  });
+  t.match(await message(observed((o) => (o['kind'] === 'MariaDB' ? mariadbOperatorReady() : undefined))), {
+    status: 'False',
+    message: 'Database ironic-db-database is not ready yet',
+  });
   const allReady = observed((o) => (String(o['apiVersion']).startsWith('k8s.mariadb.com/') ? mariadbOperatorReady() : undefined));
-  t.match(await message(allReady), { status: 'False', message: 'waiting for mariadb-operator to create Service ironic-db-database-primary of the Galera primary' });
+  t.match(await message(allReady), {
+    status: 'False',
+    message: 'waiting for mariadb-operator to create Service ironic-db-database-primary of the Galera primary',
+  });
   t.match(await message(allReady, [primaryService()]), { status: 'True' });
   const again = await sync(allReady, [primaryService()]);
-  t.same(again.children.find((c) => c['kind'] === 'Secret')?.['data'], first.children.find((c) => c['kind'] === 'Secret')?.['data'], 'the generated password is kept');
+  t.same(
+    again.children.find((c) => c['kind'] === 'Secret')?.['data'],
+    first.children.find((c) => c['kind'] === 'Secret')?.['data'],
+    'the generated password is kept',
+  );
 });
 
 t.test('engine MariaDBOperator with a TLS Secret without ca.crt is refused: mariadb-operator needs the CA', async (t) => {
   const app = operatorApp();
   t.teardown(() => app.close());
   const tls = secret('db-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' });
-  const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(tls) } }));
+  const r = syncBody(
+    await app.inject({
+      method: 'POST',
+      url: '/ironicdatabase/sync',
+      payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(tls) },
+    }),
+  );
   t.match(r.status.conditions[0], { status: 'False', reason: 'InvalidReference', message: /^spec\.tlsCertificateName: Secret db-tls has no ca\.crt/ });
   t.same(r.children, []);
-  const ok = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(DB_TLS) } }));
+  const ok = syncBody(
+    await app.inject({
+      method: 'POST',
+      url: '/ironicdatabase/sync',
+      payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(DB_TLS) },
+    }),
+  );
   t.match(ok.status, { tlsCertificateName: 'db-tls', tlsCAKey: 'ca.crt', host: 'ironic-db-database-primary.metal3.svc' });
 });
 
@@ -211,7 +289,11 @@ t.test('the switch from the metal3 mariadb-image: the data directory it wrote ke
     ['data'],
     'the same claim template name, so the StatefulSet keeps its claim data-<name>-database-0',
   );
-  t.match(container.securityContext, { runAsUser: 27, runAsGroup: 27, readOnlyRootFilesystem: true }, "the metal3 image's mysql uid and gid (27), which own its files");
+  t.match(
+    container.securityContext,
+    { runAsUser: 27, runAsGroup: 27, readOnlyRootFilesystem: true },
+    "the metal3 image's mysql uid and gid (27), which own its files",
+  );
   t.match(pod?.securityContext, { fsGroup: 27, fsGroupChangePolicy: 'OnRootMismatch' }, 'no recursive ownership change of an existing volume');
   const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value]));
   t.same(
@@ -229,7 +311,11 @@ t.test('the switch from the metal3 mariadb-image: the data directory it wrote ke
     { mountPath: '/etc/mysql/conf.d/ironic-database.cnf', readOnly: true },
     'the configuration is read from conf.d on every start, not written on the first',
   );
-  t.match((container.volumeMounts ?? []).find((m) => m.name === 'run'), { mountPath: '/run/mysqld' }, 'socket and pid file off the read-only root');
+  t.match(
+    (container.volumeMounts ?? []).find((m) => m.name === 'run'),
+    { mountPath: '/run/mysqld' },
+    'socket and pid file off the read-only root',
+  );
   t.same(container.readinessProbe?.exec?.command, ['healthcheck.sh', '--connect', '--innodb_initialized']);
   const config = requireChild(r, 'ConfigMap');
   t.match(config.data?.['ironic-database.cnf'], /max_connections = 64\ncharacter_set_server = utf8mb3\n/);
@@ -239,7 +325,13 @@ t.test('priorityClassName reaches the database pods of either engine', async (t)
   const app = operatorApp();
   t.teardown(() => app.close());
   for (const engine of ['Builtin', 'MariaDBOperator']) {
-    const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine, priorityClassName: 'db-critical' }), children: {}, related: {} } }));
+    const r = syncBody(
+      await app.inject({
+        method: 'POST',
+        url: '/ironicdatabase/sync',
+        payload: { parent: ironicDatabase({ engine, priorityClassName: 'db-critical' }), children: {}, related: {} },
+      }),
+    );
     const workload = present(r.children.find((c) => c['kind'] === 'StatefulSet' || c['kind'] === 'MariaDB'));
     const found = engine === 'Builtin' ? ofKind(workload, 'StatefulSet').spec?.template.spec?.priorityClassName : objAt(workload, 'spec')['priorityClassName'];
     t.equal(found, 'db-critical', engine);
@@ -250,7 +342,13 @@ t.test('engine MariaDBOperator: one Galera node per Kubernetes node from the fir
   const app = operatorApp();
   t.teardown(() => app.close());
   for (const replicas of [3, 5]) {
-    const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', replicas }), children: {}, related: {} } }));
+    const r = syncBody(
+      await app.inject({
+        method: 'POST',
+        url: '/ironicdatabase/sync',
+        payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', replicas }), children: {}, related: {} },
+      }),
+    );
     const mariadb = present(r.children.find((c) => c['kind'] === 'MariaDB'));
     const spec = objAt(mariadb, 'spec');
     // mariadb-operator's default is no anti-affinity, and its webhook refuses to change antiAffinityEnabled later.
@@ -264,12 +362,18 @@ t.test('engine MariaDBOperator with a name that is not a DNS label: the MariaDB 
   const app = operatorApp();
   t.teardown(() => app.close());
   for (const name of ['db.v1', '1db']) {
-    const parent = ironicDatabase({ engine: 'MariaDBOperator' }, { metadata: { name, namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000003', generation: 1 } });
+    const parent = ironicDatabase(
+      { engine: 'MariaDBOperator' },
+      { metadata: { name, namespace: 'metal3', uid: '7f1e4c7e-0000-4000-8000-000000000003', generation: 1 } },
+    );
     const r = syncBody(await app.inject({ method: 'POST', url: '/ironicdatabase/sync', payload: { parent, children: {}, related: {} } }));
     const mariadb = String(objAt(requireChild(r, 'MariaDB'), 'metadata')['name']);
     t.match(mariadb, /^[a-z]([-a-z0-9]*[a-z0-9])?$/, `${name}: MariaDB ${mariadb}, from which mariadb-operator names its Services`);
     t.equal(r.status['host'], `${mariadb}-primary.metal3.svc`, `${name}: the host is the Service mariadb-operator creates`);
     const rules = customizeIronicDatabase(customizeRequest({ parent })).relatedResources;
-    t.ok(rules.some((rule) => rule.resource === 'services' && rule.names?.includes(`${mariadb}-primary`)), `${name}: customize asks for that Service`);
+    t.ok(
+      rules.some((rule) => rule.resource === 'services' && rule.names?.includes(`${mariadb}-primary`)),
+      `${name}: customize asks for that Service`,
+    );
   }
 });

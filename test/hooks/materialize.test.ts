@@ -13,7 +13,12 @@ import type { SyncRequest } from '../../src/api/shared/hook.js';
 import type { Obj } from '../helpers/hooks.js';
 import { observeAll } from '../helpers/k8s.js';
 
-const MALFORMED = ['$2y$99$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2', '$2b$03$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2', '$2b$10$short', 'not-a-hash'];
+const MALFORMED = [
+  '$2y$99$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2',
+  '$2b$03$abcdefghijklmnopqrstuuOmmpA8Yc1f7LnvCu0w3LNtB3JqkfMq2',
+  '$2b$10$short',
+  'not-a-hash',
+];
 
 t.test('verify answers false for a hash bcrypt cannot read', async (t) => {
   const secrets = bcryptSecrets();
@@ -27,7 +32,12 @@ t.test('a malformed hash in our observed htpasswd Secret is replaced, not a 500'
   for (const hash of MALFORMED) {
     const children = {
       'Secret.v1': {
-        'metal3/ironic-api-credentials': { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-api-credentials', namespace: 'metal3' }, data: { username: b64('ironic'), password: b64('pw') } },
+        'metal3/ironic-api-credentials': {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'ironic-api-credentials', namespace: 'metal3' },
+          data: { username: b64('ironic'), password: b64('pw') },
+        },
         'metal3/ironic-htpasswd-0123456789': {
           apiVersion: 'v1',
           kind: 'Secret',
@@ -81,7 +91,10 @@ t.test('remembered hashes are bounded: the oldest is forgotten and checked again
   const { hasher, calls } = countingBcrypt();
   const secrets = bcryptSecrets(2, hasher);
   const hashes = [await secrets.hash('one'), await secrets.hash('two'), await secrets.hash('three')];
-  t.ok(hashes.every((h) => h.startsWith('$2y$')), 'the $2y$ prefix httpd reads');
+  t.ok(
+    hashes.every((h) => h.startsWith('$2y$')),
+    'the $2y$ prefix httpd reads',
+  );
   t.equal(await secrets.verify('three', hashes[2] ?? ''), true);
   t.equal(await secrets.verify('two', hashes[1] ?? ''), true);
   t.equal(calls.compare, 0, 'the two newest are remembered');

@@ -10,7 +10,10 @@ import { imageCache } from '../fixtures/image-cache-scenarios.js';
 import { objAt } from '../support/paths.js';
 
 const ip = fc.oneof(fc.ipV4(), fc.ipV6(), fc.constantFrom('192.0.2.2', 'fd00::2', 'not-an-ip', ''));
-const cidr = fc.oneof(fc.constantFrom('192.0.2.0/24', 'fd00::/64', '10.0.0.0/8', 'bad'), fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 33 })).map(([a, p]) => `${a}/${p}`));
+const cidr = fc.oneof(
+  fc.constantFrom('192.0.2.0/24', 'fd00::/64', '10.0.0.0/8', 'bad'),
+  fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 33 })).map(([a, p]) => `${a}/${p}`),
+);
 const word = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('eth1', 'latest', '38.0', '37.0', '1.0'));
 
 const networking = fc.record(
@@ -22,7 +25,16 @@ const networking = fc.record(
     disableHostNetwork: fc.boolean(),
     externalIP: ip,
     macAddresses: fc.array(word, { maxLength: 2 }),
-    dhcp: fc.record({ networkCIDR: cidr, rangeBegin: ip, rangeEnd: ip, serveDNS: fc.boolean(), extraRanges: fc.array(fc.record({ networkCIDR: cidr, rangeBegin: ip, rangeEnd: ip }), { maxLength: 2 }) }, { requiredKeys: [] }),
+    dhcp: fc.record(
+      {
+        networkCIDR: cidr,
+        rangeBegin: ip,
+        rangeEnd: ip,
+        serveDNS: fc.boolean(),
+        extraRanges: fc.array(fc.record({ networkCIDR: cidr, rangeBegin: ip, rangeEnd: ip }), { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
     keepalived: fc.record({ enabled: fc.boolean() }),
     ingress: fc.record({ host: word }, { requiredKeys: [] }),
   },
@@ -42,7 +54,13 @@ const spec = fc.record(
     tls: fc.record({ certificateName: word, insecureRPC: fc.boolean(), disableVirtualMediaTLS: fc.boolean() }, { requiredKeys: [] }),
     prometheusExporter: fc.record({ enabled: fc.boolean(), bindAddress: ip }, { requiredKeys: ['enabled'] }),
     extraConfig: fc.array(fc.record({ group: word, name: word, value: word }, { requiredKeys: [] }), { maxLength: 3 }),
-    overrides: fc.record({ containers: fc.array(fc.oneof(fc.record({ name: word, image: word }), fc.anything()), { maxLength: 2 }), labels: fc.dictionary(word, word, { maxKeys: 2 }) }, { requiredKeys: [] }),
+    overrides: fc.record(
+      {
+        containers: fc.array(fc.oneof(fc.record({ name: word, image: word }), fc.anything()), { maxLength: 2 }),
+        labels: fc.dictionary(word, word, { maxKeys: 2 }),
+      },
+      { requiredKeys: [] },
+    ),
   },
   { requiredKeys: [] },
 );
@@ -74,8 +92,14 @@ t.test('the IronicDatabase sync hook answers every spec with a status', async (t
       credentialsName: word,
       image: word,
       tlsCertificateName: word,
-      storage: fc.record({ size: fc.oneof(word, fc.constant('10Gi')), ephemeral: fc.boolean(), whenDeleted: fc.constantFrom('Retain', 'Delete', 'x'), storageClassName: word }, { requiredKeys: [] }),
-      resources: fc.record({ requests: fc.dictionary(word, fc.oneof(word, fc.integer())), limits: fc.dictionary(word, fc.oneof(word, fc.integer())) }, { requiredKeys: [] }),
+      storage: fc.record(
+        { size: fc.oneof(word, fc.constant('10Gi')), ephemeral: fc.boolean(), whenDeleted: fc.constantFrom('Retain', 'Delete', 'x'), storageClassName: word },
+        { requiredKeys: [] },
+      ),
+      resources: fc.record(
+        { requests: fc.dictionary(word, fc.oneof(word, fc.integer())), limits: fc.dictionary(word, fc.oneof(word, fc.integer())) },
+        { requiredKeys: [] },
+      ),
       nodeSelector: fc.dictionary(word, word, { maxKeys: 2 }),
     },
     { requiredKeys: [] },
@@ -99,12 +123,17 @@ t.test('the IronicImageCache sync hook answers every spec with a status, determi
       agentBranch: word,
       agentDownloadURL: fc.oneof(word, fc.webUrl()),
       agentDownloaderImage: word,
-      agentMinimumModificationTime: fc.oneof(word, fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+      agentMinimumModificationTime: fc.oneof(
+        word,
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      ),
       architectures: fc.array(architecture, { maxLength: 3 }),
       proxy: fc.record({ httpProxy: word, httpsProxy: word, noProxy: word }, { requiredKeys: [] }),
       storage: fc.record({ size: fc.oneof(word, fc.constant('5Gi')), ephemeral: fc.boolean(), storageClassName: word }, { requiredKeys: [] }),
       nodeSelector: fc.dictionary(word, word, { maxKeys: 2 }),
-      tolerations: fc.array(fc.oneof(fc.record({ key: word, operator: fc.constantFrom('Exists', 'Equal', 'x') }, { requiredKeys: [] }), fc.anything()), { maxLength: 2 }),
+      tolerations: fc.array(fc.oneof(fc.record({ key: word, operator: fc.constantFrom('Exists', 'Equal', 'x') }, { requiredKeys: [] }), fc.anything()), {
+        maxLength: 2,
+      }),
       tlsCertificateName: word,
     },
     { requiredKeys: [] },

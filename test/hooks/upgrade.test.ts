@@ -35,13 +35,19 @@ const apply = (r: Response, previous: Observed, states: { deployment?: boolean; 
     if (o['kind'] === 'Deployment') return states.deployment === true ? availableDeployment(o) : { observedGeneration: 0 };
     if (o['kind'] === 'Job') {
       const state = states.jobs?.[name] ?? 'Running';
-      return state === 'Running' ? { active: 1 } : { conditions: [{ type: state, status: 'True', message: state === 'Failed' ? 'BackoffLimitExceeded' : undefined }] };
+      return state === 'Running'
+        ? { active: 1 }
+        : { conditions: [{ type: state, status: 'True', message: state === 'Failed' ? 'BackoffLimitExceeded' : undefined }] };
     }
     return undefined;
   });
 
 const installedAt = async (app: FastifyInstance, version: string): Promise<{ parent: Obj; children: Observed }> => {
-  const status = { requestedVersion: version, installedVersion: version, conditions: [{ type: 'Ready', status: 'True', reason: 'DeploymentAvailable', message: 'ok', lastTransitionTime: '2025-12-01T00:00:00Z' }] };
+  const status = {
+    requestedVersion: version,
+    installedVersion: version,
+    conditions: [{ type: 'Ready', status: 'True', reason: 'DeploymentAvailable', message: 'ok', lastTransitionTime: '2025-12-01T00:00:00Z' }],
+  };
   const parent = ironic({ networking: provisioning, database, version }, { status });
   const first = await sync(app, parent, {});
   return { parent, children: apply(first, {}, { deployment: true }) };
@@ -55,7 +61,11 @@ t.test('37.0 → 38.0 with a database, step by step', async (t) => {
   t.same(names(steady, 'Job'), [], 'no Job once installed');
   t.equal(ready(steady)['status'], 'True');
 
-  let parent: Obj = { ...start.parent, spec: { ...objAt(start.parent, 'spec'), version: '38.0' }, metadata: { ...objAt(start.parent, 'metadata'), generation: 2 } };
+  let parent: Obj = {
+    ...start.parent,
+    spec: { ...objAt(start.parent, 'spec'), version: '38.0' },
+    metadata: { ...objAt(start.parent, 'metadata'), generation: 2 },
+  };
   // 1. The pre-upgrade Job is created; the Deployment stays on 37.0.
   let r = await sync(app, parent, start.children);
   t.same(names(r, 'Job'), ['ironic-pre-37.0-to-38.0']);

@@ -56,13 +56,19 @@ const deployedControllers = DEPLOY.filter(({ value }) => at(value, 'kind') === '
 /** The ValidatingAdmissionPolicies under deploy/ that refuse a DELETE of a resource of our group, with those resources. */
 const deployedDeletePolicies = DEPLOY.filter(({ value }) => at(value, 'kind') === 'ValidatingAdmissionPolicy').map((document) => {
   const rules = (at(document.value, 'spec', 'matchConstraints', 'resourceRules') as unknown[] | undefined) ?? [];
-  const matching = rules.filter((rule) => (at(rule, 'apiGroups') as unknown[] | undefined)?.includes(API_GROUP) === true && (at(rule, 'operations') as unknown[] | undefined)?.includes('DELETE') === true);
+  const matching = rules.filter(
+    (rule) =>
+      (at(rule, 'apiGroups') as unknown[] | undefined)?.includes(API_GROUP) === true &&
+      (at(rule, 'operations') as unknown[] | undefined)?.includes('DELETE') === true,
+  );
   return { ...document, resources: matching.flatMap((rule) => (at(rule, 'resources') as string[] | undefined) ?? []) };
 });
 
 /** The child types the JSON patches under deploy/ (the overlays) add to a CompositeController. */
 const patchedChildResources = DEPLOY.flatMap(({ value }) =>
-  (Array.isArray(value) ? listAt(value) : []).filter((op) => typeof at(op, 'path') === 'string' && String(at(op, 'path')).startsWith('/spec/childResources')).map((op) => at(op, 'value')),
+  (Array.isArray(value) ? listAt(value) : [])
+    .filter((op) => typeof at(op, 'path') === 'string' && String(at(op, 'path')).startsWith('/spec/childResources'))
+    .map((op) => at(op, 'value')),
 );
 
 /** A child type as `apiVersion resource strategy`, from the descriptor or from a manifest. */
@@ -73,18 +79,29 @@ const manifestChildLine = (rule: unknown): string => {
   return childLine({ apiVersion: String(at(rule, 'apiVersion')), resource: String(at(rule, 'resource')) }, String(method));
 };
 
-const parentResourceOf = (controller: unknown): string => `${String(at(controller, 'spec', 'parentResource', 'apiVersion'))} ${String(at(controller, 'spec', 'parentResource', 'resource'))}`;
+const parentResourceOf = (controller: unknown): string =>
+  `${String(at(controller, 'spec', 'parentResource', 'apiVersion'))} ${String(at(controller, 'spec', 'parentResource', 'resource'))}`;
 
-const isParentResource = (kind: ParentKind) => (controller: unknown): boolean => parentResourceOf(controller) === `${kind.apiVersion} ${kind.plural}`;
+const isParentResource =
+  (kind: ParentKind) =>
+  (controller: unknown): boolean =>
+    parentResourceOf(controller) === `${kind.apiVersion} ${kind.plural}`;
 
 /** The examples, and for each kind the smallest example that has an object of it. */
 const EXAMPLES = readdirSync('examples')
   .filter((f) => f.endsWith('.yaml'))
   .sort()
-  .map((file) => ({ file: `examples/${file}`, objects: parseAllDocuments(readFileSync(`examples/${file}`, 'utf8'), { version: '1.1' }).map(jsOf).filter(isRecord) }));
+  .map((file) => ({
+    file: `examples/${file}`,
+    objects: parseAllDocuments(readFileSync(`examples/${file}`, 'utf8'), { version: '1.1' })
+      .map(jsOf)
+      .filter(isRecord),
+  }));
 
 const exampleOf = (kind: ParentKind): { readonly file: string; readonly parent: Json } | undefined => {
-  const candidates = EXAMPLES.filter((e) => e.objects.some((o) => o['kind'] === kind.kind && o['apiVersion'] === kind.apiVersion)).sort((a, b) => a.objects.length - b.objects.length);
+  const candidates = EXAMPLES.filter((e) => e.objects.some((o) => o['kind'] === kind.kind && o['apiVersion'] === kind.apiVersion)).sort(
+    (a, b) => a.objects.length - b.objects.length,
+  );
   const example = candidates[0];
   const parent = example?.objects.find((o) => o['kind'] === kind.kind);
   return example === undefined || parent === undefined ? undefined : { file: example.file, parent };
@@ -132,7 +149,11 @@ for (const kind of PARENT_KINDS) {
     const app = server();
     t.teardown(() => app.close());
     // The smallest parent: no spec (the CRD defaults it to {}), so the hooks answer whatever the spec needs.
-    const parent = { apiVersion: kind.apiVersion, kind: kind.kind, metadata: { name: 'smallest', namespace: 'metal3', uid: '00000000-0000-4000-8000-000000000001', generation: 1 } };
+    const parent = {
+      apiVersion: kind.apiVersion,
+      kind: kind.kind,
+      metadata: { name: 'smallest', namespace: 'metal3', uid: '00000000-0000-4000-8000-000000000001', generation: 1 },
+    };
     const deleting = { ...parent, metadata: { ...parent.metadata, deletionTimestamp: FIXED_NOW } };
     const payloads: Record<(typeof HOOKS)[number], Json> = {
       customize: { parent },
@@ -148,8 +169,17 @@ for (const kind of PARENT_KINDS) {
     t.equal(other.statusCode, 400, 'a parent of another kind is refused');
     t.match(other.body, `this hook serves ${kind.kind}`);
     const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-    for (const hook of HOOKS) t.equal(sample(metrics, `ironic_hook_calls_total{hook="${hook}",kind="${kind.metricLabel}"}`), hook === 'sync' ? 2 : 1, `${hook} calls counted as ${kind.metricLabel}`);
-    t.match((await app.inject({ method: 'GET', url: '/nope' })).json(), { message: `POST /${kind.hookPath}/{customize,sync,finalize}` }, 'the 404 lists its routes');
+    for (const hook of HOOKS)
+      t.equal(
+        sample(metrics, `ironic_hook_calls_total{hook="${hook}",kind="${kind.metricLabel}"}`),
+        hook === 'sync' ? 2 : 1,
+        `${hook} calls counted as ${kind.metricLabel}`,
+      );
+    t.match(
+      (await app.inject({ method: 'GET', url: '/nope' })).json(),
+      { message: `POST /${kind.hookPath}/{customize,sync,finalize}` },
+      'the 404 lists its routes',
+    );
   });
 
   t.test(`${kind.kind}: its CRD is in deploy/ and is what the generator writes`, async (t) => {
@@ -159,7 +189,10 @@ for (const kind of PARENT_KINDS) {
     if (crd === undefined) return;
     t.equal(basename(crd.file), crdFileName(kind.plural), 'in the file the generator writes');
     t.equal(crd.text, crdFile(crdOf(kind)), `${crd.file} is what \`npm run crds\` writes`);
-    t.ok(allCrds().some((c) => c.file === crdFileName(kind.plural)), 'the generator writes it');
+    t.ok(
+      allCrds().some((c) => c.file === crdFileName(kind.plural)),
+      'the generator writes it',
+    );
   });
 
   t.test(`${kind.kind}: a CompositeController of deploy/ declares it with exactly its child types`, async (t) => {
@@ -168,7 +201,8 @@ for (const kind of PARENT_KINDS) {
     const controller = found[0]?.value;
     if (controller === undefined) return;
     t.equal(at(controller, 'metadata', 'name'), kind.controllerName, 'its name');
-    for (const hook of HOOKS) t.equal(new URL(String(at(controller, 'spec', 'hooks', hook, 'webhook', 'url'))).pathname, `/${kind.hookPath}/${hook}`, `its ${hook} hook`);
+    for (const hook of HOOKS)
+      t.equal(new URL(String(at(controller, 'spec', 'hooks', hook, 'webhook', 'url'))).pathname, `/${kind.hookPath}/${hook}`, `its ${hook} hook`);
     const overlay = kind.childTypes.filter((c) => c.overlay !== undefined).map((c) => childLine(c.type, c.strategy));
     const base = kind.childTypes.filter((c) => c.overlay === undefined).map((c) => childLine(c.type, c.strategy));
     const declared = listAtOrEmpty(controller, 'spec', 'childResources');
@@ -184,17 +218,33 @@ for (const kind of PARENT_KINDS) {
   t.test(`${kind.kind}: deploy/ has its in-use admission policy exactly when Ironics use it`, async (t) => {
     const found = deployedDeletePolicies.filter(({ resources }) => resources.includes(kind.plural));
     if (kind.usedBy === undefined) {
-      t.same(found.map((f) => f.file), [], 'no policy refuses deleting it: no Ironic names it');
+      t.same(
+        found.map((f) => f.file),
+        [],
+        'no policy refuses deleting it: no Ironic names it',
+      );
       return;
     }
-    t.same(found.map(({ value }) => at(value, 'metadata', 'name')), [inUsePolicyName(kind)], `exactly one policy refuses deleting an ${kind.kind} in use`);
+    t.same(
+      found.map(({ value }) => at(value, 'metadata', 'name')),
+      [inUsePolicyName(kind)],
+      `exactly one policy refuses deleting an ${kind.kind} in use`,
+    );
     const [policy] = found;
     if (policy !== undefined) t.equal(policy.text, inUsePolicyFile({ ...kind, usedBy: kind.usedBy }), `${policy.file} is what \`npm run crds\` writes`);
   });
 
   t.test(`${kind.kind}: the CompositeController model has it`, async (t) => {
-    t.same(CONTROLLERS.filter((c) => c.parentGroup === kind.groupKey), [controllerOf(kind)], 'one controller of this parent');
-    t.same(controllerOf(kind).childTypes.map((c) => c.group), kind.childTypes.map((c) => groupKeyOfType(c.type)), 'every child type, overlay ones included');
+    t.same(
+      CONTROLLERS.filter((c) => c.parentGroup === kind.groupKey),
+      [controllerOf(kind)],
+      'one controller of this parent',
+    );
+    t.same(
+      controllerOf(kind).childTypes.map((c) => c.group),
+      kind.childTypes.map((c) => groupKeyOfType(c.type)),
+      'every child type, overlay ones included',
+    );
   });
 }
 
@@ -269,7 +319,11 @@ for (const kind of PARENT_KINDS) {
     const conditions = at(emulator.status(kind.kind, example.used), 'conditions');
     const blocked = (Array.isArray(conditions) ? (conditions as unknown[]) : []).find((c) => at(c, 'type') === 'DeletionBlocked');
     t.match(blocked, { status: 'True', reason: 'InUse', message: `still used by: ${example.users.join(', ')}` }, 'DeletionBlocked says who blocks');
-    t.same(emulator.children(kind.kind, example.used).map((c) => `${c.kind} ${c.metadata.name}`), children, 'its children are kept');
+    t.same(
+      emulator.children(kind.kind, example.used).map((c) => `${c.kind} ${c.metadata.name}`),
+      children,
+      'its children are kept',
+    );
     for (const user of example.users) emulator.delete('Ironic', user);
     t.ok((await emulator.runUntilStable({ autoReady: true, maxRounds: 8 })).stable, 'settles once its users are deleted');
     t.equal(emulator.get(kind.kind, example.used), undefined, 'then it is deleted');
@@ -282,7 +336,10 @@ t.test('the kinds sync in their order in a round', async (t) => {
   t.teardown(() => emulator.close());
   for (const kind of [...PARENT_KINDS].reverse()) {
     const example = exampleOf(kind);
-    if (example !== undefined) emulator.apply(stringify({ ...example.parent, metadata: { ...objAtOrEmpty(example.parent, 'metadata'), name: `order-${kind.hookPath}`, namespace: 'order' } }));
+    if (example !== undefined)
+      emulator.apply(
+        stringify({ ...example.parent, metadata: { ...objAtOrEmpty(example.parent, 'metadata'), name: `order-${kind.hookPath}`, namespace: 'order' } }),
+      );
   }
   const synced = (await emulator.round()).syncs.map((s) => s.parent.split(' ')[0] ?? '');
   t.same(synced, order, `synced in the order ${order.join(', ')}`);
@@ -292,14 +349,24 @@ t.test('no hook route without a descriptor', async (t) => {
   const app = server();
   t.teardown(() => app.close());
   const expected = PARENT_KINDS.flatMap((k) => HOOKS.map((hook) => `/${k.hookPath}/${hook}`));
-  t.same((await postRoutes(app)).sort(), expected.sort(), 'the POST routes are the descriptors\' hooks');
+  t.same((await postRoutes(app)).sort(), expected.sort(), "the POST routes are the descriptors' hooks");
 });
 
 t.test('no CRD of the group under deploy/ without a descriptor', async (t) => {
-  const kinds = deployedCrds.map(({ value, file }) => `${String(at(value, 'spec', 'names', 'kind'))} ${String(at(value, 'spec', 'names', 'plural'))} (${file})`);
+  const kinds = deployedCrds.map(
+    ({ value, file }) => `${String(at(value, 'spec', 'names', 'kind'))} ${String(at(value, 'spec', 'names', 'plural'))} (${file})`,
+  );
   t.ok(kinds.length > 0, 'deploy/ has CRDs');
-  for (const line of kinds) t.ok(PARENT_KINDS.some((k) => line.startsWith(`${k.kind} ${k.plural} `)), `a descriptor for ${line}`);
-  t.same(allCrds().map((c) => c.file), PARENT_KINDS.map((k) => crdFileName(k.plural)), 'the generator writes one CRD per descriptor');
+  for (const line of kinds)
+    t.ok(
+      PARENT_KINDS.some((k) => line.startsWith(`${k.kind} ${k.plural} `)),
+      `a descriptor for ${line}`,
+    );
+  t.same(
+    allCrds().map((c) => c.file),
+    PARENT_KINDS.map((k) => crdFileName(k.plural)),
+    'the generator writes one CRD per descriptor',
+  );
 });
 
 t.test('no CompositeController under deploy/ without a descriptor', async (t) => {
@@ -314,7 +381,11 @@ t.test('no CompositeController under deploy/ without a descriptor', async (t) =>
 
 t.test('no in-use policy under deploy/ without a descriptor whose kind Ironics use', async (t) => {
   for (const { file, resources } of deployedDeletePolicies) {
-    for (const resource of resources) t.ok(PARENT_KINDS.some((k) => k.plural === resource && k.usedBy !== undefined), `${file}: ${resource} is a kind that Ironics use`);
+    for (const resource of resources)
+      t.ok(
+        PARENT_KINDS.some((k) => k.plural === resource && k.usedBy !== undefined),
+        `${file}: ${resource} is a kind that Ironics use`,
+      );
   }
 });
 

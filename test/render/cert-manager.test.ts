@@ -31,12 +31,21 @@ t.test('customize asks for the Secret cert-manager fills', async (t) => {
 
 t.test('until cert-manager filled the Secret: the Certificate only, waiting with the reason', async (t) => {
   const waiting = await run(spec);
-  t.same(waiting.children.map((c) => valueAt(c, 'kind')), ['Certificate']);
+  t.same(
+    waiting.children.map((c) => valueAt(c, 'kind')),
+    ['Certificate'],
+  );
   const certificate = requireChild(waiting, 'Certificate');
   t.same(checkAgainstCrd(certificateCrd(), certificate), [], "fits cert-manager's published CRD");
   t.same(certificate['spec'], {
     secretName: 'ironic-serving-tls',
-    secretTemplate: { labels: { 'ironic.metal3.io/ironic': 'ironic', 'app.kubernetes.io/managed-by': 'ironic-metacontroller-hooks', 'ironic.metal3.io/component': 'serving-certificate' } },
+    secretTemplate: {
+      labels: {
+        'ironic.metal3.io/ironic': 'ironic',
+        'app.kubernetes.io/managed-by': 'ironic-metacontroller-hooks',
+        'ironic.metal3.io/component': 'serving-certificate',
+      },
+    },
     issuerRef: { name: 'ca', kind: 'Issuer', group: 'cert-manager.io' },
     commonName: 'ironic',
     dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.metal3.svc.cluster.local'],
@@ -49,19 +58,32 @@ t.test('until cert-manager filled the Secret: the Certificate only, waiting with
   t.match(waiting.status['conditions'], [{ status: 'False', reason: 'DeploymentInProgress', message: /waiting for cert-manager .* \(Certificate ironic\)$/ }]);
   t.equal(waiting.resyncAfterSeconds, 30);
   // The Certificate's own Ready condition says why cert-manager has not issued yet.
-  const observed = { 'Certificate.cert-manager.io/v1': { 'metal3/ironic': { ...certificate, status: { conditions: [{ type: 'Ready', status: 'False', message: 'Issuer ca not found' }] } } } };
+  const observed = {
+    'Certificate.cert-manager.io/v1': {
+      'metal3/ironic': { ...certificate, status: { conditions: [{ type: 'Ready', status: 'False', message: 'Issuer ca not found' }] } },
+    },
+  };
   const told = await run(spec, [], observed);
   t.match(told.status['conditions'], [{ message: /\(Certificate ironic: Issuer ca not found\)/ }]);
   t.equal(told.children.length, 1, 'the Certificate is kept, once');
   const half = await run(spec, [issued({ 'tls.crt': 'CERT' })]);
-  t.same(half.children.map((c) => valueAt(c, 'kind')), ['Certificate'], 'a Secret without its key is not used yet');
+  t.same(
+    half.children.map((c) => valueAt(c, 'kind')),
+    ['Certificate'],
+    'a Secret without its key is not used yet',
+  );
 });
 
 t.test('once issued: served like a certificate Secret, and a ClusterIssuer works too', async (t) => {
-  const response = await run({ ...spec, tls: { issuerRef: { name: 'ca', kind: 'ClusterIssuer' } } }, [issued({ 'tls.crt': 'CERT', 'tls.key': 'KEY', 'ca.crt': 'CA' })]);
+  const response = await run({ ...spec, tls: { issuerRef: { name: 'ca', kind: 'ClusterIssuer' } } }, [
+    issued({ 'tls.crt': 'CERT', 'tls.key': 'KEY', 'ca.crt': 'CA' }),
+  ]);
   t.match(requireChild(response, 'Certificate')['spec'], { issuerRef: { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' } });
   const pod = podOf(response.children);
-  t.match(pod.volumes.find((v) => v.name === 'cert-ironic'), { secret: { secretName: 'ironic-serving-tls' } });
+  t.match(
+    pod.volumes.find((v) => v.name === 'cert-ironic'),
+    { secret: { secretName: 'ironic-serving-tls' } },
+  );
   t.equal(envOf(containerOf(pod, 'ironic'))['IRONIC_CACERT_FILE'], '/certs/ironic/ca.crt');
   t.equal(envOf(containerOf(pod, 'ironic'))['VMEDIA_TLS_PORT'], '6183');
   t.match(response.status['access'], { caCertificate: { kind: 'Secret', name: 'ironic-serving-tls', key: 'ca.crt' } });
@@ -77,8 +99,14 @@ t.test('a Secret issued for other names keeps the pods on it until cert-manager 
   const current = await run(spec, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': '192.0.2.2' })]);
   t.ok(childOf(current.children, 'Deployment'), 'issued for exactly these names: served');
   const stale = await run(spec, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': '192.0.2.9' })]);
-  t.same(stale.children.map((c) => valueAt(c, 'kind')), ['Certificate'], 'another address: wait (observed children kept)');
-  const reordered = await run(spec, [issued(data, { 'cert-manager.io/alt-names': names.split(',').reverse().join(','), 'cert-manager.io/ip-sans': '192.0.2.2' })]);
+  t.same(
+    stale.children.map((c) => valueAt(c, 'kind')),
+    ['Certificate'],
+    'another address: wait (observed children kept)',
+  );
+  const reordered = await run(spec, [
+    issued(data, { 'cert-manager.io/alt-names': names.split(',').reverse().join(','), 'cert-manager.io/ip-sans': '192.0.2.2' }),
+  ]);
   t.ok(childOf(reordered.children, 'Deployment'), 'the order does not matter');
 });
 
@@ -92,11 +120,25 @@ t.test('addresses written in another form than Go writes them: the Certificate a
   const served = await run(written, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': 'fd00::2,192.0.2.9' })]);
   t.ok(childOf(served.children, 'Deployment'), 'issued for these addresses: served, not waiting forever');
   const other = await run(written, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': 'fd00::3,192.0.2.9' })]);
-  t.same(other.children.map((c) => valueAt(c, 'kind')), ['Certificate'], 'another address still waits');
+  t.same(
+    other.children.map((c) => valueAt(c, 'kind')),
+    ['Certificate'],
+    'another address still waits',
+  );
   const fewer = await run(written, [issued(data, { 'cert-manager.io/alt-names': names, 'cert-manager.io/ip-sans': 'fd00::2' })]);
-  t.same(fewer.children.map((c) => valueAt(c, 'kind')), ['Certificate'], 'a missing address still waits');
-  const junk = await run(written, [issued(data, { 'cert-manager.io/alt-names': names.toUpperCase(), 'cert-manager.io/ip-sans': 'fd00::2,192.0.2.9,not-an-ip' })]);
-  t.same(junk.children.map((c) => valueAt(c, 'kind')), ['Certificate'], 'an entry that is no address differs');
+  t.same(
+    fewer.children.map((c) => valueAt(c, 'kind')),
+    ['Certificate'],
+    'a missing address still waits',
+  );
+  const junk = await run(written, [
+    issued(data, { 'cert-manager.io/alt-names': names.toUpperCase(), 'cert-manager.io/ip-sans': 'fd00::2,192.0.2.9,not-an-ip' }),
+  ]);
+  t.same(
+    junk.children.map((c) => valueAt(c, 'kind')),
+    ['Certificate'],
+    'an entry that is no address differs',
+  );
 });
 
 t.test('with the networking service: the Certificate covers its Service names too, as it serves with the same Secret', async (t) => {
@@ -115,11 +157,19 @@ t.test('with the networking service: the Certificate covers its Service names to
   t.match(requireChild(waiting, 'Certificate')['spec'], { commonName: 'ironic', dnsNames: names, ipAddresses: ['192.0.2.2'] });
   const data = { 'tls.crt': 'CERT', 'tls.key': 'KEY', 'ca.crt': 'CA' };
   const old = await run(withService, [issued(data, { 'cert-manager.io/alt-names': names.slice(0, 4).join(','), 'cert-manager.io/ip-sans': '192.0.2.2' })]);
-  t.same(old.children.map((c) => valueAt(c, 'kind')), ['Certificate'], 'a Secret issued before the service was enabled: wait for the new one');
+  t.same(
+    old.children.map((c) => valueAt(c, 'kind')),
+    ['Certificate'],
+    'a Secret issued before the service was enabled: wait for the new one',
+  );
   const served = await run(withService, [issued(data, { 'cert-manager.io/alt-names': names.join(','), 'cert-manager.io/ip-sans': '192.0.2.2' })]);
   const deployments = childrenOf(served, 'Deployment');
   const networking = requireChild(deployments, 'Deployment', 'ironic-networking');
   const pod = podSpecOf(networking.spec?.template.spec);
-  t.match(pod.volumes.find((v) => v.name === 'cert-ironic'), { secret: { secretName: 'ironic-serving-tls' } }, 'the networking pod serves with the issued Secret');
+  t.match(
+    pod.volumes.find((v) => v.name === 'cert-ironic'),
+    { secret: { secretName: 'ironic-serving-tls' } },
+    'the networking pod serves with the issued Secret',
+  );
   t.equal(pod.initContainers, undefined, 'and issues nothing itself');
 });

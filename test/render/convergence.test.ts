@@ -74,7 +74,9 @@ for (const scenario of ironicScenarios) {
     t.ok(result.rounds <= 4, 'within four rounds');
     t.ok(secrets.hashes() - hashesBefore <= 1, 'the htpasswd is hashed at most once');
     t.ok(secrets.passwords() - passwordsBefore <= 1, 'a password is generated at most once');
-    const caSecrets = result.last.children.filter((c) => ['rpc-ca', 'tls-ca'].includes(String(((c['metadata'] as Obj)['labels'] as Obj | undefined)?.['ironic.metal3.io/component']))).length;
+    const caSecrets = result.last.children.filter((c) =>
+      ['rpc-ca', 'tls-ca'].includes(String(((c['metadata'] as Obj)['labels'] as Obj | undefined)?.['ironic.metal3.io/component'])),
+    ).length;
     t.ok(secrets.cas() <= caSecrets, 'each CA (JSON-RPC, generated certificates) is generated at most once');
   });
 }
@@ -121,7 +123,8 @@ t.test('HA with a real CA: two syncs in a row return the same CA and certificate
 });
 
 /** The status Kubernetes gives a workload a parent renders: Deployments available, StatefulSets ready; none for the rest. */
-const workloadReady = (o: Obj): Obj | undefined => (o['kind'] === 'Deployment' ? availableDeployment(o) : o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : undefined);
+const workloadReady = (o: Obj): Obj | undefined =>
+  o['kind'] === 'Deployment' ? availableDeployment(o) : o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : undefined;
 
 // Ironic's scenarios converge under the stricter checks above; every other kind's here.
 for (const kind of PARENT_KINDS.filter((k) => k !== IRONIC)) {

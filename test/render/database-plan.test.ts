@@ -11,7 +11,15 @@ import type { KubeChild } from '../../src/render/child.js';
 import type { RenderConfig } from '../../src/render/config.js';
 import { databaseNames } from '../../src/render/names.js';
 import type { ParentView } from '../../src/render/parent.js';
-import { finalizeDatabase, finishDatabase, needsPassword, observedEngine, prepareDatabase, wantedDatabaseChildren, type PreparedDatabase } from '../../src/render/database/plan.js';
+import {
+  finalizeDatabase,
+  finishDatabase,
+  needsPassword,
+  observedEngine,
+  prepareDatabase,
+  wantedDatabaseChildren,
+  type PreparedDatabase,
+} from '../../src/render/database/plan.js';
 import { usersOf } from '../../src/render/used-by.js';
 import { parseIronicDatabase } from '../../src/api/ironic-database/parse.js';
 import { FIXED_NOW, ironic, testConfig, type Obj } from '../helpers/hooks.js';
@@ -50,7 +58,14 @@ const synced = (spec: unknown, config: RenderConfig = BUILTIN): Objects => obser
 
 /** The observed mariadb-operator objects, each with the status mariadb-operator reports. */
 const operatorReady = (children: Objects): Objects =>
-  Object.fromEntries(Object.entries(children).map(([group, objects]) => [group, group.endsWith('k8s.mariadb.com/v1alpha1') ? Object.fromEntries(Object.entries(objects).map(([key, o]) => [key, { ...o, status: mariadbOperatorReady() }])) : objects]));
+  Object.fromEntries(
+    Object.entries(children).map(([group, objects]) => [
+      group,
+      group.endsWith('k8s.mariadb.com/v1alpha1')
+        ? Object.fromEntries(Object.entries(objects).map(([key, o]) => [key, { ...o, status: mariadbOperatorReady() }]))
+        : objects,
+    ]),
+  );
 
 const statefulSet: Obj = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: NAMES.statefulSet, namespace: NS } };
 const mariadb: Obj = { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'MariaDB', metadata: { name: NAMES.mariadb, namespace: NS } };
@@ -74,19 +89,32 @@ t.test('prepare: what a sync may render, with which credentials and certificate,
       v: view({}, { children: asChildren(generatedSecret({ username: 'ironic', password: 'kept' })) }),
       credentials: { secretName: NAMES.credentials, username: 'ironic', password: 'kept', generated: true },
     },
-    { scenario: 'an observed generated Secret without a password is generated again', v: view({}, { children: asChildren(generatedSecret({ username: 'ironic' })) }), credentials: { generate: NAMES.credentials } },
+    {
+      scenario: 'an observed generated Secret without a password is generated again',
+      v: view({}, { children: asChildren(generatedSecret({ username: 'ironic' })) }),
+      credentials: { generate: NAMES.credentials },
+    },
     {
       scenario: "the user's credentials Secret",
       v: view({ credentialsName: 'db-creds' }, { related: related(secret('db-creds', { username: 'metal3', password: 'Very_Secret-1' })) }),
       credentials: { secretName: 'db-creds', username: 'metal3', password: 'Very_Secret-1', generated: false },
     },
-    { scenario: 'a missing credentials Secret', v: view({ credentialsName: 'db-creds' }), keep: { kind: 'missingReference', message: /spec\.credentialsName/ } },
+    {
+      scenario: 'a missing credentials Secret',
+      v: view({ credentialsName: 'db-creds' }),
+      keep: { kind: 'missingReference', message: /spec\.credentialsName/ },
+    },
     {
       scenario: 'a password the image cannot take',
       v: view({ credentialsName: 'db-creds' }, { related: related(secret('db-creds', { username: 'metal3', password: "it's" })) }),
       keep: { kind: 'invalidReference', message: /letters, digits, '-' and '_'/ },
     },
-    { scenario: 'TLS with a CA: clients trust ca.crt', v: view({ tlsCertificateName: 'db-tls' }, { related: related(DB_TLS) }), credentials: { generate: NAMES.credentials }, caKey: 'ca.crt' },
+    {
+      scenario: 'TLS with a CA: clients trust ca.crt',
+      v: view({ tlsCertificateName: 'db-tls' }, { related: related(DB_TLS) }),
+      credentials: { generate: NAMES.credentials },
+      caKey: 'ca.crt',
+    },
     {
       scenario: 'TLS without a CA: clients trust tls.crt',
       v: view({ tlsCertificateName: 'db-tls' }, { related: related(secret('db-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })) }),
@@ -95,13 +123,21 @@ t.test('prepare: what a sync may render, with which credentials and certificate,
     },
     { scenario: 'a missing TLS Secret', v: view({ tlsCertificateName: 'db-tls' }), keep: { kind: 'missingReference', message: /spec\.tlsCertificateName/ } },
     { scenario: 'an invalid spec', v: view({ storage: { size: 'lots' } }), keep: { kind: 'invalidSpec', message: /spec\.storage\.size/ } },
-    { scenario: 'the engine of the observed children cannot change', v: view({ engine: 'MariaDBOperator' }, { children: asChildren(statefulSet) }), keep: { kind: 'invalidSpec', message: /engine cannot be changed.*\(Builtin\)/ } },
+    {
+      scenario: 'the engine of the observed children cannot change',
+      v: view({ engine: 'MariaDBOperator' }, { children: asChildren(statefulSet) }),
+      keep: { kind: 'invalidSpec', message: /engine cannot be changed.*\(Builtin\)/ },
+    },
     {
       scenario: 'a Secret in the way of the generated credentials',
       v: view({}, { related: related(generatedSecret({ username: 'someone', password: 'else' })) }),
       keep: { kind: 'conflict', message: new RegExp(`set spec\\.credentialsName to ${NAMES.credentials} to use it`) },
     },
-    { scenario: 'a StatefulSet in the way', v: view({ credentialsName: 'db-creds' }, { related: related(statefulSet) }), keep: { kind: 'conflict', message: /StatefulSet metal3\/ironic-db-database already exists and does not belong to this IronicDatabase: delete it/ } },
+    {
+      scenario: 'a StatefulSet in the way',
+      v: view({ credentialsName: 'db-creds' }, { related: related(statefulSet) }),
+      keep: { kind: 'conflict', message: /StatefulSet metal3\/ironic-db-database already exists and does not belong to this IronicDatabase: delete it/ },
+    },
   ];
   for (const c of cases) {
     const prepared: PreparedDatabase = prepareDatabase(c.v);
@@ -154,15 +190,74 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
   const builtinChildren = synced({});
   const galera = { engine: 'MariaDBOperator' };
   const operatorChildren = synced(galera, OPERATOR);
-  const notReadySet = { ...builtinChildren, 'StatefulSet.apps/v1': Object.fromEntries(Object.entries(builtinChildren['StatefulSet.apps/v1'] ?? {}).map(([key, set]) => [key, { ...set, status: { ...(set['status'] as Obj), readyReplicas: 0 } }])) };
-  const lagging = { ...operatorReady(operatorChildren), 'MariaDB.k8s.mariadb.com/v1alpha1': { [`${NS}/${NAMES.mariadb}`]: { ...mariadb, status: { conditions: [{ type: 'Ready', status: 'False', message: 'Galera bootstrapping' }] } } } };
-  const cases: readonly { scenario: string; v: ParentView; config?: RenderConfig; status: 'True' | 'False'; reason: string; message: RegExp; kinds: string[]; host?: string }[] = [
-    { scenario: 'Builtin, nothing observed yet', v: view({}), status: 'False', reason: 'DatabaseInProgress', message: /stateful set is being created/, kinds: ['Secret', 'ConfigMap', 'StatefulSet', 'Service'], host: 'ironic-db-database.metal3.svc' },
-    { scenario: 'Builtin, its pod not ready yet', v: view({}, { children: notReadySet }), status: 'False', reason: 'DatabaseInProgress', message: /stateful set ironic-db-database is not ready yet/, kinds: ['Secret', 'ConfigMap', 'StatefulSet', 'Service'] },
-    { scenario: 'Builtin, ready', v: view({}, { children: builtinChildren }), status: 'True', reason: 'DatabaseAvailable', message: /^the database is available: all resources are available$/, kinds: ['Secret', 'ConfigMap', 'StatefulSet', 'Service'], host: 'ironic-db-database.metal3.svc' },
+  const notReadySet = {
+    ...builtinChildren,
+    'StatefulSet.apps/v1': Object.fromEntries(
+      Object.entries(builtinChildren['StatefulSet.apps/v1'] ?? {}).map(([key, set]) => [
+        key,
+        { ...set, status: { ...(set['status'] as Obj), readyReplicas: 0 } },
+      ]),
+    ),
+  };
+  const lagging = {
+    ...operatorReady(operatorChildren),
+    'MariaDB.k8s.mariadb.com/v1alpha1': {
+      [`${NS}/${NAMES.mariadb}`]: { ...mariadb, status: { conditions: [{ type: 'Ready', status: 'False', message: 'Galera bootstrapping' }] } },
+    },
+  };
+  const cases: readonly {
+    scenario: string;
+    v: ParentView;
+    config?: RenderConfig;
+    status: 'True' | 'False';
+    reason: string;
+    message: RegExp;
+    kinds: string[];
+    host?: string;
+  }[] = [
+    {
+      scenario: 'Builtin, nothing observed yet',
+      v: view({}),
+      status: 'False',
+      reason: 'DatabaseInProgress',
+      message: /stateful set is being created/,
+      kinds: ['Secret', 'ConfigMap', 'StatefulSet', 'Service'],
+      host: 'ironic-db-database.metal3.svc',
+    },
+    {
+      scenario: 'Builtin, its pod not ready yet',
+      v: view({}, { children: notReadySet }),
+      status: 'False',
+      reason: 'DatabaseInProgress',
+      message: /stateful set ironic-db-database is not ready yet/,
+      kinds: ['Secret', 'ConfigMap', 'StatefulSet', 'Service'],
+    },
+    {
+      scenario: 'Builtin, ready',
+      v: view({}, { children: builtinChildren }),
+      status: 'True',
+      reason: 'DatabaseAvailable',
+      message: /^the database is available: all resources are available$/,
+      kinds: ['Secret', 'ConfigMap', 'StatefulSet', 'Service'],
+      host: 'ironic-db-database.metal3.svc',
+    },
     // Kept children come back in the order of their group keys.
-    { scenario: 'an invalid spec keeps the observed children', v: view({ storage: { size: 'lots' } }, { children: builtinChildren }), status: 'False', reason: 'InvalidSpec', message: /spec\.storage\.size/, kinds: ['ConfigMap', 'Secret', 'Service', 'StatefulSet'] },
-    { scenario: 'MariaDBOperator without the mariadb-operator overlay: refused, nothing created', v: view(galera), status: 'False', reason: 'InvalidSpec', message: /MARIADB_OPERATOR=true/, kinds: [] },
+    {
+      scenario: 'an invalid spec keeps the observed children',
+      v: view({ storage: { size: 'lots' } }, { children: builtinChildren }),
+      status: 'False',
+      reason: 'InvalidSpec',
+      message: /spec\.storage\.size/,
+      kinds: ['ConfigMap', 'Secret', 'Service', 'StatefulSet'],
+    },
+    {
+      scenario: 'MariaDBOperator without the mariadb-operator overlay: refused, nothing created',
+      v: view(galera),
+      status: 'False',
+      reason: 'InvalidSpec',
+      message: /MARIADB_OPERATOR=true/,
+      kinds: [],
+    },
     {
       scenario: 'MariaDBOperator with a certificate without ca.crt: refused',
       v: view({ ...galera, tlsCertificateName: 'db-tls' }, { related: related(secret('db-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })) }),
@@ -172,9 +267,34 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
       message: /has no ca\.crt, which mariadb-operator needs/,
       kinds: [],
     },
-    { scenario: 'MariaDBOperator, nothing observed yet', v: view(galera), config: OPERATOR, status: 'False', reason: 'DatabaseInProgress', message: /^MariaDB ironic-db-database is being created$/, kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'], host: 'ironic-db-database-primary.metal3.svc' },
-    { scenario: 'MariaDBOperator, a node not ready yet', v: view(galera, { children: lagging }), config: OPERATOR, status: 'False', reason: 'DatabaseInProgress', message: /^MariaDB ironic-db-database is not ready yet: Galera bootstrapping$/, kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'] },
-    { scenario: 'MariaDBOperator, ready but no primary Service yet', v: view(galera, { children: operatorReady(operatorChildren) }), config: OPERATOR, status: 'False', reason: 'DatabaseInProgress', message: /waiting for mariadb-operator to create Service ironic-db-database-primary/, kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'] },
+    {
+      scenario: 'MariaDBOperator, nothing observed yet',
+      v: view(galera),
+      config: OPERATOR,
+      status: 'False',
+      reason: 'DatabaseInProgress',
+      message: /^MariaDB ironic-db-database is being created$/,
+      kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+      host: 'ironic-db-database-primary.metal3.svc',
+    },
+    {
+      scenario: 'MariaDBOperator, a node not ready yet',
+      v: view(galera, { children: lagging }),
+      config: OPERATOR,
+      status: 'False',
+      reason: 'DatabaseInProgress',
+      message: /^MariaDB ironic-db-database is not ready yet: Galera bootstrapping$/,
+      kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+    },
+    {
+      scenario: 'MariaDBOperator, ready but no primary Service yet',
+      v: view(galera, { children: operatorReady(operatorChildren) }),
+      config: OPERATOR,
+      status: 'False',
+      reason: 'DatabaseInProgress',
+      message: /waiting for mariadb-operator to create Service ironic-db-database-primary/,
+      kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+    },
     {
       scenario: 'MariaDBOperator, ready with its primary Service',
       v: view(galera, { children: operatorReady(operatorChildren), related: related(primaryService()) }),
@@ -198,23 +318,37 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
 
 t.test('the password: only a Secret to be generated takes it, with the generated username', async (t) => {
   const credentialsOf = (v: ParentView): Obj | undefined => sync(v).children.find((c) => c.kind === 'Secret');
-  const decoded = (s: Obj | undefined): Record<string, string> => Object.fromEntries(Object.entries((s?.['data'] ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+  const decoded = (s: Obj | undefined): Record<string, string> =>
+    Object.fromEntries(Object.entries((s?.['data'] ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
   const cases = [
     { scenario: 'none observed: generated from the password given', v: view({}), data: { username: 'ironic', password: PASSWORD } },
-    { scenario: 'observed: kept as it is', v: view({}, { children: asChildren(generatedSecret({ username: 'ironic', password: 'kept' })) }), data: { username: 'ironic', password: 'kept' } },
-    { scenario: "the user's: not a child", v: view({ credentialsName: 'db-creds' }, { related: related(secret('db-creds', { username: 'metal3', password: 'Very_Secret-1' })) }), data: {} },
+    {
+      scenario: 'observed: kept as it is',
+      v: view({}, { children: asChildren(generatedSecret({ username: 'ironic', password: 'kept' })) }),
+      data: { username: 'ironic', password: 'kept' },
+    },
+    {
+      scenario: "the user's: not a child",
+      v: view({ credentialsName: 'db-creds' }, { related: related(secret('db-creds', { username: 'metal3', password: 'Very_Secret-1' })) }),
+      data: {},
+    },
   ];
   for (const c of cases) t.same(decoded(credentialsOf(c.v)), c.data, c.scenario);
 });
 
 t.test('the claim template of the observed StatefulSet is kept, and a different size is a pending resize', async (t) => {
   const children = synced({ storage: { size: '10Gi' } });
-  const templatesOf = (v: ParentView): unknown => (sync(v).children.find((c) => c.kind === 'StatefulSet') as unknown as { spec: { volumeClaimTemplates?: unknown } }).spec.volumeClaimTemplates;
+  const templatesOf = (v: ParentView): unknown =>
+    (sync(v).children.find((c) => c.kind === 'StatefulSet') as unknown as { spec: { volumeClaimTemplates?: unknown } }).spec.volumeClaimTemplates;
   const observedTemplates = (present(Object.values(children['StatefulSet.apps/v1'] ?? {})[0])['spec'] as Obj)['volumeClaimTemplates'];
   const cases = [
     { scenario: 'the same size', spec: { storage: { size: '10Gi' } }, resize: undefined },
     { scenario: 'the same size, written otherwise', spec: { storage: { size: '10240Mi' } }, resize: undefined },
-    { scenario: 'a bigger size: the claim must be expanded by hand', spec: { storage: { size: '20Gi' } }, resize: /storage\.size is 20Gi but the data volume was created with 10Gi.*expand the claim data-ironic-db-database-0/ },
+    {
+      scenario: 'a bigger size: the claim must be expanded by hand',
+      spec: { storage: { size: '20Gi' } },
+      resize: /storage\.size is 20Gi but the data volume was created with 10Gi.*expand the claim data-ironic-db-database-0/,
+    },
     { scenario: 'turned ephemeral: the data stays on its claim', spec: { storage: { size: '10Gi', ephemeral: true } }, resize: undefined },
   ];
   for (const c of cases) {
@@ -233,7 +367,11 @@ t.test('the users of a database: Ironics of its namespace that name it in spec.d
     { scenario: 'sorted', related: related(using('b'), using('a')), users: ['a', 'b'] },
     { scenario: 'another database', related: related(using('a'), using('c', 'other-db')), users: ['a'] },
     { scenario: 'another namespace', related: related(using('a'), using('far', 'ironic-db', 'other')), users: ['a'] },
-    { scenario: 'an image cache of that name is not a database', related: related(ironic({ imageCacheName: 'ironic-db' }, { metadata: { name: 'cache-user', namespace: NS } })), users: [] },
+    {
+      scenario: 'an image cache of that name is not a database',
+      related: related(ironic({ imageCacheName: 'ironic-db' }, { metadata: { name: 'cache-user', namespace: NS } })),
+      users: [],
+    },
   ];
   for (const c of cases) {
     t.same(usersOf(DATABASE_USED_BY, { related: c.related as ObjectMap, namespace: NS, name: 'ironic-db' }), c.users, c.scenario);
@@ -244,9 +382,25 @@ t.test('the users of a database: Ironics of its namespace that name it in spec.d
 t.test('finalize: blocked while used (unless foreground), then deleting, then finalized', async (t) => {
   const children = synced({});
   const users = related(ironic({ databaseName: 'ironic-db' }, { metadata: { name: 'user', namespace: NS } }));
-  const cases: readonly { scenario: string; v: ParentView; children: number; resync?: number; finalized?: boolean; reason: string; message?: RegExp; usedBy?: string[] }[] = [
+  const cases: readonly {
+    scenario: string;
+    v: ParentView;
+    children: number;
+    resync?: number;
+    finalized?: boolean;
+    reason: string;
+    message?: RegExp;
+    usedBy?: string[];
+  }[] = [
     { scenario: 'in use: kept running', v: view({}, { children, related: users }), children: 4, resync: 30, reason: 'DatabaseAvailable', usedBy: ['user'] },
-    { scenario: 'in use, invalid spec: still kept', v: view({ storage: { size: 'x' } }, { children, related: users }), children: 4, resync: 30, reason: 'InvalidSpec', usedBy: ['user'] },
+    {
+      scenario: 'in use, invalid spec: still kept',
+      v: view({ storage: { size: 'x' } }, { children, related: users }),
+      children: 4,
+      resync: 30,
+      reason: 'InvalidSpec',
+      usedBy: ['user'],
+    },
     {
       scenario: 'in use, foreground deletion: the garbage collector goes ahead, and the message says so',
       v: view({}, { children, related: users, finalizers: ['foregroundDeletion'] }),
@@ -254,12 +408,29 @@ t.test('finalize: blocked while used (unless foreground), then deleting, then fi
       resync: 5,
       finalized: false,
       reason: 'Deleting',
-      message: /^the database is being deleted although user still use it \(deleted with foreground propagation, which does not wait for them\): 4 resources remain$/,
+      message:
+        /^the database is being deleted although user still use it \(deleted with foreground propagation, which does not wait for them\): 4 resources remain$/,
       usedBy: ['user'],
     },
-    { scenario: 'unused, children remain', v: view({}, { children }), children: 0, resync: 5, finalized: false, reason: 'Deleting', message: /^the database is being deleted: 4 resources remain$/ },
+    {
+      scenario: 'unused, children remain',
+      v: view({}, { children }),
+      children: 0,
+      resync: 5,
+      finalized: false,
+      reason: 'Deleting',
+      message: /^the database is being deleted: 4 resources remain$/,
+    },
     { scenario: 'unused, nothing left', v: view({}), children: 0, finalized: true, reason: 'Deleting', message: /^the database has been removed$/ },
-    { scenario: 'used under foreground deletion, nothing left', v: view({}, { related: users, finalizers: ['foregroundDeletion'] }), children: 0, finalized: true, reason: 'Deleting', message: /^the database has been removed although user still use it/, usedBy: ['user'] },
+    {
+      scenario: 'used under foreground deletion, nothing left',
+      v: view({}, { related: users, finalizers: ['foregroundDeletion'] }),
+      children: 0,
+      finalized: true,
+      reason: 'Deleting',
+      message: /^the database has been removed although user still use it/,
+      usedBy: ['user'],
+    },
   ];
   for (const c of cases) {
     const result = finalizeDatabase(c.v, prepareDatabase(c.v), PASSWORD, BUILTIN);
@@ -269,7 +440,12 @@ t.test('finalize: blocked while used (unless foreground), then deleting, then fi
     t.match(result.status.conditions?.[0], { reason: c.reason, ...(c.message && { message: c.message }) }, `${c.scenario}: Ready`);
     t.same(result.status.usedBy, c.usedBy, `${c.scenario}: usedBy`);
     const blocked = conditionOf(result.status, 'DeletionBlocked');
-    if (c.resync === 30) t.match(blocked, { status: 'True', reason: 'InUse', message: 'deletion waits until no Ironic uses this database; still used by: user', lastTransitionTime: FIXED_NOW }, `${c.scenario}: DeletionBlocked`);
+    if (c.resync === 30)
+      t.match(
+        blocked,
+        { status: 'True', reason: 'InUse', message: 'deletion waits until no Ironic uses this database; still used by: user', lastTransitionTime: FIXED_NOW },
+        `${c.scenario}: DeletionBlocked`,
+      );
     else t.equal(blocked, undefined, `${c.scenario}: not blocked`);
   }
 });
@@ -278,7 +454,11 @@ t.test('DeletionBlocked keeps the time it was first reported', async (t) => {
   const users = related(ironic({ databaseName: 'ironic-db' }, { metadata: { name: 'user', namespace: NS } }));
   const earlier = '2025-12-31T00:00:00Z';
   const cases = [
-    { scenario: 'already blocked', previous: { conditions: [{ type: 'DeletionBlocked', status: 'True', reason: 'InUse', message: 'x', lastTransitionTime: earlier }] }, time: earlier },
+    {
+      scenario: 'already blocked',
+      previous: { conditions: [{ type: 'DeletionBlocked', status: 'True', reason: 'InUse', message: 'x', lastTransitionTime: earlier }] },
+      time: earlier,
+    },
     { scenario: 'blocked now', previous: { conditions: [] }, time: FIXED_NOW },
   ];
   for (const c of cases) {

@@ -124,7 +124,12 @@ const cases: Case[] = [
       },
     },
     container: 'ironic',
-    present: { DEPLOY_KERNEL_URL: 'http://a/k', DEPLOY_RAMDISK_URL: 'http://a/i', DEPLOY_KERNEL_BY_ARCH: 'aarch64:http://b/k', DEPLOY_RAMDISK_BY_ARCH: 'aarch64:http://b/i' },
+    present: {
+      DEPLOY_KERNEL_URL: 'http://a/k',
+      DEPLOY_RAMDISK_URL: 'http://a/i',
+      DEPLOY_KERNEL_BY_ARCH: 'aarch64:http://b/k',
+      DEPLOY_RAMDISK_BY_ARCH: 'aarch64:http://b/i',
+    },
   },
   {
     scenario: 'extraConfig: OS_<GROUP>__<NAME>, dashes as underscores, empty entries skipped',
@@ -143,7 +148,11 @@ const cases: Case[] = [
     scenario: 'ingress: external URLs default to the ingress host',
     spec: { networking: { disableHostNetwork: true, ingress: { host: 'ironic.example.com' } } },
     container: 'ironic',
-    present: { IRONIC_EXTERNAL_CALLBACK_URL: 'https://ironic.example.com', IRONIC_EXTERNAL_HTTP_URL: 'https://ironic.example.com', PROVISIONING_IP: '<fieldRef>' },
+    present: {
+      IRONIC_EXTERNAL_CALLBACK_URL: 'https://ironic.example.com',
+      IRONIC_EXTERNAL_HTTP_URL: 'https://ironic.example.com',
+      PROVISIONING_IP: '<fieldRef>',
+    },
   },
   {
     scenario: 'exporter: sensor data',
@@ -174,11 +183,18 @@ const cases: Case[] = [
     spec: {
       networking: {
         ...provisioning,
-        dhcp: { ...dhcp, gatewayAddress: '192.0.2.1', extraRanges: [{ networkCIDR: '198.51.100.0/24', rangeBegin: '198.51.100.10', rangeEnd: '198.51.100.20' }] },
+        dhcp: {
+          ...dhcp,
+          gatewayAddress: '192.0.2.1',
+          extraRanges: [{ networkCIDR: '198.51.100.0/24', rangeBegin: '198.51.100.10', rangeEnd: '198.51.100.20' }],
+        },
       },
     },
     container: 'dnsmasq',
-    present: { DHCP_RANGE: '192.0.2.10,192.0.2.100,255.255.255.0;set:range_1,198.51.100.10,198.51.100.20,255.255.255.0', DHCP_OPTIONS: 'tag:range_1,option:router' },
+    present: {
+      DHCP_RANGE: '192.0.2.10,192.0.2.100,255.255.255.0;set:range_1,198.51.100.10,198.51.100.20,255.255.255.0',
+      DHCP_OPTIONS: 'tag:range_1,option:router',
+    },
   },
   {
     scenario: 'keepalived: the main VIP takes the prefix of the DHCP network',
@@ -220,7 +236,13 @@ t.test('no variable is ever empty (the image treats empty and unset differently)
 });
 
 t.test('mounts: /shared everywhere, certificates only with TLS, writable /conf /data /tmp for read-only containers (Q8)', async (t) => {
-  const pod = podOf((await syncFor({ networking: provisioning, tls: { certificateName: 'ironic-tls' }, database: { host: 'h', name: 'n', credentialsName: 'db' } }, [TLS_SECRET])).children);
+  const pod = podOf(
+    (
+      await syncFor({ networking: provisioning, tls: { certificateName: 'ironic-tls' }, database: { host: 'h', name: 'n', credentialsName: 'db' } }, [
+        TLS_SECRET,
+      ])
+    ).children,
+  );
   for (const name of ['ironic', 'httpd']) {
     const mounts = Object.fromEntries((containerOf(pod, name)?.volumeMounts ?? []).map((m) => [m.mountPath, m.name]));
     t.equal(mounts['/shared'], 'ironic-shared', `${name} /shared`);
@@ -241,10 +263,16 @@ t.test('mounts: /shared everywhere, certificates only with TLS, writable /conf /
 
 t.test('ports: API on ironic without TLS and on httpd with TLS; hostPort only on the host network', async (t) => {
   const plain = podOf((await syncFor({ networking: provisioning })).children);
-  t.same(containerOf(plain, 'ironic')?.ports?.map((p) => [p.name, p.containerPort, p.hostPort]), [['ironic-api', 6385, 6385]]);
+  t.same(
+    containerOf(plain, 'ironic')?.ports?.map((p) => [p.name, p.containerPort, p.hostPort]),
+    [['ironic-api', 6385, 6385]],
+  );
   const tls = podOf((await syncFor({ networking: provisioning, tls: { certificateName: 'ironic-tls' } }, [TLS_SECRET])).children);
   t.equal(containerOf(tls, 'ironic')?.ports, undefined);
-  t.same(containerOf(tls, 'httpd')?.ports?.map((p) => p.name), ['image-svc', 'ironic-api', 'image-svc-tls']);
+  t.same(
+    containerOf(tls, 'httpd')?.ports?.map((p) => p.name),
+    ['image-svc', 'ironic-api', 'image-svc-tls'],
+  );
   const cluster = podOf((await syncFor({ networking: { disableHostNetwork: true } })).children);
   t.equal(cluster.hostNetwork, false);
   t.equal(cluster.dnsPolicy, 'ClusterFirst');

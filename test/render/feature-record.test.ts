@@ -38,7 +38,9 @@ const AUDIT: IronicFeature = {
   env: () => ({ ironic: [{ name: 'OS_AUDIT__SPOOL', value: '/spool' }] }),
   mounts: () => ({ ironic: [{ name: 'audit-spool', mountPath: '/spool', readOnly: true }] }),
   annotations: () => ({ 'ironic.metal3.io/audit': 'on' }),
-  children: (input): ISecret[] => [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: `${input.name}-audit`, namespace: input.namespace }, type: 'Opaque', data: {} }],
+  children: (input): ISecret[] => [
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${input.name}-audit`, namespace: input.namespace }, type: 'Opaque', data: {} },
+  ],
   wanted: (_model, names) => [{ group: 'Secret.v1', name: `${names.workload}-audit` }],
   ownsSecret: (names, secret) => secret === `${names.workload}-audit` || secret === 'ironic-audit',
   references: () => [{ ...SECRET_REFERENCE, name: 'audit-token', field: 'the audit feature' }],
@@ -72,9 +74,15 @@ t.test('the record alone puts the sidecar, its volume, its variable, its mount a
   t.ok(sidecar, 'the sidecar runs in the Ironic pod');
   t.same(sidecar?.volumeMounts, [{ name: 'audit-spool', mountPath: '/spool' }], 'with its own mount (no other feature adds to it)');
   t.same(pod.containers.map((c) => c.name).slice(-1), ['audit-forwarder'], 'after the containers of the features before it');
-  t.ok(pod.volumes.some((v) => v.name === 'audit-spool'), 'the volume is in the pod');
+  t.ok(
+    pod.volumes.some((v) => v.name === 'audit-spool'),
+    'the volume is in the pod',
+  );
   t.equal(envOf(containerOf(pod, 'ironic'))['OS_AUDIT__SPOOL'], '/spool', 'the variable reaches the ironic container');
-  t.ok(containerOf(pod, 'ironic')?.volumeMounts?.some((m) => m.name === 'audit-spool' && m.readOnly === true), 'and so does the mount');
+  t.ok(
+    containerOf(pod, 'ironic')?.volumeMounts?.some((m) => m.name === 'audit-spool' && m.readOnly === true),
+    'and so does the mount',
+  );
   const template = (childOf(response.children, 'Deployment')?.spec as { template: { metadata: { annotations: Obj } } }).template;
   t.equal(template.metadata.annotations['ironic.metal3.io/audit'], 'on', 'its annotation rolls the pods when it changes');
   for (const child of response.children) validateK8s(child as Obj);

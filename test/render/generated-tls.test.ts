@@ -50,11 +50,16 @@ t.test('the pod satisfies the image contract with generated certificates', async
   // Q17: the CA file switches a container to https; it is only ever next to the server certificate.
   t.equal(envOf(containerOf(pod, 'ironic'))['IRONIC_CACERT_FILE'], '/certs/ironic/ca.crt', 'the CA bundle the issuer writes next to tls.crt');
   t.equal(envOf(containerOf(pod, 'httpd'))['IRONIC_HTPASSWD'], '<secretKeyRef>', 'httpd authenticates in front of the unix socket');
-  t.ok(containerOf(pod, 'httpd')?.ports?.some((p) => p.containerPort === 6385), 'httpd serves the API');
+  t.ok(
+    containerOf(pod, 'httpd')?.ports?.some((p) => p.containerPort === 6385),
+    'httpd serves the API',
+  );
   // The CA key: one volume, mounted by the issuer only, readable by the ironic group through fsGroup.
   const keyVolume = pod.volumes.find((v) => v.name === 'tls-ca-key');
   t.match(keyVolume, { secret: { secretName: /^ironic-tls-ca-[0-9a-f]{10}$/, defaultMode: 0o440 } });
-  const withKey = [...pod.containers, ...(pod.initContainers ?? [])].filter((c) => (c.volumeMounts ?? []).some((m) => m.name === 'tls-ca-key')).map((c) => c.name);
+  const withKey = [...pod.containers, ...(pod.initContainers ?? [])]
+    .filter((c) => (c.volumeMounts ?? []).some((m) => m.name === 'tls-ca-key'))
+    .map((c) => c.name);
   t.same(withKey, ['tls-certificate'], 'the CA key is never mounted into an Ironic container');
   t.match(pod.securityContext, { fsGroup: 994 });
   const env = envOf(issuer);
@@ -74,7 +79,9 @@ t.test('what the issuer writes is what tls-common.sh and httpd need', async (t) 
   const issuer = containerOf(podOf(response.children), 'tls-certificate');
   const certs = mkdtempSync(join(tmpdir(), 'certs-ironic-'));
   const env = { ...envOf(issuer), CA_DIR: caDir, CERT_DIR: certs, HOST_IP: '192.0.2.2', POD_IP: '192.0.2.2' };
-  await issueFromEnvironment(env, new Date('2026-01-01T00:00:00Z'), () => ({ eth1: [{ address: '192.0.2.2', netmask: '255.255.255.0', family: 'IPv4', mac: '52:54:00:00:00:01', internal: false, cidr: '192.0.2.2/24' }] }));
+  await issueFromEnvironment(env, new Date('2026-01-01T00:00:00Z'), () => ({
+    eth1: [{ address: '192.0.2.2', netmask: '255.255.255.0', family: 'IPv4', mac: '52:54:00:00:00:01', internal: false, cidr: '192.0.2.2/24' }],
+  }));
   // tls-common.sh exits when tls.crt is there without tls.key, or the reverse; the CA file goes with them.
   for (const file of ['tls.crt', 'tls.key', 'ca.crt']) t.ok(existsSync(join(certs, file)), `/certs/ironic/${file}`);
   const cert = new X509Certificate(readFileSync(join(certs, 'tls.crt')));
@@ -106,18 +113,31 @@ t.test('a sync fed its own output at the same time changes nothing', async (t) =
   const first = await syncIronic(syncRequest({ parent, children: {}, related: {} }), ctx);
   const observed = observeAll(objsAt(first, 'children'), {}, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : undefined));
   const second = await syncIronic(syncRequest({ parent: { ...parent, status: first.status }, children: observed, related: {} }), ctx);
-  const third = await syncIronic(syncRequest({ parent: { ...parent, status: second.status }, children: observeAll(objsAt(second, 'children'), observed), related: {} }), ctx);
+  const third = await syncIronic(
+    syncRequest({ parent: { ...parent, status: second.status }, children: observeAll(objsAt(second, 'children'), observed), related: {} }),
+    ctx,
+  );
   t.same(third.children, second.children, 'children unchanged');
   t.same(third.resyncAfterSeconds, second.resyncAfterSeconds);
   // The CA (a fixture) starts 2025-12-31T23:00Z: the next renewal period starts 60 days later.
-  t.equal(second.resyncAfterSeconds, (Date.parse('2026-03-01T23:00:00Z') - Date.parse('2026-02-01T00:00:00Z')) / 1000, 'back exactly when the next renewal is due');
+  t.equal(
+    second.resyncAfterSeconds,
+    (Date.parse('2026-03-01T23:00:00Z') - Date.parse('2026-02-01T00:00:00Z')) / 1000,
+    'back exactly when the next renewal is due',
+  );
   t.equal(secrets.cas(), 1, 'one CA, kept');
 });
 
 const inputFor = (specObj: Obj, clusterDomain = ''): IronicRenderInput => {
   const parsed = parseIronic(specObj);
   if (!parsed.ok) throw new Error('invalid spec');
-  return { name: 'ironic', namespace: 'metal3', names: ironicNames('ironic'), model: parsed.model, config: { ...testConfig().render, clusterDomain } } as unknown as IronicRenderInput;
+  return {
+    name: 'ironic',
+    namespace: 'metal3',
+    names: ironicNames('ironic'),
+    model: parsed.model,
+    config: { ...testConfig().render, clusterDomain },
+  } as unknown as IronicRenderInput;
 };
 
 t.test('the certificates cover every name and address clients use', async (t) => {
@@ -126,36 +146,56 @@ t.test('the certificates cover every name and address clients use', async (t) =>
     dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.metal3.svc.cluster.local'],
     ips: ['192.0.2.2', '2001:db8::5'],
   });
-  t.same(certificateSubjects(inputFor({ networking: { disableHostNetwork: true, ingress: { host: 'Ironic.Example.com' } }, tls: { generateCertificate: true } })), {
-    dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.example.com'],
-    ips: [],
-  });
+  t.same(
+    certificateSubjects(inputFor({ networking: { disableHostNetwork: true, ingress: { host: 'Ironic.Example.com' } }, tls: { generateCertificate: true } })),
+    {
+      dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'ironic.example.com'],
+      ips: [],
+    },
+  );
   t.same(
     certificateSubjects(
-      inputFor({ networking: { ...provisioning, externalCallbackURL: 'https://[fd00::2]:6385', imageServerExternalURL: 'https://images.example.com:6183' }, tls: { generateCertificate: true } }),
+      inputFor({
+        networking: { ...provisioning, externalCallbackURL: 'https://[fd00::2]:6385', imageServerExternalURL: 'https://images.example.com:6183' },
+        tls: { generateCertificate: true },
+      }),
     ),
     { dnsNames: ['ironic', 'ironic.metal3', 'ironic.metal3.svc', 'images.example.com'], ips: ['fd00::2', '192.0.2.2'] },
     'the hosts of the external URLs',
   );
   const valid = inputFor({ networking: provisioning, tls: { generateCertificate: true } });
-  const unparsable: IronicRenderInput = { ...valid, model: { ...valid.model, networking: { ...valid.model.networking, externalCallbackURL: 'not a url', imageServerExternalURL: '' } } };
+  const unparsable: IronicRenderInput = {
+    ...valid,
+    model: { ...valid.model, networking: { ...valid.model.networking, externalCallbackURL: 'not a url', imageServerExternalURL: '' } },
+  };
   t.same(
     certificateSubjects(unparsable).dnsNames,
     ['ironic', 'ironic.metal3', 'ironic.metal3.svc'],
     'a URL that does not parse adds nothing (validation reports it)',
   );
   const changed = await syncFor({ networking: { ...provisioning, externalIP: '203.0.113.9' }, tls: { generateCertificate: true } });
-  t.match(envOf(containerOf(podOf(changed.children), 'tls-certificate'))['CERT_IP_ADDRESSES'], /203\.0\.113\.9/, 'a new address changes the pod template: the pods roll and issue anew');
+  t.match(
+    envOf(containerOf(podOf(changed.children), 'tls-certificate'))['CERT_IP_ADDRESSES'],
+    /203\.0\.113\.9/,
+    'a new address changes the pod template: the pods roll and issue anew',
+  );
 });
 
 t.test('generated certificates and a certificate Secret exclude each other', async (t) => {
   const refused = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-tls' } });
-  t.match(refused.status['conditions'], [{ reason: 'InvalidSpec', message: /spec\.tls\.generateCertificate: generateCertificate and certificateName cannot both be set/ }]);
+  t.match(refused.status['conditions'], [
+    { reason: 'InvalidSpec', message: /spec\.tls\.generateCertificate: generateCertificate and certificateName cannot both be set/ },
+  ]);
   t.same(refused.children, [], 'nothing is created');
 });
 
 t.test('in high availability the serving certificate and the JSON-RPC one stay apart', async (t) => {
-  const response = await syncFor({ highAvailability: true, database: { host: 'db', name: 'ironic', credentialsName: 'db' }, networking: { interface: 'eth1' }, tls: { generateCertificate: true } });
+  const response = await syncFor({
+    highAvailability: true,
+    database: { host: 'db', name: 'ironic', credentialsName: 'db' },
+    networking: { interface: 'eth1' },
+    tls: { generateCertificate: true },
+  });
   const pod = podOf(response.children);
   const ironicC = containerOf(pod, 'ironic');
   const env = envOf(ironicC);
@@ -188,10 +228,17 @@ t.test('the networking service serves JSON-RPC over https with a certificate for
   // exists ([ironic_networking_json_rpc] use_ssl in ironic.conf.j2 and ironic-networking.conf.j2).
   t.match(mountsOf(containerOf(ironicPod, 'ironic'))['/certs/ironic'], { name: 'cert-ironic' }, 'Ironic calls it over https');
   t.match(mountsOf(containerOf(pod, 'ironic-networking'))['/certs/ironic'], { name: 'cert-ironic', readOnly: true }, 'so it serves https');
-  t.same(pod.volumes.find((v) => v.name === 'cert-ironic'), { name: 'cert-ironic', emptyDir: { medium: 'Memory' } });
+  t.same(
+    pod.volumes.find((v) => v.name === 'cert-ironic'),
+    { name: 'cert-ironic', emptyDir: { medium: 'Memory' } },
+  );
   t.equal(envOf(containerOf(pod, 'ironic-networking'))['IRONIC_CACERT_FILE'], '/certs/ironic/ca.crt');
   t.match(pod.securityContext, { fsGroup: 994 }, 'the issuer reads the CA key through the ironic group');
-  t.match(template?.metadata?.annotations, { 'ironic.metal3.io/tls-ca-version': /./, 'ironic.metal3.io/tls-renewal-version': /./ }, 'a renewal or a new CA rolls it too');
+  t.match(
+    template?.metadata?.annotations,
+    { 'ironic.metal3.io/tls-ca-version': /./, 'ironic.metal3.io/tls-renewal-version': /./ },
+    'a renewal or a new CA rolls it too',
+  );
   const issuer = containerOf(pod, 'tls-certificate');
   t.equal(pod.initContainers?.length, 1);
   const host = envOf(containerOf(ironicPod, 'ironic'))['IRONIC_NETWORKING_JSON_RPC_HOST'] ?? '';

@@ -32,12 +32,20 @@ for (const suite of suites) {
       t.equal(response.statusCode, 200, 'HTTP 200');
       const body = response.json<{ status: Obj; children: Obj[] }>();
       const keys = Object.keys(body).sort();
-      t.same(keys.filter((k) => k !== 'resyncAfterSeconds'), ['children', 'status'], 'only the keys Metacontroller v2 accepts');
+      t.same(
+        keys.filter((k) => k !== 'resyncAfterSeconds'),
+        ['children', 'status'],
+        'only the keys Metacontroller v2 accepts',
+      );
       for (const child of body.children) {
         t.doesNotThrow(() => validateK8s(child), `${String(child['kind'])} ${String((child['metadata'] as Obj)['name'])} is a valid Kubernetes object`);
       }
       const parent = request['parent'] as Obj;
-      t.same(checkAgainstCrd(suite.crd(), { ...parent, status: body.status }).filter((p) => p.startsWith('/status')), [], 'status fits the CRD schema (nothing pruned)');
+      t.same(
+        checkAgainstCrd(suite.crd(), { ...parent, status: body.status }).filter((p) => p.startsWith('/status')),
+        [],
+        'status fits the CRD schema (nothing pruned)',
+      );
       assertGolden(t, `test/golden/${suite.kind}/${scenario.name}.yaml`, toYaml(body));
     });
   }

@@ -17,7 +17,13 @@ const cases: readonly { scenario: string; spec: Obj; related?: Obj[]; access: Ob
   {
     scenario: 'plain HTTP on the provisioning network',
     spec: { networking: provisioning },
-    access: { apiURL: 'http://ironic.metal3.svc', externalAPIURL: 'http://192.0.2.2:6385', imageServerURL: 'http://192.0.2.2:6180', credentialsName: 'ironic-api-credentials', cloudsSecretName: 'ironic-clouds' },
+    access: {
+      apiURL: 'http://ironic.metal3.svc',
+      externalAPIURL: 'http://192.0.2.2:6385',
+      imageServerURL: 'http://192.0.2.2:6180',
+      credentialsName: 'ironic-api-credentials',
+      cloudsSecretName: 'ironic-clouds',
+    },
   },
   {
     scenario: 'TLS: https everywhere, virtual media on its TLS port, the CA named',
@@ -48,10 +54,16 @@ const cases: readonly { scenario: string; spec: Obj; related?: Obj[]; access: Ob
   {
     scenario: 'an Ingress and external URLs win over the provisioning address',
     spec: { networking: { disableHostNetwork: true, ingress: { host: 'ironic.example.com' }, imageServerExternalURL: 'https://images.example.com' } },
-    access: { apiURL: 'http://ironic.metal3.svc', externalAPIURL: 'https://ironic.example.com', imageServerURL: 'https://images.example.com', credentialsName: 'ironic-api-credentials', cloudsSecretName: 'ironic-clouds' },
+    access: {
+      apiURL: 'http://ironic.metal3.svc',
+      externalAPIURL: 'https://ironic.example.com',
+      imageServerURL: 'https://images.example.com',
+      credentialsName: 'ironic-api-credentials',
+      cloudsSecretName: 'ironic-clouds',
+    },
   },
   {
-    scenario: 'the user\'s credentials are named',
+    scenario: "the user's credentials are named",
     spec: { apiCredentialsName: 'mine' },
     related: [secret('mine', { username: 'admin', password: 'pass' })],
     access: { apiURL: 'http://ironic.metal3.svc', credentialsName: 'mine', cloudsSecretName: 'ironic-clouds' },
@@ -64,7 +76,11 @@ for (const c of cases) {
     t.same(status['access'], c.access);
     const clouds = childOf(children, 'Secret', 'ironic-clouds');
     const data = clouds?.data;
-    const file = parseYaml(decode(data?.['clouds.yaml']), Type.Object({ clouds: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())) }), 'clouds.yaml');
+    const file = parseYaml(
+      decode(data?.['clouds.yaml']),
+      Type.Object({ clouds: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())) }),
+      'clouds.yaml',
+    );
     const cloud = present(file.clouds['ironic'], 'the ironic cloud');
     t.equal(cloud['auth_type'], 'http_basic');
     t.equal(cloud['baremetal_endpoint_override'], c.access['apiURL']);
@@ -77,6 +93,14 @@ for (const c of cases) {
 
 t.test('an invalid spec keeps the last published access', async (t) => {
   const previous = { access: { apiURL: 'http://ironic.metal3.svc', credentialsName: 'ironic-api-credentials', cloudsSecretName: 'ironic-clouds' } };
-  const { status } = await syncFor({ networking: { apiPort: 'x' } }, [], { parent: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'ironic', namespace: 'metal3' }, spec: { networking: { apiPort: 'x' } }, status: previous } });
+  const { status } = await syncFor({ networking: { apiPort: 'x' } }, [], {
+    parent: {
+      apiVersion: 'ironic.metal3.io/v1alpha1',
+      kind: 'Ironic',
+      metadata: { name: 'ironic', namespace: 'metal3' },
+      spec: { networking: { apiPort: 'x' } },
+      status: previous,
+    },
+  });
   t.same(status['access'], previous.access);
 });

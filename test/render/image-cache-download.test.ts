@@ -18,7 +18,9 @@ const AARCH64 = 'ipa-centos9-master-aarch64.tar.gz';
 const initContainers = (spec: Record<string, unknown>): IContainer[] => {
   const parsed = parseIronicImageCache(spec);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  return renderCacheStatefulSet({ name: 'ipa', namespace: 'metal3', model: parsed.model, config: testConfig().render }).spec?.template.spec?.initContainers ?? [];
+  return (
+    renderCacheStatefulSet({ name: 'ipa', namespace: 'metal3', model: parsed.model, config: testConfig().render }).spec?.template.spec?.initContainers ?? []
+  );
 };
 
 type Start = { readonly failed?: string; readonly runs: readonly ScriptRun[]; readonly stdout: string; readonly stderr: string };
@@ -28,7 +30,8 @@ const startPod = async (volume: Scratch, spec: Record<string, unknown>): Promise
   const runs: ScriptRun[] = [];
   for (const container of initContainers(spec)) {
     const [shell, flag, script] = container.command ?? [];
-    if (shell !== '/bin/bash' || flag !== '-c' || script === undefined) throw new Error(`${container.name} is not a bash script: ${JSON.stringify(container.command)}`);
+    if (shell !== '/bin/bash' || flag !== '-c' || script === undefined)
+      throw new Error(`${container.name} is not a bash script: ${JSON.stringify(container.command)}`);
     const run = await volume.run(script, Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? ''])));
     runs.push(run);
     if (run.code !== 0) return { failed: container.name, runs, stdout: runs.map((r) => r.stdout).join(''), stderr: runs.map((r) => r.stderr).join('') };
@@ -113,7 +116,11 @@ t.test('a restart with a filled volume: no download while the source is unchange
   t.match(changed.stdout, /answered 200 to If-None-Match "[0-9a-f]+": downloading again/);
   t.equal(served(volume), 'kernel v2, initramfs v2');
   t.not(link(volume), v1);
-  t.same(readdirSync(volume.images).filter((f) => !f.startsWith('ironic-python-agent')), [link(volume).split('/')[0]], 'the previous download is pruned');
+  t.same(
+    readdirSync(volume.images).filter((f) => !f.startsWith('ironic-python-agent')),
+    [link(volume).split('/')[0]],
+    'the previous download is pruned',
+  );
 
   await source.stop();
   const down = await startPod(volume, spec);
@@ -141,7 +148,10 @@ t.test('a restart whose download fails fails the init container and keeps the pr
   source.publishBytes(MASTER, Buffer.from('not a tarball'));
   const broken = await startPod(volume, spec);
   t.equal(broken.failed, 'download-x86-64', 'a changed source that cannot be extracted fails the download');
-  t.match(broken.stderr, /the download of http:\/\/127\.0\.0\.1:\d+\/ipa-centos9-master\.tar\.gz failed: the downloader exited with code \d+ \(the previous download stays in /);
+  t.match(
+    broken.stderr,
+    /the download of http:\/\/127\.0\.0\.1:\d+\/ipa-centos9-master\.tar\.gz failed: the downloader exited with code \d+ \(the previous download stays in /,
+  );
   t.equal(link(volume), v1, 'the previous download is back in place');
   t.equal(served(volume), 'kernel v1, initramfs v1');
 
@@ -188,7 +198,10 @@ t.test('a source without "ETag:" (etag: in any case is read): unchanged is kept,
   source.publish(MASTER, 'v3');
   t.equal((await startPod(volume, spec)).failed, undefined);
   t.equal(served(volume), 'kernel v3, initramfs v3', 'the new download does not land inside the old directory of the same name');
-  t.same(readdirSync(volume.images).filter((f) => !f.startsWith('ironic-python-agent')), [`${MASTER}-`]);
+  t.same(
+    readdirSync(volume.images).filter((f) => !f.startsWith('ironic-python-agent')),
+    [`${MASTER}-`],
+  );
 });
 
 t.test('a spec change to another tarball downloads it, whatever the source says of the old one', async (t) => {
@@ -209,7 +222,10 @@ t.test('the download refuses an IPA older than agentMinimumModificationTime, als
   const source = await withSource(t);
   const volume = scratchVolume();
   source.publish(MASTER, 'v1', 'Wed, 01 Oct 2025 07:28:00 GMT');
-  const spec = (minimum?: string): Record<string, unknown> => ({ agentDownloadURL: source.url, ...(minimum !== undefined && { agentMinimumModificationTime: minimum }) });
+  const spec = (minimum?: string): Record<string, unknown> => ({
+    agentDownloadURL: source.url,
+    ...(minimum !== undefined && { agentMinimumModificationTime: minimum }),
+  });
   t.equal((await startPod(volume, spec())).failed, undefined, 'no minimum: accepted');
   t.equal((await startPod(volume, spec('2025-10-01T07:28:00Z'))).failed, undefined, 'exactly the minimum: accepted');
   const older = await startPod(volume, spec('2025-10-02T00:00:00+02:00'));
@@ -241,7 +257,11 @@ t.test('the prune container keeps what the links point to and removes the rest',
   t.match(pruned.stdout, /removing the older download ipa-centos9-master\.tar\.gz-0ld/);
   t.equal(link(volume), x86, 'the cached architecture is kept');
   t.equal(served(volume), 'kernel v1, initramfs v1', 'with its files');
-  t.same(readdirSync(volume.images).sort(), [x86.split('/')[0], 'ironic-python-agent_x86_64.headers', 'ironic-python-agent_x86_64.initramfs', 'ironic-python-agent_x86_64.kernel'], 'an architecture no longer cached, links of other names and older downloads are removed');
+  t.same(
+    readdirSync(volume.images).sort(),
+    [x86.split('/')[0], 'ironic-python-agent_x86_64.headers', 'ironic-python-agent_x86_64.initramfs', 'ironic-python-agent_x86_64.kernel'],
+    'an architecture no longer cached, links of other names and older downloads are removed',
+  );
   t.same(readdirSync(join(volume.root, 'shared', 'tmp')), [], 'and leftovers of interrupted downloads');
   const again = await startPod(volume, { agentDownloadURL: source.url });
   t.equal(again.failed, undefined, 'a second run has nothing to do');

@@ -10,11 +10,19 @@ import type { Obj } from '../helpers/hooks.js';
 const ingress = { host: 'ironic.example.com', ingressClassName: 'nginx' };
 
 const cases: readonly { scenario: string; spec: Obj; related: Obj[]; expected: Record<string, string> | undefined }[] = [
-  { scenario: 'TLS: HTTPS to the backend', spec: { tls: { certificateName: 'ironic-tls' }, networking: { disableHostNetwork: true, ingress } }, related: [TLS_SECRET], expected: { 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS' } },
+  {
+    scenario: 'TLS: HTTPS to the backend',
+    spec: { tls: { certificateName: 'ironic-tls' }, networking: { disableHostNetwork: true, ingress } },
+    related: [TLS_SECRET],
+    expected: { 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS' },
+  },
   { scenario: 'no TLS: plain HTTP, no annotation', spec: { networking: { disableHostNetwork: true, ingress } }, related: [], expected: undefined },
   {
-    scenario: 'the user\'s setting wins',
-    spec: { tls: { certificateName: 'ironic-tls' }, networking: { disableHostNetwork: true, ingress: { ...ingress, annotations: { 'nginx.ingress.kubernetes.io/backend-protocol': 'GRPCS', a: 'b' } } } },
+    scenario: "the user's setting wins",
+    spec: {
+      tls: { certificateName: 'ironic-tls' },
+      networking: { disableHostNetwork: true, ingress: { ...ingress, annotations: { 'nginx.ingress.kubernetes.io/backend-protocol': 'GRPCS', a: 'b' } } },
+    },
     related: [TLS_SECRET],
     expected: { a: 'b', 'nginx.ingress.kubernetes.io/backend-protocol': 'GRPCS' },
   },

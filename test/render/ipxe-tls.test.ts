@@ -58,10 +58,18 @@ t.test('the pod satisfies the image contract of iPXE over TLS', async (t) => {
   t.notOk(mountFor(dnsmasq, firmwareDir)?.readOnly, 'dnsmasq writes /shared/tftpboot');
   t.match(httpd?.ports, [{}, {}, {}, { name: 'ipxe-tls', containerPort: 8084, hostPort: 8084 }], 'httpd serves the iPXE vhost on the host network');
   const probe = httpd?.readinessProbe;
-  t.equal(probe?.exec?.command?.at(-1), 'https://127.0.0.1:8084/images/ironic-python-agent.kernel', 'plain HTTP denies everything with iPXE TLS: the probe uses the iPXE vhost');
+  t.equal(
+    probe?.exec?.command?.at(-1),
+    'https://127.0.0.1:8084/images/ironic-python-agent.kernel',
+    'plain HTTP denies everything with iPXE TLS: the probe uses the iPXE vhost',
+  );
   // buildipxe.sh: `[[ $IPXE_ENABLE_TLS == true ]]` (set -u: it must be set), a source, the CA, where to chain.
   t.equal(env['IPXE_ENABLE_TLS'], 'true');
-  t.same([env['IPXE_BUILD_FROM_CACHE'], env['IPXE_BUILD_FROM_REPO']], ['true', 'false'], 'built from the source the command cloned (the cache, at IPXE_SHARED_FIRMWARE_SOURCE)');
+  t.same(
+    [env['IPXE_BUILD_FROM_CACHE'], env['IPXE_BUILD_FROM_REPO']],
+    ['true', 'false'],
+    'built from the source the command cloned (the cache, at IPXE_SHARED_FIRMWARE_SOURCE)',
+  );
   t.equal(mountFor(builder, env['IPXE_SHARED_FIRMWARE_SOURCE'] ?? '/shared/ipxe-source')?.name, 'ipxe-builder-scratch', 'cloned into a writable directory');
   t.equal(env['IPXE_CERT_FILE'], '/certs/ipxe/ca.crt', 'CERT= and TRUST= get the CA bundle the issuer writes');
   t.match(mountFor(builder, env['IPXE_CERT_FILE'] ?? ''), { name: 'cert-ironic', readOnly: true });
@@ -84,7 +92,10 @@ const runBuilder = (builderEnv: Record<string, string>, runs = 1): { firmware: s
   mkdirSync(bin);
   const gitLog = join(dir, 'git.log');
   // git fails like the real one when the destination exists.
-  writeFileSync(join(bin, 'git'), `#!/bin/bash\necho "$*" >> ${gitLog}\ndest="\${@: -1}"\n[[ ! -e "$dest" ]] || { echo "destination path '$dest' already exists" >&2; exit 128; }\nmkdir -p "$dest/src/config/local"\ntouch "$dest/src/config/local/.gitignore"\n`);
+  writeFileSync(
+    join(bin, 'git'),
+    `#!/bin/bash\necho "$*" >> ${gitLog}\ndest="\${@: -1}"\n[[ ! -e "$dest" ]] || { echo "destination path '$dest' already exists" >&2; exit 128; }\nmkdir -p "$dest/src/config/local"\ntouch "$dest/src/config/local/.gitignore"\n`,
+  );
   const stub = join(bin, 'buildipxe.sh');
   writeFileSync(
     stub,
@@ -105,7 +116,10 @@ const runBuilder = (builderEnv: Record<string, string>, runs = 1): { firmware: s
   const source = join(dir, 'data', 'ipxe-source');
   const env = { ...builderEnv, PATH: `${bin}:${process.env['PATH'] ?? ''}`, IPXE_CUSTOM_FIRMWARE_DIR: firmware, IPXE_SHARED_FIRMWARE_SOURCE: source };
   for (let i = 0; i < runs; i++) {
-    execFileSync('bash', ['-c', IPXE_BUILD_SCRIPT.replace('/bin/buildipxe.sh', stub).replace(' /tmp/ipxe-source', ` ${join(dir, 'tmp-source')}`)], { env, stdio: 'pipe' });
+    execFileSync('bash', ['-c', IPXE_BUILD_SCRIPT.replace('/bin/buildipxe.sh', stub).replace(' /tmp/ipxe-source', ` ${join(dir, 'tmp-source')}`)], {
+      env,
+      stdio: 'pipe',
+    });
   }
   return { firmware, source, gitCalls: readFileSync(gitLog, 'utf8').trim().split('\n') };
 };
@@ -120,7 +134,10 @@ t.test('the firmware the builder leaves has the names rundnsmasq and runhttpd co
   const files = readdirSync(firmware).sort();
   const arch = process.arch === 'arm64' ? 'arm64' : 'x86_64';
   t.same(files, [`snponly-${arch}.efi`, 'undionly.kpxe'].sort(), 'renamed for this architecture');
-  t.ok(files.every((f) => FIRMWARE_NAMES.includes(f)), 'only names copy_ipxe_firmware copies');
+  t.ok(
+    files.every((f) => FIRMWARE_NAMES.includes(f)),
+    'only names copy_ipxe_firmware copies',
+  );
   t.equal(readFileSync(join(firmware, `snponly-${arch}.efi`), 'utf8'), 'efi\n');
 });
 
@@ -131,7 +148,14 @@ t.test('the firmware is built from a pinned iPXE release with ECDSA, with HTTPS 
   t.same([builderEnv['IPXE_BUILD_FROM_CACHE'], builderEnv['IPXE_BUILD_FROM_REPO']], ['true', 'false'], 'buildipxe.sh builds the source the script cloned');
   t.equal(builderEnv['IPXE_SHARED_FIRMWARE_SOURCE'], '/data/ipxe-source');
   const { source, gitCalls } = runBuilder(builderEnv, 2);
-  t.same(gitCalls, [`clone --depth 1 --branch v2.0.0 https://github.com/ipxe/ipxe.git ${source}`, `clone --depth 1 --branch v2.0.0 https://github.com/ipxe/ipxe.git ${source}`], 'cloned again when the init container restarts');
+  t.same(
+    gitCalls,
+    [
+      `clone --depth 1 --branch v2.0.0 https://github.com/ipxe/ipxe.git ${source}`,
+      `clone --depth 1 --branch v2.0.0 https://github.com/ipxe/ipxe.git ${source}`,
+    ],
+    'cloned again when the init container restarts',
+  );
   t.equal(readFileSync(join(source, 'src/config/local/general.h'), 'utf8'), '#define DOWNLOAD_PROTO_HTTPS\n');
   const other = envOf(containerOf(podOf((await syncFor(spec, [], {}, { IPXE_RELEASE: 'v2.0.1' })).children), 'ipxe-builder'));
   t.equal(other['IPXE_RELEASE_BRANCH'], 'v2.0.1', "the hook server's IPXE_RELEASE replaces it");
@@ -149,7 +173,9 @@ t.test('the firmware trusts the CA that signs the certificate iPXE is served wit
   const pod = podOf((await syncFor(spec)).children);
   const certs = mkdtempSync(join(tmpdir(), 'certs-'));
   const issuerEnv = { ...envOf(containerOf(pod, 'tls-certificate')), CA_DIR: caDir, CERT_DIR: certs, HOST_IP: '192.0.2.2', POD_IP: '192.0.2.2' };
-  await issueFromEnvironment(issuerEnv, now, () => ({ eth1: [{ address: '192.0.2.2', netmask: '255.255.255.0', family: 'IPv4', mac: '52:54:00:00:00:01', internal: false, cidr: '192.0.2.2/24' }] }));
+  await issueFromEnvironment(issuerEnv, now, () => ({
+    eth1: [{ address: '192.0.2.2', netmask: '255.255.255.0', family: 'IPv4', mac: '52:54:00:00:00:01', internal: false, cidr: '192.0.2.2/24' }],
+  }));
   const builderEnv = envOf(containerOf(pod, 'ipxe-builder'));
   const trustFile = join(certs, (builderEnv['IPXE_CERT_FILE'] ?? '').replace('/certs/ipxe/', ''));
   // TRUST= fingerprints the first certificate of the file only (`openssl x509 -in`, iPXE Makefile.housekeeping).
@@ -171,7 +197,13 @@ t.test("a user's Secret: its CA when it has one, else the certificate itself", a
 
 t.test('the builder reaches GitHub through spec.proxy, and the image can be replaced', async (t) => {
   const pod = podOf(
-    (await syncFor({ ...spec, proxy: { httpsProxy: 'http://proxy.example.com:3128' }, images: { ipxeBuilder: 'registry.example.com/ipxe-builder@sha256:0123' } })).children,
+    (
+      await syncFor({
+        ...spec,
+        proxy: { httpsProxy: 'http://proxy.example.com:3128' },
+        images: { ipxeBuilder: 'registry.example.com/ipxe-builder@sha256:0123' },
+      })
+    ).children,
   );
   const builder = containerOf(pod, 'ipxe-builder');
   t.equal(envOf(builder)['https_proxy'], 'http://proxy.example.com:3128', 'git reads https_proxy');
@@ -194,7 +226,11 @@ t.test('the builder sees the certificate it trusts and no private key', async (t
   const cases: [string, Obj, Obj[]][] = [
     ['generated', spec, []],
     ['Secret with ca.crt', { networking: network, tls: { certificateName: 'ironic-tls', ipxe: true } }, [TLS_SECRET]],
-    ['Secret without ca.crt', { networking: network, tls: { certificateName: 'ironic-tls', ipxe: true } }, [secret('ironic-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })]],
+    [
+      'Secret without ca.crt',
+      { networking: network, tls: { certificateName: 'ironic-tls', ipxe: true } },
+      [secret('ironic-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })],
+    ],
   ];
   for (const [name, ipxeSpec, related] of cases) {
     const pod = podOf((await syncFor(ipxeSpec, related)).children);
@@ -202,7 +238,10 @@ t.test('the builder sees the certificate it trusts and no private key', async (t
     const mounts: Mount[] = builder?.volumeMounts ?? [];
     // Every volume of the pod that holds a private key: the serving certificate's and the CA key of the generated one.
     const keyVolumes = new Set(['cert-ironic', 'tls-ca-key']);
-    t.ok(pod.volumes.some((v) => v.name === 'cert-ironic'), `${name}: the pod has the serving certificate's volume`);
+    t.ok(
+      pod.volumes.some((v) => v.name === 'cert-ironic'),
+      `${name}: the pod has the serving certificate's volume`,
+    );
     const exposed = mounts.filter((m) => keyVolumes.has(m.name));
     t.ok(
       exposed.every((m) => m.subPath === 'ca.crt' || m.subPath === 'tls.crt'),
@@ -210,22 +249,47 @@ t.test('the builder sees the certificate it trusts and no private key', async (t
     );
     const certFile = envOf(builder)['IPXE_CERT_FILE'] ?? '';
     t.same(exposed, [{ name: 'cert-ironic', mountPath: certFile, subPath: certFile.replace('/certs/ipxe/', ''), readOnly: true }], `${name}: just ${certFile}`);
-    t.notOk(mounts.some((m) => m.mountPath === '/certs/ipxe' || '/certs/ipxe/tls.key'.startsWith(`${m.mountPath}/`)), `${name}: no mount contains /certs/ipxe/tls.key`);
+    t.notOk(
+      mounts.some((m) => m.mountPath === '/certs/ipxe' || '/certs/ipxe/tls.key'.startsWith(`${m.mountPath}/`)),
+      `${name}: no mount contains /certs/ipxe/tls.key`,
+    );
     // The other containers still get the whole volume: tls-common.sh needs tls.key next to tls.crt.
     t.match(mountsOf(containerOf(pod, 'httpd'))['/certs/ipxe'], { name: 'cert-ironic', readOnly: true }, `${name}: httpd keeps /certs/ipxe`);
   }
 });
 
 t.test('iPXE TLS pods run on amd64 nodes: the builder cannot build the i386 BIOS firmware on arm64', async (t) => {
-  const amd64Only = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] }] } } };
+  const amd64Only = {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] }],
+      },
+    },
+  };
   t.same(podOf((await syncFor(spec)).children).affinity, amd64Only);
-  const placed = podOf((await syncFor({ ...spec, nodeSelector: { 'node-role.kubernetes.io/control-plane': '' }, overrides: { tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] } })).children);
+  const placed = podOf(
+    (
+      await syncFor({
+        ...spec,
+        nodeSelector: { 'node-role.kubernetes.io/control-plane': '' },
+        overrides: { tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] },
+      })
+    ).children,
+  );
   t.same(placed.affinity, amd64Only, 'added to the placement of the spec');
   t.same(placed.nodeSelector, { 'node-role.kubernetes.io/control-plane': '' }, 'nodeSelector kept');
   t.match(placed.tolerations, [{ key: 'node-role.kubernetes.io/control-plane' }], 'tolerations kept');
   t.same(podOf((await syncFor({ ...spec, nodeSelector: { 'kubernetes.io/arch': 'amd64' } })).children).affinity, amd64Only, 'an amd64 nodeSelector agrees');
-  t.equal(podOf((await syncFor({ networking: network, tls: { generateCertificate: true } })).children).affinity, undefined, 'without tls.ipxe any architecture');
+  t.equal(
+    podOf((await syncFor({ networking: network, tls: { generateCertificate: true } })).children).affinity,
+    undefined,
+    'without tls.ipxe any architecture',
+  );
   const refused = await syncFor({ ...spec, nodeSelector: { 'kubernetes.io/arch': 'arm64' } });
-  t.match(refused.status['conditions'], [{ reason: 'InvalidSpec', message: /spec\.nodeSelector\["kubernetes\.io\/arch"\]: tls\.ipxe runs on amd64 nodes only .*"arm64"/ }], 'a pod that could never be scheduled is refused');
+  t.match(
+    refused.status['conditions'],
+    [{ reason: 'InvalidSpec', message: /spec\.nodeSelector\["kubernetes\.io\/arch"\]: tls\.ipxe runs on amd64 nodes only .*"arm64"/ }],
+    'a pod that could never be scheduled is refused',
+  );
   t.equal(refused.children.length, 0, 'and nothing is created');
 });

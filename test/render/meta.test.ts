@@ -22,7 +22,10 @@ const reference = (value: unknown): string => {
 
 t.test('canonicalJson is the text of the plain definition, for any value', async (t) => {
   const anything = fc.anything({ withSparseArray: true, withNullPrototype: true, withBoxedValues: true, withDate: true, withObjectString: true, maxDepth: 5 });
-  fc.assert(fc.property(anything, (value) => canonicalJson(value) === reference(value)), { numRuns: 3000 });
+  fc.assert(
+    fc.property(anything, (value) => canonicalJson(value) === reference(value)),
+    { numRuns: 3000 },
+  );
   t.pass('property holds');
 });
 

@@ -1,6 +1,17 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { dnsLabel, ironicNames, knownDatabaseNames, knownImageCacheNames, knownLabelValues, labelValue, objectName, databaseNames, imageCacheNames, statefulSetName } from '../../src/render/names.js';
+import {
+  dnsLabel,
+  ironicNames,
+  knownDatabaseNames,
+  knownImageCacheNames,
+  knownLabelValues,
+  labelValue,
+  objectName,
+  databaseNames,
+  imageCacheNames,
+  statefulSetName,
+} from '../../src/render/names.js';
 
 const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -9,30 +20,43 @@ const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])
 /** Valid Kubernetes object names (DNS-1123 subdomains up to 253 characters). */
 const objectNames = fc
   .array(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,20}[a-z0-9])?$/), { minLength: 1, maxLength: 12 })
-  .map((parts) => parts.join('.').slice(0, 253).replace(/[.-]+$/, ''))
+  .map((parts) =>
+    parts
+      .join('.')
+      .slice(0, 253)
+      .replace(/[.-]+$/, ''),
+  )
   .filter((n) => n.length > 0 && SUBDOMAIN.test(n));
 
 t.test('child names and label values stay within Kubernetes limits for any valid parent name', async (t) => {
   t.doesNotThrow(() =>
-  fc.assert(
-    fc.property(objectNames, (name) => {
-      const n = ironicNames(name);
-      const d = databaseNames(name);
-      return (
-        DNS_LABEL.test(n.service) && n.service.length <= 63 &&
-        DNS_LABEL.test(d.service) && d.service.length <= 63 &&
-        n.workload.length <= 253 && SUBDOMAIN.test(n.workload) &&
-        n.upgradeJob('pre', '37.0', '38.0').length <= 63 &&
-        [n.apiCredentials, n.clouds, n.switchConfig, n.switchCredentials, n.networking, n.ingress, n.serviceMonitor].every((o) => o.length <= 253 && SUBDOMAIN.test(o)) &&
-        DNS_LABEL.test(n.networkingService) && n.networkingService.length <= 63 &&
-        [n.htpasswd('f'.repeat(64)), n.rpcCA('0'.repeat(64))].every((o) => o.length <= 253 && SUBDOMAIN.test(o)) &&
-        n.htpasswd('f'.repeat(64)).startsWith(n.htpasswdPrefix) && n.rpcCA('0'.repeat(64)).startsWith(n.rpcCAPrefix) &&
-        [d.statefulSet, d.credentials, d.config].every((o) => o.length <= 253 && SUBDOMAIN.test(o)) &&
-        LABEL_VALUE.test(labelValue(name)) && labelValue(name).length <= 63
-      );
-    }),
-    { numRuns: 500 },
-  ),
+    fc.assert(
+      fc.property(objectNames, (name) => {
+        const n = ironicNames(name);
+        const d = databaseNames(name);
+        return (
+          DNS_LABEL.test(n.service) &&
+          n.service.length <= 63 &&
+          DNS_LABEL.test(d.service) &&
+          d.service.length <= 63 &&
+          n.workload.length <= 253 &&
+          SUBDOMAIN.test(n.workload) &&
+          n.upgradeJob('pre', '37.0', '38.0').length <= 63 &&
+          [n.apiCredentials, n.clouds, n.switchConfig, n.switchCredentials, n.networking, n.ingress, n.serviceMonitor].every(
+            (o) => o.length <= 253 && SUBDOMAIN.test(o),
+          ) &&
+          DNS_LABEL.test(n.networkingService) &&
+          n.networkingService.length <= 63 &&
+          [n.htpasswd('f'.repeat(64)), n.rpcCA('0'.repeat(64))].every((o) => o.length <= 253 && SUBDOMAIN.test(o)) &&
+          n.htpasswd('f'.repeat(64)).startsWith(n.htpasswdPrefix) &&
+          n.rpcCA('0'.repeat(64)).startsWith(n.rpcCAPrefix) &&
+          [d.statefulSet, d.credentials, d.config].every((o) => o.length <= 253 && SUBDOMAIN.test(o)) &&
+          LABEL_VALUE.test(labelValue(name)) &&
+          labelValue(name).length <= 63
+        );
+      }),
+      { numRuns: 500 },
+    ),
   );
 });
 
@@ -56,31 +80,46 @@ t.test('content-named Secrets of the longest names still fit, and keep their pre
 /** Valid IronicDatabase names: object names (DNS-1123 subdomains) of at most 43 characters, as the CRD allows. */
 const databaseObjectNames = fc
   .array(fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,20}[a-z0-9])?$/), { minLength: 1, maxLength: 4 })
-  .map((parts) => parts.join('.').slice(0, 43).replace(/[.-]+$/, ''))
+  .map((parts) =>
+    parts
+      .join('.')
+      .slice(0, 43)
+      .replace(/[.-]+$/, ''),
+  )
   .filter((n) => n.length > 0 && SUBDOMAIN.test(n));
 
 /** The Services mariadb-operator creates for a MariaDB (api/v1alpha1 mariadb_keys.go, v26.6.0). */
 const mariadbServices = (mariadb: string): string[] => [mariadb, `${mariadb}-internal`, `${mariadb}-primary`, `${mariadb}-secondary`];
 
-t.test('engine MariaDBOperator: every Service mariadb-operator derives from the MariaDB name is a valid Service name, and the host is its primary', async (t) => {
-  for (const name of ['db.v1', '1db', 'ironic-db', 'a.b.c.' + 'd'.repeat(37), '9'.repeat(43)]) {
-    const d = databaseNames(name);
-    t.ok(mariadbServices(d.mariadb).every((s) => DNS_LABEL.test(s) && s.length <= 63), `${name}: ${mariadbServices(d.mariadb).join(', ')}`);
-    t.ok(d.mariadb.length <= 52, `${name}: ${d.mariadb} leaves room for the pods' revision label`);
-    t.equal(d.primaryService, `${d.mariadb}-primary`, `${name}: the status host is the Service mariadb-operator creates`);
-  }
-  t.equal(databaseNames('ironic-db').mariadb, 'ironic-db-database', 'a name that is a DNS label keeps its MariaDB name');
-  t.not(databaseNames('db.v1').mariadb, databaseNames('db-v1').mariadb, 'a.b and a-b never share a MariaDB');
-  t.doesNotThrow(() =>
-    fc.assert(
-      fc.property(databaseObjectNames, (name) => {
-        const d = databaseNames(name);
-        return d.mariadb.length <= 52 && d.primaryService === `${d.mariadb}-primary` && mariadbServices(d.mariadb).every((s) => DNS_LABEL.test(s) && s.length <= 63);
-      }),
-      { numRuns: 500 },
-    ),
-  );
-});
+t.test(
+  'engine MariaDBOperator: every Service mariadb-operator derives from the MariaDB name is a valid Service name, and the host is its primary',
+  async (t) => {
+    for (const name of ['db.v1', '1db', 'ironic-db', 'a.b.c.' + 'd'.repeat(37), '9'.repeat(43)]) {
+      const d = databaseNames(name);
+      t.ok(
+        mariadbServices(d.mariadb).every((s) => DNS_LABEL.test(s) && s.length <= 63),
+        `${name}: ${mariadbServices(d.mariadb).join(', ')}`,
+      );
+      t.ok(d.mariadb.length <= 52, `${name}: ${d.mariadb} leaves room for the pods' revision label`);
+      t.equal(d.primaryService, `${d.mariadb}-primary`, `${name}: the status host is the Service mariadb-operator creates`);
+    }
+    t.equal(databaseNames('ironic-db').mariadb, 'ironic-db-database', 'a name that is a DNS label keeps its MariaDB name');
+    t.not(databaseNames('db.v1').mariadb, databaseNames('db-v1').mariadb, 'a.b and a-b never share a MariaDB');
+    t.doesNotThrow(() =>
+      fc.assert(
+        fc.property(databaseObjectNames, (name) => {
+          const d = databaseNames(name);
+          return (
+            d.mariadb.length <= 52 &&
+            d.primaryService === `${d.mariadb}-primary` &&
+            mariadbServices(d.mariadb).every((s) => DNS_LABEL.test(s) && s.length <= 63)
+          );
+        }),
+        { numRuns: 500 },
+      ),
+    );
+  },
+);
 
 /** A pod hostname: a DNS-1123 label (it may start with a digit). */
 const HOSTNAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -119,7 +158,11 @@ t.test('names and label values are worked out once per parent name, boundedly, a
     rootPassword: objectName('db.v1', '-database-root'),
   });
   t.equal(database.statefulSet, statefulSetName('db.v1', '-database'));
-  t.same(cache, { statefulSet: statefulSetName('ipa.v1', '-ipa-cache'), service: dnsLabel('ipa.v1', '-ipa-cache'), config: objectName('ipa.v1', '-ipa-cache-config') });
+  t.same(cache, {
+    statefulSet: statefulSetName('ipa.v1', '-ipa-cache'),
+    service: dnsLabel('ipa.v1', '-ipa-cache'),
+    config: objectName('ipa.v1', '-ipa-cache-config'),
+  });
   t.equal(label, 'Ironic.v1');
   for (let i = 0; i < 3000; i += 1) {
     databaseNames(`db-${i}`);

@@ -65,7 +65,17 @@ const ready = (kind: 'Deployment' | 'DaemonSet', name: string, version: string):
     metadata: { name, namespace: NS, generation: 1, labels: { 'ironic.metal3.io/version': version } },
     status:
       kind === 'Deployment'
-        ? { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 1, readyReplicas: 1, conditions: [{ type: 'Available', status: 'True' }, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }] }
+        ? {
+            observedGeneration: 1,
+            replicas: 1,
+            updatedReplicas: 1,
+            availableReplicas: 1,
+            readyReplicas: 1,
+            conditions: [
+              { type: 'Available', status: 'True' },
+              { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' },
+            ],
+          }
         : { observedGeneration: 1, desiredNumberScheduled: 1, currentNumberScheduled: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberReady: 1 },
   });
 
@@ -93,18 +103,39 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
   /** A workload rendered before the annotation existed: its URLs are only in its variables, which the plan does not read back. */
   const workloadWithVariablesOnly: Objects = group('Deployment.apps/v1', {
     ...object('apps/v1', 'Deployment', names.workload),
-    spec: { template: { spec: { containers: [{ name: 'ironic', env: [{ name: 'DEPLOY_KERNEL_BY_ARCH', value: cacheURLs }, { name: 'DEPLOY_RAMDISK_BY_ARCH', value: byArch(cacheImages, 'initramfs') }] }] } } },
+    spec: {
+      template: {
+        spec: {
+          containers: [
+            {
+              name: 'ironic',
+              env: [
+                { name: 'DEPLOY_KERNEL_BY_ARCH', value: cacheURLs },
+                { name: 'DEPLOY_RAMDISK_BY_ARCH', value: byArch(cacheImages, 'initramfs') },
+              ],
+            },
+          ],
+        },
+      },
+    },
   });
   const cases: readonly { scenario: string; v: ParentView; reason?: string; resync?: number }[] = [
     { scenario: 'a valid spec renders', v: view({}) },
     { scenario: 'an invalid spec', v: view({ networking: { apiPort: 'x' } }), reason: 'InvalidSpec' },
     { scenario: 'a missing TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }), reason: 'MissingReference' },
-    { scenario: 'a TLS Secret without a key', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(secret('ironic-tls', { 'tls.crt': 'C' })) }), reason: 'InvalidReference' },
+    {
+      scenario: 'a TLS Secret without a key',
+      v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(secret('ironic-tls', { 'tls.crt': 'C' })) }),
+      reason: 'InvalidReference',
+    },
     { scenario: 'a present TLS Secret', v: view({ tls: { certificateName: 'ironic-tls' } }, { related: related(TLS_SECRET) }) },
     { scenario: 'a missing IronicDatabase', v: view({ databaseName: 'db' }), reason: 'MissingReference' },
     {
       scenario: 'an IronicDatabase not ready yet',
-      v: view({ databaseName: 'db' }, { related: group('IronicDatabase.ironic.metal3.io/v1alpha1', object('ironic.metal3.io/v1alpha1', 'IronicDatabase', 'db')) }),
+      v: view(
+        { databaseName: 'db' },
+        { related: group('IronicDatabase.ironic.metal3.io/v1alpha1', object('ironic.metal3.io/v1alpha1', 'IronicDatabase', 'db')) },
+      ),
       reason: 'DeploymentInProgress',
     },
     { scenario: 'a missing IronicImageCache', v: view({ imageCacheName: 'ipa' }), reason: 'MissingReference' },
@@ -125,16 +156,33 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
     },
     {
       scenario: 'a refreshing IronicImageCache whose URLs the workload does not run with yet: wait',
-      v: view({ imageCacheName: 'ipa' }, { related: related(refreshingCache), children: workloadWithImages(cacheImages.map((i) => ({ ...i, kernel: i.kernel.replace('kernel', 'old') }))) }),
+      v: view(
+        { imageCacheName: 'ipa' },
+        { related: related(refreshingCache), children: workloadWithImages(cacheImages.map((i) => ({ ...i, kernel: i.kernel.replace('kernel', 'old') }))) },
+      ),
       reason: 'DeploymentInProgress',
     },
     {
       scenario: 'an IronicImageCache whose new spec is not described by its status yet: wait, whatever the workload runs',
-      v: view({ imageCacheName: 'ipa' }, { related: related({ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', uid: 'uid-ipa', generation: 2 } }), children: workloadWithImages(cacheImages) }),
+      v: view(
+        { imageCacheName: 'ipa' },
+        {
+          related: related({ ...readyImageCache(), metadata: { name: 'ipa', namespace: 'metal3', uid: 'uid-ipa', generation: 2 } }),
+          children: workloadWithImages(cacheImages),
+        },
+      ),
       reason: 'DeploymentInProgress',
     },
-    { scenario: 'a young workload whose htpasswd Secret is not observed yet', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-12-31T23:59:30Z') }), reason: 'DeploymentInProgress', resync: 5 },
-    { scenario: 'an old workload whose htpasswd Secret is gone: render anew', v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-01-01T00:00:00Z') }) },
+    {
+      scenario: 'a young workload whose htpasswd Secret is not observed yet',
+      v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-12-31T23:59:30Z') }),
+      reason: 'DeploymentInProgress',
+      resync: 5,
+    },
+    {
+      scenario: 'an old workload whose htpasswd Secret is gone: render anew',
+      v: view({}, { children: workloadUsing(names.htpasswd('b'.repeat(64)), '2025-01-01T00:00:00Z') }),
+    },
     { scenario: 'a young workload using a Secret that is not ours', v: view({}, { children: workloadUsing('someone-elses', '2025-12-31T23:59:30Z') }) },
   ];
   for (const c of cases) {
@@ -149,7 +197,10 @@ t.test('a kept sync returns exactly the observed children', async (t) => {
   const observed = object('v1', 'Service', names.service, { spec: { ports: [{ port: 80 }] } });
   const prepared = prepareIronic(view({ networking: { apiPort: 'x' } }, { children: group('Service.v1', observed) }));
   t.equal(prepared.kind, 'keep');
-  if (prepared.kind === 'keep') t.same(prepared.result.children, [{ apiVersion: 'v1', kind: 'Service', metadata: { name: names.service, namespace: NS }, spec: { ports: [{ port: 80 }] } }]);
+  if (prepared.kind === 'keep')
+    t.same(prepared.result.children, [
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: names.service, namespace: NS }, spec: { ports: [{ port: 80 }] } },
+    ]);
 });
 
 const kindsOf = (children: readonly { kind: string; metadata: { name: string } }[]): string[] => children.map((c) => `${c.kind}/${c.metadata.name}`);
@@ -157,8 +208,19 @@ const kindsOf = (children: readonly { kind: string; metadata: { name: string } }
 t.test('finishIronic: the workload kind switch and the upgrade steps', async (t) => {
   const db = { database: { host: 'mariadb', name: 'ironic', credentialsName: 'db-creds' } };
   const job = (phase: 'pre' | 'post', from: string, to: string, complete: boolean): KubeObject =>
-    object('batch/v1', 'Job', names.upgradeJob(phase, from, to), { status: complete ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } : { active: 1 } });
-  const cases: readonly { scenario: string; spec: unknown; children?: Objects; status?: unknown; expectKinds: string[]; absentKinds?: string[]; reason: string; message?: RegExp }[] = [
+    object('batch/v1', 'Job', names.upgradeJob(phase, from, to), {
+      status: complete ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } : { active: 1 },
+    });
+  const cases: readonly {
+    scenario: string;
+    spec: unknown;
+    children?: Objects;
+    status?: unknown;
+    expectKinds: string[];
+    absentKinds?: string[];
+    reason: string;
+    message?: RegExp;
+  }[] = [
     {
       scenario: 'no database: everything at once',
       spec: {},
@@ -194,7 +256,11 @@ t.test('finishIronic: the workload kind switch and the upgrade steps', async (t)
     {
       scenario: 'pre-upgrade done, new workload ready: the post-upgrade Job',
       spec: { version: '38.0', ...db },
-      children: { ...group('Deployment.apps/v1', ready('Deployment', names.workload, '38.0')), ...group('Service.v1', object('v1', 'Service', names.service, { spec: { clusterIP: '10.0.0.1' } })), ...group('Job.batch/v1', job('pre', '37.0', '38.0', true)) },
+      children: {
+        ...group('Deployment.apps/v1', ready('Deployment', names.workload, '38.0')),
+        ...group('Service.v1', object('v1', 'Service', names.service, { spec: { clusterIP: '10.0.0.1' } })),
+        ...group('Job.batch/v1', job('pre', '37.0', '38.0', true)),
+      },
       status: { installedVersion: '37.0' },
       expectKinds: ['Deployment/ironic-service', 'Job/ironic-pre-37.0-to-38.0', 'Job/ironic-post-37.0-to-38.0'],
       reason: 'DeploymentInProgress',
@@ -224,7 +290,11 @@ t.test('finishIronic: the workload kind switch and the upgrade steps', async (t)
     },
   ];
   for (const c of cases) {
-    const v = view(c.spec, { ...(c.children && { children: c.children }), status: c.status, related: related(secret('db-creds', { username: 'u', password: 'p' })) });
+    const v = view(c.spec, {
+      ...(c.children && { children: c.children }),
+      status: c.status,
+      related: related(secret('db-creds', { username: 'u', password: 'p' })),
+    });
     const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
     const kinds = kindsOf(result.children);
     for (const k of c.expectKinds) t.ok(kinds.includes(k), `${c.scenario}: ${k} is a child (${kinds.join(', ')})`);
@@ -236,10 +306,15 @@ t.test('finishIronic: the workload kind switch and the upgrade steps', async (t)
 });
 
 t.test('CA Secrets are kept until the DaemonSet rolled out on the current one', async (t) => {
-  const ca = (hash: string): KubeObject => object('v1', 'Secret', names.rpcCA(hash), { metadata: { name: names.rpcCA(hash), namespace: NS, labels: { 'ironic.metal3.io/component': 'rpc-ca' } } });
+  const ca = (hash: string): KubeObject =>
+    object('v1', 'Secret', names.rpcCA(hash), { metadata: { name: names.rpcCA(hash), namespace: NS, labels: { 'ironic.metal3.io/component': 'rpc-ca' } } });
   const daemonSet = (annotation: string, isReady: boolean): KubeObject => {
     const base = ready('DaemonSet', names.workload, '38.0');
-    return { ...base, spec: { template: { metadata: { annotations: { 'ironic.metal3.io/rpc-ca-version': annotation } } } }, ...(isReady ? {} : { status: { observedGeneration: 1, desiredNumberScheduled: 2, updatedNumberScheduled: 1, numberAvailable: 1 } }) };
+    return {
+      ...base,
+      spec: { template: { metadata: { annotations: { 'ironic.metal3.io/rpc-ca-version': annotation } } } },
+      ...(isReady ? {} : { status: { observedGeneration: 1, desiredNumberScheduled: 2, updatedNumberScheduled: 1, numberAvailable: 1 } }),
+    };
   };
   const oldHash = '1'.repeat(64);
   const newHash = '2'.repeat(64);
@@ -251,7 +326,11 @@ t.test('CA Secrets are kept until the DaemonSet rolled out on the current one', 
   for (const c of cases) {
     const v = view({}, { children: { ...group('Secret.v1', ca(oldHash), ca(newHash)), ...group('DaemonSet.apps/v1', c.ds) } });
     const rollout = caRollout(v, names, '38.0');
-    t.same(retainedCASecrets(v, names.rpcCAPrefix, rollout, names.rpcCA(newHash)).map((s) => s.metadata.name), c.kept, c.scenario);
+    t.same(
+      retainedCASecrets(v, names.rpcCAPrefix, rollout, names.rpcCA(newHash)).map((s) => s.metadata.name),
+      c.kept,
+      c.scenario,
+    );
   }
 });
 
@@ -262,7 +341,10 @@ t.test('secretsNotObservedYet only waits for our own Secrets of a young workload
 t.test('an object holding one of our names without belonging to us keeps everything and says what to do', async (t) => {
   const preCreated = object('v1', 'Secret', names.apiCredentials, { data: {} });
   const orphan = object('apps/v1', 'Deployment', names.workload);
-  const ours = { ...object('v1', 'Secret', names.apiCredentials), metadata: { name: names.apiCredentials, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } } as KubeObject;
+  const ours = {
+    ...object('v1', 'Secret', names.apiCredentials),
+    metadata: { name: names.apiCredentials, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] },
+  } as KubeObject;
   const cases: readonly { scenario: string; spec: unknown; related: Objects; children?: Objects; message?: RegExp }[] = [
     {
       scenario: 'a pre-created credentials Secret',
@@ -270,11 +352,25 @@ t.test('an object holding one of our names without belonging to us keeps everyth
       related: group('Secret.v1', preCreated),
       message: /Secret metal3\/ironic-api-credentials already exists and does not belong to this Ironic: set spec.apiCredentialsName to ironic-api-credentials/,
     },
-    { scenario: 'an orphaned Deployment (kubectl delete --cascade=orphan)', spec: {}, related: group('Deployment.apps/v1', orphan), message: /Deployment metal3\/ironic-service already exists .*: delete it/ },
-    { scenario: 'the same orphan blocks an HA Ironic too (two conductors)', spec: { highAvailability: true, database: { host: 'h', name: 'n', credentialsName: 'db-creds' } }, related: { ...group('Deployment.apps/v1', orphan), ...related(secret('db-creds', { username: 'u', password: 'p' })) as Objects }, message: /Deployment metal3\/ironic-service/ },
+    {
+      scenario: 'an orphaned Deployment (kubectl delete --cascade=orphan)',
+      spec: {},
+      related: group('Deployment.apps/v1', orphan),
+      message: /Deployment metal3\/ironic-service already exists .*: delete it/,
+    },
+    {
+      scenario: 'the same orphan blocks an HA Ironic too (two conductors)',
+      spec: { highAvailability: true, database: { host: 'h', name: 'n', credentialsName: 'db-creds' } },
+      related: { ...group('Deployment.apps/v1', orphan), ...(related(secret('db-creds', { username: 'u', password: 'p' })) as Objects) },
+      message: /Deployment metal3\/ironic-service/,
+    },
     { scenario: 'our own child, seen in related before children (cache lag)', spec: {}, related: group('Secret.v1', ours) },
     { scenario: 'our own child, observed', spec: {}, related: group('Secret.v1', preCreated), children: group('Secret.v1', preCreated) },
-    { scenario: 'the user names the Secret: it is theirs to use', spec: { apiCredentialsName: names.apiCredentials }, related: group('Secret.v1', { ...preCreated, data: { username: 'dXNlcg==', password: 'cGFzcw==' } }) },
+    {
+      scenario: 'the user names the Secret: it is theirs to use',
+      spec: { apiCredentialsName: names.apiCredentials },
+      related: group('Secret.v1', { ...preCreated, data: { username: 'dXNlcg==', password: 'cGFzcw==' } }),
+    },
   ];
   for (const c of cases) {
     const prepared = prepareIronic(view(c.spec, { related: c.related, ...(c.children && { children: c.children }) }));
@@ -304,24 +400,105 @@ t.test('retiring the other workload kind: scale down, wait for the pods and thei
     status: { observedGeneration: 2, currentNumberScheduled: scheduled, numberMisscheduled: 0, desiredNumberScheduled: scheduled },
   });
   const since = '2026-01-01T00:00:00Z';
-  const cases: readonly { scenario: string; spec: unknown; old: KubeObject; now: string; kept: boolean; replicas?: number; selector?: boolean; resync?: number; annotation?: string; message: RegExp }[] = [
-    { scenario: 'a running Deployment is scaled to zero', spec: { highAvailability: true, ...db }, old: deployment(1, 1), now: since, kept: true, replicas: 0, message: /scaling the Deployment ironic-service down first \(1 pods left\)/ },
-    { scenario: 'scaled, pods still there', spec: { highAvailability: true, ...db }, old: deployment(0, 1), now: since, kept: true, replicas: 0, message: /1 pods left/ },
-    { scenario: 'no pods: the time is recorded and the grace period awaited', spec: { highAvailability: true, ...db }, old: deployment(0, 0), now: since, kept: true, replicas: 0, resync: 60, annotation: since, message: /has no pods; waiting 60s/ },
-    { scenario: 'within the grace period the recorded time stays', spec: { highAvailability: true, ...db }, old: deployment(0, 0, { 'ironic.metal3.io/pods-gone-since': since }), now: '2026-01-01T00:00:45Z', kept: true, resync: 15, annotation: since, message: /waiting 15s/ },
-    { scenario: 'after the grace period the old Deployment goes', spec: { highAvailability: true, ...db }, old: deployment(0, 0, { 'ironic.metal3.io/pods-gone-since': since }), now: '2026-01-01T00:01:00Z', kept: false, message: /waiting for the Deployment ironic-service to be removed/ },
-    { scenario: 'a DaemonSet is moved onto no node', spec: db, old: daemonSet(false, 3), now: since, kept: true, selector: true, message: /switching to a single replica: scaling the DaemonSet ironic-service down first \(3 pods left\)/ },
-    { scenario: 'a DaemonSet on no node waits for the default grace period', spec: db, old: daemonSet(true, 0), now: since, kept: true, selector: true, resync: 30, annotation: since, message: /waiting 30s/ },
+  const cases: readonly {
+    scenario: string;
+    spec: unknown;
+    old: KubeObject;
+    now: string;
+    kept: boolean;
+    replicas?: number;
+    selector?: boolean;
+    resync?: number;
+    annotation?: string;
+    message: RegExp;
+  }[] = [
+    {
+      scenario: 'a running Deployment is scaled to zero',
+      spec: { highAvailability: true, ...db },
+      old: deployment(1, 1),
+      now: since,
+      kept: true,
+      replicas: 0,
+      message: /scaling the Deployment ironic-service down first \(1 pods left\)/,
+    },
+    {
+      scenario: 'scaled, pods still there',
+      spec: { highAvailability: true, ...db },
+      old: deployment(0, 1),
+      now: since,
+      kept: true,
+      replicas: 0,
+      message: /1 pods left/,
+    },
+    {
+      scenario: 'no pods: the time is recorded and the grace period awaited',
+      spec: { highAvailability: true, ...db },
+      old: deployment(0, 0),
+      now: since,
+      kept: true,
+      replicas: 0,
+      resync: 60,
+      annotation: since,
+      message: /has no pods; waiting 60s/,
+    },
+    {
+      scenario: 'within the grace period the recorded time stays',
+      spec: { highAvailability: true, ...db },
+      old: deployment(0, 0, { 'ironic.metal3.io/pods-gone-since': since }),
+      now: '2026-01-01T00:00:45Z',
+      kept: true,
+      resync: 15,
+      annotation: since,
+      message: /waiting 15s/,
+    },
+    {
+      scenario: 'after the grace period the old Deployment goes',
+      spec: { highAvailability: true, ...db },
+      old: deployment(0, 0, { 'ironic.metal3.io/pods-gone-since': since }),
+      now: '2026-01-01T00:01:00Z',
+      kept: false,
+      message: /waiting for the Deployment ironic-service to be removed/,
+    },
+    {
+      scenario: 'a DaemonSet is moved onto no node',
+      spec: db,
+      old: daemonSet(false, 3),
+      now: since,
+      kept: true,
+      selector: true,
+      message: /switching to a single replica: scaling the DaemonSet ironic-service down first \(3 pods left\)/,
+    },
+    {
+      scenario: 'a DaemonSet on no node waits for the default grace period',
+      spec: db,
+      old: daemonSet(true, 0),
+      now: since,
+      kept: true,
+      selector: true,
+      resync: 30,
+      annotation: since,
+      message: /waiting 30s/,
+    },
   ];
   for (const c of cases) {
     const kind = c.old.kind === 'Deployment' ? 'Deployment.apps/v1' : 'DaemonSet.apps/v1';
-    const v = view(c.spec, { children: group(kind, c.old), status: { installedVersion: '38.0' }, now: c.now, related: related(secret('db-creds', { username: 'u', password: 'p' })) });
+    const v = view(c.spec, {
+      children: group(kind, c.old),
+      status: { installedVersion: '38.0' },
+      now: c.now,
+      related: related(secret('db-creds', { username: 'u', password: 'p' })),
+    });
     const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
     const workloads = result.children.filter((k) => k.kind === 'Deployment' || k.kind === 'DaemonSet');
-    t.same(workloads.map((w) => w.kind), c.kept ? [c.old.kind] : [], `${c.scenario}: only the old workload, never both`);
+    t.same(
+      workloads.map((w) => w.kind),
+      c.kept ? [c.old.kind] : [],
+      `${c.scenario}: only the old workload, never both`,
+    );
     const kept = workloads[0] as (KubeObject & { spec: Record<string, unknown> }) | undefined;
     if (c.replicas !== undefined) t.equal(kept?.spec['replicas'], c.replicas, `${c.scenario}: replicas`);
-    if (c.selector === true) t.match(kept, { spec: { template: { spec: { nodeSelector: { 'ironic.metal3.io/retired-workload': 'true' } } } } }, `${c.scenario}: on no node`);
+    if (c.selector === true)
+      t.match(kept, { spec: { template: { spec: { nodeSelector: { 'ironic.metal3.io/retired-workload': 'true' } } } } }, `${c.scenario}: on no node`);
     t.equal(kept?.metadata.annotations?.['ironic.metal3.io/pods-gone-since'], c.annotation, `${c.scenario}: recorded time`);
     t.equal(result.resyncAfterSeconds, c.resync, `${c.scenario}: resync`);
     t.match(result.status.conditions?.[0]?.message, c.message, `${c.scenario}: message`);
@@ -332,20 +509,58 @@ t.test('the credentials rule: ours without a name or under our own name unless t
   const own = names.apiCredentials;
   const theirs = object('v1', 'Secret', own);
   const oursObserved = object('v1', 'Secret', own);
-  const oursInRelated = { ...object('v1', 'Secret', own), metadata: { name: own, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] } } as KubeObject;
-  const cases: readonly { scenario: string; spec: unknown; children?: Objects; related?: Objects; expected: { kind: string; secretName: string; observed?: boolean } }[] = [
+  const oursInRelated = {
+    ...object('v1', 'Secret', own),
+    metadata: { name: own, namespace: NS, ownerReferences: [{ controller: true, uid: 'parent-uid' }] },
+  } as KubeObject;
+  const cases: readonly {
+    scenario: string;
+    spec: unknown;
+    children?: Objects;
+    related?: Objects;
+    expected: { kind: string; secretName: string; observed?: boolean };
+  }[] = [
     { scenario: 'no name: generated', spec: {}, expected: { kind: 'generated', secretName: own, observed: false } },
-    { scenario: 'no name, observed: reused', spec: {}, children: group('Secret.v1', oursObserved), expected: { kind: 'generated', secretName: own, observed: true } },
-    { scenario: 'another name: the user\'s', spec: { apiCredentialsName: 'mine' }, expected: { kind: 'user', secretName: 'mine' } },
-    { scenario: 'our name, no such Secret: generated (what baremetal-operator reads)', spec: { apiCredentialsName: own }, expected: { kind: 'generated', secretName: own, observed: false } },
-    { scenario: 'our name, our child: reused', spec: { apiCredentialsName: own }, children: group('Secret.v1', oursObserved), related: group('Secret.v1', oursObserved), expected: { kind: 'generated', secretName: own, observed: true } },
-    { scenario: 'our name, ours but not yet among the children: reused', spec: { apiCredentialsName: own }, related: group('Secret.v1', oursInRelated), expected: { kind: 'generated', secretName: own, observed: true } },
-    { scenario: 'our name, made by the user: the user\'s, never replaced', spec: { apiCredentialsName: own }, related: group('Secret.v1', theirs), expected: { kind: 'user', secretName: own } },
+    {
+      scenario: 'no name, observed: reused',
+      spec: {},
+      children: group('Secret.v1', oursObserved),
+      expected: { kind: 'generated', secretName: own, observed: true },
+    },
+    { scenario: "another name: the user's", spec: { apiCredentialsName: 'mine' }, expected: { kind: 'user', secretName: 'mine' } },
+    {
+      scenario: 'our name, no such Secret: generated (what baremetal-operator reads)',
+      spec: { apiCredentialsName: own },
+      expected: { kind: 'generated', secretName: own, observed: false },
+    },
+    {
+      scenario: 'our name, our child: reused',
+      spec: { apiCredentialsName: own },
+      children: group('Secret.v1', oursObserved),
+      related: group('Secret.v1', oursObserved),
+      expected: { kind: 'generated', secretName: own, observed: true },
+    },
+    {
+      scenario: 'our name, ours but not yet among the children: reused',
+      spec: { apiCredentialsName: own },
+      related: group('Secret.v1', oursInRelated),
+      expected: { kind: 'generated', secretName: own, observed: true },
+    },
+    {
+      scenario: "our name, made by the user: the user's, never replaced",
+      spec: { apiCredentialsName: own },
+      related: group('Secret.v1', theirs),
+      expected: { kind: 'user', secretName: own },
+    },
   ];
   for (const c of cases) {
     const prepared = rendered(prepareIronic(view(c.spec, { ...(c.children && { children: c.children }), ...(c.related && { related: c.related }) })));
     const plan = prepared.credentials;
-    t.same({ kind: plan.kind, secretName: plan.secretName, ...(plan.kind === 'generated' && { observed: plan.observed !== undefined }) }, c.expected, c.scenario);
+    t.same(
+      { kind: plan.kind, secretName: plan.secretName, ...(plan.kind === 'generated' && { observed: plan.observed !== undefined }) },
+      c.expected,
+      c.scenario,
+    );
   }
 });
 
@@ -356,8 +571,14 @@ t.test('the clouds hand-off is replaced (left out once) when its content must ch
   t.ok(clouds, 'rendered');
   const observedSame = group('Secret.v1', { ...object('v1', 'Secret', names.clouds), data: clouds?.['data'] });
   const same = view({}, { children: observedSame });
-  t.ok(finishIronic(same, rendered(prepareIronic(same)), { credentials }, testConfig().render).children.some((c) => c.metadata.name === names.clouds), 'same content: kept');
+  t.ok(
+    finishIronic(same, rendered(prepareIronic(same)), { credentials }, testConfig().render).children.some((c) => c.metadata.name === names.clouds),
+    'same content: kept',
+  );
   const observedOld = group('Secret.v1', { ...object('v1', 'Secret', names.clouds), data: { 'clouds.yaml': 'b2xk' } });
   const changed = view({}, { children: observedOld });
-  t.notOk(finishIronic(changed, rendered(prepareIronic(changed)), { credentials }, testConfig().render).children.some((c) => c.metadata.name === names.clouds), 'changed content: left out, so deleted and created anew');
+  t.notOk(
+    finishIronic(changed, rendered(prepareIronic(changed)), { credentials }, testConfig().render).children.some((c) => c.metadata.name === names.clouds),
+    'changed content: left out, so deleted and created anew',
+  );
 });

@@ -36,7 +36,9 @@ const afterPreUpgrade = async (spec: Obj) => {
   const complete = { conditions: [{ type: 'Complete', status: 'True' }] };
   const children = observeAll(objsAt(first, 'children'), {}, (o) => (o['kind'] === 'Job' ? complete : undefined));
   const second = await syncIronic(syncRequest({ parent: ironic(spec, { status: first.status }), children, related: {} }), testContext());
-  const observed = observeAll(objsAt(second, 'children'), children, (o) => (o['kind'] === 'Deployment' ? availableDeployment(o) : o['kind'] === 'Job' ? complete : undefined));
+  const observed = observeAll(objsAt(second, 'children'), children, (o) =>
+    o['kind'] === 'Deployment' ? availableDeployment(o) : o['kind'] === 'Job' ? complete : undefined,
+  );
   return syncIronic(syncRequest({ parent: ironic(spec, { status: second.status }), children: observed, related: {} }), testContext());
 };
 
@@ -52,7 +54,11 @@ t.test('priorityClassName reaches every pod: workload, networking service, upgra
       pods: podsOf((await syncFor({ highAvailability: true, database, priorityClassName: 'ironic-critical' })).children),
       expected: ['DaemonSet ironic-service'],
     },
-    { name: 'upgrade Job', pods: podsOf((await firstInstall({ networking: provisioning, database, priorityClassName: 'ironic-critical' })).children), expected: ['Job ironic-pre-none-to-38.0'] },
+    {
+      name: 'upgrade Job',
+      pods: podsOf((await firstInstall({ networking: provisioning, database, priorityClassName: 'ironic-critical' })).children),
+      expected: ['Job ironic-pre-none-to-38.0'],
+    },
   ];
   for (const c of cases) {
     t.same(Object.keys(c.pods).sort(), [...c.expected].sort(), `${c.name}: the pods rendered`);
@@ -72,7 +78,9 @@ const everything = {
 
 /** `<pod>/<container>` → its resources, for every container and init container of every pod. */
 const resourcesOf = (pods: Record<string, PodSpec>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(pods).flatMap(([pod, spec]) => [...(spec.initContainers ?? []), ...spec.containers].map((c) => [`${pod}/${c.name}`, c.resources])));
+  Object.fromEntries(
+    Object.entries(pods).flatMap(([pod, spec]) => [...(spec.initContainers ?? []), ...spec.containers].map((c) => [`${pod}/${c.name}`, c.resources])),
+  );
 
 t.test('no container is BestEffort: every container of every pod has CPU and memory requests', async (t) => {
   const resources = {
@@ -82,7 +90,11 @@ t.test('no container is BestEffort: every container of every pod has CPU and mem
     ...resourcesOf(podsOf((await afterPreUpgrade({ networking: provisioning, database })).children)),
   };
   const containers = Object.keys(resources).map((k) => k.slice(k.indexOf('/') + 1));
-  t.same([...new Set(containers)].sort(), [...IRONIC_CONTAINER_NAMES].sort(), 'every container of DEFAULT_CONTAINER_REQUESTS is rendered somewhere, and no other');
+  t.same(
+    [...new Set(containers)].sort(),
+    [...IRONIC_CONTAINER_NAMES].sort(),
+    'every container of DEFAULT_CONTAINER_REQUESTS is rendered somewhere, and no other',
+  );
   for (const [container, value] of Object.entries(resources)) {
     const name = IRONIC_CONTAINER_NAMES.find((n) => n === container.slice(container.indexOf('/') + 1));
     t.same(value, { requests: name === undefined ? undefined : DEFAULT_CONTAINER_REQUESTS[name] }, `${container}: the default requests`);
@@ -92,15 +104,25 @@ t.test('no container is BestEffort: every container of every pod has CPU and mem
 t.test('spec.resources reaches its container, canonical; an override container keeps its own resources', async (t) => {
   const spec = {
     ...everything,
-    resources: { ironic: { requests: { memory: '1024Mi' }, limits: { memory: '4096Mi' } }, keepalived: { limits: { cpu: '2m' } }, 'ironic-networking': { requests: { cpu: '0.2' } } },
+    resources: {
+      ironic: { requests: { memory: '1024Mi' }, limits: { memory: '4096Mi' } },
+      keepalived: { limits: { cpu: '2m' } },
+      'ironic-networking': { requests: { cpu: '0.2' } },
+    },
     overrides: { containers: [{ name: 'httpd', image: 'registry.example.com/httpd:1', resources: { requests: { cpu: '1' } } }] },
   };
   const resources = resourcesOf(podsOf((await syncFor(spec)).children));
   t.same(resources['Deployment ironic-service/ironic'], { requests: { cpu: '100m', memory: '1Gi' }, limits: { memory: '4Gi' } });
-  t.same(resources['Deployment ironic-service/keepalived'], { requests: { cpu: '2m', memory: '16Mi' }, limits: { cpu: '2m' } }, 'the request is capped by the limit');
+  t.same(
+    resources['Deployment ironic-service/keepalived'],
+    { requests: { cpu: '2m', memory: '16Mi' }, limits: { cpu: '2m' } },
+    'the request is capped by the limit',
+  );
   t.same(resources['Deployment ironic-networking/ironic-networking'], { requests: { cpu: '200m', memory: '128Mi' } });
-  t.same(resources['Deployment ironic-service/httpd'], { requests: { cpu: '1' } }, 'the override container is the user\'s, whole');
-  const jobs = resourcesOf(podsOf((await firstInstall({ networking: provisioning, database, resources: { 'database-upgrade': { requests: { cpu: '1' } } } })).children));
+  t.same(resources['Deployment ironic-service/httpd'], { requests: { cpu: '1' } }, "the override container is the user's, whole");
+  const jobs = resourcesOf(
+    podsOf((await firstInstall({ networking: provisioning, database, resources: { 'database-upgrade': { requests: { cpu: '1' } } } })).children),
+  );
   t.same(jobs['Job ironic-pre-none-to-38.0/database-upgrade'], { requests: { cpu: '1', memory: '256Mi' } }, 'the upgrade Jobs too');
 });
 
@@ -115,10 +137,24 @@ const proxyOf = (env: Record<string, string>): Record<string, string> => Object.
 
 t.test('spec.proxy reaches ironic, the IPA downloader and the upgrade Jobs, in both cases, with what must bypass it', async (t) => {
   const proxy = { httpProxy: 'http://proxy.example.com:3128', httpsProxy: 'http://proxy.example.com:3129', noProxy: '.example.com, 10.0.0.0/8' };
-  const spec = { ...everything, networking: { ...everything.networking, dhcp: { ...dhcp, extraRanges: [{ networkCIDR: '198.51.100.7/24', rangeBegin: '198.51.100.10', rangeEnd: '198.51.100.20' }] } }, proxy };
+  const spec = {
+    ...everything,
+    networking: {
+      ...everything.networking,
+      dhcp: { ...dhcp, extraRanges: [{ networkCIDR: '198.51.100.7/24', rangeBegin: '198.51.100.10', rangeEnd: '198.51.100.20' }] },
+    },
+    proxy,
+  };
   const pods = podsOf((await syncFor(spec)).children);
   const noProxy = '.example.com,10.0.0.0/8,localhost,127.0.0.1,::1,.svc,192.0.2.2,192.0.2.0/24,198.51.100.0/24';
-  const expected = { HTTP_PROXY: proxy.httpProxy, http_proxy: proxy.httpProxy, HTTPS_PROXY: proxy.httpsProxy, https_proxy: proxy.httpsProxy, NO_PROXY: noProxy, no_proxy: noProxy };
+  const expected = {
+    HTTP_PROXY: proxy.httpProxy,
+    http_proxy: proxy.httpProxy,
+    HTTPS_PROXY: proxy.httpsProxy,
+    https_proxy: proxy.httpsProxy,
+    NO_PROXY: noProxy,
+    no_proxy: noProxy,
+  };
   t.same(proxyOf(envOf(pods, 'Deployment ironic-service', 'ironic')), expected, 'ironic');
   t.same(proxyOf(envOf(pods, 'Deployment ironic-service', 'ramdisk-downloader')), expected, 'the downloader');
   for (const container of ['httpd', 'dnsmasq', 'keepalived', 'ramdisk-logs', 'ironic-prometheus-exporter']) {
@@ -127,35 +163,78 @@ t.test('spec.proxy reaches ironic, the IPA downloader and the upgrade Jobs, in b
   t.same(proxyOf(envOf(pods, 'Deployment ironic-networking', 'ironic-networking')), {}, 'the networking service talks SSH to switches, not HTTP');
   const job = podsOf((await firstInstall({ networking: provisioning, database, proxy: { httpsProxy: 'http://proxy:3128' } })).children);
   const jobNoProxy = 'localhost,127.0.0.1,::1,.svc,192.0.2.2';
-  t.same(proxyOf(envOf(job, 'Job ironic-pre-none-to-38.0', 'database-upgrade')), { HTTPS_PROXY: 'http://proxy:3128', https_proxy: 'http://proxy:3128', NO_PROXY: jobNoProxy, no_proxy: jobNoProxy }, 'the upgrade Jobs');
+  t.same(
+    proxyOf(envOf(job, 'Job ironic-pre-none-to-38.0', 'database-upgrade')),
+    { HTTPS_PROXY: 'http://proxy:3128', https_proxy: 'http://proxy:3128', NO_PROXY: jobNoProxy, no_proxy: jobNoProxy },
+    'the upgrade Jobs',
+  );
   const none = podsOf((await syncFor({ networking: provisioning })).children);
   t.same(proxyOf(envOf(none, 'Deployment ironic-service', 'ironic')), {}, 'no proxy, no variables');
 });
 
-t.test('the downloader: spec.proxy wins field by field over the hook server\'s IPA_*_PROXY settings', async (t) => {
+t.test("the downloader: spec.proxy wins field by field over the hook server's IPA_*_PROXY settings", async (t) => {
   const base = testContext();
-  const context = { ...base, config: { ...base.config, clusterDomain: 'cluster.local', downloaderEnv: { IPA_BASEURI: 'https://cache.example.com', HTTP_PROXY: 'http://hook-wide:1', HTTPS_PROXY: 'http://hook-wide:2', NO_PROXY: 'cache.internal' } } };
+  const context = {
+    ...base,
+    config: {
+      ...base.config,
+      clusterDomain: 'cluster.local',
+      downloaderEnv: {
+        IPA_BASEURI: 'https://cache.example.com',
+        HTTP_PROXY: 'http://hook-wide:1',
+        HTTPS_PROXY: 'http://hook-wide:2',
+        NO_PROXY: 'cache.internal',
+      },
+    },
+  };
   const sync = async (spec: Obj) =>
-    proxyOf(envOf(podsOf((await syncIronic(syncRequest({ parent: ironic(spec, { status: { installedVersion: '38.0' } }), children: {}, related: {} }), context)).children), 'Deployment ironic-service', 'ramdisk-downloader'));
+    proxyOf(
+      envOf(
+        podsOf(
+          (await syncIronic(syncRequest({ parent: ironic(spec, { status: { installedVersion: '38.0' } }), children: {}, related: {} }), context)).children,
+        ),
+        'Deployment ironic-service',
+        'ramdisk-downloader',
+      ),
+    );
   const automatic = 'localhost,127.0.0.1,::1,.svc,.svc.cluster.local,192.0.2.2';
-  t.same(await sync({ networking: provisioning }), {
-    HTTP_PROXY: 'http://hook-wide:1',
-    http_proxy: 'http://hook-wide:1',
-    HTTPS_PROXY: 'http://hook-wide:2',
-    https_proxy: 'http://hook-wide:2',
-    NO_PROXY: `cache.internal,${automatic}`,
-    no_proxy: `cache.internal,${automatic}`,
-  }, 'the hook server\'s settings alone');
-  t.same(await sync({ networking: provisioning, proxy: { httpsProxy: 'http://spec:3', noProxy: 'spec.internal' } }), {
-    HTTP_PROXY: 'http://hook-wide:1',
-    http_proxy: 'http://hook-wide:1',
-    HTTPS_PROXY: 'http://spec:3',
-    https_proxy: 'http://spec:3',
-    NO_PROXY: `spec.internal,${automatic}`,
-    no_proxy: `spec.internal,${automatic}`,
-  }, 'spec.proxy fields win, the others stay');
+  t.same(
+    await sync({ networking: provisioning }),
+    {
+      HTTP_PROXY: 'http://hook-wide:1',
+      http_proxy: 'http://hook-wide:1',
+      HTTPS_PROXY: 'http://hook-wide:2',
+      https_proxy: 'http://hook-wide:2',
+      NO_PROXY: `cache.internal,${automatic}`,
+      no_proxy: `cache.internal,${automatic}`,
+    },
+    "the hook server's settings alone",
+  );
+  t.same(
+    await sync({ networking: provisioning, proxy: { httpsProxy: 'http://spec:3', noProxy: 'spec.internal' } }),
+    {
+      HTTP_PROXY: 'http://hook-wide:1',
+      http_proxy: 'http://hook-wide:1',
+      HTTPS_PROXY: 'http://spec:3',
+      https_proxy: 'http://spec:3',
+      NO_PROXY: `spec.internal,${automatic}`,
+      no_proxy: `spec.internal,${automatic}`,
+    },
+    'spec.proxy fields win, the others stay',
+  );
   const onlyNoProxy = { ...base, config: { ...base.config, downloaderEnv: { NO_PROXY: 'cache.internal' } } };
-  const env = envOf(podsOf((await syncIronic(syncRequest({ parent: ironic({ networking: provisioning }, { status: { installedVersion: '38.0' } }), children: {}, related: {} }), onlyNoProxy)).children), 'Deployment ironic-service', 'ramdisk-downloader');
+  const env = envOf(
+    podsOf(
+      (
+        await syncIronic(
+          syncRequest({ parent: ironic({ networking: provisioning }, { status: { installedVersion: '38.0' } }), children: {}, related: {} }),
+          onlyNoProxy,
+        )
+      ).children,
+    ),
+    'Deployment ironic-service',
+    'ramdisk-downloader',
+  );
   t.same(proxyOf(env), { NO_PROXY: 'cache.internal', no_proxy: 'cache.internal' }, 'without a proxy, NO_PROXY is passed as given');
 });
 
@@ -185,9 +264,21 @@ const startScript = (template: string, vips: string): string => {
   const dir = mkdtempSync(join(tmpdir(), 'keepalived-'));
   try {
     writeFileSync(join(dir, 'template.conf'), template);
-    let script = replaceOnce(START_SCRIPT, "KEEPALIVED_DEFAULT_CONF='/etc/keepalived/keepalived.conf'", `KEEPALIVED_DEFAULT_CONF='${join(dir, 'template.conf')}'`);
+    let script = replaceOnce(
+      START_SCRIPT,
+      "KEEPALIVED_DEFAULT_CONF='/etc/keepalived/keepalived.conf'",
+      `KEEPALIVED_DEFAULT_CONF='${join(dir, 'template.conf')}'`,
+    );
     script = replaceOnce(script, 'exec /usr/sbin/keepalived', 'exit 0; exec /usr/sbin/keepalived');
-    execFileSync('bash', ['-c', script], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', CUSTOM_CONF_DIR: join(dir, 'conf'), CUSTOM_DATA_DIR: join(dir, 'data'), KEEPALIVED_VIRTUAL_IPS: vips }, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('bash', ['-c', script], {
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        CUSTOM_CONF_DIR: join(dir, 'conf'),
+        CUSTOM_DATA_DIR: join(dir, 'data'),
+        KEEPALIVED_VIRTUAL_IPS: vips,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     return readFileSync(join(dir, 'conf', 'keepalived', 'keepalived.conf'), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -232,11 +323,18 @@ const invalidKeepalivedLines = (config: string): string[] => {
 
 t.test('keepalived: every line of the configuration the start script writes is valid, whatever the VIPs', async (t) => {
   t.same(invalidKeepalivedLines('! c\nvrrp_instance VI_1 {\n    state MASTER\n}\n'), [], 'the checker accepts a valid file');
-  t.same(invalidKeepalivedLines('vrrp_instance VI_1 {\n}\n    192.0.2.3/32 dev eth2 are replaced\n}\n'), ['3:     192.0.2.3/32 dev eth2 are replaced', '4: }'], 'and finds stray lines');
+  t.same(
+    invalidKeepalivedLines('vrrp_instance VI_1 {\n}\n    192.0.2.3/32 dev eth2 are replaced\n}\n'),
+    ['3:     192.0.2.3/32 dev eth2 are replaced', '4: }'],
+    'and finds stray lines',
+  );
   const vips = [
     [],
     [{ ipAddress: '192.0.2.3', interface: 'eth2' }],
-    [{ ipAddress: '192.0.2.3', interface: 'eth2', prefix: 24 }, { ipAddress: '2001:db8::3', interface: 'eth3' }],
+    [
+      { ipAddress: '192.0.2.3', interface: 'eth2', prefix: 24 },
+      { ipAddress: '2001:db8::3', interface: 'eth3' },
+    ],
   ];
   for (const additionalVIPs of vips) {
     for (const keepalived of [{ vrid: 9 }, { passwordRef: { name: 'vrrp' } }, { vrid: 9, passwordRef: { name: 'vrrp' } }]) {
@@ -252,16 +350,29 @@ t.test('keepalived: every line of the configuration the start script writes is v
   }
 });
 
-t.test('keepalived: the router ID and password reach the configuration the image\'s start script writes', async (t) => {
-  const spec = { networking: { ...provisioning, dhcp, keepalived: { enabled: true, vrid: 42, passwordRef: { name: 'vrrp' }, additionalVIPs: [{ ipAddress: '192.0.2.3', interface: 'eth2' }] } } };
+t.test("keepalived: the router ID and password reach the configuration the image's start script writes", async (t) => {
+  const spec = {
+    networking: {
+      ...provisioning,
+      dhcp,
+      keepalived: { enabled: true, vrid: 42, passwordRef: { name: 'vrrp' }, additionalVIPs: [{ ipAddress: '192.0.2.3', interface: 'eth2' }] },
+    },
+  };
   const { children } = await syncFor(spec, [vrrpSecret(' Vr7p-pw\n')]);
   const secrets = objsAt(children).filter((c) => c['kind'] === 'Secret' && String(objAt(c, 'metadata')['name']).startsWith('ironic-keepalived-'));
   t.equal(secrets.length, 1, 'one Secret with the configuration (it holds the password: never a ConfigMap)');
   const template = Buffer.from(String(objAt(secrets[0] ?? {}, 'data')['keepalived.conf']), 'base64').toString('utf8');
   const pod = podsOf(children)['Deployment ironic-service'];
   const keepalived = pod?.containers.find((c) => c.name === 'keepalived');
-  t.same(keepalived?.volumeMounts, [{ name: 'keepalived-config', mountPath: '/etc/keepalived/keepalived.conf', subPath: 'keepalived.conf', readOnly: true }], 'mounted over the file the script copies');
-  t.same(pod?.volumes.find((v) => v.name === 'keepalived-config'), { name: 'keepalived-config', secret: { secretName: objAt(secrets[0], 'metadata')['name'], items: [{ key: 'keepalived.conf', path: 'keepalived.conf' }] } });
+  t.same(
+    keepalived?.volumeMounts,
+    [{ name: 'keepalived-config', mountPath: '/etc/keepalived/keepalived.conf', subPath: 'keepalived.conf', readOnly: true }],
+    'mounted over the file the script copies',
+  );
+  t.same(
+    pod?.volumes.find((v) => v.name === 'keepalived-config'),
+    { name: 'keepalived-config', secret: { secretName: objAt(secrets[0], 'metadata')['name'], items: [{ key: 'keepalived.conf', path: 'keepalived.conf' }] } },
+  );
   const vips = envOf(podsOf(children), 'Deployment ironic-service', 'keepalived')['KEEPALIVED_VIRTUAL_IPS'] ?? '';
   const written = startScript(template, vips);
   t.match(written, /\n {4}interface eth1\n {4}virtual_router_id 42\n/, 'the interface and the router ID');
@@ -272,7 +383,9 @@ t.test('keepalived: the router ID and password reach the configuration the image
   const again = await syncFor(spec, [vrrpSecret(' Vr7p-pw\n')]);
   t.same(again.children, children, 'deterministic');
   const rotated = await syncFor(spec, [vrrpSecret('n3w-pw')]);
-  const rotatedName = objsAt(rotated.children).map((c) => String(objAt(c, 'metadata')['name'])).find((n) => n.startsWith('ironic-keepalived-'));
+  const rotatedName = objsAt(rotated.children)
+    .map((c) => String(objAt(c, 'metadata')['name']))
+    .find((n) => n.startsWith('ironic-keepalived-'));
   t.not(rotatedName, objAt(secrets[0], 'metadata')['name'], 'a new password is a new Secret, so the pod rolls');
 
   const routerOnly = await syncFor({ networking: { ...provisioning, keepalived: { enabled: true, vrid: 7 } } });
@@ -281,7 +394,10 @@ t.test('keepalived: the router ID and password reach the configuration the image
   t.match(onlyTemplate, /virtual_router_id 7\n/);
   t.notMatch(onlyTemplate, /authentication/, 'no authentication without a password');
   const plain = await syncFor({ networking: { ...provisioning, keepalived: { enabled: true } } });
-  t.notOk(objsAt(plain.children).some((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-keepalived-')), 'without either, the image\'s own file');
+  t.notOk(
+    objsAt(plain.children).some((c) => String(objAt(c, 'metadata')['name']).startsWith('ironic-keepalived-')),
+    "without either, the image's own file",
+  );
   t.notOk('volumeMounts' in (podsOf(plain.children)['Deployment ironic-service']?.containers.find((c) => c.name === 'keepalived') ?? {}));
 });
 
@@ -294,7 +410,11 @@ t.test('keepalived: the name of the configuration Secret, in the pod spec, does 
   const { children } = await syncFor(spec, [vrrpSecret('Vr7p-pw')]);
   const name = nameOf(children);
   const volume = podsOf(children)['Deployment ironic-service']?.volumes.find((v) => v.name === 'keepalived-config');
-  t.same(volume, { name: 'keepalived-config', secret: { secretName: name, items: [{ key: 'keepalived.conf', path: 'keepalived.conf' }] } }, 'the name is what the pod spec shows');
+  t.same(
+    volume,
+    { name: 'keepalived-config', secret: { secretName: name, items: [{ key: 'keepalived.conf', path: 'keepalived.conf' }] } },
+    'the name is what the pod spec shows',
+  );
   // What anyone who can read the pod spec but not Secrets could do: the template is known but for the password.
   const secret = objsAt(children).find((c) => String(objAt(c, 'metadata')['name']) === name);
   const template = Buffer.from(String(objAt(secret, 'data')['keepalived.conf']), 'base64').toString('utf8');
@@ -305,7 +425,7 @@ t.test('keepalived: the name of the configuration Secret, in the pod spec, does 
   t.not(guess('Vr7p-pw'), name, 'the right password does not give the name from the template alone');
   t.equal(nameOf((await syncFor(spec, [vrrpSecret('Vr7p-pw')])).children), name, 'the same password and Secret: the same name (no churn)');
   t.not(nameOf((await syncFor(spec, [vrrpSecret('n3w-pw')])).children), name, 'a new password: a new name, so the pod rolls');
-  t.not(nameOf((await syncFor(spec, [vrrpSecret('Vr7p-pw', '0b6e1d2c-7a8f-4c3b-9e5d-1f2a3b4c5d6e')])).children), name, 'the key is the Secret\'s uid');
+  t.not(nameOf((await syncFor(spec, [vrrpSecret('Vr7p-pw', '0b6e1d2c-7a8f-4c3b-9e5d-1f2a3b4c5d6e')])).children), name, "the key is the Secret's uid");
 });
 
 t.test('keepalived: a VRRP password keepalived would cut or misread is refused, naming the Secret', async (t) => {

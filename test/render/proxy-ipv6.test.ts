@@ -18,7 +18,8 @@ const python = PYTHONS.find((p) => spawnSync(p, ['-c', 'import requests'], { std
 
 /** What requests decides for each URL under this NO_PROXY: true when it bypasses the proxy. */
 const bypasses = (noProxy: string, urls: readonly string[]): boolean[] => {
-  const script = 'import json, sys\nfrom requests.utils import should_bypass_proxies\nurls, no_proxy = json.load(sys.stdin)\nprint(json.dumps([bool(should_bypass_proxies(u, no_proxy=no_proxy)) for u in urls]))';
+  const script =
+    'import json, sys\nfrom requests.utils import should_bypass_proxies\nurls, no_proxy = json.load(sys.stdin)\nprint(json.dumps([bool(should_bypass_proxies(u, no_proxy=no_proxy)) for u in urls]))';
   const run = spawnSync(python ?? 'python3', ['-c', script], { input: JSON.stringify([urls, noProxy]), encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`python failed: ${run.stderr}`);
   return JSON.parse(run.stdout) as boolean[];
@@ -49,7 +50,11 @@ t.test('every address of a small IPv6 DHCP range bypasses the proxy in Python re
   const noProxy = envOf(containerOf(podOf(response.children), 'ironic'))['NO_PROXY'] ?? '';
   const inRange = addressesInRange('fd00::10', 'fd00::ff', 256) ?? [];
   t.equal(inRange.length, 240);
-  t.same(bypasses(noProxy, inRange.map(agentURL)), inRange.map(() => true), 'each address dnsmasq may hand out');
+  t.same(
+    bypasses(noProxy, inRange.map(agentURL)),
+    inRange.map(() => true),
+    'each address dnsmasq may hand out',
+  );
   t.same(bypasses(noProxy, [agentURL('fd00::2')]), [true], 'the provisioning address');
   t.same(bypasses(noProxy, ['https://example.com/ipa.tar']), [false], 'the internet still goes through the proxy');
   t.same(bypasses('fd00::/64', [agentURL('fd00::10')]), [false], 'the network alone is not enough for requests (why the addresses are listed)');
@@ -63,5 +68,8 @@ t.test('an IPv6 range too large to list is noted in the Ready message, with what
   const response = await syncFor(spec('fd00::ffff'), [], { children: children as unknown as ObjectMap });
   const noProxy = envOf(containerOf(podOf(response.children), 'ironic'))['NO_PROXY'] ?? '';
   t.ok(noProxy.length < 500, 'NO_PROXY does not list 65,000 addresses');
-  t.match(JSON.stringify(response.status), /IPv6 DHCP range fd00::10-fd00::ffff has more than 256 addresses.*narrow the range, or let the proxy reach the provisioning network/);
+  t.match(
+    JSON.stringify(response.status),
+    /IPv6 DHCP range fd00::10-fd00::ffff has more than 256 addresses.*narrow the range, or let the proxy reach the provisioning network/,
+  );
 });

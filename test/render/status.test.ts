@@ -3,21 +3,64 @@ import t from 'tap';
 import { daemonSetReadiness, deploymentReadiness, jobReadiness, readyCondition, serviceReadiness, statefulSetReadiness } from '../../src/render/status.js';
 import type { KubeObject } from '../../src/api/shared/hook.js';
 
-const obj = (kind: string, extra: Record<string, unknown>, generation = 2, version = '38.0'): KubeObject =>
-  ({ apiVersion: 'apps/v1', kind, metadata: { name: 'ironic-service', generation, labels: { 'ironic.metal3.io/version': version } }, ...extra });
+const obj = (kind: string, extra: Record<string, unknown>, generation = 2, version = '38.0'): KubeObject => ({
+  apiVersion: 'apps/v1',
+  kind,
+  metadata: { name: 'ironic-service', generation, labels: { 'ironic.metal3.io/version': version } },
+  ...extra,
+});
 
 const available = { type: 'Available', status: 'True' };
 const rolledOut = { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' };
 
 const deployments = [
   { scenario: 'absent', object: undefined, state: 'progressing' },
-  { scenario: 'generation not observed', object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 1, updatedReplicas: 1, conditions: [available, rolledOut] } }), state: 'progressing' },
-  { scenario: 'an older version', object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 2, updatedReplicas: 1, conditions: [available, rolledOut] } }, 2, '37.0'), state: 'progressing' },
-  { scenario: 'deadline exceeded', object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 2, conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'too slow' }] } }), state: 'failed', message: /stopped progressing: too slow/ },
-  { scenario: 'replica failure', object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 2, conditions: [{ type: 'ReplicaFailure', status: 'True', message: 'forbidden by PodSecurity' }] } }), state: 'failed', message: /PodSecurity/ },
-  { scenario: 'not available', object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 2, conditions: [rolledOut] } }), state: 'progressing' },
-  { scenario: 'still rolling out', object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 2, updatedReplicas: 0, conditions: [available, { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] } }), state: 'progressing' },
-  { scenario: 'ready', object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 2, updatedReplicas: 1, conditions: [available, rolledOut] } }), state: 'ready' },
+  {
+    scenario: 'generation not observed',
+    object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 1, updatedReplicas: 1, conditions: [available, rolledOut] } }),
+    state: 'progressing',
+  },
+  {
+    scenario: 'an older version',
+    object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 2, updatedReplicas: 1, conditions: [available, rolledOut] } }, 2, '37.0'),
+    state: 'progressing',
+  },
+  {
+    scenario: 'deadline exceeded',
+    object: obj('Deployment', {
+      spec: { replicas: 1 },
+      status: { observedGeneration: 2, conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'too slow' }] },
+    }),
+    state: 'failed',
+    message: /stopped progressing: too slow/,
+  },
+  {
+    scenario: 'replica failure',
+    object: obj('Deployment', {
+      spec: { replicas: 1 },
+      status: { observedGeneration: 2, conditions: [{ type: 'ReplicaFailure', status: 'True', message: 'forbidden by PodSecurity' }] },
+    }),
+    state: 'failed',
+    message: /PodSecurity/,
+  },
+  {
+    scenario: 'not available',
+    object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 2, conditions: [rolledOut] } }),
+    state: 'progressing',
+  },
+  {
+    scenario: 'still rolling out',
+    object: obj('Deployment', {
+      spec: { replicas: 1 },
+      status: { observedGeneration: 2, updatedReplicas: 0, conditions: [available, { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }] },
+    }),
+    state: 'progressing',
+  },
+  {
+    scenario: 'ready',
+    object: obj('Deployment', { spec: { replicas: 1 }, status: { observedGeneration: 2, updatedReplicas: 1, conditions: [available, rolledOut] } }),
+    state: 'ready',
+  },
 ] as const;
 
 t.test('Deployment readiness', async (t) => {
@@ -30,11 +73,35 @@ t.test('Deployment readiness', async (t) => {
 
 const daemonSets = [
   { scenario: 'absent', object: undefined, state: 'progressing' },
-  { scenario: 'matches no node', object: obj('DaemonSet', { status: { observedGeneration: 2, desiredNumberScheduled: 0, numberUnavailable: 0, updatedNumberScheduled: 0 } }), state: 'failed', message: /node selector matches no schedulable node/ },
-  { scenario: 'pods need updating', object: obj('DaemonSet', { status: { observedGeneration: 2, desiredNumberScheduled: 3, updatedNumberScheduled: 1 } }), state: 'progressing', message: /2 of 3 pods need updating/ },
-  { scenario: 'unavailable pods', object: obj('DaemonSet', { status: { observedGeneration: 2, desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberUnavailable: 1 } }), state: 'progressing', message: /1 of 3 pods are unavailable/ },
-  { scenario: 'generation lag', object: obj('DaemonSet', { status: { observedGeneration: 1, desiredNumberScheduled: 3, updatedNumberScheduled: 3 } }), state: 'progressing' },
-  { scenario: 'ready', object: obj('DaemonSet', { status: { observedGeneration: 2, desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberUnavailable: 0 } }), state: 'ready', message: /3 nodes/ },
+  {
+    scenario: 'matches no node',
+    object: obj('DaemonSet', { status: { observedGeneration: 2, desiredNumberScheduled: 0, numberUnavailable: 0, updatedNumberScheduled: 0 } }),
+    state: 'failed',
+    message: /node selector matches no schedulable node/,
+  },
+  {
+    scenario: 'pods need updating',
+    object: obj('DaemonSet', { status: { observedGeneration: 2, desiredNumberScheduled: 3, updatedNumberScheduled: 1 } }),
+    state: 'progressing',
+    message: /2 of 3 pods need updating/,
+  },
+  {
+    scenario: 'unavailable pods',
+    object: obj('DaemonSet', { status: { observedGeneration: 2, desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberUnavailable: 1 } }),
+    state: 'progressing',
+    message: /1 of 3 pods are unavailable/,
+  },
+  {
+    scenario: 'generation lag',
+    object: obj('DaemonSet', { status: { observedGeneration: 1, desiredNumberScheduled: 3, updatedNumberScheduled: 3 } }),
+    state: 'progressing',
+  },
+  {
+    scenario: 'ready',
+    object: obj('DaemonSet', { status: { observedGeneration: 2, desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberUnavailable: 0 } }),
+    state: 'ready',
+    message: /3 nodes/,
+  },
 ] as const;
 
 t.test('DaemonSet readiness (a DaemonSet on no node is not ready)', async (t) => {
@@ -48,14 +115,27 @@ t.test('DaemonSet readiness (a DaemonSet on no node is not ready)', async (t) =>
 t.test('StatefulSet, Service and Job readiness', async (t) => {
   t.equal(statefulSetReadiness(undefined).state, 'progressing');
   t.equal(statefulSetReadiness(obj('StatefulSet', { spec: { replicas: 1 }, status: { observedGeneration: 2, readyReplicas: 0 } })).state, 'progressing');
-  t.equal(statefulSetReadiness(obj('StatefulSet', { spec: { replicas: 1 }, status: { observedGeneration: 2, readyReplicas: 1, currentRevision: 'a', updateRevision: 'b' } })).state, 'progressing');
-  t.equal(statefulSetReadiness(obj('StatefulSet', { spec: { replicas: 1 }, status: { observedGeneration: 2, readyReplicas: 1, currentRevision: 'a', updateRevision: 'a' } })).state, 'ready');
+  t.equal(
+    statefulSetReadiness(
+      obj('StatefulSet', { spec: { replicas: 1 }, status: { observedGeneration: 2, readyReplicas: 1, currentRevision: 'a', updateRevision: 'b' } }),
+    ).state,
+    'progressing',
+  );
+  t.equal(
+    statefulSetReadiness(
+      obj('StatefulSet', { spec: { replicas: 1 }, status: { observedGeneration: 2, readyReplicas: 1, currentRevision: 'a', updateRevision: 'a' } }),
+    ).state,
+    'ready',
+  );
   t.equal(serviceReadiness(obj('Service', { spec: {} })).state, 'progressing');
   t.equal(serviceReadiness(obj('Service', { spec: { clusterIP: '10.0.0.1' } })).state, 'ready');
   t.equal(jobReadiness(undefined, 'pre-upgrade').state, 'progressing');
   t.equal(jobReadiness(obj('Job', { status: { active: 1 } }), 'pre-upgrade').state, 'progressing');
   t.equal(jobReadiness(obj('Job', { status: { conditions: [{ type: 'Complete', status: 'True' }] } }), 'pre-upgrade').state, 'ready');
-  t.equal(jobReadiness(obj('Job', { status: { conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' }] } }), 'pre-upgrade').state, 'failed');
+  t.equal(
+    jobReadiness(obj('Job', { status: { conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' }] } }), 'pre-upgrade').state,
+    'failed',
+  );
 });
 
 t.test('the Ready condition keeps its transition time while its status holds', async (t) => {

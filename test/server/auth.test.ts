@@ -49,7 +49,17 @@ t.test('bearer token: Metacontroller sends "Authorization: Bearer <token>"', asy
   const app = withAuth(t, { kind: 'bearer', tokenFile });
   t.equal((await call(app, 'Bearer s3cret-token')).statusCode, 200, 'the token (the trailing newline of the file is ignored)');
   t.equal((await call(app, 'bearer s3cret-token')).statusCode, 200, 'the scheme is case-insensitive');
-  for (const header of [undefined, '', 'Bearer', 'Bearer s3cret-toke', 'Bearer s3cret-token2', 'Bearer  ', 'Basic s3cret-token', `Basic ${b64('x:s3cret-token')}`, 's3cret-token']) {
+  for (const header of [
+    undefined,
+    '',
+    'Bearer',
+    'Bearer s3cret-toke',
+    'Bearer s3cret-token2',
+    'Bearer  ',
+    'Basic s3cret-token',
+    `Basic ${b64('x:s3cret-token')}`,
+    's3cret-token',
+  ]) {
     const response = await call(app, header);
     t.equal(response.statusCode, 401, `refused: ${String(header)}`);
     t.equal(response.headers['www-authenticate'], 'Bearer realm="ironic-hooks"');
@@ -110,7 +120,13 @@ t.test('an unreadable or empty secret file stops the start with the variable nam
 const clocked = (t: Test, auth: AuthConfig): { app: FastifyInstance; advance: (ms: number) => void } => {
   let time = 1_000_000;
   const app = Fastify({ logger: false });
-  const guard = authenticator(auth, (request) => request.url === '/open', 20, app.log, () => time);
+  const guard = authenticator(
+    auth,
+    (request) => request.url === '/open',
+    20,
+    app.log,
+    () => time,
+  );
   app.addHook('onRequest', guard.onRequest);
   app.post('/hook', async () => ({ ok: true }));
   t.teardown(async () => {

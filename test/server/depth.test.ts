@@ -15,7 +15,11 @@ const deepest = (value: unknown): number => {
 
 t.test('tooDeep answers exactly when an object or array is nested `limit` levels deep', async (t) => {
   fc.assert(
-    fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 0, max: 7 }), (body, limit) => (tooDeep(body, limit) !== undefined) === deepest(body) >= limit),
+    fc.property(
+      fc.jsonValue({ maxDepth: 6 }),
+      fc.integer({ min: 0, max: 7 }),
+      (body, limit) => (tooDeep(body, limit) !== undefined) === deepest(body) >= limit,
+    ),
     { numRuns: 2000 },
   );
   t.pass('property holds');

@@ -39,7 +39,12 @@ t.test('echoed input is cut to 100 characters in the answer and in the log line'
 t.test('a validation message that echoes a long key is cut', async (t) => {
   const app = server();
   t.teardown(() => app.close());
-  const response = await app.inject({ method: 'POST', url: '/ironic/sync', headers: json, payload: JSON.stringify({ parent: ironic({}), children: { [huge]: { x: 3 } } }) });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/ironic/sync',
+    headers: json,
+    payload: JSON.stringify({ parent: ironic({}), children: { [huge]: { x: 3 } } }),
+  });
   t.equal(response.statusCode, 400);
   t.ok(response.body.length < 1000, `a short message (${String(response.body.length)} characters)`);
 });

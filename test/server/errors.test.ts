@@ -17,12 +17,24 @@ t.test('a malformed or misshapen request is a 400 that says what is wrong', asyn
     { payload: { parent: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: {} } }, message: /body\/parent\/metadata\/name/ },
     { payload: { parent: ironic({}), children: { 'Secret.v1': { x: 3 } } }, message: /body\/children/ },
     { payload: { parent: ironic({}), finalizing: 'yes' }, message: /body\/finalizing Expected boolean/ },
-    { payload: { parent: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } }, message: /this hook serves Ironic \(ironic.metal3.io\); the parent is ConfigMap \(v1\)/ },
+    {
+      payload: { parent: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } },
+      message: /this hook serves Ironic \(ironic.metal3.io\); the parent is ConfigMap \(v1\)/,
+    },
     { url: '/ironicdatabase/sync', payload: { parent: ironic({}) }, message: /this hook serves IronicDatabase/ },
-    { url: '/ironic/customize', payload: { parent: { apiVersion: 'example.com/v1alpha1', kind: 'Ironic', metadata: { name: 'x' } } }, message: /serves Ironic \(ironic.metal3.io\); the parent is Ironic \(example.com\/v1alpha1\)/ },
+    {
+      url: '/ironic/customize',
+      payload: { parent: { apiVersion: 'example.com/v1alpha1', kind: 'Ironic', metadata: { name: 'x' } } },
+      message: /serves Ironic \(ironic.metal3.io\); the parent is Ironic \(example.com\/v1alpha1\)/,
+    },
   ];
   for (const c of cases) {
-    const response = await app.inject({ method: 'POST', url: c.url ?? '/ironic/sync', headers: json, payload: typeof c.payload === 'string' ? c.payload : JSON.stringify(c.payload) });
+    const response = await app.inject({
+      method: 'POST',
+      url: c.url ?? '/ironic/sync',
+      headers: json,
+      payload: typeof c.payload === 'string' ? c.payload : JSON.stringify(c.payload),
+    });
     const what = JSON.stringify(c.payload).slice(0, 80);
     t.equal(response.statusCode, 400, what);
     t.match(response.json(), { error: 'Bad Request', statusCode: 400, message: c.message }, what);
@@ -34,11 +46,21 @@ t.test('only JSON is accepted: other content types are a 415', async (t) => {
   const app = server();
   t.teardown(() => app.close());
   for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/yaml']) {
-    const response = await app.inject({ method: 'POST', url: '/ironic/sync', headers: { 'content-type': type }, payload: JSON.stringify({ parent: ironic({}) }) });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/ironic/sync',
+      headers: { 'content-type': type },
+      payload: JSON.stringify({ parent: ironic({}) }),
+    });
     t.equal(response.statusCode, 415, type);
     t.match(response.json(), { error: 'Unsupported Media Type', message: new RegExp(`must be application/json, not "${type}"`) });
   }
-  const charset = await app.inject({ method: 'POST', url: '/ironic/customize', headers: { 'content-type': 'application/json; charset=utf-8' }, payload: JSON.stringify({ parent: ironic({}) }) });
+  const charset = await app.inject({
+    method: 'POST',
+    url: '/ironic/customize',
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    payload: JSON.stringify({ parent: ironic({}) }),
+  });
   t.equal(charset.statusCode, 200, 'application/json with a charset is fine');
 });
 
@@ -56,10 +78,18 @@ t.test('a body over BODY_LIMIT_BYTES is a 413 that names the variable', async (t
 t.test('unknown routes are a JSON 404 that lists the hooks', async (t) => {
   const app = server();
   t.teardown(() => app.close());
-  for (const [method, url] of [['POST', '/nope'], ['GET', '/ironic/sync'], ['POST', '/ironic/sync/extra?x=1']] as const) {
+  for (const [method, url] of [
+    ['POST', '/nope'],
+    ['GET', '/ironic/sync'],
+    ['POST', '/ironic/sync/extra?x=1'],
+  ] as const) {
     const response = await app.inject({ method, url, headers: json, ...(method === 'POST' && { payload: '{}' }) });
     t.equal(response.statusCode, 404, `${method} ${url}`);
-    t.match(response.json(), { error: 'Not Found', statusCode: 404, message: new RegExp(`no route ${method} ${url.split('?')[0]}: the hooks are POST /ironic/`) });
+    t.match(response.json(), {
+      error: 'Not Found',
+      statusCode: 404,
+      message: new RegExp(`no route ${method} ${url.split('?')[0]}: the hooks are POST /ironic/`),
+    });
   }
 });
 
@@ -81,14 +111,25 @@ t.test('a bug inside a hook is a 500 that leaks nothing, logged with the parent 
   t.notMatch(response.body, /exploded|\/internal\/|stack|\s+at /, 'no message, stack or path of the error');
   const lines = hookLines(logs);
   t.equal(lines.length, 1, 'one line for the call');
-  t.match(lines[0], { level: 'error', hook: 'ironic/sync', parent: 'lab/broken', generation: 7, outcome: 'error', statusCode: 500, err: { message: /renderer exploded/, stack: /Error/ } });
+  t.match(lines[0], {
+    level: 'error',
+    hook: 'ironic/sync',
+    parent: 'lab/broken',
+    generation: 7,
+    outcome: 'error',
+    statusCode: 500,
+    err: { message: /renderer exploded/, stack: /Error/ },
+  });
   t.match(String(body['message']), String(lines[0]?.['reqId']), 'the message names the request id of the log line');
 });
 
 t.test('a "__proto__" key in a parent is dropped, not a 400 and no prototype change', async (t) => {
   const app = server();
   t.teardown(() => app.close());
-  const body = JSON.stringify({ parent: ironic({ networking: provisioning, nodeSelector: { role: 'x' } }), children: {}, related: {} }).replace('"role":"x"', '"role":"x","__proto__":{"polluted":true}');
+  const body = JSON.stringify({ parent: ironic({ networking: provisioning, nodeSelector: { role: 'x' } }), children: {}, related: {} }).replace(
+    '"role":"x"',
+    '"role":"x","__proto__":{"polluted":true}',
+  );
   const response = await app.inject({ method: 'POST', url: '/ironic/sync', headers: json, payload: body });
   t.equal(response.statusCode, 200);
   t.equal(valueAt({}, 'polluted'), undefined);

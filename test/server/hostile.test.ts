@@ -14,7 +14,9 @@ const post = (app: FastifyInstance, url: string, text: string) => app.inject({ m
 
 /** The children of a first sync, observed as Metacontroller sends them (by type, then namespace/name). */
 const observed = async (app: FastifyInstance): Promise<Record<string, Record<string, Obj>>> => {
-  const first = (await post(app, '/ironic/sync', JSON.stringify({ parent: ironic({ networking: provisioning }), children: {}, related: {} }))).json<{ children: Obj[] }>();
+  const first = (await post(app, '/ironic/sync', JSON.stringify({ parent: ironic({ networking: provisioning }), children: {}, related: {} }))).json<{
+    children: Obj[];
+  }>();
   const children: Record<string, Record<string, Obj>> = {};
   for (const child of first.children) {
     const metadata = child['metadata'] as { name: string };
@@ -38,7 +40,11 @@ t.test('a related Secret with a 5,000-deep data value is a 400 that names the Se
   const app = server();
   t.teardown(() => app.close());
   const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-api-credentials', namespace: 'metal3' }, data: { username: '@DEEP@' } };
-  const text = JSON.stringify({ parent: ironic({ networking: provisioning }), children: {}, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': secret } } }).replace('"@DEEP@"', deepArray(5000));
+  const text = JSON.stringify({
+    parent: ironic({ networking: provisioning }),
+    children: {},
+    related: { 'Secret.v1': { 'metal3/ironic-api-credentials': secret } },
+  }).replace('"@DEEP@"', deepArray(5000));
   const response = await post(app, '/ironic/sync', text);
   t.equal(response.statusCode, 400);
   t.match(response.json(), { message: /^related Secret\.v1 metal3\/ironic-api-credentials is nested deeper than 100 levels/ });
@@ -64,9 +70,18 @@ t.test('malformed related and observed objects are never a 5xx', async (t) => {
   const children = await observed(app);
   const deployment = Object.values(children['Deployment.apps/v1'] ?? {})[0] as { spec: { template: { spec: Obj } } };
   deployment.spec.template.spec['volumes'] = { not: 'a list' };
-  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-api-credentials', namespace: 'metal3' }, data: { username: { nested: 'object' }, password: ['x'] } };
+  const secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'ironic-api-credentials', namespace: 'metal3' },
+    data: { username: { nested: 'object' }, password: ['x'] },
+  };
   for (const parent of [ironic({ networking: provisioning }), ironic({ networking: { interface: 'eth1', ipAddress: 'not-an-address' } })]) {
-    const response = await post(app, '/ironic/sync', JSON.stringify({ parent, children, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': secret } } }));
+    const response = await post(
+      app,
+      '/ironic/sync',
+      JSON.stringify({ parent, children, related: { 'Secret.v1': { 'metal3/ironic-api-credentials': secret } } }),
+    );
     t.ok(response.statusCode < 500, `${String(response.statusCode)} ${response.body.slice(0, 120)}`);
   }
 });

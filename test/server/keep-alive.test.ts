@@ -13,10 +13,13 @@ const body = JSON.stringify({ parent: ironic({}) });
 /** One customize call over the agent: its status and Connection header, or the socket error. */
 const call = (agent: Agent, port: number): Promise<Outcome> =>
   new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, agent, method: 'POST', path: '/ironic/customize', headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection ?? '', at: Date.now() }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, agent, method: 'POST', path: '/ironic/customize', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection ?? '', at: Date.now() }));
+      },
+    );
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, at: Date.now() }));
     req.end(body);
   });
@@ -56,7 +59,11 @@ t.test('shutdown under keep-alive load: no request is reset, answers during the 
   await closeGracefully(app, 400);
   await loading;
   const errors = outcomes.filter((o) => o.error !== undefined && o.error !== 'ECONNREFUSED');
-  t.same(errors.map((o) => o.error), [], 'no reset, no hang-up');
+  t.same(
+    errors.map((o) => o.error),
+    [],
+    'no reset, no hang-up',
+  );
   t.equal(outcomes.filter((o) => o.connection === 'close').length, 16, 'every connection ended with an answer that closed it');
   const drained = outcomes.filter((o) => o.status !== undefined && o.at > drainStart + 50);
   t.same(
@@ -64,6 +71,13 @@ t.test('shutdown under keep-alive load: no request is reset, answers during the 
     [],
     'every answer during the drain carries Connection: close',
   );
-  t.ok(outcomes.some((o) => o.status === 200 && o.at < drainStart), 'served before the drain');
-  t.same([...new Set(outcomes.map((o) => o.status ?? o.error))].filter((s) => s !== 200 && s !== 503), [], 'only 200 or 503');
+  t.ok(
+    outcomes.some((o) => o.status === 200 && o.at < drainStart),
+    'served before the drain',
+  );
+  t.same(
+    [...new Set(outcomes.map((o) => o.status ?? o.error))].filter((s) => s !== 200 && s !== 503),
+    [],
+    'only 200 or 503',
+  );
 });

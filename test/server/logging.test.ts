@@ -21,11 +21,33 @@ t.test('exactly one JSON line per hook call, none for probes', async (t) => {
   for (const url of ['/healthz', '/readyz', '/metrics']) await app.inject({ method: 'GET', url });
   const entries = logs.entries();
   t.equal(entries.length, 4, 'four calls, four lines, nothing else');
-  t.notOk(entries.some((e) => /incoming request|request completed/.test(String(e['msg']))), "no Fastify per-request lines");
-  t.match(entries[0], { level: 'info', msg: 'hook call', hook: 'ironic/sync', parent: 'lab/one', generation: 3, outcome: reason, statusCode: 200, durationMs: Number, reqId: String, time: String });
+  t.notOk(
+    entries.some((e) => /incoming request|request completed/.test(String(e['msg']))),
+    'no Fastify per-request lines',
+  );
+  t.match(entries[0], {
+    level: 'info',
+    msg: 'hook call',
+    hook: 'ironic/sync',
+    parent: 'lab/one',
+    generation: 3,
+    outcome: reason,
+    statusCode: 200,
+    durationMs: Number,
+    reqId: String,
+    time: String,
+  });
   t.type(reason, 'string');
   t.match(entries[1], { level: 'info', hook: 'ironic/customize', parent: 'lab/one', outcome: 'ok', statusCode: 200 });
-  t.match(entries[2], { level: 'warn', msg: 'hook call rejected', hook: 'ironicdatabase/sync', parent: 'lab/one', outcome: 'rejected', statusCode: 400, reason: /serves IronicDatabase/ });
+  t.match(entries[2], {
+    level: 'warn',
+    msg: 'hook call rejected',
+    hook: 'ironicdatabase/sync',
+    parent: 'lab/one',
+    outcome: 'rejected',
+    statusCode: 400,
+    reason: /serves IronicDatabase/,
+  });
   t.match(entries[3], { level: 'warn', hook: 'ironic/finalize', outcome: 'rejected', statusCode: 400, reason: /not valid JSON/ });
   t.notOk('parent' in (entries[3] ?? {}), 'no parent when the body could not be read');
 });
@@ -42,18 +64,36 @@ t.test('no secret reaches the logs, whatever happens, at trace level', async (t)
   t.teardown(() => app.close());
   const auth = { authorization: `Bearer ${TOKEN}` };
   const credentials = secret('creds', { username: 'admin', password: PASSWORD });
-  const tls = secret('ironic-tls', { 'tls.crt': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', 'tls.key': `-----BEGIN PRIVATE KEY-----\n${TLS_KEY}\n-----END PRIVATE KEY-----\n` });
+  const tls = secret('ironic-tls', {
+    'tls.crt': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+    'tls.key': `-----BEGIN PRIVATE KEY-----\n${TLS_KEY}\n-----END PRIVATE KEY-----\n`,
+  });
   const spec = { networking: provisioning, apiCredentialsName: 'creds', tls: { certificateName: 'ironic-tls' } };
   const request = { parent: ironic(spec), children: {}, related: related(credentials, tls) };
 
   const ok = await app.inject({ method: 'POST', url: '/ironic/sync', headers: auth, payload: request });
   t.equal(ok.statusCode, 200);
   t.match(ok.json(), { status: { apiCredentialsName: 'creds' } }, 'the user credentials were used');
-  const generated = await app.inject({ method: 'POST', url: '/ironic/sync', headers: auth, payload: { parent: ironic({ networking: provisioning }), children: {}, related: {} } });
+  const generated = await app.inject({
+    method: 'POST',
+    url: '/ironic/sync',
+    headers: auth,
+    payload: { parent: ironic({ networking: provisioning }), children: {}, related: {} },
+  });
   const generatedPassword = 'generated-password-0000000000001';
   t.match(generated.body, b64(generatedPassword), 'a password was generated');
-  await app.inject({ method: 'POST', url: '/ironic/sync', headers: auth, payload: { ...request, children: { 'Secret.v1': { x: { data: { password: b64(PASSWORD) } } } } } });
-  await app.inject({ method: 'POST', url: '/ironic/sync', headers: { ...auth, 'content-type': 'application/json' }, payload: `{"related": {"password": "${PASSWORD}"` });
+  await app.inject({
+    method: 'POST',
+    url: '/ironic/sync',
+    headers: auth,
+    payload: { ...request, children: { 'Secret.v1': { x: { data: { password: b64(PASSWORD) } } } } },
+  });
+  await app.inject({
+    method: 'POST',
+    url: '/ironic/sync',
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload: `{"related": {"password": "${PASSWORD}"`,
+  });
   await app.inject({ method: 'POST', url: '/ironic/sync', headers: { ...auth, 'content-type': 'text/plain' }, payload: PASSWORD });
   await app.inject({ method: 'POST', url: '/ironic/sync', headers: { authorization: `Bearer ${PASSWORD}` }, payload: request });
   await app.inject({ method: 'POST', url: '/nope', headers: auth, payload: request });

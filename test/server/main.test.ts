@@ -50,7 +50,9 @@ t.test('SIGTERM: /readyz answers 503 for the drain delay, then the process exits
   let ready = 0;
   for (let i = 0; i < 300 && ready !== 200; i += 1) {
     await sleep(50);
-    ready = await fetch(`${url}/readyz`).then((r) => r.status).catch(() => 0);
+    ready = await fetch(`${url}/readyz`)
+      .then((r) => r.status)
+      .catch(() => 0);
   }
   t.equal(ready, 200, 'ready once listening');
   run.child.kill('SIGTERM');
@@ -59,6 +61,13 @@ t.test('SIGTERM: /readyz answers 503 for the drain delay, then the process exits
   t.equal((await fetch(`${url}/healthz`, { headers: { connection: 'close' } })).status, 200, 'still alive');
   const [code] = await run.exit;
   t.equal(code, 0);
-  const lines = run.stdout().trim().split('\n').map((l) => parseJson(l, Type.Object({ msg: Type.Optional(Type.String()) }), 'log line'));
-  t.ok(lines.some((l) => (l.msg ?? '').includes('shutting down')), 'the shutdown is logged');
+  const lines = run
+    .stdout()
+    .trim()
+    .split('\n')
+    .map((l) => parseJson(l, Type.Object({ msg: Type.Optional(Type.String()) }), 'log line'));
+  t.ok(
+    lines.some((l) => (l.msg ?? '').includes('shutting down')),
+    'the shutdown is logged',
+  );
 });

@@ -7,7 +7,12 @@ import { server } from './support.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 /** The smallest parent of a kind: an empty spec. */
-const smallest = (kind: ParentKind): Obj => ({ apiVersion: kind.apiVersion, kind: kind.kind, metadata: { name: 'smallest', namespace: 'metal3', generation: 1 }, spec: {} });
+const smallest = (kind: ParentKind): Obj => ({
+  apiVersion: kind.apiVersion,
+  kind: kind.kind,
+  metadata: { name: 'smallest', namespace: 'metal3', generation: 1 },
+  spec: {},
+});
 const SYNC_KEYS = ['children', 'finalized', 'resyncAfterSeconds', 'status'];
 
 t.test('every hook answers with exactly the keys Metacontroller v2 accepts', async (t) => {
@@ -30,11 +35,20 @@ t.test('every hook answers with exactly the keys Metacontroller v2 accepts', asy
     const response = await app.inject({ method: 'POST', url: call.url, payload: call.payload });
     t.equal(response.statusCode, 200, call.url);
     const body = response.json<Obj>();
-    t.ok(Object.keys(body).every((k) => SYNC_KEYS.includes(k)), `${call.url}: only ${SYNC_KEYS.join(', ')} (got ${Object.keys(body).join(', ')})`);
-    t.ok(Object.values(body).every((v) => v !== null), 'no top-level null');
+    t.ok(
+      Object.keys(body).every((k) => SYNC_KEYS.includes(k)),
+      `${call.url}: only ${SYNC_KEYS.join(', ')} (got ${Object.keys(body).join(', ')})`,
+    );
+    t.ok(
+      Object.values(body).every((v) => v !== null),
+      'no top-level null',
+    );
     t.doesNotThrow(() => checkSyncResponse(body));
   }
-  const customizeCalls = [{ url: '/ironic/customize', parent: ironic({ apiCredentialsName: 'creds' }) }, ...PARENT_KINDS.map((kind) => ({ url: `/${kind.hookPath}/customize`, parent: smallest(kind) }))];
+  const customizeCalls = [
+    { url: '/ironic/customize', parent: ironic({ apiCredentialsName: 'creds' }) },
+    ...PARENT_KINDS.map((kind) => ({ url: `/${kind.hookPath}/customize`, parent: smallest(kind) })),
+  ];
   for (const { url, parent } of customizeCalls) {
     const body = (await app.inject({ method: 'POST', url, payload: { parent } })).json<Obj>();
     t.same(Object.keys(body), ['relatedResources'], url);
@@ -43,7 +57,10 @@ t.test('every hook answers with exactly the keys Metacontroller v2 accepts', asy
 
 t.test('a response Metacontroller would reject is refused before it is sent', async (t) => {
   const child = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } };
-  const good = [{ status: {}, children: [] }, { status: { a: 1 }, children: [child], resyncAfterSeconds: 1.5, finalized: false }];
+  const good = [
+    { status: {}, children: [] },
+    { status: { a: 1 }, children: [child], resyncAfterSeconds: 1.5, finalized: false },
+  ];
   for (const response of good) t.doesNotThrow(() => checkSyncResponse(response), JSON.stringify(response));
   const bad: [unknown, RegExp][] = [
     [{ status: {}, children: [], message: 'extra' }, /message/],
@@ -62,6 +79,9 @@ t.test('a response Metacontroller would reject is refused before it is sent', as
   }
   t.doesNotThrow(() => checkCustomizeResponse({ relatedResources: [{ apiVersion: 'v1', resource: 'secrets', names: ['a'] }] }));
   t.throws(() => checkCustomizeResponse({ relatedResources: [], extra: 1 }), { name: 'ResponseShapeError', message: /extra/ });
-  t.throws(() => checkCustomizeResponse({ relatedResources: [{ apiVersion: 'v1', resource: 'secrets', selector: {} }] }), { name: 'ResponseShapeError', message: /selector/ });
+  t.throws(() => checkCustomizeResponse({ relatedResources: [{ apiVersion: 'v1', resource: 'secrets', selector: {} }] }), {
+    name: 'ResponseShapeError',
+    message: /selector/,
+  });
   t.ok(new ResponseShapeError('x') instanceof Error);
 });

@@ -109,7 +109,11 @@ t.test('closeGracefully waits for the drain delay before closing', async (t) => 
   await sleep(50);
   const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
   t.equal(ready.status, 503, '/readyz first');
-  const hook = await fetch(`http://127.0.0.1:${port}/ironic/customize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ parent: ironic({}) }) });
+  const hook = await fetch(`http://127.0.0.1:${port}/ironic/customize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ parent: ironic({}) }),
+  });
   t.equal(hook.status, 200, 'hooks are served during the delay');
   await closing;
   await t.rejects(fetch(`http://127.0.0.1:${port}/healthz`), 'closed afterwards');

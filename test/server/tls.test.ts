@@ -15,7 +15,11 @@ type Pem = { readonly cert: string; readonly key: string };
 
 /** A self-signed certificate for 127.0.0.1 (the key from node's crypto: forge's RSA is slow). */
 const selfSigned = (serial: string): Pem => {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey);
   cert.serialNumber = serial;
@@ -60,7 +64,10 @@ t.test('HTTPS with the configured certificate, reloaded when the files change', 
   const second = selfSigned('0a02');
   install(dir, first);
   const logs = captureLogs();
-  const app = server({ tls: { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') }, reloadIntervalMs: 25, logLevel: 'info' }, { logger: true, logStream: logs.stream });
+  const app = server(
+    { tls: { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') }, reloadIntervalMs: 25, logLevel: 'info' },
+    { logger: true, logStream: logs.stream },
+  );
   t.teardown(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = tcpAddress(app.server);
@@ -100,7 +107,11 @@ t.test('unusable certificate files stop the start with the variable named', asyn
     [{ certFile: join(dir, 'garbage'), keyFile: join(dir, 'tls.key') }, /are not a usable certificate and key/],
   ];
   for (const [tls, message] of cases) {
-    t.match(thrownBy(() => server({ tls })), { message }, message.source);
+    t.match(
+      thrownBy(() => server({ tls })),
+      { message },
+      message.source,
+    );
     t.ok(thrownBy(() => server({ tls })) instanceof ConfigError, 'a ConfigError (exit code 2)');
   }
 });

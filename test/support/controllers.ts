@@ -14,7 +14,10 @@ import { kustomizeBuild } from '../deploy/kustomize.js';
 type Json = Record<string, unknown>;
 
 /** Plural resources of the manifests and their kinds: the built-in ones and every parent kind. */
-const KINDS: ReadonlyMap<string, string> = new Map([...BUILTIN_RESOURCES.map((r) => [r.resource, r.kind] as const), ...PARENT_KINDS.map((k) => [k.plural, k.kind] as const)]);
+const KINDS: ReadonlyMap<string, string> = new Map([
+  ...BUILTIN_RESOURCES.map((r) => [r.resource, r.kind] as const),
+  ...PARENT_KINDS.map((k) => [k.plural, k.kind] as const),
+]);
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -101,6 +104,8 @@ export const overlayDeployment = (overlay: string): { readonly controllers: Cont
   const deployment = objects.find((o) => o['kind'] === 'Deployment' && at(o, 'metadata', 'name') === 'ironic-hooks');
   const containers = at(deployment, 'spec', 'template', 'spec', 'containers');
   const env = Array.isArray(containers) ? at(containers[0], 'env') : undefined;
-  const variables = (Array.isArray(env) ? env : []).flatMap((e) => (typeof at(e, 'value') === 'string' ? [[String(at(e, 'name')), String(at(e, 'value'))] as const] : []));
+  const variables = (Array.isArray(env) ? env : []).flatMap((e) =>
+    typeof at(e, 'value') === 'string' ? [[String(at(e, 'name')), String(at(e, 'value'))] as const] : [],
+  );
   return { controllers: controllers.sort((a, b) => syncRank(a) - syncRank(b)), env: Object.fromEntries(variables) };
 };

@@ -284,7 +284,9 @@ export class Emulator {
    */
   podsOf(kind: string, name: string, namespace?: string): number {
     const workload = this.get(kind, name, namespace);
-    const terminating = this.cluster.store.terminatingPods().filter((p) => p.kind === kind && p.name === name && (namespace ?? workload?.metadata.namespace ?? p.namespace) === p.namespace);
+    const terminating = this.cluster.store
+      .terminatingPods()
+      .filter((p) => p.kind === kind && p.name === name && (namespace ?? workload?.metadata.namespace ?? p.namespace) === p.namespace);
     return (workload === undefined ? 0 : podsInStatus(workload)) + terminating.reduce((sum, p) => sum + p.pods, 0);
   }
 
@@ -353,14 +355,28 @@ export class Emulator {
             name: secretName,
             namespace,
             labels: { ...(spec.secretTemplate?.labels ?? {}) },
-            annotations: { 'cert-manager.io/certificate-name': certificate.metadata.name, 'cert-manager.io/alt-names': altNames, 'cert-manager.io/ip-sans': ipSans },
+            annotations: {
+              'cert-manager.io/certificate-name': certificate.metadata.name,
+              'cert-manager.io/alt-names': altNames,
+              'cert-manager.io/ip-sans': ipSans,
+            },
           },
           type: 'kubernetes.io/tls',
           data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
         });
         issued += 1;
       }
-      const ready = { conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: 'Certificate is up to date and has not expired', observedGeneration: certificate.metadata.generation ?? 1 }] };
+      const ready = {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Ready',
+            message: 'Certificate is up to date and has not expired',
+            observedGeneration: certificate.metadata.generation ?? 1,
+          },
+        ],
+      };
       if (JSON.stringify(certificate['status']) !== JSON.stringify(ready)) this.cluster.store.updateStatus(certificate, ready);
     }
     return issued;

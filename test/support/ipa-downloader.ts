@@ -83,10 +83,19 @@ export const ipaSource = async (): Promise<IpaSource> => {
           response.end(method === 'HEAD' || status === 304 ? undefined : body);
         };
         const file = files.get(request.url ?? '');
-        if (source.answer !== undefined) { reply(source.answer); return; }
-        if (file === undefined) { reply(404); return; }
+        if (source.answer !== undefined) {
+          reply(source.answer);
+          return;
+        }
+        if (file === undefined) {
+          reply(404);
+          return;
+        }
         const headers = { [source.lowerCaseETag ? 'etag' : 'ETag']: file.etag, ...(file.lastModified !== '' && { 'Last-Modified': file.lastModified }) };
-        if (request.headers['if-none-match'] === file.etag) { reply(304, headers); return; }
+        if (request.headers['if-none-match'] === file.etag) {
+          reply(304, headers);
+          return;
+        }
         reply(200, headers, file.body);
       });
       await new Promise<void>((resolve) => next.listen(port, '127.0.0.1', resolve));
@@ -175,7 +184,10 @@ export const scratchVolume = (): Scratch => {
     // Asynchronous, since the source answers from this process; stdin is not a socket, or bash would read ~/.bashrc.
     run: (script, env) =>
       new Promise((resolve, reject) => {
-        const child = spawn('bash', ['-c', local(script)], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn('bash', ['-c', local(script)], {
+          env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -9,13 +9,17 @@ import { compiledCheck } from '../shared/problems.js';
 import { volumeStorageModel } from '../shared/storage.js';
 import { validateIronicDatabase } from './validate.js';
 
-
 const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
   const engine = spec.engine ?? DEFAULT_DATABASE_ENGINE;
   return {
     engine,
     replicas: engine === 'MariaDBOperator' ? (spec.replicas ?? DEFAULT_GALERA_REPLICAS) : 1,
-    ...optionalFields({ image: given(spec.image), priorityClassName: given(spec.priorityClassName), credentialsName: given(spec.credentialsName), tlsCertificateName: given(spec.tlsCertificateName) }),
+    ...optionalFields({
+      image: given(spec.image),
+      priorityClassName: given(spec.priorityClassName),
+      credentialsName: given(spec.credentialsName),
+      tlsCertificateName: given(spec.tlsCertificateName),
+    }),
     storage: { ...volumeStorageModel(spec.storage, DEFAULT_DATABASE_SIZE), whenDeleted: spec.storage?.whenDeleted ?? DEFAULT_WHEN_DELETED },
     ...(spec.resources && { resources: canonicalResources(spec.resources) }),
     nodeSelector: sortedMap(spec.nodeSelector),
@@ -31,6 +35,10 @@ const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => co
 export const parseIronicDatabase = (spec: unknown, old?: unknown): Parsed<IronicDatabaseModel> => {
   const problems = validateIronicDatabase(spec, old);
   if (problems.length > 0) return { ok: false, problems };
-  if (!isIronicDatabaseSpec(spec)) return { ok: false, problems: [{ path: 'spec', message: 'the spec does not match the IronicDatabase API: compare it with `kubectl explain ironicdatabase.spec`' }] };
+  if (!isIronicDatabaseSpec(spec))
+    return {
+      ok: false,
+      problems: [{ path: 'spec', message: 'the spec does not match the IronicDatabase API: compare it with `kubectl explain ironicdatabase.spec`' }],
+    };
   return { ok: true, model: databaseModel(spec) };
 };

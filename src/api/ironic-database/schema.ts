@@ -4,7 +4,15 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, ObjectMeta, Quantity, StringEnum, StringMap } from '../shared/common.js';
-import { DATABASE_ENGINES, DNS_SUBDOMAIN_PATTERN, DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MARIADB_IMAGE, DEFAULT_WHEN_DELETED } from '../shared/constants.js';
+import {
+  DATABASE_ENGINES,
+  DNS_SUBDOMAIN_PATTERN,
+  DEFAULT_DATABASE_ENGINE,
+  DEFAULT_DATABASE_SIZE,
+  DEFAULT_GALERA_REPLICAS,
+  DEFAULT_MARIADB_IMAGE,
+  DEFAULT_WHEN_DELETED,
+} from '../shared/constants.js';
 import { ephemeralOf, storageTransitionRules, VolumeStorage } from '../shared/storage.js';
 import { UsedByStatus, type UsedBy } from '../used-by.js';
 
@@ -16,7 +24,8 @@ export const DatabaseStorage = VolumeStorage(
     volume: 'data volume',
     defaultSize: DEFAULT_DATABASE_SIZE,
     sizeNote: 'Can only grow if the storage class allows expansion.',
-    ephemeral: 'Keep the data in an emptyDir instead of a PersistentVolumeClaim. The data is lost whenever the pod restarts: for tests only. Engine Builtin only (mariadb-operator refuses ephemeral storage for a Galera cluster).',
+    ephemeral:
+      'Keep the data in an emptyDir instead of a PersistentVolumeClaim. The data is lost whenever the pod restarts: for tests only. Engine Builtin only (mariadb-operator refuses ephemeral storage for a Galera cluster).',
     description: 'Storage of the database. Persistent by default.',
   },
   {
@@ -73,7 +82,8 @@ export const IronicDatabaseSpec = Type.Object(
     ),
     priorityClassName: Type.Optional(
       Type.String({
-        description: 'PriorityClass of the database pods, so that they are scheduled (and kept) before less important pods. When unset or empty, they get the default priority of the cluster.',
+        description:
+          'PriorityClass of the database pods, so that they are scheduled (and kept) before less important pods. When unset or empty, they get the default priority of the cluster.',
         maxLength: 253,
         pattern: DNS_SUBDOMAIN_PATTERN,
       }),
@@ -94,7 +104,8 @@ export const IronicDatabaseSpec = Type.Object(
       ...storageTransitionRules('database', 'IronicDatabase'),
       {
         rule: `${engineOf('self')} == ${engineOf('oldSelf')}`,
-        message: 'engine cannot be changed once the database exists: the data stays with the engine that wrote it; create a new IronicDatabase with the other engine instead',
+        message:
+          'engine cannot be changed once the database exists: the data stays with the engine that wrote it; create a new IronicDatabase with the other engine instead',
       },
       {
         rule: `!has(self.replicas) || ${engineOf('self')} == 'MariaDBOperator'`,
@@ -106,7 +117,8 @@ export const IronicDatabaseSpec = Type.Object(
       },
       {
         rule: '!has(self.replicas) || self.replicas % 2 == 1',
-        message: 'replicas must be odd (3, 5, 7 or 9): Galera keeps working while a majority of its nodes is up, and an even number adds a node without surviving one more failure',
+        message:
+          'replicas must be odd (3, 5, 7 or 9): Galera keeps working while a majority of its nodes is up, and an even number adds a node without surviving one more failure',
       },
     ],
   },

@@ -12,7 +12,8 @@ import { quantityProblems, requestsAboveLimits } from '../validate-resources.js'
 
 type Rule = (spec: IronicDatabaseSpec, previousEngine: DatabaseEngine | undefined) => Problem[];
 
-const engineOf = (spec: { readonly engine?: unknown } | undefined): DatabaseEngine => (spec?.engine === 'MariaDBOperator' ? 'MariaDBOperator' : DEFAULT_DATABASE_ENGINE);
+const engineOf = (spec: { readonly engine?: unknown } | undefined): DatabaseEngine =>
+  spec?.engine === 'MariaDBOperator' ? 'MariaDBOperator' : DEFAULT_DATABASE_ENGINE;
 
 const engineUnchanged: Rule = (spec, previous) =>
   previous !== undefined && engineOf(spec) !== previous
@@ -26,7 +27,12 @@ const engineUnchanged: Rule = (spec, previous) =>
 
 const replicasNeedOperator: Rule = (spec) =>
   spec.replicas !== undefined && engineOf(spec) !== 'MariaDBOperator'
-    ? [problem('spec.replicas', 'replicas is only for engine MariaDBOperator: the Builtin engine runs one MariaDB pod; remove replicas, or set engine to MariaDBOperator on a new IronicDatabase')]
+    ? [
+        problem(
+          'spec.replicas',
+          'replicas is only for engine MariaDBOperator: the Builtin engine runs one MariaDB pod; remove replicas, or set engine to MariaDBOperator on a new IronicDatabase',
+        ),
+      ]
     : [];
 
 const replicasOdd: Rule = (spec) =>
@@ -65,7 +71,16 @@ const requestsWithinLimits: Rule = (spec) => requestsAboveLimits('spec.resources
 const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
 
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [engineUnchanged, replicasNeedOperator, replicasOdd, ephemeralNeedsBuiltin, storageValid, quantitiesValid, requestsWithinLimits, nodeSelectorKeys];
+const RULES: readonly Rule[] = [
+  engineUnchanged,
+  replicasNeedOperator,
+  replicasOdd,
+  ephemeralNeedsBuiltin,
+  storageValid,
+  quantitiesValid,
+  requestsWithinLimits,
+  nodeSelectorKeys,
+];
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);
 
@@ -76,7 +91,8 @@ const validateIronicDatabaseUnsafe = (spec: unknown, old: unknown): Problem[] =>
   registerFormats();
   const shapeProblems = schemaProblems(IronicDatabaseSpec, spec, 'spec');
   if (shapeProblems.length > 0) return shapeProblems;
-  if (!isIronicDatabaseSpec(spec)) return [problem('spec', 'the spec does not match the IronicDatabase API: compare it with `kubectl explain ironicdatabase.spec`')];
+  if (!isIronicDatabaseSpec(spec))
+    return [problem('spec', 'the spec does not match the IronicDatabase API: compare it with `kubectl explain ironicdatabase.spec`')];
   const previous = previousEngine(old);
   return RULES.flatMap((rule) => rule(spec, previous));
 };

@@ -24,11 +24,16 @@ const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
       priorityClassName: given(spec.priorityClassName),
     }),
     architectures: architectures.map((a) => ({ name: a.name, ...optionalFields({ filename: given(a.filename) }) })),
-    proxy: { ...optionalFields({ httpProxy: given(proxy.httpProxy?.trim()), httpsProxy: given(proxy.httpsProxy?.trim()) }), noProxy: listEntries(proxy.noProxy) },
+    proxy: {
+      ...optionalFields({ httpProxy: given(proxy.httpProxy?.trim()), httpsProxy: given(proxy.httpsProxy?.trim()) }),
+      noProxy: listEntries(proxy.noProxy),
+    },
     storage: volumeStorageModel(spec.storage, DEFAULT_IMAGE_CACHE_SIZE),
     nodeSelector: sortedMap(spec.nodeSelector),
     tolerations,
-    resources: Object.fromEntries(Object.entries(DEFAULT_CACHE_CONTAINER_REQUESTS).map(([name, defaults]) => [name, resourcesOverDefaults(defaults, spec.resources?.[name])])),
+    resources: Object.fromEntries(
+      Object.entries(DEFAULT_CACHE_CONTAINER_REQUESTS).map(([name, defaults]) => [name, resourcesOverDefaults(defaults, spec.resources?.[name])]),
+    ),
   };
 };
 
@@ -36,6 +41,10 @@ const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
 export const parseIronicImageCache = (spec: unknown): Parsed<IronicImageCacheModel> => {
   const problems = validateIronicImageCache(spec);
   if (problems.length > 0) return { ok: false, problems };
-  if (!isIronicImageCacheSpec(spec)) return { ok: false, problems: [{ path: 'spec', message: 'the spec does not match the IronicImageCache API: compare it with `kubectl explain ironicimagecache.spec`' }] };
+  if (!isIronicImageCacheSpec(spec))
+    return {
+      ok: false,
+      problems: [{ path: 'spec', message: 'the spec does not match the IronicImageCache API: compare it with `kubectl explain ironicimagecache.spec`' }],
+    };
   return { ok: true, model: cacheModel(spec) };
 };

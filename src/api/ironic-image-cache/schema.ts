@@ -5,7 +5,15 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, StringEnum, StringMap } from '../shared/common.js';
-import { CACHE_CONTAINER_NAMES, DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DOWNLOADER_DEFAULTS, DEFAULT_IPA_ARCHITECTURE, DNS_SUBDOMAIN_PATTERN, IPA_ARCHITECTURES } from '../shared/constants.js';
+import {
+  CACHE_CONTAINER_NAMES,
+  DEFAULT_CACHE_CONTAINER_REQUESTS,
+  DEFAULT_IMAGE_CACHE_SIZE,
+  DOWNLOADER_DEFAULTS,
+  DEFAULT_IPA_ARCHITECTURE,
+  DNS_SUBDOMAIN_PATTERN,
+  IPA_ARCHITECTURES,
+} from '../shared/constants.js';
 import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE, resourcesByContainer } from '../ironic/schema.js';
 import { ephemeralOf, storageTransitionRules, VolumeStorage } from '../shared/storage.js';
 import { UsedByStatus, type UsedBy } from '../used-by.js';
@@ -27,7 +35,9 @@ export type CacheStorage = Static<typeof CacheStorage>;
 
 export const CacheArchitecture = Type.Object(
   {
-    name: StringEnum(IPA_ARCHITECTURES, { description: 'The CPU architecture (IPA_ARCH of the downloader); the files are named ironic-python-agent_<name>.kernel and .initramfs.' }),
+    name: StringEnum(IPA_ARCHITECTURES, {
+      description: 'The CPU architecture (IPA_ARCH of the downloader); the files are named ironic-python-agent_<name>.kernel and .initramfs.',
+    }),
     filename: Type.Optional(
       Type.String({
         description: `Name of the IPA tarball under agentDownloadURL for this architecture (IPA_FILENAME). Required for every architecture but ${DEFAULT_IPA_ARCHITECTURE}, whose default is the downloader's ipa-<flavor>-<branch>.tar.gz (an ${DEFAULT_IPA_ARCHITECTURE} IPA).`,
@@ -50,11 +60,17 @@ export type CacheArchitecture = Static<typeof CacheArchitecture>;
 
 export const CacheProxy = Type.Object(
   {
-    httpProxy: Type.Optional(Type.String({ description: 'Proxy for http:// URLs (HTTP_PROXY and http_proxy of the downloader), for example `http://proxy.example.com:3128`.', maxLength: 2048 })),
+    httpProxy: Type.Optional(
+      Type.String({
+        description: 'Proxy for http:// URLs (HTTP_PROXY and http_proxy of the downloader), for example `http://proxy.example.com:3128`.',
+        maxLength: 2048,
+      }),
+    ),
     httpsProxy: Type.Optional(Type.String({ description: 'Proxy for https:// URLs (HTTPS_PROXY and https_proxy of the downloader).', maxLength: 2048 })),
     noProxy: Type.Optional(
       Type.String({
-        description: 'Comma-separated hosts, domains (`.example.com`), IP addresses and CIDRs reached without the proxy (NO_PROXY and no_proxy). Loopback and `.svc` are added.',
+        description:
+          'Comma-separated hosts, domains (`.example.com`), IP addresses and CIDRs reached without the proxy (NO_PROXY and no_proxy). Loopback and `.svc` are added.',
         maxLength: 4096,
       }),
     ),
@@ -69,7 +85,9 @@ export type CacheProxy = Static<typeof CacheProxy>;
 const Toleration = EmbeddedObject({}, 'A Kubernetes toleration (core/v1 Toleration).');
 
 /** `download-x86-64 (10m, 64Mi), ...`: the containers and their default requests, for the description. */
-const DEFAULT_CACHE_REQUESTS_TEXT = CACHE_CONTAINER_NAMES.map((name) => `${name} (${Object.values(DEFAULT_CACHE_CONTAINER_REQUESTS[name] ?? {}).join(', ')})`).join(', ');
+const DEFAULT_CACHE_REQUESTS_TEXT = CACHE_CONTAINER_NAMES.map(
+  (name) => `${name} (${Object.values(DEFAULT_CACHE_CONTAINER_REQUESTS[name] ?? {}).join(', ')})`,
+).join(', ');
 
 export const CacheResources = resourcesByContainer(
   CACHE_CONTAINER_NAMES,
@@ -82,7 +100,10 @@ const sizeOf = (root: string): string => `(has(${root}.storage) && has(${root}.s
 export const IronicImageCacheSpec = Type.Object(
   {
     agentBranch: Type.Optional(
-      Type.String({ description: `Branch of IPA to download (IPA_BRANCH of the downloader), for example \`stable/2025.1\`. Defaults to the downloader's \`${DOWNLOADER_DEFAULTS.branch}\`.`, maxLength: 128 }),
+      Type.String({
+        description: `Branch of IPA to download (IPA_BRANCH of the downloader), for example \`stable/2025.1\`. Defaults to the downloader's \`${DOWNLOADER_DEFAULTS.branch}\`.`,
+        maxLength: 128,
+      }),
     ),
     agentDownloadURL: Type.Optional(
       Type.String({
@@ -90,7 +111,7 @@ export const IronicImageCacheSpec = Type.Object(
         format: 'uri',
       }),
     ),
-    agentDownloaderImage: Type.Optional(Type.String({ description: 'Image of the IPA downloader. Defaults to the operator\'s downloader image.' })),
+    agentDownloaderImage: Type.Optional(Type.String({ description: "Image of the IPA downloader. Defaults to the operator's downloader image." })),
     agentMinimumModificationTime: Type.Optional(
       Type.String({
         description:
@@ -112,7 +133,8 @@ export const IronicImageCacheSpec = Type.Object(
     tolerations: Type.Optional(Type.Array(Toleration, { description: 'Tolerations of the cache pod.', maxItems: 64 })),
     priorityClassName: Type.Optional(
       Type.String({
-        description: 'PriorityClass of the cache pod, so that it is scheduled (and kept) before less important pods. When unset or empty, it gets the default priority of the cluster. The class must exist: a pod naming a missing class is not created.',
+        description:
+          'PriorityClass of the cache pod, so that it is scheduled (and kept) before less important pods. When unset or empty, it gets the default priority of the cluster. The class must exist: a pod naming a missing class is not created.',
         maxLength: 253,
         pattern: DNS_SUBDOMAIN_PATTERN,
       }),
@@ -120,7 +142,8 @@ export const IronicImageCacheSpec = Type.Object(
     resources: Type.Optional(CacheResources),
     tlsCertificateName: Type.Optional(
       Type.String({
-        description: 'Name of a Secret (`tls.crt`, `tls.key`) with the certificate to serve the images with over HTTPS. The Ironic objects using the cache must trust its CA (spec.tls.trustedCA).',
+        description:
+          'Name of a Secret (`tls.crt`, `tls.key`) with the certificate to serve the images with over HTTPS. The Ironic objects using the cache must trust its CA (spec.tls.trustedCA).',
         maxLength: 253,
       }),
     ),
@@ -152,7 +175,9 @@ export type CachedImages = Static<typeof CachedImages>;
 export const IronicImageCacheStatus = Type.Object(
   {
     conditions: Type.Optional(Conditions),
-    images: Type.Optional(Type.Array(CachedImages, { description: 'The URLs of the cached kernel and initramfs of each architecture, the default one first.' })),
+    images: Type.Optional(
+      Type.Array(CachedImages, { description: 'The URLs of the cached kernel and initramfs of each architecture, the default one first.' }),
+    ),
     agentBranch: Type.Optional(Type.String({ description: 'The IPA branch of the images being served.' })),
     agentMinimumModificationTime: Type.Optional(Type.String({ description: 'The minimum modification time the images being served were checked against.' })),
     tlsCertificateName: Type.Optional(Type.String({ description: 'Secret with the serving certificate, when the images are served over HTTPS.' })),

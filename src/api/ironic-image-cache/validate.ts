@@ -20,7 +20,12 @@ const architecturesOnce: Rule = (spec) => {
   const names = (spec.architectures ?? []).map((a) => a.name);
   const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
   return repeated.length > 0
-    ? [problem('spec.architectures', `each architecture may appear only once, but ${repeated.map(describeValue).join(', ')} appears more than once: remove the repeated entries`)]
+    ? [
+        problem(
+          'spec.architectures',
+          `each architecture may appear only once, but ${repeated.map(describeValue).join(', ')} appears more than once: remove the repeated entries`,
+        ),
+      ]
     : [];
 };
 
@@ -65,7 +70,8 @@ const validateUnsafe = (spec: unknown): Problem[] => {
   registerFormats();
   const shapeProblems = schemaProblems(IronicImageCacheSpec, spec, 'spec');
   if (shapeProblems.length > 0) return shapeProblems;
-  if (!isIronicImageCacheSpec(spec)) return [problem('spec', 'the spec does not match the IronicImageCache API: compare it with `kubectl explain ironicimagecache.spec`')];
+  if (!isIronicImageCacheSpec(spec))
+    return [problem('spec', 'the spec does not match the IronicImageCache API: compare it with `kubectl explain ironicimagecache.spec`')];
   return RULES.flatMap((rule) => rule(spec));
 };
 

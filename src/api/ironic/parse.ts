@@ -12,7 +12,16 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { canonical, canonicalResources, given, listEntries, optionalFields, positiveOr, resourcesOverDefaults, sortedMap } from '../shared/fields.js';
-import { CA_FIELDS, DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, DEFAULT_PROVIDER_NETWORK_MODE, DEFAULT_EXPORTER_BIND_ADDRESS, DEFAULT_PORTS, DEFAULT_SENSOR_INTERVAL, MIN_SENSOR_INTERVAL } from '../shared/constants.js';
+import {
+  CA_FIELDS,
+  DEFAULT_CONTAINER_REQUESTS,
+  IRONIC_CONTAINER_NAMES,
+  DEFAULT_PROVIDER_NETWORK_MODE,
+  DEFAULT_EXPORTER_BIND_ADDRESS,
+  DEFAULT_PORTS,
+  DEFAULT_SENSOR_INTERVAL,
+  MIN_SENSOR_INTERVAL,
+} from '../shared/constants.js';
 import { IronicSpec, type DHCP, type Networking } from './schema.js';
 import type {
   CAReference,
@@ -37,7 +46,6 @@ import { validateIronic } from './validate.js';
 import { validateOverrides } from './validate-overrides.js';
 import { DEFAULT_VERSION } from '../shared/version.js';
 
-
 /** A pool's network in dnsmasq's terms; undefined when the CIDR does not parse (validation reports it). */
 const pool = (cidr: string, begin: string, end: string): DHCPPool | undefined => {
   const parsed = parseCIDR(cidr);
@@ -47,7 +55,9 @@ const pool = (cidr: string, begin: string, end: string): DHCPPool | undefined =>
 };
 
 const mainPool = (dhcp: DHCP): DHCPPool | undefined =>
-  dhcp.networkCIDR !== undefined && dhcp.rangeBegin !== undefined && dhcp.rangeEnd !== undefined ? pool(dhcp.networkCIDR, dhcp.rangeBegin, dhcp.rangeEnd) : undefined;
+  dhcp.networkCIDR !== undefined && dhcp.rangeBegin !== undefined && dhcp.rangeEnd !== undefined
+    ? pool(dhcp.networkCIDR, dhcp.rangeBegin, dhcp.rangeEnd)
+    : undefined;
 
 const dhcpModel = (dhcp: DHCP): DHCPModel => {
   const main = mainPool(dhcp);
@@ -83,8 +93,6 @@ const keepalivedModel = (n: Networking): KeepalivedModel | undefined => {
   return n.ipAddressManager === 'keepalived' ? { mode: 'legacy' } : undefined;
 };
 
-
-
 const networkingModel = (spec: IronicSpec): NetworkingModel => {
   const n = spec.networking ?? {};
   const ingress = n.ingress;
@@ -108,7 +116,9 @@ const networkingModel = (spec: IronicSpec): NetworkingModel => {
       externalCallbackURL: n.externalCallbackURL,
       imageServerExternalURL: n.imageServerExternalURL,
     }),
-    ...(ingress && { ingress: { ...(host !== undefined && { host }), ...(className !== undefined && { className }), annotations: sortedMap(ingress.annotations) } }),
+    ...(ingress && {
+      ingress: { ...(host !== undefined && { host }), ...(className !== undefined && { className }), annotations: sortedMap(ingress.annotations) },
+    }),
     ...(n.dhcp && { dhcp: dhcpModel(n.dhcp) }),
     ...(keepalived && { keepalived }),
   };
@@ -131,7 +141,8 @@ const tlsModel = (spec: IronicSpec): TLSModel => {
   const key = spec.tls?.trustedCA !== undefined ? given(spec.tls.trustedCA.key) : undefined;
   const generate = spec.tls?.generateCertificate === true;
   const issuer = spec.tls?.issuerRef;
-  const issuerRef = issuer !== undefined ? { name: issuer.name, kind: given(issuer.kind) ?? 'Issuer', group: given(issuer.group) ?? 'cert-manager.io' } : undefined;
+  const issuerRef =
+    issuer !== undefined ? { name: issuer.name, kind: given(issuer.kind) ?? 'Issuer', group: given(issuer.group) ?? 'cert-manager.io' } : undefined;
   const enabled = certificateName !== undefined || generate || issuerRef !== undefined;
   return {
     enabled,
@@ -150,7 +161,13 @@ const databaseModel = (spec: IronicSpec): IronicModel['database'] => {
   const external = spec.database;
   if (external !== undefined) {
     const tls = given(external.tlsCertificateName);
-    return { kind: 'external', host: external.host, name: external.name, credentialsName: external.credentialsName, ...(tls !== undefined && { tlsCertificateName: tls }) };
+    return {
+      kind: 'external',
+      host: external.host,
+      name: external.name,
+      credentialsName: external.credentialsName,
+      ...(tls !== undefined && { tlsCertificateName: tls }),
+    };
   }
   const managed = given(spec.databaseName);
   return managed !== undefined ? { kind: 'managed', name: managed } : { kind: 'none' };
@@ -162,9 +179,16 @@ const ramdiskModel = (spec: IronicSpec): RamdiskModel => {
   const imageCacheName = given(spec.imageCacheName);
   return {
     downloader: spec.deployRamdisk?.disableDownloader !== true && imageCacheName === undefined,
-    ...optionalFields({ imageCacheName, branch: spec.images?.deployRamdiskBranch, extraKernelParams: spec.deployRamdisk?.extraKernelParams, sshKey: spec.deployRamdisk?.sshKey }),
+    ...optionalFields({
+      imageCacheName,
+      branch: spec.images?.deployRamdiskBranch,
+      extraKernelParams: spec.deployRamdisk?.extraKernelParams,
+      sshKey: spec.deployRamdisk?.sshKey,
+    }),
     ...(byDefault && { defaultImages: { kernel: byDefault.kernel, initramfs: byDefault.initramfs } }),
-    imagesByArch: images.flatMap((i) => (i.architecture !== undefined && i.architecture !== '' ? [{ architecture: i.architecture, kernel: i.kernel, initramfs: i.initramfs }] : [])),
+    imagesByArch: images.flatMap((i) =>
+      i.architecture !== undefined && i.architecture !== '' ? [{ architecture: i.architecture, kernel: i.kernel, initramfs: i.initramfs }] : [],
+    ),
     customImages: images.length > 0,
   };
 };
@@ -191,7 +215,8 @@ const isToleration = conforms<IToleration>((d) => new Toleration(d).validate());
  * Quantities in the canonical text the API server stores (`1024Mi` is stored as `1Gi`): Metacontroller
  * compares desired and observed objects as they are, so any other text would be sent again on every sync.
  */
-const canonicalContainer = (container: IContainer): IContainer => (container.resources ? { ...container, resources: canonicalResources(container.resources) } : container);
+const canonicalContainer = (container: IContainer): IContainer =>
+  container.resources ? { ...container, resources: canonicalResources(container.resources) } : container;
 
 const canonicalVolume = (volume: IVolume): IVolume => {
   const sizeLimit = volume.emptyDir?.sizeLimit;
@@ -219,7 +244,9 @@ const podOverrides = (spec: IronicSpec): PodOverrides => {
 
 const resourcesModel = (spec: IronicSpec): ContainerResourcesModel => {
   const user = spec.resources ?? {};
-  return Object.fromEntries(IRONIC_CONTAINER_NAMES.map((name) => [name, resourcesOverDefaults(DEFAULT_CONTAINER_REQUESTS[name], user[name])])) as ContainerResourcesModel;
+  return Object.fromEntries(
+    IRONIC_CONTAINER_NAMES.map((name) => [name, resourcesOverDefaults(DEFAULT_CONTAINER_REQUESTS[name], user[name])]),
+  ) as ContainerResourcesModel;
 };
 
 const proxyModel = (spec: IronicSpec): ProxyModel | undefined => {
@@ -242,7 +269,12 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
     tls: tlsModel(spec),
     database: databaseModel(spec),
     ...optionalFields({ apiCredentialsName: given(spec.apiCredentialsName) }),
-    images: optionalFields({ ironic: given(spec.images?.ironic), downloader: given(spec.images?.deployRamdiskDownloader), keepalived: given(spec.images?.keepalived), ipxeBuilder: given(spec.images?.ipxeBuilder) }),
+    images: optionalFields({
+      ironic: given(spec.images?.ironic),
+      downloader: given(spec.images?.deployRamdiskDownloader),
+      keepalived: given(spec.images?.keepalived),
+      ipxeBuilder: given(spec.images?.ipxeBuilder),
+    }),
     ramdisk: ramdiskModel(spec),
     inspection: { collectors: spec.inspection?.collectors ?? [], vlanInterfaces: spec.inspection?.vlanInterfaces ?? [] },
     extraConfig: (spec.extraConfig ?? []).flatMap((c) =>
@@ -264,10 +296,17 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
           allowedVLANs: p.allowedVLANs ?? [],
           ...(p.mtu !== undefined && p.mtu > 0 && { mtu: p.mtu }),
         })),
-        ...optionalFields({ switchConfigSecretName: given(service.switchConfigSecretName), switchCredentialsSecretName: given(service.switchCredentialsSecretName) }),
+        ...optionalFields({
+          switchConfigSecretName: given(service.switchConfigSecretName),
+          switchCredentialsSecretName: given(service.switchCredentialsSecretName),
+        }),
       },
     }),
-    scheduling: { nodeSelector: sortedMap(spec.nodeSelector), tolerations: tolerations.filter(isToleration), ...optionalFields({ priorityClassName: given(spec.priorityClassName) }) },
+    scheduling: {
+      nodeSelector: sortedMap(spec.nodeSelector),
+      tolerations: tolerations.filter(isToleration),
+      ...optionalFields({ priorityClassName: given(spec.priorityClassName) }),
+    },
     overrides: podOverrides(spec),
     resources: resourcesModel(spec),
     ...optionalFields({ proxy: proxyModel(spec) }),
@@ -281,7 +320,9 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
  */
 const sensorInterval = (given: number | undefined): Pick<ExporterModel, 'sensorCollectionInterval' | 'sensorCollectionIntervalRaisedFrom'> => {
   const interval = positiveOr(given, DEFAULT_SENSOR_INTERVAL);
-  return interval < MIN_SENSOR_INTERVAL ? { sensorCollectionInterval: MIN_SENSOR_INTERVAL, sensorCollectionIntervalRaisedFrom: interval } : { sensorCollectionInterval: interval };
+  return interval < MIN_SENSOR_INTERVAL
+    ? { sensorCollectionInterval: MIN_SENSOR_INTERVAL, sensorCollectionIntervalRaisedFrom: interval }
+    : { sensorCollectionInterval: interval };
 };
 
 const isIronicSpec = (value: unknown): value is IronicSpec => compiledCheck(IronicSpec).Check(value);
@@ -293,6 +334,7 @@ const isIronicSpec = (value: unknown): value is IronicSpec => compiledCheck(Iron
 export const parseIronic = (spec: unknown, old?: unknown): Parsed<IronicModel> => {
   const problems = [...validateIronic(spec, old), ...validateOverrides(spec)];
   if (problems.length > 0) return { ok: false, problems };
-  if (!isIronicSpec(spec)) return { ok: false, problems: [{ path: 'spec', message: 'the spec does not match the Ironic API: compare it with `kubectl explain ironic.spec`' }] };
+  if (!isIronicSpec(spec))
+    return { ok: false, problems: [{ path: 'spec', message: 'the spec does not match the Ironic API: compare it with `kubectl explain ironic.spec`' }] };
   return { ok: true, model: ironicModel(spec) };
 };

@@ -30,7 +30,8 @@ const textAt = (value: Record<string, unknown>, key: string): string | undefined
   return typeof text === 'string' && text !== '' ? text : undefined;
 };
 
-const reference = (resource: Resource, name: string | undefined, field: string): ObjectReference[] => (name !== undefined ? [{ ...resource, name, field }] : []);
+const reference = (resource: Resource, name: string | undefined, field: string): ObjectReference[] =>
+  name !== undefined ? [{ ...resource, name, field }] : [];
 
 /** The CA references of spec.tls: `{name, kind}` objects, or the deprecated name fields with their fixed kinds. */
 const caReferences = (tls: Record<string, unknown>): ObjectReference[] =>
@@ -57,7 +58,9 @@ const switchReferences = (spec: Record<string, unknown>): ObjectReference[] => {
 /** The VRRP password Secret of an enabled keepalived. */
 const keepalivedReferences = (spec: Record<string, unknown>): ObjectReference[] => {
   const keepalived = recordAt(recordAt(spec, 'networking'), 'keepalived');
-  return keepalived['enabled'] === true ? reference(SECRET_REFERENCE, textAt(recordAt(keepalived, 'passwordRef'), 'name'), 'spec.networking.keepalived.passwordRef') : [];
+  return keepalived['enabled'] === true
+    ? reference(SECRET_REFERENCE, textAt(recordAt(keepalived, 'passwordRef'), 'name'), 'spec.networking.keepalived.passwordRef')
+    : [];
 };
 
 /** Every object an Ironic spec names, in the order of the spec's fields. Total: never throws. */

@@ -9,16 +9,7 @@
  * (a hook cannot write the spec back).
  */
 import { Type, type Static, type TRecord, type TString } from '@sinclair/typebox';
-import {
-  Conditions,
-  EmbeddedObject,
-  ObjectMeta,
-  QuantityMap,
-  ResourceReference,
-  ResourceReferenceWithKey,
-  StringEnum,
-  StringMap,
-} from '../shared/common.js';
+import { Conditions, EmbeddedObject, ObjectMeta, QuantityMap, ResourceReference, ResourceReferenceWithKey, StringEnum, StringMap } from '../shared/common.js';
 import {
   CA_FIELDS,
   DEFAULT_EXPORTER_BIND_ADDRESS,
@@ -78,14 +69,20 @@ export const Database = Type.Object(
       }),
     ),
   },
-  { description: 'An external MariaDB database. Required for high availability; without any database Ironic keeps its state in SQLite and loses it on every restart.' },
+  {
+    description:
+      'An external MariaDB database. Required for high availability; without any database Ironic keeps its state in SQLite and loses it on every restart.',
+  },
 );
 export type Database = Static<typeof Database>;
 
 export const DeployRamdisk = Type.Object(
   {
     disableDownloader: Type.Optional(
-      Type.Boolean({ description: 'Do not run the init container that downloads the IPA ramdisk. Use it together with `overrides.agentImages` or your own images in the shared volume.' }),
+      Type.Boolean({
+        description:
+          'Do not run the init container that downloads the IPA ramdisk. Use it together with `overrides.agentImages` or your own images in the shared volume.',
+      }),
     ),
     extraKernelParams: Type.Optional(Type.String({ description: 'Extra kernel parameters for the IPA ramdisk (IRONIC_KERNEL_PARAMS).' })),
     sshKey: Type.Optional(Type.String({ description: 'Public SSH key to authorize in the IPA ramdisk, for debugging (IRONIC_RAMDISK_SSH_KEY).' })),
@@ -109,7 +106,9 @@ export const Images = Type.Object(
     deployRamdiskDownloader: Type.Optional(Type.String({ description: 'Image of the IPA downloader init container.' })),
     ironic: Type.Optional(Type.String({ description: 'Ironic image, used by every Ironic container and job. Overrides the image derived from `version`.' })),
     ipxeBuilder: Type.Optional(
-      Type.String({ description: 'Image of the `ipxe-builder` init container (metal3-io/utility-images ipxe-builder) that builds the iPXE firmware for tls.ipxe.' }),
+      Type.String({
+        description: 'Image of the `ipxe-builder` init container (metal3-io/utility-images ipxe-builder) that builds the iPXE firmware for tls.ipxe.',
+      }),
     ),
     keepalived: Type.Optional(Type.String({ description: 'Keepalived image.' })),
   },
@@ -120,7 +119,10 @@ export const Inspection = Type.Object(
   {
     collectors: Type.Optional(Type.Array(Type.String(), { description: 'IPA inspection collectors (IRONIC_IPA_COLLECTORS).', maxItems: 64 })),
     vlanInterfaces: Type.Optional(
-      Type.Array(Type.String(), { description: 'Interfaces (or `interface.vlan`, or `all`) whose VLANs IPA inspects (IRONIC_ENABLE_VLAN_INTERFACES).', maxItems: 64 }),
+      Type.Array(Type.String(), {
+        description: 'Interfaces (or `interface.vlan`, or `all`) whose VLANs IPA inspects (IRONIC_ENABLE_VLAN_INTERFACES).',
+        maxItems: 64,
+      }),
     ),
   },
   { description: 'Settings of hardware inspection.' },
@@ -152,7 +154,10 @@ export const DHCP = Type.Object(
   {
     description: 'DHCP for the provisioning network, served by dnsmasq. Not available with high availability.',
     'x-kubernetes-validations': [
-      { rule: `!(has(self.serveDNS) && self.serveDNS && ${celGiven('self.dnsAddress')})`, message: 'dnsAddress cannot be set together with serveDNS: remove one of them' },
+      {
+        rule: `!(has(self.serveDNS) && self.serveDNS && ${celGiven('self.dnsAddress')})`,
+        message: 'dnsAddress cannot be set together with serveDNS: remove one of them',
+      },
       {
         rule: `(${CIDR_GIVEN} == ${BEGIN_GIVEN}) && (${CIDR_GIVEN} == ${END_GIVEN})`,
         message: 'networkCIDR, rangeBegin and rangeEnd must be set together',
@@ -170,7 +175,9 @@ export const KeepalivedIP = Type.Object(
   {
     ipAddress: Type.String({ description: 'Virtual IP address.', minLength: 1 }),
     interface: Type.String({ description: 'Interface that carries the virtual IP.', minLength: 1 }),
-    prefix: Type.Optional(Type.Integer({ description: 'Prefix length of the virtual IP. Defaults to a single address (/32 or /128).', minimum: 0, maximum: 128 })),
+    prefix: Type.Optional(
+      Type.Integer({ description: 'Prefix length of the virtual IP. Defaults to a single address (/32 or /128).', minimum: 0, maximum: 128 }),
+    ),
   },
   { description: 'An additional virtual IP managed by keepalived.' },
 );
@@ -218,16 +225,23 @@ export const Networking = Type.Object(
     bindInterface: Type.Optional(Type.Boolean({ description: 'Listen only on the provisioning interface instead of on every interface.' })),
     dhcp: Type.Optional(DHCP),
     disableHostNetwork: Type.Optional(
-      Type.Boolean({ description: 'Run the pod on the cluster network instead of the host network. Only virtual media provisioning works then.', default: false }),
+      Type.Boolean({
+        description: 'Run the pod on the cluster network instead of the host network. Only virtual media provisioning works then.',
+        default: false,
+      }),
     ),
-    externalCallbackURL: Type.Optional(Type.String({ description: 'URL that the ramdisk uses to reach Ironic, when it differs from the provisioning IP.', format: 'uri' })),
+    externalCallbackURL: Type.Optional(
+      Type.String({ description: 'URL that the ramdisk uses to reach Ironic, when it differs from the provisioning IP.', format: 'uri' }),
+    ),
     externalIP: Type.Optional(Type.String({ description: 'External IP address of Ironic, for virtual media and callbacks across a NAT.' })),
     imageServerExternalURL: Type.Optional(Type.String({ description: 'URL that BMCs use to reach the image server.', format: 'uri' })),
     imageServerPort: Type.Optional(Port('Plain HTTP port of the image server, also used as the host port.', DEFAULT_PORTS.imageServerPort)),
     imageServerTLSPort: Type.Optional(Port('HTTPS port of the virtual media image server, also used as the host port.', DEFAULT_PORTS.imageServerTLSPort)),
     ingress: Type.Optional(Ingress),
     interface: Type.Optional(Type.String({ description: 'Provisioning network interface.' })),
-    ipxeTLSPort: Type.Optional(Port('HTTPS port that iPXE loads its scripts, the kernel and the ramdisk from with tls.ipxe, also used as the host port.', DEFAULT_PORTS.ipxeTLSPort)),
+    ipxeTLSPort: Type.Optional(
+      Port('HTTPS port that iPXE loads its scripts, the kernel and the ramdisk from with tls.ipxe, also used as the host port.', DEFAULT_PORTS.ipxeTLSPort),
+    ),
     ipAddress: Type.Optional(Type.String({ description: 'Provisioning IP address of Ironic.' })),
     ipAddressManager: Type.Optional(
       StringEnum(['', 'keepalived'], { description: 'Deprecated: use keepalived.enabled. `keepalived` runs keepalived for the provisioning IP.' }),
@@ -271,9 +285,14 @@ export type Networking = Static<typeof Networking>;
 
 export const ProviderNetwork = Type.Object(
   {
-    type: StringEnum(['idle', 'inspection', 'cleaning', 'rescuing', 'servicing', 'provisioning'], { description: 'Which provisioning step this network serves.' }),
+    type: StringEnum(['idle', 'inspection', 'cleaning', 'rescuing', 'servicing', 'provisioning'], {
+      description: 'Which provisioning step this network serves.',
+    }),
     mode: Type.Optional(
-      StringEnum(['access', 'trunk', 'hybrid'], { description: `Switch port mode. Defaults to ${DEFAULT_PROVIDER_NETWORK_MODE}.`, default: DEFAULT_PROVIDER_NETWORK_MODE }),
+      StringEnum(['access', 'trunk', 'hybrid'], {
+        description: `Switch port mode. Defaults to ${DEFAULT_PROVIDER_NETWORK_MODE}.`,
+        default: DEFAULT_PROVIDER_NETWORK_MODE,
+      }),
     ),
     nativeVLAN: Type.Integer({ description: 'Native (untagged) VLAN.', minimum: VLAN_IDS.min, maximum: VLAN_IDS.max }),
     allowedVLANs: Type.Optional(
@@ -371,10 +390,14 @@ export const Overrides = Type.Object(
         ],
       }),
     ),
-    containers: Type.Optional(Type.Array(Container, { description: 'Containers added to the Ironic pod; one with the name of a built-in container replaces it.' })),
+    containers: Type.Optional(
+      Type.Array(Container, { description: 'Containers added to the Ironic pod; one with the name of a built-in container replaces it.' }),
+    ),
     httpdLivenessProbe: Type.Optional(Probe('Liveness probe of the httpd container')),
     httpdReadinessProbe: Type.Optional(Probe('Readiness probe of the httpd container')),
-    initContainers: Type.Optional(Type.Array(Container, { description: 'Init containers added to the Ironic pod; one with the name of a built-in init container replaces it.' })),
+    initContainers: Type.Optional(
+      Type.Array(Container, { description: 'Init containers added to the Ironic pod; one with the name of a built-in init container replaces it.' }),
+    ),
     labels: Type.Optional(StringMap('Labels added to the Ironic pods. Keys set by the operator win.')),
     tolerations: Type.Optional(Type.Array(Toleration, { description: 'Tolerations of the Ironic pods, for example to run on control-plane nodes.' })),
     volumes: Type.Optional(Type.Array(Volume, { description: 'Volumes added to the Ironic pods; one with the name of a built-in volume replaces it.' })),
@@ -475,7 +498,10 @@ export const PROXY_CREDENTIALS_RULE = {
 export const Proxy = Type.Object(
   {
     httpProxy: Type.Optional(
-      Type.String({ description: 'Proxy for http:// URLs (HTTP_PROXY and http_proxy), for example `http://proxy.example.com:3128`. No user name or password in it.', maxLength: 2048 }),
+      Type.String({
+        description: 'Proxy for http:// URLs (HTTP_PROXY and http_proxy), for example `http://proxy.example.com:3128`. No user name or password in it.',
+        maxLength: 2048,
+      }),
     ),
     httpsProxy: Type.Optional(Type.String({ description: 'Proxy for https:// URLs (HTTPS_PROXY and https_proxy).', maxLength: 2048 })),
     noProxy: Type.Optional(
@@ -519,12 +545,18 @@ export const TLS = Type.Object(
     certificateName: Type.Optional(
       Type.String({ description: 'Name of a Secret (`tls.crt`, `tls.key`, optional `ca.crt`) with the certificate of the API and of virtual media.' }),
     ),
-    disableVirtualMediaTLS: Type.Optional(Type.Boolean({ description: 'Serve virtual media over plain HTTP even when certificateName or generateCertificate is set.' })),
+    disableVirtualMediaTLS: Type.Optional(
+      Type.Boolean({ description: 'Serve virtual media over plain HTTP even when certificateName or generateCertificate is set.' }),
+    ),
     issuerRef: Type.Optional(
       Type.Object(
         {
           name: Type.String({ description: 'Name of the issuer.', minLength: 1 }),
-          kind: Type.Optional(Type.String({ description: 'Kind of the issuer: `Issuer` (the default, in the namespace of this Ironic), `ClusterIssuer`, or that of an external issuer.' })),
+          kind: Type.Optional(
+            Type.String({
+              description: 'Kind of the issuer: `Issuer` (the default, in the namespace of this Ironic), `ClusterIssuer`, or that of an external issuer.',
+            }),
+          ),
           group: Type.Optional(Type.String({ description: 'API group of the issuer (default `cert-manager.io`).' })),
         },
         {
@@ -546,7 +578,9 @@ export const TLS = Type.Object(
           'Boot over iPXE with TLS: the init container `ipxe-builder` builds x86 iPXE firmware (BIOS and UEFI; the pods therefore run on amd64 nodes only) that trusts the CA of the certificate and chains to https://<networking.ipAddress>:<networking.ipxeTLSPort>/boot.ipxe; dnsmasq hands it out over TFTP, and iPXE loads its scripts, the kernel and the ramdisk over HTTPS only. Needs a certificate (generateCertificate, certificateName or issuerRef), networking.dhcp, an IPv4 networking.ipAddress that the certificate covers, Ironic 37.0 or newer, and access from the pod to https://github.com/ipxe/ipxe (spec.proxy applies), where the builder clones the iPXE source at every pod start.',
       }),
     ),
-    trustedCA: Type.Optional(Type.Object(ResourceReferenceWithKey.properties, { description: 'CA bundle trusted when downloading images and by the ramdisk.' })),
+    trustedCA: Type.Optional(
+      Type.Object(ResourceReferenceWithKey.properties, { description: 'CA bundle trusted when downloading images and by the ramdisk.' }),
+    ),
     trustedCAName: legacyCAName('trustedCA', 'trusted CA bundle'),
   },
   {
@@ -596,7 +630,9 @@ export const IronicSpec = Type.Object(
         maxLength: 253,
       }),
     ),
-    extraConfig: Type.Optional(Type.Array(ExtraConfig, { description: 'Extra ironic.conf options, passed as OS_<GROUP>__<NAME> environment variables.', maxItems: 256 })),
+    extraConfig: Type.Optional(
+      Type.Array(ExtraConfig, { description: 'Extra ironic.conf options, passed as OS_<GROUP>__<NAME> environment variables.', maxItems: 256 }),
+    ),
     highAvailability: Type.Optional(
       Type.Boolean({ description: 'Run one Ironic per selected node (a DaemonSet), talking JSON-RPC to each other. Requires a database.' }),
     ),
@@ -643,11 +679,13 @@ export const IronicSpec = Type.Object(
       },
       {
         rule: `!has(self.imageCacheName) || !((has(self.images) && (${celGiven('self.images.deployRamdiskBranch')} || ${celGiven('self.images.deployRamdiskDownloader')})) || (has(self.overrides) && ${celNotEmpty('self.overrides.agentImages')}))`,
-        message: 'imageCacheName cannot be used with images.deployRamdiskBranch, images.deployRamdiskDownloader or overrides.agentImages: the image cache provides IPA',
+        message:
+          'imageCacheName cannot be used with images.deployRamdiskBranch, images.deployRamdiskDownloader or overrides.agentImages: the image cache provides IPA',
       },
       {
         rule: '!has(self.imageCacheName) || !(has(self.tls) && has(self.tls.ipxe) && self.tls.ipxe)',
-        message: "imageCacheName cannot be used with tls.ipxe: iPXE over TLS loads IPA only from the Ironic's own httpd, which has no IPA when an image cache provides it",
+        message:
+          "imageCacheName cannot be used with tls.ipxe: iPXE over TLS loads IPA only from the Ironic's own httpd, which has no IPA when an image cache provides it",
       },
       {
         rule: `!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !${celGiven('self.networking.ipAddress')}`,
@@ -658,8 +696,7 @@ export const IronicSpec = Type.Object(
         message: 'networking.dhcp is not available with highAvailability',
       },
       {
-        rule:
-          "!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !((has(self.networking.keepalived) && self.networking.keepalived.enabled) || (has(self.networking.ipAddressManager) && self.networking.ipAddressManager == 'keepalived'))",
+        rule: "!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !((has(self.networking.keepalived) && self.networking.keepalived.enabled) || (has(self.networking.ipAddressManager) && self.networking.ipAddressManager == 'keepalived'))",
         message: 'keepalived is not available with highAvailability',
       },
       {
@@ -676,7 +713,8 @@ export const IronicSpec = Type.Object(
       },
       {
         rule: "!(has(self.tls) && ((has(self.tls.generateCertificate) && self.tls.generateCertificate) || has(self.tls.issuerRef))) || !has(self.networking) || ((!has(self.networking.ipAddress) || !self.networking.ipAddress.contains('%')) && (!has(self.networking.externalIP) || !self.networking.externalIP.contains('%')))",
-        message: 'networking.ipAddress and externalIP cannot have an IPv6 zone (%...) with tls.generateCertificate or tls.issuerRef: a certificate cannot hold it',
+        message:
+          'networking.ipAddress and externalIP cannot have an IPv6 zone (%...) with tls.generateCertificate or tls.issuerRef: a certificate cannot hold it',
       },
     ],
   },
@@ -688,7 +726,9 @@ export const ClientAccess = Type.Object(
   {
     apiURL: Type.String({ description: 'URL of the API for clients inside the cluster (through the Service).' }),
     externalAPIURL: Type.Optional(
-      Type.String({ description: 'URL of the API on the provisioning network or through the Ingress, when one address serves it (not with high availability).' }),
+      Type.String({
+        description: 'URL of the API on the provisioning network or through the Ingress, when one address serves it (not with high availability).',
+      }),
     ),
     imageServerURL: Type.Optional(Type.String({ description: 'URL of the image server that BMCs and hosts use.' })),
     credentialsName: Type.String({ description: 'Secret with the `username` and `password` of the API (HTTP basic authentication).' }),
@@ -702,7 +742,9 @@ export const ClientAccess = Type.Object(
         { description: 'Where the CA bundle that clients must trust is, when the API is served over TLS.' },
       ),
     ),
-    cloudsSecretName: Type.String({ description: 'Secret with a `clouds.yaml` (and `ca.crt` with TLS) for the `baremetal` CLI and openstacksdk; mount it at /etc/openstack.' }),
+    cloudsSecretName: Type.String({
+      description: 'Secret with a `clouds.yaml` (and `ca.crt` with TLS) for the `baremetal` CLI and openstacksdk; mount it at /etc/openstack.',
+    }),
   },
   { description: 'How clients reach this Ironic.' },
 );

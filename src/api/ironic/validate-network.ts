@@ -46,12 +46,22 @@ const pathOf = (label: string, field: string): string => `spec.${label}.${field}
 const provisioningNetworkRule = (networking: Networking): Problem[] =>
   nonEmpty(networking.ipAddress) || nonEmpty(networking.interface) || (networking.macAddresses ?? []).length > 0
     ? []
-    : [problem('spec.networking', 'DHCP needs the provisioning network: set at least one of networking.ipAddress, networking.interface or networking.macAddresses')];
+    : [
+        problem(
+          'spec.networking',
+          'DHCP needs the provisioning network: set at least one of networking.ipAddress, networking.interface or networking.macAddresses',
+        ),
+      ];
 
 // Rule 10b.
 const serveDNSRule = (dhcp: DHCP): Problem[] =>
   dhcp.serveDNS === true && nonEmpty(dhcp.dnsAddress)
-    ? [problem(`${DHCP_PATH}.dnsAddress`, 'dnsAddress cannot be set together with serveDNS: remove dnsAddress to announce Ironic as the DNS server, or set serveDNS to false')]
+    ? [
+        problem(
+          `${DHCP_PATH}.dnsAddress`,
+          'dnsAddress cannot be set together with serveDNS: remove dnsAddress to announce Ironic as the DNS server, or set serveDNS to false',
+        ),
+      ]
     : [];
 
 // Rule 10c: the main gateway is deliberately not checked against the CIDR, as upstream.
@@ -68,10 +78,17 @@ const mainRangePresenceRules = (dhcp: DHCP): Problem[] => {
   const missing = MAIN_RANGE_FIELDS.filter((f) => !nonEmpty(dhcp[f]));
   const [firstMissing] = missing;
   if (set.length > 0 && firstMissing !== undefined) {
-    return [problem(`${DHCP_PATH}.${firstMissing}`, `networkCIDR, rangeBegin and rangeEnd must be set together: set ${missing.join(' and ')} too, or remove ${set.join(' and ')}`)];
+    return [
+      problem(
+        `${DHCP_PATH}.${firstMissing}`,
+        `networkCIDR, rangeBegin and rangeEnd must be set together: set ${missing.join(' and ')} too, or remove ${set.join(' and ')}`,
+      ),
+    ];
   }
   if (set.length === 0 && (dhcp.extraRanges ?? []).length === 0) {
-    return [problem(`${DHCP_PATH}.networkCIDR`, 'a DHCP range is required: set networkCIDR, rangeBegin and rangeEnd, or add at least one entry to extraRanges')];
+    return [
+      problem(`${DHCP_PATH}.networkCIDR`, 'a DHCP range is required: set networkCIDR, rangeBegin and rangeEnd, or add at least one entry to extraRanges'),
+    ];
   }
   return [];
 };
@@ -84,7 +101,12 @@ const notInCIDRMessage = (value: string, label: string, cidrText: string): strin
 
 type AddressCheck = { readonly problems: readonly Problem[]; readonly ip?: ParsedIP };
 
-const checkAddressInCIDR = (label: string, field: string, value: string, cidr: { readonly parsed: ParsedCIDR | undefined; readonly text: string }): AddressCheck => {
+const checkAddressInCIDR = (
+  label: string,
+  field: string,
+  value: string,
+  cidr: { readonly parsed: ParsedCIDR | undefined; readonly text: string },
+): AddressCheck => {
   const ip = parseIP(value);
   if (ip === undefined) return { problems: [problem(pathOf(label, field), invalidIPMessage(value))] };
   if (cidr.parsed !== undefined && !cidrContains(cidr.parsed, ip)) {
@@ -130,10 +152,17 @@ const mainPool = (networking: Networking, dhcp: DHCP): PoolCheck => {
   return { ...check, problems: [...check.problems, ...ipAddressInMainCIDR(networking, check.cidr)] };
 };
 
-const nonZeroPrefix = (label: string) => (cidr: ParsedCIDR): Problem[] =>
-  cidr.prefixLength === 0
-    ? [problem(pathOf(label, 'networkCIDR'), `${label}.networkCIDR must have a non-zero prefix length: use the prefix of the real network, for example /24 or /64`)]
-    : [];
+const nonZeroPrefix =
+  (label: string) =>
+  (cidr: ParsedCIDR): Problem[] =>
+    cidr.prefixLength === 0
+      ? [
+          problem(
+            pathOf(label, 'networkCIDR'),
+            `${label}.networkCIDR must have a non-zero prefix length: use the prefix of the real network, for example /24 or /64`,
+          ),
+        ]
+      : [];
 
 const extraGatewayProblems = (label: string, range: DHCPRange, cidr: ParsedCIDR | undefined): Problem[] => {
   const gateway = range.gatewayAddress;
@@ -141,7 +170,13 @@ const extraGatewayProblems = (label: string, range: DHCPRange, cidr: ParsedCIDR 
   const ip = parseIP(gateway);
   const path = pathOf(label, 'gatewayAddress');
   if (ip === undefined) return [problem(path, invalidIPMessage(gateway))];
-  if (ip.family === 'ipv6') return [problem(path, 'IPv6 per-range gateway is not supported: remove gatewayAddress from this range (IPv6 hosts learn their router from router advertisements)')];
+  if (ip.family === 'ipv6')
+    return [
+      problem(
+        path,
+        'IPv6 per-range gateway is not supported: remove gatewayAddress from this range (IPv6 hosts learn their router from router advertisements)',
+      ),
+    ];
   return cidr === undefined || cidrContains(cidr, ip) ? [] : [problem(path, notInCIDRMessage(gateway, label, range.networkCIDR))];
 };
 
@@ -152,8 +187,7 @@ const extraPool = (range: DHCPRange, index: number): PoolCheck => {
   return { ...check, problems: [...check.problems, ...extraGatewayProblems(label, range, check.cidr)] };
 };
 
-const overlaps = (a: Pool, b: Pool): boolean =>
-  a.family === b.family && compareIPs(a.begin, b.end) <= 0 && compareIPs(b.begin, a.end) <= 0;
+const overlaps = (a: Pool, b: Pool): boolean => a.family === b.family && compareIPs(a.begin, b.end) <= 0 && compareIPs(b.begin, a.end) <= 0;
 
 const rangeText = (pool: Pool): string => `${pool.begin.text}-${pool.end.text}`;
 
@@ -164,7 +198,10 @@ const overlapRules = (pools: readonly Pool[]): Problem[] =>
       .slice(0, j)
       .filter((a) => overlaps(a, b))
       .map((a) =>
-        problem(`spec.${b.label}`, `DHCP pools of ${a.label} and ${b.label} overlap (${rangeText(a)} and ${rangeText(b)}): change rangeBegin and rangeEnd so that no address is in both pools`),
+        problem(
+          `spec.${b.label}`,
+          `DHCP pools of ${a.label} and ${b.label} overlap (${rangeText(a)} and ${rangeText(b)}): change rangeBegin and rangeEnd so that no address is in both pools`,
+        ),
       ),
   );
 
@@ -175,7 +212,12 @@ const extraRangesVersionRule = (spec: IronicSpec): Problem[] => {
   const { major, minor } = EXTRA_RANGES_MIN_VERSION;
   return isAtLeast(version, major, minor)
     ? []
-    : [problem(`${DHCP_PATH}.extraRanges`, `extraRanges requires Ironic ${major}.${minor} or newer, but the version is ${describeValue(version)}: set version to ${major}.${minor} or newer, or remove extraRanges`)];
+    : [
+        problem(
+          `${DHCP_PATH}.extraRanges`,
+          `extraRanges requires Ironic ${major}.${minor} or newer, but the version is ${describeValue(version)}: set version to ${major}.${minor} or newer, or remove extraRanges`,
+        ),
+      ];
 };
 
 const poolRules = (networking: Networking, dhcp: DHCP): Problem[] => {

@@ -40,7 +40,10 @@ const apiServerRules = (field: string, item: unknown, path: string): OverridePro
   const { name, image } = item as { name?: unknown; image?: unknown };
   const problems: OverrideProblem[] = [];
   if (typeof name === 'string' && (name.length > 63 || !DNS_LABEL.test(name))) {
-    problems.push({ path: `${path}.name`, message: `${JSON.stringify(name.slice(0, 80))} is not a valid name: use at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit` });
+    problems.push({
+      path: `${path}.name`,
+      message: `${JSON.stringify(name.slice(0, 80))} is not a valid name: use at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit`,
+    });
   }
   if (field.endsWith('ontainers') && (typeof image !== 'string' || image.trim() === '')) {
     problems.push({ path: `${path}.image`, message: 'a container needs an image: set image' });
@@ -63,8 +66,10 @@ const keyProblem = (key: string): string | undefined => {
   const slash = key.lastIndexOf('/');
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return 'its prefix must be a DNS subdomain (lower-case letters, digits, \'-\' and \'.\')';
-  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name)) return "its name must be 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)))
+    return "its prefix must be a DNS subdomain (lower-case letters, digits, '-' and '.')";
+  if (name.length === 0 || name.length > 63 || !LABEL_NAME.test(name))
+    return "its name must be 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
   return undefined;
 };
 
@@ -75,9 +80,15 @@ const mapProblems = (overrides: Record<string, unknown>, field: 'labels' | 'anno
   return Object.entries(map).flatMap(([key, value]): OverrideProblem[] => {
     const path = `spec.overrides.${field}[${JSON.stringify(key.slice(0, 80))}]`;
     const bad = keyProblem(key);
-    if (bad !== undefined) return [{ path, message: `${JSON.stringify(key.slice(0, 80))} is not a valid ${field === 'labels' ? 'label' : 'annotation'} key: ${bad}` }];
+    if (bad !== undefined)
+      return [{ path, message: `${JSON.stringify(key.slice(0, 80))} is not a valid ${field === 'labels' ? 'label' : 'annotation'} key: ${bad}` }];
     if (field === 'labels' && typeof value === 'string' && value !== '' && (value.length > 63 || !LABEL_NAME.test(value))) {
-      return [{ path, message: `the value of label ${JSON.stringify(key)} is not valid: use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit` }];
+      return [
+        {
+          path,
+          message: `the value of label ${JSON.stringify(key)} is not valid: use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit`,
+        },
+      ];
     }
     return [];
   });

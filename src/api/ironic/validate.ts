@@ -3,10 +3,28 @@
  * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
-import { CA_FIELDS, DEFAULT_PORTS, IPXE_TLS_MIN_VERSION, NODE_ARCH_LABEL, DEFAULT_PROVIDER_NETWORK_MODE, SERVICE_PORTS, UNPRIVILEGED_PORT_START, VLAN_IDS, type CAField } from '../shared/constants.js';
+import {
+  CA_FIELDS,
+  DEFAULT_PORTS,
+  IPXE_TLS_MIN_VERSION,
+  NODE_ARCH_LABEL,
+  DEFAULT_PROVIDER_NETWORK_MODE,
+  SERVICE_PORTS,
+  UNPRIVILEGED_PORT_START,
+  VLAN_IDS,
+  type CAField,
+} from '../shared/constants.js';
 import { listEntries } from '../shared/fields.js';
 import { registerFormats } from '../shared/formats.js';
-import { IronicSpec, PROXY_CREDENTIALS_REASON, PROXY_URL_PATTERN, URL_USERINFO_PATTERN, type AgentImages, type Networking, type ProviderNetwork } from './schema.js';
+import {
+  IronicSpec,
+  PROXY_CREDENTIALS_REASON,
+  PROXY_URL_PATTERN,
+  URL_USERINFO_PATTERN,
+  type AgentImages,
+  type Networking,
+  type ProviderNetwork,
+} from './schema.js';
 import { nodeSelectorProblems } from '../shared/labels.js';
 import { isLoopback, parseIP } from '../shared/net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
@@ -29,13 +47,23 @@ const isHA = (spec: IronicSpec): boolean => spec.highAvailability === true;
 // Rule 1. NOTE: a managed IronicDatabase (databaseName) is as good as an external database here.
 const haNeedsDatabase: Rule = ({ spec }) =>
   isHA(spec) && spec.database === undefined && !nonEmpty(spec.databaseName)
-    ? [problem('spec.highAvailability', 'high availability requires a database: set spec.database (an external MariaDB) or spec.databaseName (an IronicDatabase), or set highAvailability to false')]
+    ? [
+        problem(
+          'spec.highAvailability',
+          'high availability requires a database: set spec.database (an external MariaDB) or spec.databaseName (an IronicDatabase), or set highAvailability to false',
+        ),
+      ]
     : [];
 
 // NOTE: not upstream (which has no databaseName): the two ways of naming a database exclude each other.
 const oneDatabase: Rule = ({ spec }) =>
   spec.database !== undefined && nonEmpty(spec.databaseName)
-    ? [problem('spec.databaseName', 'database and databaseName cannot both be set: keep databaseName for a managed IronicDatabase, or database for an external MariaDB')]
+    ? [
+        problem(
+          'spec.databaseName',
+          'database and databaseName cannot both be set: keep databaseName for a managed IronicDatabase, or database for an external MariaDB',
+        ),
+      ]
     : [];
 
 // Rule 2. NOTE: compares host and name only (upstream compares the whole object), so credentials and the
@@ -47,10 +75,20 @@ const databaseUnchanged: Rule = ({ spec, previous }) => {
   const renamed = nonEmpty(previous.databaseName) && nonEmpty(spec.databaseName) && previous.databaseName !== spec.databaseName;
   return [
     ...(changed
-      ? [problem('spec.database', `cannot change to a different database (it was host ${describeValue(before.host)}, name ${describeValue(before.name)}): the data does not move with it; restore the previous host and name, or create a new Ironic`)]
+      ? [
+          problem(
+            'spec.database',
+            `cannot change to a different database (it was host ${describeValue(before.host)}, name ${describeValue(before.name)}): the data does not move with it; restore the previous host and name, or create a new Ironic`,
+          ),
+        ]
       : []),
     ...(renamed
-      ? [problem('spec.databaseName', `cannot change to a different IronicDatabase (it was ${describeValue(previous.databaseName)}): the data does not move with it; restore the previous name, or create a new Ironic`)]
+      ? [
+          problem(
+            'spec.databaseName',
+            `cannot change to a different IronicDatabase (it was ${describeValue(previous.databaseName)}): the data does not move with it; restore the previous name, or create a new Ironic`,
+          ),
+        ]
       : []),
   ];
 };
@@ -64,7 +102,12 @@ const imageCacheAlone: Rule = ({ spec }) => {
     ...((spec.overrides?.agentImages ?? []).length > 0 ? ['overrides.agentImages'] : []),
   ];
   return replaced.length > 0
-    ? [problem('spec.imageCacheName', `imageCacheName cannot be used with ${replaced.length > 1 ? `${replaced.slice(0, -1).join(', ')} and ${replaced.at(-1) ?? ''}` : (replaced[0] ?? '')}: the image cache provides IPA; set the branch and downloader on the IronicImageCache, or remove imageCacheName`)]
+    ? [
+        problem(
+          'spec.imageCacheName',
+          `imageCacheName cannot be used with ${replaced.length > 1 ? `${replaced.slice(0, -1).join(', ')} and ${replaced.at(-1) ?? ''}` : (replaced[0] ?? '')}: the image cache provides IPA; set the branch and downloader on the IronicImageCache, or remove imageCacheName`,
+        ),
+      ]
     : [];
 };
 
@@ -116,7 +159,12 @@ const hostNetworkRule: Rule = ({ spec }) => {
   const conflicts = spec.networking?.disableHostNetwork === true ? hostNetworkConflicts(spec) : [];
   return conflicts.length === 0
     ? []
-    : [problem('spec.networking.disableHostNetwork', `disableHostNetwork cannot be used together with ${conflicts.join(', ')}: remove them, or set disableHostNetwork to false`)];
+    : [
+        problem(
+          'spec.networking.disableHostNetwork',
+          `disableHostNetwork cannot be used together with ${conflicts.join(', ')}: remove them, or set disableHostNetwork to false`,
+        ),
+      ];
 };
 
 // Rules 5 and 6.
@@ -130,7 +178,12 @@ const externalIPAlone: Rule = ({ spec }) => {
   const n = spec.networking ?? {};
   const others = n.ingress !== undefined || nonEmpty(n.externalCallbackURL) || nonEmpty(n.imageServerExternalURL);
   return nonEmpty(n.externalIP) && others
-    ? [problem('spec.networking.externalIP', 'externalIP cannot be set together with networking.ingress, networking.externalCallbackURL or networking.imageServerExternalURL: remove externalIP, or remove the others')]
+    ? [
+        problem(
+          'spec.networking.externalIP',
+          'externalIP cannot be set together with networking.ingress, networking.externalCallbackURL or networking.imageServerExternalURL: remove externalIP, or remove the others',
+        ),
+      ]
     : [];
 };
 
@@ -140,13 +193,23 @@ const externalURLsTogether: Rule = ({ spec }) => {
   const callback = nonEmpty(n.externalCallbackURL);
   if (n.ingress !== undefined || callback === nonEmpty(n.imageServerExternalURL)) return [];
   const [missing, present] = callback ? ['imageServerExternalURL', 'externalCallbackURL'] : ['externalCallbackURL', 'imageServerExternalURL'];
-  return [problem(`spec.networking.${missing}`, `without networking.ingress, externalCallbackURL and imageServerExternalURL must be set together: set ${missing} too, or remove ${present}`)];
+  return [
+    problem(
+      `spec.networking.${missing}`,
+      `without networking.ingress, externalCallbackURL and imageServerExternalURL must be set together: set ${missing} too, or remove ${present}`,
+    ),
+  ];
 };
 
 // Rule 9.
 const haWithoutIPAddress: Rule = ({ spec }) =>
   isHA(spec) && nonEmpty(spec.networking?.ipAddress)
-    ? [problem('spec.networking.ipAddress', 'networking.ipAddress cannot be used with high availability, where every replica uses its own node address: remove it')]
+    ? [
+        problem(
+          'spec.networking.ipAddress',
+          'networking.ipAddress cannot be used with high availability, where every replica uses its own node address: remove it',
+        ),
+      ]
     : [];
 
 // Rule 10 (DHCP) lives in validate-network.ts.
@@ -162,7 +225,9 @@ const keepalivedAddresses = (spec: IronicSpec): Problem[] => {
   ] as const;
   return missing
     .filter(([field]) => !nonEmpty(n[field]))
-    .map(([field, what]) => problem(`spec.networking.${field}`, `keepalived requires both networking.ipAddress and networking.interface: set ${field} to ${what}`));
+    .map(([field, what]) =>
+      problem(`spec.networking.${field}`, `keepalived requires both networking.ipAddress and networking.interface: set ${field} to ${what}`),
+    );
 };
 
 // Rule 11 (the deprecated ipAddressManager). NOTE: refused in HA, as upstream.
@@ -170,7 +235,12 @@ const legacyKeepalivedRules: Rule = ({ spec }) => {
   if (spec.networking?.ipAddressManager !== 'keepalived') return [];
   return [
     ...(isHA(spec)
-      ? [problem('spec.networking.ipAddressManager', 'keepalived is not available with high availability: remove ipAddressManager, or set highAvailability to false')]
+      ? [
+          problem(
+            'spec.networking.ipAddressManager',
+            'keepalived is not available with high availability: remove ipAddressManager, or set highAvailability to false',
+          ),
+        ]
       : []),
     ...keepalivedAddresses(spec),
   ];
@@ -200,9 +270,21 @@ const keepalivedRules: Rule = ({ spec }) => {
   if (keepalived?.enabled !== true) return [];
   return [
     ...(spec.networking?.ipAddressManager === 'keepalived'
-      ? [problem('spec.networking.ipAddressManager', 'keepalived and the deprecated ipAddressManager cannot be used together: remove ipAddressManager and keep keepalived')]
+      ? [
+          problem(
+            'spec.networking.ipAddressManager',
+            'keepalived and the deprecated ipAddressManager cannot be used together: remove ipAddressManager and keep keepalived',
+          ),
+        ]
       : []),
-    ...(isHA(spec) ? [problem('spec.networking.keepalived', 'keepalived is not available with high availability: set keepalived.enabled to false, or set highAvailability to false')] : []),
+    ...(isHA(spec)
+      ? [
+          problem(
+            'spec.networking.keepalived',
+            'keepalived is not available with high availability: set keepalived.enabled to false, or set highAvailability to false',
+          ),
+        ]
+      : []),
     ...keepalivedAddresses(spec),
     ...(keepalived.additionalVIPs ?? []).flatMap(vipProblems),
   ];
@@ -213,7 +295,12 @@ const keepalivedRules: Rule = ({ spec }) => {
 // Rule 13: any exporter object counts, even a disabled one, as upstream.
 const haWithoutServiceMonitor: Rule = ({ spec }) =>
   isHA(spec) && spec.prometheusExporter !== undefined && spec.prometheusExporter.disableServiceMonitor !== true
-    ? [problem('spec.prometheusExporter.disableServiceMonitor', 'a ServiceMonitor is not supported with high availability: set prometheusExporter.disableServiceMonitor to true, or remove prometheusExporter')]
+    ? [
+        problem(
+          'spec.prometheusExporter.disableServiceMonitor',
+          'a ServiceMonitor is not supported with high availability: set prometheusExporter.disableServiceMonitor to true, or remove prometheusExporter',
+        ),
+      ]
     : [];
 
 // Rules 14 and 15. Zones are refused here: upstream parses bindAddress with net.ParseIP.
@@ -225,7 +312,12 @@ const bindAddressRules: Rule = ({ spec }) => {
   if (ip === undefined) return [problem('spec.prometheusExporter.bindAddress', invalidIPMessage(bind))];
   const scraped = exporter.enabled && exporter.disableServiceMonitor !== true;
   return scraped && isLoopback(ip)
-    ? [problem('spec.prometheusExporter.bindAddress', `the ServiceMonitor cannot scrape the loopback bindAddress ${bind}: use 0.0.0.0 (the default) or a routable address, or set disableServiceMonitor to true`)]
+    ? [
+        problem(
+          'spec.prometheusExporter.bindAddress',
+          `the ServiceMonitor cannot scrape the loopback bindAddress ${bind}: use 0.0.0.0 (the default) or a routable address, or set disableServiceMonitor to true`,
+        ),
+      ]
     : [];
 };
 
@@ -241,7 +333,12 @@ const insecureRPCNeedsHA: Rule = ({ spec }) =>
 // NOTE: not upstream (which has no generated certificates): one source of certificates.
 const oneCertificateSource: Rule = ({ spec }) =>
   spec.tls?.generateCertificate === true && nonEmpty(spec.tls.certificateName)
-    ? [problem('spec.tls.generateCertificate', 'generateCertificate and certificateName cannot both be set: remove certificateName to have certificates generated, or set generateCertificate to false to use your Secret')]
+    ? [
+        problem(
+          'spec.tls.generateCertificate',
+          'generateCertificate and certificateName cannot both be set: remove certificateName to have certificates generated, or set generateCertificate to false to use your Secret',
+        ),
+      ]
     : [];
 
 // NOTE: not upstream (which has no cert-manager issuer): one source of certificates, and a name.
@@ -250,8 +347,17 @@ const issuerRules: Rule = ({ spec }) => {
   if (issuer === undefined) return [];
   const other = nonEmpty(spec.tls?.certificateName) || spec.tls?.generateCertificate === true;
   return [
-    ...(isBlank(issuer.name) ? [problem('spec.tls.issuerRef.name', 'tls.issuerRef.name is required: set the name of the cert-manager Issuer or ClusterIssuer')] : []),
-    ...(other ? [problem('spec.tls.issuerRef', 'issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates (remove the others)')] : []),
+    ...(isBlank(issuer.name)
+      ? [problem('spec.tls.issuerRef.name', 'tls.issuerRef.name is required: set the name of the cert-manager Issuer or ClusterIssuer')]
+      : []),
+    ...(other
+      ? [
+          problem(
+            'spec.tls.issuerRef',
+            'issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates (remove the others)',
+          ),
+        ]
+      : []),
   ];
 };
 
@@ -279,18 +385,40 @@ const tlsEnabled = (spec: IronicSpec): boolean =>
 const ipxeCertificateRule = (spec: IronicSpec): Problem[] =>
   tlsEnabled(spec)
     ? []
-    : [problem('spec.tls.ipxe', 'ipxe needs a certificate (iPXE is built to trust its CA): set tls.generateCertificate, tls.certificateName or tls.issuerRef, or remove ipxe')];
+    : [
+        problem(
+          'spec.tls.ipxe',
+          'ipxe needs a certificate (iPXE is built to trust its CA): set tls.generateCertificate, tls.certificateName or tls.issuerRef, or remove ipxe',
+        ),
+      ];
 
 const ipxeNetworkRule = (spec: IronicSpec): Problem[] => {
   const n = spec.networking;
   const ip = n?.ipAddress;
   return [
     ...(n?.dhcp === undefined
-      ? [problem('spec.tls.ipxe', "tls.ipxe needs networking.dhcp: the firmware built with the CA reaches the nodes only through this pod's dnsmasq (TFTP), which runs only with networking.dhcp and without highAvailability")]
+      ? [
+          problem(
+            'spec.tls.ipxe',
+            "tls.ipxe needs networking.dhcp: the firmware built with the CA reaches the nodes only through this pod's dnsmasq (TFTP), which runs only with networking.dhcp and without highAvailability",
+          ),
+        ]
       : []),
-    ...(!nonEmpty(ip) ? [problem('spec.tls.ipxe', 'tls.ipxe needs networking.ipAddress: the firmware is built to chain to https://<ipAddress>:<ipxeTLSPort>/boot.ipxe; set the provisioning IP')] : []),
+    ...(!nonEmpty(ip)
+      ? [
+          problem(
+            'spec.tls.ipxe',
+            'tls.ipxe needs networking.ipAddress: the firmware is built to chain to https://<ipAddress>:<ipxeTLSPort>/boot.ipxe; set the provisioning IP',
+          ),
+        ]
+      : []),
     ...(nonEmpty(ip) && ip.includes(':')
-      ? [problem('spec.tls.ipxe', "tls.ipxe needs an IPv4 networking.ipAddress: ironic-image's ipxe_config.template cannot turn IPv6 URLs into https ones; use an IPv4 provisioning network, or remove ipxe")]
+      ? [
+          problem(
+            'spec.tls.ipxe',
+            "tls.ipxe needs an IPv4 networking.ipAddress: ironic-image's ipxe_config.template cannot turn IPv6 URLs into https ones; use an IPv4 provisioning network, or remove ipxe",
+          ),
+        ]
       : []),
   ];
 };
@@ -300,7 +428,12 @@ const ipxeVersionRule = (spec: IronicSpec): Problem[] => {
   const { major, minor } = IPXE_TLS_MIN_VERSION;
   return !parseVersion(version).ok || isAtLeast(version, major, minor)
     ? []
-    : [problem('spec.tls.ipxe', `tls.ipxe requires Ironic ${major}.${minor} or newer, but the version is ${describeValue(version)}: older images fail on firmware built for one architecture; set version to ${major}.${minor} or newer, or remove ipxe`)];
+    : [
+        problem(
+          'spec.tls.ipxe',
+          `tls.ipxe requires Ironic ${major}.${minor} or newer, but the version is ${describeValue(version)}: older images fail on firmware built for one architecture; set version to ${major}.${minor} or newer, or remove ipxe`,
+        ),
+      ];
 };
 
 // The builder always builds the i386 BIOS firmware (gcc -m32), which it cannot on arm64: the pods get an amd64
@@ -327,8 +460,12 @@ const caProblems = (spec: IronicSpec, { ref, legacy, legacyKind }: CAField): Pro
   const legacyName = spec.tls?.[legacy];
   const consistent = !nonEmpty(legacyName) || (reference.kind === legacyKind && reference.name === legacyName);
   return [
-    ...(isBlank(reference.name) ? [problem(`spec.tls.${ref}.name`, `tls.${ref}.name is required when tls.${ref} is set: set the name of the ${reference.kind} with the CA bundle`)] : []),
-    ...(consistent ? [] : [problem(`spec.tls.${legacy}`, `tls.${ref} and tls.${legacy} are both set but inconsistent: remove the deprecated ${legacy} and use tls.${ref} only`)]),
+    ...(isBlank(reference.name)
+      ? [problem(`spec.tls.${ref}.name`, `tls.${ref}.name is required when tls.${ref} is set: set the name of the ${reference.kind} with the CA bundle`)]
+      : []),
+    ...(consistent
+      ? []
+      : [problem(`spec.tls.${legacy}`, `tls.${ref} and tls.${legacy} are both set but inconsistent: remove the deprecated ${legacy} and use tls.${ref} only`)]),
   ];
 };
 
@@ -369,7 +506,8 @@ const schemeProblem = (url: URL, rest: string): string | undefined => {
     return absolute ? undefined : 'file URL must use an absolute path without a host: write it as file:///path/to/file';
   }
   // NOTE: the WHATWG parser reads `http:///path` as host `path`; upstream refuses it, and so do we.
-  if (scheme === 'http' || scheme === 'https') return /^\/\/[^/]/.test(rest) && url.host !== '' ? undefined : `${scheme} URL must include a host: write it as ${scheme}://host/path`;
+  if (scheme === 'http' || scheme === 'https')
+    return /^\/\/[^/]/.test(rest) && url.host !== '' ? undefined : `${scheme} URL must include a host: write it as ${scheme}://host/path`;
   if (scheme === 'oci') return url.host !== '' ? undefined : 'oci URL must include a registry host: write it as oci://registry/repository:tag';
   return `unsupported protocol ${describeValue(scheme)}: ${AGENT_URL_HINT}`;
 };
@@ -418,7 +556,9 @@ const vlanEntryMessage = (entry: string): string | undefined => {
   const outOfRange = texts.find((id) => Number(id) < MIN_VLAN || Number(id) > MAX_VLAN);
   if (outOfRange !== undefined) return `VLAN ID ${clip(outOfRange)} is out of range (${MIN_VLAN}-${MAX_VLAN}): use a VLAN ID from ${MIN_VLAN} to ${MAX_VLAN}`;
   const [start, end] = texts.map(Number);
-  return end !== undefined && start !== undefined && start >= end ? `invalid range ${describeValue(entry)}: start (${start}) must be less than end (${end}); write it as low-high` : undefined;
+  return end !== undefined && start !== undefined && start >= end
+    ? `invalid range ${describeValue(entry)}: start (${start}) must be less than end (${end}); write it as low-high`
+    : undefined;
 };
 
 const allowedVLANsProblems = (network: ProviderNetwork, path: string): Problem[] => {
@@ -464,7 +604,12 @@ const bindInterfaceNeedsAddress: Rule = ({ spec }) => {
   if (n?.bindInterface !== true || nonEmpty(n.ipAddress)) return [];
   const byInterface = nonEmpty(n.interface) || (n.macAddresses ?? []).length > 0;
   return byInterface
-    ? [problem('spec.networking.bindInterface', 'bindInterface needs networking.ipAddress (the address to listen on and to probe): set ipAddress, or remove bindInterface')]
+    ? [
+        problem(
+          'spec.networking.bindInterface',
+          'bindInterface needs networking.ipAddress (the address to listen on and to probe): set ipAddress, or remove bindInterface',
+        ),
+      ]
     : [];
 };
 
@@ -488,7 +633,10 @@ const usedPorts = (spec: IronicSpec, vmedia: boolean, ipxe: boolean): UsedPort[]
     ['prometheusExporterPort', spec.prometheusExporter?.enabled === true],
     ['ipxeTLSPort', ipxe],
   ];
-  return inUse.filter(([, on]) => on).map(([field]): UsedPort => [field, portOf(n, field)]).filter(([, port]) => port > 0);
+  return inUse
+    .filter(([, on]) => on)
+    .map(([field]): UsedPort => [field, portOf(n, field)])
+    .filter(([, port]) => port > 0);
 };
 
 // The containers run as an unprivileged user without capabilities: they cannot bind privileged ports.
@@ -496,7 +644,10 @@ const privilegedPortProblems = (used: readonly UsedPort[]): Problem[] =>
   used
     .filter(([, port]) => port < UNPRIVILEGED_PORT_START)
     .map(([name, port]) =>
-      problem(`spec.networking.${name}`, `port ${port} is below ${UNPRIVILEGED_PORT_START}, which Ironic's unprivileged containers cannot listen on: choose a port of ${UNPRIVILEGED_PORT_START} or more`),
+      problem(
+        `spec.networking.${name}`,
+        `port ${port} is below ${UNPRIVILEGED_PORT_START}, which Ironic's unprivileged containers cannot listen on: choose a port of ${UNPRIVILEGED_PORT_START} or more`,
+      ),
     );
 
 const repeatedPortProblems = (used: readonly UsedPort[]): Problem[] =>
@@ -508,10 +659,18 @@ const repeatedPortProblems = (used: readonly UsedPort[]): Problem[] =>
 // The Service exposes the API and the image server (not in HA) next to the exporter port.
 const servicePortProblems = (spec: IronicSpec, tls: boolean, vmedia: boolean): Problem[] => {
   const ha = isHA(spec);
-  const servicePorts: number[] = [tls ? SERVICE_PORTS.apiTLS : SERVICE_PORTS.api, ...(!ha ? [vmedia ? SERVICE_PORTS.imageServerTLS : SERVICE_PORTS.imageServer] : [])];
+  const servicePorts: number[] = [
+    tls ? SERVICE_PORTS.apiTLS : SERVICE_PORTS.api,
+    ...(!ha ? [vmedia ? SERVICE_PORTS.imageServerTLS : SERVICE_PORTS.imageServer] : []),
+  ];
   const metrics = portOf(spec.networking ?? {}, 'prometheusExporterPort');
   return spec.prometheusExporter?.enabled === true && servicePorts.includes(metrics)
-    ? [problem('spec.networking.prometheusExporterPort', `port ${metrics} is already a port of the Ironic Service (${servicePorts.join(', ')}): choose another exporter port`)]
+    ? [
+        problem(
+          'spec.networking.prometheusExporterPort',
+          `port ${metrics} is already a port of the Ironic Service (${servicePorts.join(', ')}): choose another exporter port`,
+        ),
+      ]
     : [];
 };
 
@@ -532,8 +691,12 @@ const proxyURLProblems = (field: 'httpProxy' | 'httpsProxy', value: string | und
   if (value === undefined || value === '') return [];
   const shown = value.includes('@') ? 'the value' : describeValue(value);
   return [
-    ...(PROXY_URL.test(value) ? [] : [problem(`spec.proxy.${field}`, `${shown} is not a proxy URL: write it as http://host:port or https://host:port (http or https, a host, no spaces)`)]),
-    ...(URL_USERINFO.test(value) ? [problem(`spec.proxy.${field}`, `${field} has a user name or password, which is not supported: ${PROXY_CREDENTIALS_REASON}`)] : []),
+    ...(PROXY_URL.test(value)
+      ? []
+      : [problem(`spec.proxy.${field}`, `${shown} is not a proxy URL: write it as http://host:port or https://host:port (http or https, a host, no spaces)`)]),
+    ...(URL_USERINFO.test(value)
+      ? [problem(`spec.proxy.${field}`, `${field} has a user name or password, which is not supported: ${PROXY_CREDENTIALS_REASON}`)]
+      : []),
   ];
 };
 
@@ -548,7 +711,12 @@ export const proxyProblems = (proxy: { readonly httpProxy?: string; readonly htt
     ...proxyURLProblems('httpProxy', proxy.httpProxy),
     ...proxyURLProblems('httpsProxy', proxy.httpsProxy),
     ...(badEntries.length > 0
-      ? [problem('spec.proxy.noProxy', `${describeValue(badEntries[0])} is not a host name, domain, IP address or CIDR: separate the entries with commas, for example .example.com,192.0.2.0/24`)]
+      ? [
+          problem(
+            'spec.proxy.noProxy',
+            `${describeValue(badEntries[0])} is not a host name, domain, IP address or CIDR: separate the entries with commas, for example .example.com,192.0.2.0/24`,
+          ),
+        ]
       : []),
   ];
 };

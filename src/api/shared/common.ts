@@ -21,10 +21,11 @@ export const READY_CONDITION = 'Ready';
  * A closed set of strings. Emits `anyOf` of literals in TypeBox; the CRD generator folds it into
  * `{type: string, enum: [...]}`.
  */
-export const StringEnum = <const T extends readonly string[]>(
-  values: T,
-  options: SchemaOptions = {},
-): TUnion<TLiteral<T[number]>[]> => Type.Union(values.map((v: T[number]) => Type.Literal(v)), options);
+export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnion<TLiteral<T[number]>[]> =>
+  Type.Union(
+    values.map((v: T[number]) => Type.Literal(v)),
+    options,
+  );
 
 /** A map of strings (labels, annotations, node selectors). */
 export const StringMap = (description: string): ReturnType<typeof Type.Record<ReturnType<typeof Type.String>, ReturnType<typeof Type.String>>> =>
@@ -39,7 +40,8 @@ export const Quantity = (): ReturnType<typeof IntOrString> =>
   IntOrString({ pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$' });
 
 /** A map of quantities by resource name (`cpu`, `memory`, `ephemeral-storage`, ...). */
-export const QuantityMap = (description: string): TRecord<TString, ReturnType<typeof Quantity>> => Type.Record(Type.String(), Quantity(), { description, maxProperties: 16 });
+export const QuantityMap = (description: string): TRecord<TString, ReturnType<typeof Quantity>> =>
+  Type.Record(Type.String(), Quantity(), { description, maxProperties: 16 });
 
 /**
  * An embedded Kubernetes object (Container, Volume, Probe, …) whose full upstream schema is not restated

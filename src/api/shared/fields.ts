@@ -9,11 +9,21 @@ export const given = (value: string | undefined): string | undefined => (value !
 export const positiveOr = (value: number | undefined, fallback: number): number => (value !== undefined && value > 0 ? value : fallback);
 
 /** The entries of a comma-separated list, trimmed, without empty ones. */
-export const listEntries = (text: string | undefined): string[] => (text ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+export const listEntries = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
 
 /** A copy of a string map with its keys sorted (user maps are sorted before they reach an object). */
 export const sortedMap = (map: Readonly<Record<string, string>> | undefined): Record<string, string> =>
-  map === undefined ? {} : Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] ?? '']));
+  map === undefined
+    ? {}
+    : Object.fromEntries(
+        Object.keys(map)
+          .sort()
+          .map((k) => [k, map[k] ?? '']),
+      );
 
 /** The fields whose value is defined (optional properties must be absent, not undefined). */
 export const optionalFields = <T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } =>
@@ -41,7 +51,12 @@ const smaller = (a: string | number, b: string | number): string | number => {
   return qa !== undefined && qb !== undefined && compareQuantities(qb, qa) < 0 ? b : a;
 };
 
-const sortedQuantities = (map: Quantities): Record<string, string | number> => Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] ?? 0]));
+const sortedQuantities = (map: Quantities): Record<string, string | number> =>
+  Object.fromEntries(
+    Object.keys(map)
+      .sort()
+      .map((k) => [k, map[k] ?? 0]),
+  );
 
 type UserResources = { readonly requests?: Quantities; readonly limits?: Quantities } | undefined;
 
@@ -53,7 +68,10 @@ const overDefaults = (defaults: Readonly<Record<string, string>>, user: UserReso
   }
   Object.assign(requests, user?.requests);
   const limits = user?.limits;
-  return canonicalResources({ requests: sortedQuantities(requests), ...(limits !== undefined && Object.keys(limits).length > 0 && { limits: sortedQuantities(limits) }) });
+  return canonicalResources({
+    requests: sortedQuantities(requests),
+    ...(limits !== undefined && Object.keys(limits).length > 0 && { limits: sortedQuantities(limits) }),
+  });
 };
 
 /**

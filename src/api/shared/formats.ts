@@ -26,8 +26,15 @@ export const isDateTime = (value: string): boolean => {
   const [offsetHours, offsetMinutes] = [Number(match[9] ?? 0), Number(match[10] ?? 0)];
   if (year === undefined || month === undefined || day === undefined) return false;
   return (
-    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
-    (hour ?? 99) <= 23 && (minute ?? 99) <= 59 && (second ?? 99) <= 60 && offsetHours <= 23 && offsetMinutes <= 59
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    (hour ?? 99) <= 23 &&
+    (minute ?? 99) <= 59 &&
+    (second ?? 99) <= 60 &&
+    offsetHours <= 23 &&
+    offsetMinutes <= 59
   );
 };
 

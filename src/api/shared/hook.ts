@@ -70,10 +70,7 @@ export const RelatedResourceRule = Type.Object(
 );
 export type RelatedResourceRule = Static<typeof RelatedResourceRule>;
 
-export const CustomizeResponse = Type.Object(
-  { relatedResources: Type.Array(RelatedResourceRule) },
-  { additionalProperties: false },
-);
+export const CustomizeResponse = Type.Object({ relatedResources: Type.Array(RelatedResourceRule) }, { additionalProperties: false });
 export type CustomizeResponse = Static<typeof CustomizeResponse>;
 
 /** Outer keys of the object maps, as Metacontroller builds them (`Kind.version` for the core group). */

@@ -39,8 +39,7 @@ const ZONE_TEXT = /^[0-9A-Za-z_.-]{1,64}$/;
 
 const BITS: Readonly<Record<IPFamily, number>> = { ipv4: 32, ipv6: 128 };
 
-const bytesToBigInt = (bytes: readonly number[]): bigint =>
-  bytes.reduce((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
+const bytesToBigInt = (bytes: readonly number[]): bigint => bytes.reduce((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
 
 const parseIPv4Octets = (text: string): number[] | undefined => {
   const match = IPV4_TEXT.exec(text);
@@ -124,9 +123,7 @@ const groupsOf = (value: bigint, count: number, width: number): number[] =>
 
 /** Formats an unsigned integer as an address of `family` (dotted quad, or RFC 5952 text for IPv6). */
 export const formatIP = (value: bigint, family: IPFamily): string =>
-  family === 'ipv4'
-    ? new ipaddr.IPv4(groupsOf(value, 4, 8)).toString()
-    : new ipaddr.IPv6(groupsOf(value, 8, 16)).toRFC5952String();
+  family === 'ipv4' ? new ipaddr.IPv4(groupsOf(value, 4, 8)).toString() : new ipaddr.IPv6(groupsOf(value, 8, 16)).toRFC5952String();
 
 /**
  * The address as Go's `net.IP.String()` writes it (what cert-manager puts in its `ip-sans` annotation and
@@ -174,8 +171,7 @@ export const parseCIDR = (text: string): ParsedCIDR | undefined => {
 export const isValidCIDR = (text: string): boolean => parseCIDR(text) !== undefined;
 
 /** True when `ip` is inside `cidr`. An address of the other family is never inside. */
-export const cidrContains = (cidr: ParsedCIDR, ip: ParsedIP): boolean =>
-  cidr.family === ip.family && ip.value >= cidr.first && ip.value <= cidr.last;
+export const cidrContains = (cidr: ParsedCIDR, ip: ParsedIP): boolean => cidr.family === ip.family && ip.value >= cidr.first && ip.value <= cidr.last;
 
 /** Orders two addresses: IPv4 before IPv6, then by numeric value. */
 export const compareIPs = (a: ParsedIP, b: ParsedIP): number => {

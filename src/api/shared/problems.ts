@@ -22,8 +22,7 @@ const MAX_SHOWN_VALUE = 60;
 const MAX_SHOWN_DESCRIPTION = 160;
 
 /** True for a plain (non-array, non-null) object. */
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Appends keys to a field path: numbers become `[i]`, plain names `.name`, other keys `["a/b"]`. */
 export const fieldPath = (base: string, ...keys: readonly (string | number)[]): string =>
@@ -140,8 +139,10 @@ const maxLengthMessage = (error: ValueError): string => {
 const patternMessage = (error: ValueError): string =>
   `${describeValue(error.value)} has the wrong format: it must match ${stringOption(error.schema, 'pattern') ?? '?'}${descriptionHint(error.schema)}`;
 
-const typeMessage = (expected: string, fix: string) => (error: ValueError): string =>
-  `must be ${expected}, but it is ${describeValue(error.value)}: ${fix}`;
+const typeMessage =
+  (expected: string, fix: string) =>
+  (error: ValueError): string =>
+    `must be ${expected}, but it is ${describeValue(error.value)}: ${fix}`;
 
 const MESSAGES: Partial<Record<ValueErrorType, (error: ValueError) => string>> = {
   [ValueErrorType.ObjectRequiredProperty]: (error) => `is required but missing: add it${descriptionHint(error.schema)}`,

@@ -67,12 +67,22 @@ const storageClassOf = (root: string): string => `(has(${root}.storage) && has($
  * after the change.
  */
 export const storageTransitionRules = (what: string, kind: string): { readonly rule: string; readonly message: string }[] => [
-  { rule: `${ephemeralOf('self')} == ${ephemeralOf('oldSelf')}`, message: `storage.ephemeral cannot be changed once the ${what} exists: create a new ${kind} instead` },
+  {
+    rule: `${ephemeralOf('self')} == ${ephemeralOf('oldSelf')}`,
+    message: `storage.ephemeral cannot be changed once the ${what} exists: create a new ${kind} instead`,
+  },
   { rule: `${storageClassOf('self')} == ${storageClassOf('oldSelf')}`, message: `storage.storageClassName cannot be changed once the ${what} exists` },
 ];
 
 /** The model of a validated `storage`: the size canonical (or the default), an empty class as none. */
-export const volumeStorageModel = (storage: { readonly size?: string; readonly storageClassName?: string; readonly ephemeral?: boolean } | undefined, defaultSize: string): VolumeStorageModel => {
+export const volumeStorageModel = (
+  storage: { readonly size?: string; readonly storageClassName?: string; readonly ephemeral?: boolean } | undefined,
+  defaultSize: string,
+): VolumeStorageModel => {
   const storageClassName = given(storage?.storageClassName);
-  return { size: canonical(given(storage?.size) ?? defaultSize), ephemeral: storage?.ephemeral ?? false, ...(storageClassName !== undefined && { storageClassName }) };
+  return {
+    size: canonical(given(storage?.size) ?? defaultSize),
+    ephemeral: storage?.ephemeral ?? false,
+    ...(storageClassName !== undefined && { storageClassName }),
+  };
 };

@@ -6,14 +6,21 @@ type Storage = { readonly ephemeral?: boolean; readonly storageClassName?: strin
 
 const storageClassNotEphemeral = (storage: Storage | undefined): Problem[] =>
   storage?.ephemeral === true && storage.storageClassName !== undefined && storage.storageClassName !== ''
-    ? [problem('spec.storage.storageClassName', 'storageClassName cannot be used with ephemeral storage, which uses no volume: remove storageClassName, or set ephemeral to false')]
+    ? [
+        problem(
+          'spec.storage.storageClassName',
+          'storageClassName cannot be used with ephemeral storage, which uses no volume: remove storageClassName, or set ephemeral to false',
+        ),
+      ]
     : [];
 
 const sizePositive = (size: string | undefined, example: string): Problem[] => {
   if (size === undefined || size === '') return [];
   const quantity = parseQuantity(size);
   if (quantity === undefined) return [problem('spec.storage.size', `size ${describeValue(size)} is not a Kubernetes quantity: use a size such as ${example}`)];
-  return isPositive(quantity) ? [] : [problem('spec.storage.size', `size must be greater than zero, but it is ${describeValue(size)}: use a size such as ${example}`)];
+  return isPositive(quantity)
+    ? []
+    : [problem('spec.storage.size', `size must be greater than zero, but it is ${describeValue(size)}: use a size such as ${example}`)];
 };
 
 /** Problems of `spec.storage`; `example` is the size the messages suggest. */

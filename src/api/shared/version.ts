@@ -43,8 +43,7 @@ export const parseVersion = (text: string): ParseResult => {
 };
 
 /** The canonical text of a version. */
-export const formatVersion = (version: Version): string =>
-  version.kind === 'latest' ? 'latest' : `${version.major}.${version.minor}`;
+export const formatVersion = (version: Version): string => (version.kind === 'latest' ? 'latest' : `${version.major}.${version.minor}`);
 
 /**
  * Orders two versions: negative when a < b. `latest` is newer than every release on either side
@@ -58,8 +57,7 @@ export const compareVersions = (a: Version, b: Version): number => {
 };
 
 /** The image tag of a supported version, or undefined. */
-export const imageTagFor = (version: string): string | undefined =>
-  SUPPORTED_VERSIONS.find((v) => v.version === version)?.tag;
+export const imageTagFor = (version: string): string | undefined => SUPPORTED_VERSIONS.find((v) => v.version === version)?.tag;
 
 /** The supported versions as a sentence fragment, for messages. */
 export const supportedVersionsText = (): string => SUPPORTED_VERSIONS.map((v) => v.version).join(', ');

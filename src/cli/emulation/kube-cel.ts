@@ -16,7 +16,8 @@ class Quantity {
 
 const quantityOf = (text: string): Quantity => {
   const parsed = parseQuantity(text);
-  if (parsed === undefined) throw new Error(`quantities must match the regular expression of Kubernetes quantities, but got ${JSON.stringify(text.slice(0, 64))}`);
+  if (parsed === undefined)
+    throw new Error(`quantities must match the regular expression of Kubernetes quantities, but got ${JSON.stringify(text.slice(0, 64))}`);
   return new Quantity(parsed);
 };
 

@@ -23,7 +23,8 @@ const shown = (value: unknown): string => (isObject(value) ? '"object"' : Array.
 /** `a.b`, or `b` at the root. */
 const joined = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
-const childSchema = (schema: Json, key: string): Json | undefined => objectOr(objectOr(schema['properties'])?.[key]) ?? objectOr(schema['additionalProperties']);
+const childSchema = (schema: Json, key: string): Json | undefined =>
+  objectOr(objectOr(schema['properties'])?.[key]) ?? objectOr(schema['additionalProperties']);
 
 /** The value as stored: defaults applied top-down (into defaulted values too), undeclared fields dropped. */
 export const defaultAndPrune = (schema: Json, value: unknown, depth = 0): unknown => {
@@ -41,7 +42,8 @@ export const defaultAndPrune = (schema: Json, value: unknown, depth = 0): unknow
     else if (keepUnknown) out[key] = item;
   }
   for (const [key, child] of Object.entries(objectOr(schema['properties']) ?? {})) {
-    if (out[key] === undefined && isObject(child) && child['default'] !== undefined) out[key] = defaultAndPrune(child, structuredClone(child['default']), depth + 1);
+    if (out[key] === undefined && isObject(child) && child['default'] !== undefined)
+      out[key] = defaultAndPrune(child, structuredClone(child['default']), depth + 1);
   }
   return out;
 };
@@ -74,24 +76,29 @@ const stringProblems = (schema: Json, value: string, path: string): string[] => 
   const length = codePoints(value);
   const { minLength, maxLength, pattern, format } = schema;
   if (typeof maxLength === 'number' && length > maxLength) out.push(`${path}: Too long: may not be longer than ${maxLength}`);
-  if (typeof minLength === 'number' && length < minLength) out.push(`${path}: Invalid value: ${shown(value)}: ${path} in body should be at least ${minLength} chars long`);
-  if (typeof pattern === 'string' && !new RegExp(pattern, 'u').test(value)) out.push(`${path}: Invalid value: ${shown(value)}: ${path} in body should match '${pattern}'`);
+  if (typeof minLength === 'number' && length < minLength)
+    out.push(`${path}: Invalid value: ${shown(value)}: ${path} in body should be at least ${minLength} chars long`);
+  if (typeof pattern === 'string' && !new RegExp(pattern, 'u').test(value))
+    out.push(`${path}: Invalid value: ${shown(value)}: ${path} in body should match '${pattern}'`);
   const check = typeof format === 'string' ? FORMATS[format] : undefined;
-  if (check !== undefined && !check(value)) out.push(`${path}: Invalid value: ${shown(value)}: ${path} in body must be of type ${String(format)}: ${shown(value)}`);
+  if (check !== undefined && !check(value))
+    out.push(`${path}: Invalid value: ${shown(value)}: ${path} in body must be of type ${String(format)}: ${shown(value)}`);
   return out;
 };
 
 const numberProblems = (schema: Json, value: number, path: string): string[] => {
   const { minimum, maximum } = schema;
   const out: string[] = [];
-  if (typeof minimum === 'number' && value < minimum) out.push(`${path}: Invalid value: ${value}: ${path} in body should be greater than or equal to ${minimum}`);
+  if (typeof minimum === 'number' && value < minimum)
+    out.push(`${path}: Invalid value: ${value}: ${path} in body should be greater than or equal to ${minimum}`);
   if (typeof maximum === 'number' && value > maximum) out.push(`${path}: Invalid value: ${value}: ${path} in body should be less than or equal to ${maximum}`);
   return out;
 };
 
 const scalarProblems = (schema: Json, value: unknown, path: string): string[] => {
   const allowed = schema['enum'];
-  if (Array.isArray(allowed) && !allowed.includes(value)) return [`${path}: Unsupported value: ${shown(value)}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`];
+  if (Array.isArray(allowed) && !allowed.includes(value))
+    return [`${path}: Unsupported value: ${shown(value)}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`];
   if (typeof value === 'string') return stringProblems(schema, value, path);
   if (typeof value === 'number') return numberProblems(schema, value, path);
   return [];
@@ -102,7 +109,9 @@ const arrayProblems = (schema: Json, value: readonly unknown[], path: string, de
   const items = objectOr(schema['items']);
   return [
     ...(typeof maxItems === 'number' && value.length > maxItems ? [`${path}: Too many: ${value.length}: must have at most ${maxItems} items`] : []),
-    ...(typeof minItems === 'number' && value.length < minItems ? [`${path}: Invalid value: ${value.length}: ${path} in body should have at least ${minItems} items`] : []),
+    ...(typeof minItems === 'number' && value.length < minItems
+      ? [`${path}: Invalid value: ${value.length}: ${path} in body should have at least ${minItems} items`]
+      : []),
     ...(items === undefined ? [] : value.flatMap((item, i) => walk(items, item, `${path}[${i}]`, depth + 1))),
   ];
 };
@@ -164,7 +173,9 @@ const celWalk = (schema: Json, value: unknown, old: unknown, path: string, depth
   const items = objectOr(schema['items']);
   const nested =
     properties !== undefined && isObject(value)
-      ? Object.entries(properties).flatMap(([key, child]) => (isObject(child) ? celWalk(child, value[key], isObject(old) ? old[key] : undefined, joined(path, key), depth + 1) : []))
+      ? Object.entries(properties).flatMap(([key, child]) =>
+          isObject(child) ? celWalk(child, value[key], isObject(old) ? old[key] : undefined, joined(path, key), depth + 1) : [],
+        )
       : items !== undefined && Array.isArray(value)
         ? value.flatMap((item, i) => celWalk(items, item, undefined, `${path}[${i}]`, depth + 1))
         : [];

@@ -50,10 +50,17 @@ export type PreparedDatabase =
       readonly credentials: CredentialsPlan;
     };
 
-const problemOutcome = (problem: ReferenceProblem): DatabaseOutcome => ({ kind: problem.kind === 'missing' ? 'missingReference' : 'invalidReference', message: problem.message });
+const problemOutcome = (problem: ReferenceProblem): DatabaseOutcome => ({
+  kind: problem.kind === 'missing' ? 'missingReference' : 'invalidReference',
+  message: problem.message,
+});
 
 /** The user's credentials Secret, or the generated one as observed (or to be generated). */
-const credentialsOf = (view: ParentView, model: IronicDatabaseModel, lookup: Lookup): { ok: true; value: CredentialsPlan } | { ok: false; problem: ReferenceProblem } => {
+const credentialsOf = (
+  view: ParentView,
+  model: IronicDatabaseModel,
+  lookup: Lookup,
+): { ok: true; value: CredentialsPlan } | { ok: false; problem: ReferenceProblem } => {
   const given = model.credentialsName;
   if (given !== undefined) {
     const user = resolveCredentialsSecret(lookup, given, 'spec.credentialsName', { username: SAFE, password: SAFE, allowed: "letters, digits, '-' and '_'" });
@@ -89,7 +96,6 @@ export const observedEngine = (view: ParentView): DatabaseEngine | undefined => 
   return undefined;
 };
 
-
 /** Parses the spec and resolves its references; otherwise the outcome that keeps every observed child. */
 export const prepareDatabase = (view: ParentView): PreparedDatabase => {
   const engine = observedEngine(view);
@@ -98,7 +104,18 @@ export const prepareDatabase = (view: ParentView): PreparedDatabase => {
   const { model } = parsed;
   const names = databaseNames(view.name);
   const inTheWay = objectsInTheWay(view, wantedDatabaseChildren(model, names));
-  if (inTheWay.length > 0) return { kind: 'keep', outcome: { kind: 'conflict', message: conflictMessage(inTheWay, view.namespace, 'IronicDatabase', { secretName: names.credentials, field: 'spec.credentialsName', what: 'database credentials' }) } };
+  if (inTheWay.length > 0)
+    return {
+      kind: 'keep',
+      outcome: {
+        kind: 'conflict',
+        message: conflictMessage(inTheWay, view.namespace, 'IronicDatabase', {
+          secretName: names.credentials,
+          field: 'spec.credentialsName',
+          what: 'database credentials',
+        }),
+      },
+    };
   const lookup = { related: view.related, namespace: view.namespace };
   const credentials = credentialsOf(view, model, lookup);
   if (!credentials.ok) return { kind: 'keep', outcome: problemOutcome(credentials.problem) };
@@ -163,13 +180,21 @@ const engineProblem = (prepared: PreparedDatabase & { kind: 'render' }, config: 
 };
 
 /** The rendered children and the outcome (with its readiness), or the kept children. */
-const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: string, config: RenderConfig): { outcome: DatabaseOutcome; children: KubeChild[] } => {
+const planDatabase = (
+  view: ParentView,
+  prepared: PreparedDatabase,
+  password: string,
+  config: RenderConfig,
+): { outcome: DatabaseOutcome; children: KubeChild[] } => {
   if (prepared.kind === 'keep') return { outcome: prepared.outcome, children: keepObservedChildren(view.children) };
   const problem = engineProblem(prepared, config);
   if (problem !== undefined) return { outcome: problem, children: keepObservedChildren(view.children) };
   const names = databaseNames(view.name);
   const observedSet = findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet);
-  const credentials = 'generate' in prepared.credentials ? { secretName: prepared.credentials.generate, username: GENERATED_USERNAME, password, generated: true } : prepared.credentials;
+  const credentials =
+    'generate' in prepared.credentials
+      ? { secretName: prepared.credentials.generate, username: GENERATED_USERNAME, password, generated: true }
+      : prepared.credentials;
   const input: DatabaseRenderInput = {
     name: view.name,
     namespace: view.namespace,
@@ -179,7 +204,8 @@ const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: st
     ...observedClaimTemplates(observedSet),
     config,
   };
-  if (prepared.model.engine === 'MariaDBOperator') return { outcome: { kind: 'rendered', readiness: operatorReadiness(view), input }, children: renderOperatorChildren(input) };
+  if (prepared.model.engine === 'MariaDBOperator')
+    return { outcome: { kind: 'rendered', readiness: operatorReadiness(view), input }, children: renderOperatorChildren(input) };
   return { outcome: { kind: 'rendered', readiness: builtinReadiness(view, observedSet), input }, children: renderDatabaseChildren(input) };
 };
 
@@ -187,7 +213,12 @@ const planDatabase = (view: ParentView, prepared: PreparedDatabase, password: st
 export const needsPassword = (prepared: PreparedDatabase): boolean => prepared.kind === 'render' && 'generate' in prepared.credentials;
 
 /** The database's side of the used-by protocol: its plan and its status, for one sync or finalize. */
-const usedDatabase = (view: ParentView, prepared: PreparedDatabase, password: string, config: RenderConfig): UsedKind<DatabaseOutcome, IronicDatabaseStatus> => ({
+const usedDatabase = (
+  view: ParentView,
+  prepared: PreparedDatabase,
+  password: string,
+  config: RenderConfig,
+): UsedKind<DatabaseOutcome, IronicDatabaseStatus> => ({
   usedBy: DATABASE_USED_BY,
   plan: () => planDatabase(view, prepared, password, config),
   status: (outcome, usage) => computeDatabaseStatus({ outcome, usage, previousStatus: view.status, generation: view.generation, now: view.now }),

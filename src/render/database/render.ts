@@ -40,7 +40,11 @@ const selector = (input: DatabaseRenderInput): Record<string, string> => ({ [LAB
  * The server settings, the same for both engines: the connection limit, and the character set Ironic
  * asks for (its URL says charset=utf8, utf8mb3 in MariaDB, and its tables are created with it).
  */
-export const serverSettings = (): string[] => [`max_connections = ${MAX_CONNECTIONS}`, 'character_set_server = utf8mb3', 'collation_server = utf8mb3_general_ci'];
+export const serverSettings = (): string[] => [
+  `max_connections = ${MAX_CONNECTIONS}`,
+  'character_set_server = utf8mb3',
+  'collation_server = utf8mb3_general_ci',
+];
 
 /**
  * The server configuration, mounted as its own file in /etc/mysql/conf.d, which the official image reads

@@ -16,7 +16,8 @@ export const DATABASE_REASONS = {
 
 export type DatabaseOutcome = RefusableOutcome<DatabaseRenderInput>;
 
-const reasonOf = (outcome: DatabaseOutcome): { status: 'True' | 'False'; reason: string; message: string } => readyReason(outcome, DATABASE_REASONS, 'the database is available');
+const reasonOf = (outcome: DatabaseOutcome): { status: 'True' | 'False'; reason: string; message: string } =>
+  readyReason(outcome, DATABASE_REASONS, 'the database is available');
 
 /**
  * Connection facts, published once rendered so that an Ironic can use them as soon as the database is ready.
@@ -38,7 +39,9 @@ export const computeDatabaseStatus = (params: {
   readonly generation: number | undefined;
   readonly now: string;
 }): IronicDatabaseStatus => {
-  const conditions: Condition[] = [readyCondition({ ...reasonOf(params.outcome), generation: params.generation, previousStatus: params.previousStatus, now: params.now })];
+  const conditions: Condition[] = [
+    readyCondition({ ...reasonOf(params.outcome), generation: params.generation, previousStatus: params.previousStatus, now: params.now }),
+  ];
   const rendered = params.outcome.kind === 'rendered' ? params.outcome.input : undefined;
   const resize = rendered !== undefined ? pendingResize(rendered) : undefined;
   if (resize !== undefined && rendered !== undefined) {

@@ -25,7 +25,8 @@ import { computeCacheStatus, type CacheOutcome } from './status.js';
 export type CacheSyncResult = UsedSyncResult<IronicImageCacheStatus>;
 
 /** Where a sync stands: keep everything (and why), or render. */
-export type PreparedCache = { readonly kind: 'keep'; readonly outcome: CacheOutcome } | { readonly kind: 'render'; readonly model: IronicImageCacheModel; readonly tls?: CacheTLS };
+export type PreparedCache =
+  { readonly kind: 'keep'; readonly outcome: CacheOutcome } | { readonly kind: 'render'; readonly model: IronicImageCacheModel; readonly tls?: CacheTLS };
 
 /** The children with names fixed by the parent's name that this spec creates. */
 export const wantedCacheChildren = (names: ImageCacheNames): Wanted[] => [
@@ -45,7 +46,8 @@ export const prepareCache = (view: ParentView): PreparedCache => {
   }
   if (model.tlsCertificateName === undefined) return { kind: 'render', model };
   const tls = resolveTLSSecret({ related: view.related, namespace: view.namespace }, model.tlsCertificateName, 'spec.tlsCertificateName');
-  if (!tls.ok) return { kind: 'keep', outcome: { kind: tls.problem.kind === 'missing' ? 'missingReference' : 'invalidReference', message: tls.problem.message } };
+  if (!tls.ok)
+    return { kind: 'keep', outcome: { kind: tls.problem.kind === 'missing' ? 'missingReference' : 'invalidReference', message: tls.problem.message } };
   return { kind: 'render', model, tls: { secretName: tls.value.name, hash: tls.value.hash } };
 };
 
@@ -95,10 +97,12 @@ const usedCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
 });
 
 /** sync: the children and the status. */
-export const finishCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult => syncUsed(view, usedCache(view, prepared, config));
+export const finishCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult =>
+  syncUsed(view, usedCache(view, prepared, config));
 
 /**
  * finalize: while an Ironic still names this cache, keep everything running and say who blocks. Then
  * delete the children (the claim goes with the StatefulSet) and finish once they are gone.
  */
-export const finalizeCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult => finalizeUsed(view, usedCache(view, prepared, config));
+export const finalizeCache = (view: ParentView, prepared: PreparedCache, config: RenderConfig): CacheSyncResult =>
+  finalizeUsed(view, usedCache(view, prepared, config));

@@ -89,7 +89,7 @@ export const DOWNLOAD_SCRIPT = [
   '  done',
   '  printf \'%s\\n\' "$dir"',
   '}',
-  "etag_in() { awk 'tolower($0) ~ /^etag:/ { sub(/^[^:]*:[ \\t]*/, \"\"); sub(/[ \\t\\r]*$/, \"\"); value = $0 } END { print value }'; }",
+  'etag_in() { awk \'tolower($0) ~ /^etag:/ { sub(/^[^:]*:[ \\t]*/, ""); sub(/[ \\t\\r]*$/, ""); value = $0 } END { print value }\'; }',
   'current="$(complete_download)"',
   'if [ -n "$current" ] && [ "$(readlink -- "$images/$dest.headers")" != "$current/$file.headers" ]; then',
   '  echo "$dest: $images/$current is not a download of $file"',
@@ -214,7 +214,13 @@ export const httpdConfig = (input: CacheRenderInput): string =>
     '    Require all granted',
     '</Directory>',
     ...(input.tls !== undefined
-      ? ['SSLEngine on', `SSLCertificateFile ${TLS_DIR}/tls.crt`, `SSLCertificateKeyFile ${TLS_DIR}/tls.key`, 'SSLProtocol -all +TLSv1.2 +TLSv1.3', 'SSLSessionCache none']
+      ? [
+          'SSLEngine on',
+          `SSLCertificateFile ${TLS_DIR}/tls.crt`,
+          `SSLCertificateKeyFile ${TLS_DIR}/tls.key`,
+          'SSLProtocol -all +TLSv1.2 +TLSv1.3',
+          'SSLSessionCache none',
+        ]
       : []),
     '',
   ].join('\n');
@@ -229,7 +235,13 @@ export const renderCacheConfig = (input: CacheRenderInput): IConfigMap => ({
 const optional = (name: string, value: string | undefined): IEnvVar[] => (value !== undefined && value !== '' ? [{ name, value }] : []);
 
 /** What never goes through the proxy: loopback, and Services (a mirror inside the cluster). */
-const automaticNoProxy = (input: CacheRenderInput): string[] => ['localhost', '127.0.0.1', '::1', '.svc', ...(input.config.clusterDomain !== '' ? [`.svc.${input.config.clusterDomain}`] : [])];
+const automaticNoProxy = (input: CacheRenderInput): string[] => [
+  'localhost',
+  '127.0.0.1',
+  '::1',
+  '.svc',
+  ...(input.config.clusterDomain !== '' ? [`.svc.${input.config.clusterDomain}`] : []),
+];
 
 /**
  * HTTP_PROXY, HTTPS_PROXY and NO_PROXY in upper and lower case (curl reads only `http_proxy` for http URLs),
@@ -243,7 +255,10 @@ const proxyEnv = (input: CacheRenderInput): IEnvVar[] => {
   const given = proxy.noProxy.length > 0 ? proxy.noProxy : listEntries(operator['NO_PROXY']);
   const noProxy = http !== undefined || https !== undefined ? [...new Set([...given, ...automaticNoProxy(input)])] : given;
   const values = { HTTP_PROXY: http, HTTPS_PROXY: https, NO_PROXY: noProxy.join(',') };
-  return (['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'] as const).flatMap((name) => [...optional(name, values[name]), ...optional(name.toLowerCase(), values[name])]);
+  return (['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'] as const).flatMap((name) => [
+    ...optional(name, values[name]),
+    ...optional(name.toLowerCase(), values[name]),
+  ]);
 };
 
 /** The downloader's settings: the hook server's (IPA_BASEURI, IPA_FLAVOR, the proxy), each replaced by the spec's. */
@@ -299,7 +314,14 @@ const readinessProbe = (input: CacheRenderInput): IProbe => {
   const base = `${schemeOf(input)}://127.0.0.1:${listenPort(input)}/images`;
   const files = input.model.architectures.flatMap((a) => [agentFile(a.name, 'kernel'), agentFile(a.name, 'initramfs')]);
   const checks = files.map((file) => `curl --head --fail --silent --show-error --insecure --output /dev/null ${base}/${file}`);
-  return { exec: { command: ['sh', '-c', checks.join(' && ')] }, initialDelaySeconds: 1, periodSeconds: 10, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 3 };
+  return {
+    exec: { command: ['sh', '-c', checks.join(' && ')] },
+    initialDelaySeconds: 1,
+    periodSeconds: 10,
+    timeoutSeconds: 5,
+    successThreshold: 1,
+    failureThreshold: 3,
+  };
 };
 
 const httpdContainer = (input: CacheRenderInput): IContainer => ({
@@ -314,7 +336,14 @@ const httpdContainer = (input: CacheRenderInput): IContainer => ({
     ...(input.tls !== undefined ? [{ name: VOLUMES.tls, mountPath: TLS_DIR, readOnly: true }] : []),
   ],
   readinessProbe: readinessProbe(input),
-  livenessProbe: { tcpSocket: { port: listenPort(input) }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 6 },
+  livenessProbe: {
+    tcpSocket: { port: listenPort(input) },
+    initialDelaySeconds: 5,
+    periodSeconds: 10,
+    timeoutSeconds: 5,
+    successThreshold: 1,
+    failureThreshold: 6,
+  },
   resources: resourcesOf(input, 'httpd'),
   securityContext: restricted(IRONIC_UID, IRONIC_GID),
 });
@@ -403,5 +432,9 @@ export const renderCache = (input: CacheRenderInput): { readonly children: KubeC
 /** Where the kernel and initramfs of each architecture are served, the default architecture first. */
 export const cachedImages = (input: CacheRenderInput): { architecture: string; kernel: string; initramfs: string }[] => {
   const base = `${schemeOf(input)}://${cacheHost(input)}/images`;
-  return input.model.architectures.map((a) => ({ architecture: a.name, kernel: `${base}/${agentFile(a.name, 'kernel')}`, initramfs: `${base}/${agentFile(a.name, 'initramfs')}` }));
+  return input.model.architectures.map((a) => ({
+    architecture: a.name,
+    kernel: `${base}/${agentFile(a.name, 'kernel')}`,
+    initramfs: `${base}/${agentFile(a.name, 'initramfs')}`,
+  }));
 };

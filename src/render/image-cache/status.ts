@@ -19,7 +19,8 @@ export const DEFAULT_AGENT_BRANCH = 'master';
 
 export type CacheOutcome = RefusableOutcome<CacheRenderInput>;
 
-const reasonOf = (outcome: CacheOutcome): { status: 'True' | 'False'; reason: string; message: string } => readyReason(outcome, CACHE_REASONS, 'the IPA images are served');
+const reasonOf = (outcome: CacheOutcome): { status: 'True' | 'False'; reason: string; message: string } =>
+  readyReason(outcome, CACHE_REASONS, 'the IPA images are served');
 
 /**
  * What is being served: the inputs of the ready pods, or (while a new download runs or nothing renders)

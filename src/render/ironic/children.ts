@@ -28,7 +28,8 @@ export type ChildrenDecision = {
   readonly resyncAfterSeconds?: number;
 };
 
-const isWorkload = (child: KubeChild, input: IronicRenderInput): boolean => (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === input.names.workload;
+const isWorkload = (child: KubeChild, input: IronicRenderInput): boolean =>
+  (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === input.names.workload;
 
 /** The children of a decision: the rendered ones (the workload only when decided so), the kept ones, then the Jobs of the transition from `from`. */
 export const renderDecision = (input: IronicRenderInput, decision: ChildrenDecision, from: string, all: readonly IronicFeature[]): KubeChild[] => {
@@ -58,7 +59,14 @@ export const wantedIronicChildren = (model: IronicModel, names: IronicNames, all
   ].sort((a, b) => wantedRank(a) - wantedRank(b));
 
 /** The order of the types in customize's rules (a stable sort keeps the features' order within a type). */
-const WANTED_ORDER: readonly string[] = [GROUP_KEYS.secret, GROUP_KEYS.configMap, GROUP_KEYS.deployment, GROUP_KEYS.daemonSet, GROUP_KEYS.service, GROUP_KEYS.ingress];
+const WANTED_ORDER: readonly string[] = [
+  GROUP_KEYS.secret,
+  GROUP_KEYS.configMap,
+  GROUP_KEYS.deployment,
+  GROUP_KEYS.daemonSet,
+  GROUP_KEYS.service,
+  GROUP_KEYS.ingress,
+];
 const wantedRank = (w: Wanted): number => {
   const index = WANTED_ORDER.indexOf(w.group);
   return index === -1 ? WANTED_ORDER.length : index;
@@ -68,7 +76,8 @@ const wantedRank = (w: Wanted): number => {
  * Whether a Secret name is one a feature renders, whether or not this spec still has the feature (a
  * database's credentials, for one, belong to someone else).
  */
-export const isOwnSecret = (names: IronicNames, secret: string, all: readonly IronicFeature[]): boolean => all.some((f) => f.ownsSecret?.(names, secret) === true);
+export const isOwnSecret = (names: IronicNames, secret: string, all: readonly IronicFeature[]): boolean =>
+  all.some((f) => f.ownsSecret?.(names, secret) === true);
 
 /** The objects customize asks for: those the spec names, and those the features derive from the parent's name. */
 export const ironicReferences = (model: IronicModel, names: IronicNames, all: readonly IronicFeature[]): ObjectReference[] => [

@@ -28,8 +28,16 @@ const agentImageEnv = (input: IronicRenderInput): IEnvVar[] => {
   return [
     ...optionalEnv('DEPLOY_KERNEL_URL', defaultImages?.kernel),
     ...optionalEnv('DEPLOY_RAMDISK_URL', defaultImages?.initramfs),
-    ...joinedEnv('DEPLOY_KERNEL_BY_ARCH', imagesByArch.map((i) => `${i.architecture}:${i.kernel.trim()}`), ','),
-    ...joinedEnv('DEPLOY_RAMDISK_BY_ARCH', imagesByArch.map((i) => `${i.architecture}:${i.initramfs.trim()}`), ','),
+    ...joinedEnv(
+      'DEPLOY_KERNEL_BY_ARCH',
+      imagesByArch.map((i) => `${i.architecture}:${i.kernel.trim()}`),
+      ',',
+    ),
+    ...joinedEnv(
+      'DEPLOY_RAMDISK_BY_ARCH',
+      imagesByArch.map((i) => `${i.architecture}:${i.initramfs.trim()}`),
+      ',',
+    ),
   ];
 };
 
@@ -107,7 +115,9 @@ export const unlistedIPv6Ranges = (model: IronicRenderInput['model']): string[] 
   const dhcp = model.networking.dhcp;
   if (model.proxy === undefined || dhcp === undefined) return [];
   const pools = [...(dhcp.main !== undefined ? [dhcp.main] : []), ...dhcp.extraRanges];
-  return pools.filter((p) => p.family === 'ipv6' && addressesInRange(p.begin, p.end, MAX_LISTED_IPV6_ADDRESSES) === undefined).map((p) => `${p.begin}-${p.end}`);
+  return pools
+    .filter((p) => p.family === 'ipv6' && addressesInRange(p.begin, p.end, MAX_LISTED_IPV6_ADDRESSES) === undefined)
+    .map((p) => `${p.begin}-${p.end}`);
 };
 
 /**
@@ -119,12 +129,9 @@ export const unlistedIPv6Ranges = (model: IronicRenderInput['model']): string[] 
 export const automaticNoProxy = (input: IronicRenderInput): string[] => {
   const { networking: n } = input.model;
   const pools = [...(n.dhcp?.main !== undefined ? [n.dhcp.main] : []), ...(n.dhcp?.extraRanges ?? [])];
-  return [
-    ...baseNoProxy(input.config.clusterDomain),
-    ...(n.ipAddress !== undefined && n.ipAddress !== '' ? [n.ipAddress] : []),
-    ...pools.flatMap(poolNoProxy),
-  ];
+  return [...baseNoProxy(input.config.clusterDomain), ...(n.ipAddress !== undefined && n.ipAddress !== '' ? [n.ipAddress] : []), ...pools.flatMap(poolNoProxy)];
 };
 
 /** The proxy variables of a container of this Ironic (spec.proxy wins field by field over `fallback`). */
-export const proxyEnv = (input: IronicRenderInput, fallback: ProxyFallback = {}): IEnvVar[] => proxyVariables(input.model.proxy, automaticNoProxy(input), fallback);
+export const proxyEnv = (input: IronicRenderInput, fallback: ProxyFallback = {}): IEnvVar[] =>
+  proxyVariables(input.model.proxy, automaticNoProxy(input), fallback);

@@ -11,8 +11,7 @@ import { READY_CONDITION } from '../../api/shared/common.js';
 import type { DatabaseConnection } from './input.js';
 
 export type DatabaseResult =
-  | { readonly ok: true; readonly database?: DatabaseConnection }
-  | { readonly ok: false; readonly kind: 'missing' | 'waiting'; readonly message: string };
+  { readonly ok: true; readonly database?: DatabaseConnection } | { readonly ok: false; readonly kind: 'missing' | 'waiting'; readonly message: string };
 
 const MARIADB_PORT = 3306;
 
@@ -44,7 +43,11 @@ export const resolveDatabase = (database: DatabaseModel, related: ObjectMap | nu
   const dbName = database.name;
   const db = findObject(related, GROUP_KEYS.ironicDatabase, namespace, dbName);
   if (db === undefined) {
-    return { ok: false, kind: 'missing', message: `IronicDatabase ${namespace}/${dbName} named in spec.databaseName was not found: create it, or fix the name` };
+    return {
+      ok: false,
+      kind: 'missing',
+      message: `IronicDatabase ${namespace}/${dbName} named in spec.databaseName was not found: create it, or fix the name`,
+    };
   }
   const status = db['status'];
   const condition = previousReady(status);

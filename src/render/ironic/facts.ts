@@ -46,7 +46,9 @@ export const ironicImages = (input: IronicRenderInput): IronicImages => {
 export const childLabels = (input: IronicRenderInput): Record<string, string> => ironicLabels(input.name, input.model.version);
 
 /** Where Ironic pods (and the pods that go with them: networking, upgrade Jobs) may run, and their priority. */
-export const ironicScheduling = (input: IronicRenderInput): { nodeSelector?: Record<string, string>; tolerations?: IToleration[]; priorityClassName?: string } => {
+export const ironicScheduling = (
+  input: IronicRenderInput,
+): { nodeSelector?: Record<string, string>; tolerations?: IToleration[]; priorityClassName?: string } => {
   const { nodeSelector, tolerations, priorityClassName } = input.model.scheduling;
   return {
     ...nodeSelection(nodeSelector),
@@ -56,7 +58,9 @@ export const ironicScheduling = (input: IronicRenderInput): { nodeSelector?: Rec
 };
 
 /** The compute resources of one of our containers (defaults with spec.resources applied). */
-export const resourcesOf = (input: IronicRenderInput, name: IronicContainerName): { resources: IResourceRequirements } => ({ resources: input.model.resources[name] });
+export const resourcesOf = (input: IronicRenderInput, name: IronicContainerName): { resources: IResourceRequirements } => ({
+  resources: input.model.resources[name],
+});
 
 /** Labels that select the Ironic pods. */
 export const selectorLabels = (input: IronicRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(input.names.workload) });
@@ -98,7 +102,11 @@ export const dedupeEnv = (vars: readonly IEnvVar[]): IEnvVar[] => {
 /** How the image finds its provisioning address: explicit settings, or the node's (or pod's) IP. */
 export const provisioningEnv = (input: IronicRenderInput): IEnvVar[] => {
   const n = input.model.networking;
-  const explicit = [...optionalEnv('PROVISIONING_IP', n.ipAddress), ...optionalEnv('PROVISIONING_INTERFACE', n.interface), ...joinedEnv('PROVISIONING_MACS', n.macAddresses, ',')];
+  const explicit = [
+    ...optionalEnv('PROVISIONING_IP', n.ipAddress),
+    ...optionalEnv('PROVISIONING_INTERFACE', n.interface),
+    ...joinedEnv('PROVISIONING_MACS', n.macAddresses, ','),
+  ];
   if (explicit.length > 0) return explicit;
   // Without any hint, wait for the IP of the node (or of the pod off the host network).
   return [fieldEnv('PROVISIONING_IP', n.hostNetwork ? 'status.hostIP' : 'status.podIP')];

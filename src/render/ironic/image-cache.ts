@@ -37,7 +37,11 @@ export const resolveImageCache = (name: string | undefined, related: ObjectMap |
   if (name === undefined) return { ok: true };
   const cache = findObject(related, GROUP_KEYS.ironicImageCache, namespace, name);
   if (cache === undefined) {
-    return { ok: false, kind: 'missing', message: `IronicImageCache ${namespace}/${name} named in spec.imageCacheName was not found: create it, or fix the name` };
+    return {
+      ok: false,
+      kind: 'missing',
+      message: `IronicImageCache ${namespace}/${name} named in spec.imageCacheName was not found: create it, or fix the name`,
+    };
   }
   if (cache.metadata.deletionTimestamp !== undefined) {
     return {
@@ -51,7 +55,12 @@ export const resolveImageCache = (name: string | undefined, related: ObjectMap |
   const published = images.length > 0 ? { published: images } : {};
   if (previousReady(status)?.status !== 'True' || images.length === 0) {
     const why = textOf(findCondition(status, READY_CONDITION)?.message);
-    return { ok: false, kind: 'waiting', message: `waiting for IronicImageCache ${namespace}/${name} to become ready${why !== undefined ? `: ${why}` : ''}`, ...published };
+    return {
+      ok: false,
+      kind: 'waiting',
+      message: `waiting for IronicImageCache ${namespace}/${name} to become ready${why !== undefined ? `: ${why}` : ''}`,
+      ...published,
+    };
   }
   const generation = cache.metadata.generation;
   if (generation !== undefined && pathOf(status, 'observedGeneration') !== generation) {

@@ -41,8 +41,7 @@ export type IronicSyncResult = { readonly status: IronicStatus; readonly childre
  * observed child). `observed` is our Secret as last seen, if any.
  */
 export type CredentialsPlan =
-  | { readonly kind: 'user'; readonly secretName: string }
-  | { readonly kind: 'generated'; readonly secretName: string; readonly observed?: KubeObject };
+  { readonly kind: 'user'; readonly secretName: string } | { readonly kind: 'generated'; readonly secretName: string; readonly observed?: KubeObject };
 
 /**
  * The credentials rule. Without spec.apiCredentialsName they are ours. With exactly `<name>-api-credentials`
@@ -187,21 +186,49 @@ const keptCacheImages = (result: ImageCacheResult, view: ParentView, names: Iron
  * references and database resolve, and Metacontroller's Secret cache has caught up. Otherwise the result
  * keeps every observed child.
  */
-export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'certManager'> = {}, features: readonly IronicFeature[] = IRONIC_FEATURES): Prepared => {
+export const prepareIronic = (
+  view: ParentView,
+  config: Pick<RenderConfig, 'certManager'> = {},
+  features: readonly IronicFeature[] = IRONIC_FEATURES,
+): Prepared => {
   const parsed = parseIronic(view.spec);
   if (!parsed.ok) return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: describeProblems(parsed.problems) }) };
   const { model } = parsed;
-  if (model.tls.issuerRef !== undefined && config.certManager !== true) return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: CERT_MANAGER_MISSING }, model.version) };
+  if (model.tls.issuerRef !== undefined && config.certManager !== true)
+    return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: CERT_MANAGER_MISSING }, model.version) };
   const names = ironicNames(view.name);
   const inTheWay = objectsInTheWay(view, wantedIronicChildren(model, names, features));
-  if (inTheWay.length > 0) return { kind: 'keep', result: keepIronic(view, { kind: 'conflict', message: conflictMessage(inTheWay, view.namespace, 'Ironic', { secretName: names.apiCredentials, field: 'spec.apiCredentialsName', what: 'API credentials' }) }, model.version) };
+  if (inTheWay.length > 0)
+    return {
+      kind: 'keep',
+      result: keepIronic(
+        view,
+        {
+          kind: 'conflict',
+          message: conflictMessage(inTheWay, view.namespace, 'Ironic', {
+            secretName: names.apiCredentials,
+            field: 'spec.apiCredentialsName',
+            what: 'API credentials',
+          }),
+        },
+        model.version,
+      ),
+    };
   const lookup = { related: view.related, namespace: view.namespace };
   const references = resolveIronicReferences({ model, names, lookup, children: view.children });
   if (!references.ok) return { kind: 'keep', result: keepIronic(view, referenceOutcome(references.problems), model.version) };
   const database = resolveDatabase(model.database, view.related, view.namespace);
-  if (!database.ok) return { kind: 'keep', result: keepIronic(view, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, model.version) };
+  if (!database.ok)
+    return {
+      kind: 'keep',
+      result: keepIronic(view, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, model.version),
+    };
   const imageCache = keptCacheImages(resolveImageCache(model.ramdisk.imageCacheName, view.related, view.namespace), view, names);
-  if (!imageCache.ok) return { kind: 'keep', result: keepIronic(view, { kind: imageCache.kind === 'missing' ? 'missingReference' : 'waiting', message: imageCache.message }, model.version) };
+  if (!imageCache.ok)
+    return {
+      kind: 'keep',
+      result: keepIronic(view, { kind: imageCache.kind === 'missing' ? 'missingReference' : 'waiting', message: imageCache.message }, model.version),
+    };
   if (secretsNotObservedYet(view, names, features)) {
     const waiting = keepIronic(view, { kind: 'waiting', message: 'waiting for the Secrets of this Ironic to be observed before reusing them' }, model.version);
     return { kind: 'keep', result: { ...waiting, resyncAfterSeconds: CACHE_RESYNC_SECONDS } };
@@ -212,7 +239,11 @@ export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'cert
     kind: 'render',
     model,
     names,
-    references: { ...references.references, ...(database.database && { database: database.database }), ...(imageCache.images && { imageCache: imageCache.images }) },
+    references: {
+      ...references.references,
+      ...(database.database && { database: database.database }),
+      ...(imageCache.images && { imageCache: imageCache.images }),
+    },
     credentials: credentialsPlan(view, model, names),
     features,
     ...(rollout && { rollout }),
@@ -226,8 +257,12 @@ const observedReadiness = (view: ParentView, input: IronicRenderInput): Readines
   const find = (group: string, name: string): KubeObject | undefined => findObject(view.children, group, view.namespace, name);
   return combineReadiness(
     [
-      ...(model.networkingService !== undefined ? [deploymentReadiness(find(GROUP_KEYS.deployment, names.networking), model.version, 'the ironic-networking deployment')] : []),
-      model.highAvailability ? daemonSetReadiness(find(GROUP_KEYS.daemonSet, names.workload), model.version) : deploymentReadiness(find(GROUP_KEYS.deployment, names.workload), model.version),
+      ...(model.networkingService !== undefined
+        ? [deploymentReadiness(find(GROUP_KEYS.deployment, names.networking), model.version, 'the ironic-networking deployment')]
+        : []),
+      model.highAvailability
+        ? daemonSetReadiness(find(GROUP_KEYS.daemonSet, names.workload), model.version)
+        : deploymentReadiness(find(GROUP_KEYS.deployment, names.workload), model.version),
       serviceReadiness(find(GROUP_KEYS.service, names.service)),
     ],
     'all resources are available',
@@ -251,7 +286,9 @@ export const ipv6NoProxyHint = (model: IronicModel): string | undefined => {
 /** A short note for the Ready message when the spec's sensor interval was raised to the minimum. */
 export const sensorIntervalHint = (model: IronicModel): string | undefined => {
   const from = model.exporter?.sensorCollectionIntervalRaisedFrom;
-  return from === undefined ? undefined : `note: prometheusExporter.sensorCollectionInterval ${from} is below the minimum, ${MIN_SENSOR_INTERVAL} s is used; set it to ${MIN_SENSOR_INTERVAL} or more, or remove it`;
+  return from === undefined
+    ? undefined
+    : `note: prometheusExporter.sensorCollectionInterval ${from} is below the minimum, ${MIN_SENSOR_INTERVAL} s is used; set it to ${MIN_SENSOR_INTERVAL} or more, or remove it`;
 };
 
 /**
@@ -277,11 +314,13 @@ export const decideIronicChildren = (view: ParentView, input: IronicRenderInput,
   const workload = observedReadiness(view, input);
   if (input.references.database === undefined || installed === model.version) return { workload: 'render', jobs: [], kept: [], readiness: workload };
   const from = transitionFrom(installed);
-  const observedJob = (phase: Phase): KubeObject | undefined => findObject(view.children, GROUP_KEYS.job, view.namespace, names.upgradeJob(phase, from, model.version));
+  const observedJob = (phase: Phase): KubeObject | undefined =>
+    findObject(view.children, GROUP_KEYS.job, view.namespace, names.upgradeJob(phase, from, model.version));
   const pre = jobReadiness(observedJob('pre'), 'pre-upgrade');
   if (pre.state !== 'ready') return { workload: 'keep', jobs: ['pre'], kept: observedWorkloads(view, names).map(keepObserved), readiness: pre };
   // A Job once created stays in the response until the transition is over: one left out is deleted.
-  if (workload.state !== 'ready') return { workload: 'render', jobs: ['pre', ...(observedJob('post') !== undefined ? ['post' as const] : [])], kept: [], readiness: workload };
+  if (workload.state !== 'ready')
+    return { workload: 'render', jobs: ['pre', ...(observedJob('post') !== undefined ? ['post' as const] : [])], kept: [], readiness: workload };
   const post = jobReadiness(observedJob('post'), 'post-upgrade');
   return { workload: 'render', jobs: ['pre', 'post'], kept: [], readiness: post.state === 'ready' ? workload : post };
 };
@@ -330,7 +369,12 @@ const waitForIssuedCertificate = (view: ParentView, input: IronicRenderInput): I
 };
 
 /** The rest of a sync once credentials (and a CA) exist: a refused downgrade, or the children and status. */
-export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kind: 'render' }>, materials: Materials, config: RenderConfig): IronicSyncResult => {
+export const finishIronic = (
+  view: ParentView,
+  prepared: Extract<Prepared, { kind: 'render' }>,
+  materials: Materials,
+  config: RenderConfig,
+): IronicSyncResult => {
   const { model, names, references } = prepared;
   const installed = textOf(pathOf(view.status, 'installedVersion'));
   const refusal = references.database !== undefined ? downgradeRefusal(installed, model.version) : undefined;
@@ -347,7 +391,11 @@ export const finishIronic = (view: ParentView, prepared: Extract<Prepared, { kin
     config,
   };
   if (model.tls.issuerRef !== undefined && (references.tls === undefined || issuedForOtherNames(input))) return waitForIssuedCertificate(view, input);
-  const planned = withHints(decideIronicChildren(view, input, installed), [singlePodDatabaseHint(model.highAvailability, input.references.database), sensorIntervalHint(model), ipv6NoProxyHint(model)]);
+  const planned = withHints(decideIronicChildren(view, input, installed), [
+    singlePodDatabaseHint(model.highAvailability, input.references.database),
+    sensorIntervalHint(model),
+    ipv6NoProxyHint(model),
+  ]);
   const children = replacingChanged(view, renderDecision(input, planned, transitionFrom(installed), prepared.features), names.clouds);
   const retained = [
     ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),

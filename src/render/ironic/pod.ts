@@ -25,7 +25,12 @@ export const mergeByName = <T extends { name: string }>(base: readonly T[], over
 const additionsFor = <T>(additions: readonly ContainerAdditions<T>[], container: string): T[] => additions.flatMap((a) => a[container] ?? []);
 
 /** The containers (or init containers) of the features, each built with what the others add to it. */
-const buildAll = (input: IronicRenderInput, images: IronicImages, features: readonly IronicFeature[], pick: (f: IronicFeature) => readonly ContainerBuilder[] | undefined): IContainer[] => {
+const buildAll = (
+  input: IronicRenderInput,
+  images: IronicImages,
+  features: readonly IronicFeature[],
+  pick: (f: IronicFeature) => readonly ContainerBuilder[] | undefined,
+): IContainer[] => {
   const env: ContainerAdditions<IEnvVar>[] = features.flatMap((f) => (f.env ? [f.env(input)] : []));
   const mounts: ContainerAdditions<IVolumeMount>[] = features.flatMap((f) => (f.mounts ? [f.mounts(input)] : []));
   return features
@@ -59,8 +64,14 @@ export const buildPodTemplate = (input: IronicRenderInput, all: readonly IronicF
   const images = ironicImages(input);
   const { overrides, networking } = input.model;
   const host = networking.hostNetwork;
-  const initContainers = mergeByName(buildAll(input, images, features, (f) => f.initContainers), overrides.initContainers);
-  const containers = mergeByName(buildAll(input, images, features, (f) => f.containers), overrides.containers);
+  const initContainers = mergeByName(
+    buildAll(input, images, features, (f) => f.initContainers),
+    overrides.initContainers,
+  );
+  const containers = mergeByName(
+    buildAll(input, images, features, (f) => f.containers),
+    overrides.containers,
+  );
   const { securityContext, affinity } = podSpecFields(input, features);
   return {
     metadata: {

@@ -65,11 +65,7 @@ export const httpdProbe = (input: IronicRenderInput): IProbe => {
 /** dnsmasq: DHCPv4 (:67) and/or DHCPv6 (:547) listeners, and TFTP (:69). */
 export const dnsmasqProbe = (input: IronicRenderInput): IProbe => {
   const families = input.model.networking.dhcp?.families ?? new Set();
-  const ports = [
-    ...(families.has('ipv4') || families.size === 0 ? [':67'] : []),
-    ...(families.has('ipv6') ? [':547'] : []),
-    ':69',
-  ];
+  const ports = [...(families.has('ipv4') || families.size === 0 ? [':67'] : []), ...(families.has('ipv6') ? [':547'] : []), ':69'];
   return { exec: { command: ['sh', '-c', ports.map((p) => `ss -lun | grep ${p}`).join(' && ')] }, ...timing };
 };
 

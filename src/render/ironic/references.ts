@@ -18,7 +18,8 @@ export const SWITCH_PLACEHOLDERS = {
   credentials: {},
 } as const satisfies Record<string, Record<string, string>>;
 
-export type ReferenceResult = { readonly ok: true; readonly references: IronicReferences } | { readonly ok: false; readonly problems: readonly ReferenceProblem[] };
+export type ReferenceResult =
+  { readonly ok: true; readonly references: IronicReferences } | { readonly ok: false; readonly problems: readonly ReferenceProblem[] };
 
 /** The raw (base64) value of a key, when it is not empty. */
 const nonEmptyData = (object: KubeObject, key: string): string | undefined => {
@@ -83,7 +84,11 @@ const resolveTrustedCA = (model: IronicModel, lookup: Lookup, problems: Referenc
   // NOTE: as upstream, the alphabetically first key is used when none is named.
   const key = ref.key ?? resolved.keys[0] ?? '';
   if (!resolved.keys.includes(key)) {
-    problems.push({ kind: 'invalid', path: `${ref.path}.key`, message: `${ref.kind} ${lookup.namespace}/${ref.name} has no key "${key}": name one of ${resolved.keys.join(', ')}` });
+    problems.push({
+      kind: 'invalid',
+      path: `${ref.path}.key`,
+      message: `${ref.kind} ${lookup.namespace}/${ref.name} has no key "${key}": name one of ${resolved.keys.join(', ')}`,
+    });
     return undefined;
   }
   return { ...resolved.reference, key };
@@ -98,7 +103,13 @@ const SWITCH_FIELDS = {
  * The switch Secrets of the networking service: a named one must exist (related); under the default
  * name it is ours (a placeholder child, hashed as observed so the user's edits roll the pod).
  */
-const resolveSwitches = (model: IronicModel, lookup: Lookup, children: ObjectMap | null | undefined, names: IronicNames, problems: ReferenceProblem[]): SwitchSecrets | undefined => {
+const resolveSwitches = (
+  model: IronicModel,
+  lookup: Lookup,
+  children: ObjectMap | null | undefined,
+  names: IronicNames,
+  problems: ReferenceProblem[],
+): SwitchSecrets | undefined => {
   const service = model.networkingService;
   if (service === undefined) return undefined;
   const one = (which: 'config' | 'credentials'): SwitchSecrets['config'] => {
@@ -131,8 +142,11 @@ export const vrrpPasswordProblem = (password: string): string | undefined => {
   if (password.length > VRRP.maxPasswordLength) {
     return `has ${password.length} characters, but VRRP PASS authentication keeps only ${VRRP.maxPasswordLength} (keepalived would silently cut it): use at most ${VRRP.maxPasswordLength}`;
   }
-  if (!VRRP_PASSWORD.test(password) || VRRP_FORBIDDEN.test(password)) return 'may only contain printable ASCII characters other than spaces, quotes, #, !, braces and backslashes';
-  return password === IMAGE_PLACEHOLDER ? `cannot be ${IMAGE_PLACEHOLDER}, a word the keepalived image replaces in its configuration: choose another` : undefined;
+  if (!VRRP_PASSWORD.test(password) || VRRP_FORBIDDEN.test(password))
+    return 'may only contain printable ASCII characters other than spaces, quotes, #, !, braces and backslashes';
+  return password === IMAGE_PLACEHOLDER
+    ? `cannot be ${IMAGE_PLACEHOLDER}, a word the keepalived image replaces in its configuration: choose another`
+    : undefined;
 };
 
 /** The VRRP password of keepalived: the `password` key of the named Secret (trimmed). */
@@ -177,6 +191,12 @@ export const resolveIronicReferences = (params: {
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
-    references: { ...(tls && { tls }), ...(bmcCA && { bmcCA }), ...(trustedCA && { trustedCA }), ...(switches && { switches }), ...(keepalivedPassword && { keepalivedPassword }) },
+    references: {
+      ...(tls && { tls }),
+      ...(bmcCA && { bmcCA }),
+      ...(trustedCA && { trustedCA }),
+      ...(switches && { switches }),
+      ...(keepalivedPassword && { keepalivedPassword }),
+    },
   };
 };

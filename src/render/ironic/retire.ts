@@ -46,7 +46,9 @@ const podsGone = (old: KubeObject): boolean => {
 };
 
 const podCount = (old: KubeObject): number =>
-  old.kind === 'Deployment' ? numberAt(old, 'status', 'replicas') : numberAt(old, 'status', 'currentNumberScheduled') + numberAt(old, 'status', 'numberMisscheduled');
+  old.kind === 'Deployment'
+    ? numberAt(old, 'status', 'replicas')
+    : numberAt(old, 'status', 'currentNumberScheduled') + numberAt(old, 'status', 'numberMisscheduled');
 
 /**
  * The step of retiring `old` at `now`, for a switch described by `switching` (for messages, e.g. "switching
@@ -55,7 +57,10 @@ const podCount = (old: KubeObject): number =>
 export const retireWorkload = (old: KubeObject, now: string, switching: string): Retirement => {
   const what = `the ${old.kind} ${old.metadata.name}`;
   if (!podsGone(old)) {
-    return { child: scaledDown(old, undefined), readiness: progressing(`${switching}: scaling ${what} down first (${podCount(old)} pods left), so two conductors never share the database`) };
+    return {
+      child: scaledDown(old, undefined),
+      readiness: progressing(`${switching}: scaling ${what} down first (${podCount(old)} pods left), so two conductors never share the database`),
+    };
   }
   const since = textOf(pathOf(old, 'metadata', 'annotations', PODS_GONE_ANNOTATION)) ?? now;
   const grace = pathOf(old, 'spec', 'template', 'spec', 'terminationGracePeriodSeconds');

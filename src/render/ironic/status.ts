@@ -23,7 +23,8 @@ export type IronicOutcome =
 const reasonOf = (outcome: IronicOutcome): { status: 'True' | 'False'; reason: string; message: string } => {
   switch (outcome.kind) {
     case 'rendered':
-      if (outcome.readiness.state === 'ready') return { status: 'True', reason: IRONIC_REASONS.available, message: `Ironic is available: ${outcome.readiness.message}` };
+      if (outcome.readiness.state === 'ready')
+        return { status: 'True', reason: IRONIC_REASONS.available, message: `Ironic is available: ${outcome.readiness.message}` };
       if (outcome.readiness.state === 'failed') return { status: 'False', reason: IRONIC_REASONS.failed, message: outcome.readiness.message };
       return { status: 'False', reason: IRONIC_REASONS.inProgress, message: outcome.readiness.message };
     case 'invalidSpec':
@@ -59,8 +60,16 @@ const previousAccess = (status: unknown): ClientAccess | undefined => {
   const caName = pathOf(ca, 'name');
   const caKey = pathOf(ca, 'key');
   const kind = caKind === 'Secret' ? 'Secret' : caKind === 'ConfigMap' ? 'ConfigMap' : undefined;
-  const caCertificate: ClientAccess['caCertificate'] = kind !== undefined && typeof caName === 'string' && typeof caKey === 'string' ? { kind, name: caName, key: caKey } : undefined;
-  return { apiURL, ...(external && { externalAPIURL: external }), ...(images && { imageServerURL: images }), credentialsName, ...(caCertificate && { caCertificate }), cloudsSecretName };
+  const caCertificate: ClientAccess['caCertificate'] =
+    kind !== undefined && typeof caName === 'string' && typeof caKey === 'string' ? { kind, name: caName, key: caKey } : undefined;
+  return {
+    apiURL,
+    ...(external && { externalAPIURL: external }),
+    ...(images && { imageServerURL: images }),
+    credentialsName,
+    ...(caCertificate && { caCertificate }),
+    cloudsSecretName,
+  };
 };
 
 const stringAt = (status: unknown, key: string): string | undefined => {

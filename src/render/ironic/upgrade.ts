@@ -63,11 +63,7 @@ const jobContainer = (input: IronicRenderInput, phase: Phase): IContainer => {
 
 const jobVolumes = (input: IronicRenderInput, phase: Phase): IVolume[] => {
   const db = input.references.database;
-  return [
-    sharedVolume,
-    ...(db !== undefined ? [databaseAuthVolume(db), ...databaseCAVolume(db)] : []),
-    scratchVolume(PHASES[phase].container),
-  ];
+  return [sharedVolume, ...(db !== undefined ? [databaseAuthVolume(db), ...databaseCAVolume(db)] : []), scratchVolume(PHASES[phase].container)];
 };
 
 /**

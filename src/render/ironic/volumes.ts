@@ -60,7 +60,15 @@ export const rpcAuthVolume = (input: IronicRenderInput): IVolume => ({
   name: VOLUMES.rpcAuth,
   projected: {
     sources: [
-      { secret: { name: input.credentials.secretName, items: [{ key: 'username', path: 'username' }, { key: 'password', path: 'password' }] } },
+      {
+        secret: {
+          name: input.credentials.secretName,
+          items: [
+            { key: 'username', path: 'username' },
+            { key: 'password', path: 'password' },
+          ],
+        },
+      },
       { secret: { name: input.credentials.htpasswdSecretName, items: [{ key: 'htpasswd', path: 'htpasswd' }] } },
     ],
   },

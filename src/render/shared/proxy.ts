@@ -13,7 +13,13 @@ export const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'] as cons
 export type ProxyFallback = { readonly HTTP_PROXY?: string | undefined; readonly HTTPS_PROXY?: string | undefined; readonly NO_PROXY?: string | undefined };
 
 /** What never goes through a proxy in any pod: loopback (probes curl it) and Services (`.svc`, with the cluster domain when there is one). */
-export const baseNoProxy = (clusterDomain: string): string[] => ['localhost', '127.0.0.1', '::1', '.svc', ...(clusterDomain !== '' ? [`.svc.${clusterDomain}`] : [])];
+export const baseNoProxy = (clusterDomain: string): string[] => [
+  'localhost',
+  '127.0.0.1',
+  '::1',
+  '.svc',
+  ...(clusterDomain !== '' ? [`.svc.${clusterDomain}`] : []),
+];
 
 const optional = (name: string, value: string | undefined): IEnvVar[] => (value !== undefined && value.trim() !== '' ? [{ name, value: value.trim() }] : []);
 

@@ -12,8 +12,7 @@ import type { IronicRenderInput } from '../input.js';
 import { PORT_NAMES, childLabels, selectorLabels } from '../facts.js';
 
 /** The image server port the Service and Ingress expose: TLS unless virtual media TLS is off. */
-export const imageServerPortName = (input: IronicRenderInput): string =>
-  input.model.tls.virtualMedia ? PORT_NAMES.imageServerTLS : PORT_NAMES.imageServer;
+export const imageServerPortName = (input: IronicRenderInput): string => (input.model.tls.virtualMedia ? PORT_NAMES.imageServerTLS : PORT_NAMES.imageServer);
 
 const servicePorts = (input: IronicRenderInput): IServicePort[] => {
   const { tls, highAvailability, exporter, networking } = input.model;
@@ -23,7 +22,9 @@ const servicePorts = (input: IronicRenderInput): IServicePort[] => {
     { name: PORT_NAMES.api, port: tls.enabled ? SERVICE_PORTS.apiTLS : SERVICE_PORTS.api, targetPort: PORT_NAMES.api, protocol: 'TCP' },
     // NOTE: upstream points at image-svc-tls even when virtual media TLS is disabled; no container has it then.
     ...(!highAvailability ? [{ name: imagePort, port: imageServicePort, targetPort: imagePort, protocol: 'TCP' as const }] : []),
-    ...(exporter !== undefined ? [{ name: PORT_NAMES.metrics, port: networking.prometheusExporterPort, targetPort: PORT_NAMES.metrics, protocol: 'TCP' as const }] : []),
+    ...(exporter !== undefined
+      ? [{ name: PORT_NAMES.metrics, port: networking.prometheusExporterPort, targetPort: PORT_NAMES.metrics, protocol: 'TCP' as const }]
+      : []),
   ];
 };
 
@@ -51,7 +52,11 @@ export const NGINX_BACKEND_PROTOCOL = 'nginx.ingress.kubernetes.io/backend-proto
 /** Our annotations, then the user's (theirs win), sorted. */
 const ingressAnnotations = (input: IronicRenderInput, user: Readonly<Record<string, string>>): Record<string, string> => {
   const merged: Record<string, string> = { ...(input.model.tls.enabled && { [NGINX_BACKEND_PROTOCOL]: 'HTTPS' }), ...user };
-  return Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k] ?? '']));
+  return Object.fromEntries(
+    Object.keys(merged)
+      .sort()
+      .map((k) => [k, merged[k] ?? '']),
+  );
 };
 
 /** The Ingress, when spec.networking.ingress is set: the API on `/`, images and Redfish media on the image server. */

@@ -47,7 +47,12 @@ export const issuedForOtherNames = (input: IronicRenderInput): boolean => {
   const { dnsNames, ips } = issuedSubjects(input);
   const differs = (annotation: string | undefined, wanted: readonly string[], normal: (v: string) => string): boolean => {
     if (annotation === undefined) return false;
-    const have = new Set(annotation.split(',').filter((v) => v.trim() !== '').map(normal));
+    const have = new Set(
+      annotation
+        .split(',')
+        .filter((v) => v.trim() !== '')
+        .map(normal),
+    );
     const want = new Set(wanted.map(normal));
     return have.size !== want.size || [...want].some((v) => !have.has(v));
   };

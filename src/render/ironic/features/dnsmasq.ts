@@ -64,5 +64,7 @@ export const DNSMASQ: IronicFeature = {
   name: 'dnsmasq',
   // NOTE: refused with highAvailability by validation; never rendered there.
   applies: (model) => model.networking.dhcp !== undefined && !model.highAvailability,
-  containers: [{ name: 'dnsmasq', build: (input, context) => input.model.networking.dhcp && buildDnsmasqContainer(input, input.model.networking.dhcp, context) }],
+  containers: [
+    { name: 'dnsmasq', build: (input, context) => input.model.networking.dhcp && buildDnsmasqContainer(input, input.model.networking.dhcp, context) },
+  ],
 };

@@ -52,13 +52,17 @@ const buildExporterContainer = (input: IronicRenderInput, exporter: ExporterMode
 };
 
 /** Ironic collects sensor data for the exporter. */
-const sensorDataEnv = (exporter: ExporterModel): IEnvVar[] => [env('SEND_SENSOR_DATA', 'true'), env('OS_SENSOR_DATA__INTERVAL', String(exporter.sensorCollectionInterval))];
-
+const sensorDataEnv = (exporter: ExporterModel): IEnvVar[] => [
+  env('SEND_SENSOR_DATA', 'true'),
+  env('OS_SENSOR_DATA__INTERVAL', String(exporter.sensorCollectionInterval)),
+];
 
 export const EXPORTER: IronicFeature = {
   name: 'prometheus-exporter',
   applies: (model) => model.exporter !== undefined,
-  containers: [{ name: 'ironic-prometheus-exporter', build: (input, context) => input.model.exporter && buildExporterContainer(input, input.model.exporter, context) }],
+  containers: [
+    { name: 'ironic-prometheus-exporter', build: (input, context) => input.model.exporter && buildExporterContainer(input, input.model.exporter, context) },
+  ],
   env: (input) => ({ ironic: input.model.exporter !== undefined ? sensorDataEnv(input.model.exporter) : [] }),
   children: (input) => [renderServiceMonitor(input)],
 };

@@ -9,5 +9,6 @@ import { AGENT_IMAGES_ANNOTATION, agentImagesHash } from '../image-cache.js';
 export const IMAGE_CACHE: IronicFeature = {
   name: 'image-cache',
   applies: (model) => model.ramdisk.imageCacheName !== undefined,
-  workloadAnnotations: (input) => (input.references.imageCache !== undefined ? { [AGENT_IMAGES_ANNOTATION]: agentImagesHash(input.references.imageCache) } : {}),
+  workloadAnnotations: (input) =>
+    input.references.imageCache !== undefined ? { [AGENT_IMAGES_ANNOTATION]: agentImagesHash(input.references.imageCache) } : {},
 };

@@ -74,7 +74,9 @@ const trustedMount = (input: IronicRenderInput): IVolumeMount => {
  */
 const amd64Only: IAffinity = {
   nodeAffinity: {
-    requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: NODE_ARCH_LABEL, operator: 'In', values: ['amd64'] }] }] },
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [{ matchExpressions: [{ key: NODE_ARCH_LABEL, operator: 'In', values: ['amd64'] }] }],
+    },
   },
 };
 

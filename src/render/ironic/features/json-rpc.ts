@@ -25,7 +25,9 @@ const caSecretName = (input: IronicRenderInput): string => input.rpcCA?.secretNa
 
 /** `<name>-rpc-ca-<hash>`: the JSON-RPC CA. */
 export const renderRpcCASecret = (input: IronicRenderInput): ISecret | undefined =>
-  input.rpcCA !== undefined ? renderCASecret(input.rpcCA, input.namespace, { ...ironicSecretLabels(input.name), [LABELS.component]: CONTENT_COMPONENTS.rpcCA }) : undefined;
+  input.rpcCA !== undefined
+    ? renderCASecret(input.rpcCA, input.namespace, { ...ironicSecretLabels(input.name), [LABELS.component]: CONTENT_COMPONENTS.rpcCA })
+    : undefined;
 
 /**
  * The conductor's role, and JSON-RPC TLS through oslo.config environment overrides, independent of the API's

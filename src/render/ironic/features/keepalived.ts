@@ -36,7 +36,7 @@ export const keepalivedTemplate = (input: IronicRenderInput): string | undefined
   if (keepalived.vrid === undefined && password === undefined) return undefined;
   return [
     // NOTE: no placeholder word in comments: the script replaces them everywhere, and several VIPs span lines.
-    '! keepalived.conf of the Ironic operator: the image\'s VRRP instance with the router ID and password of the spec.',
+    "! keepalived.conf of the Ironic operator: the image's VRRP instance with the router ID and password of the spec.",
     '! The start script of the image fills in the interface and the virtual addresses.',
     'vrrp_instance VI_1 {',
     '    state MASTER',

@@ -66,9 +66,7 @@ const networkingEnv = (input: IronicRenderInput): IEnvVar[] => {
     { name: 'IRONIC_NETWORKING_ENABLED_SWITCH_DRIVERS', value: 'generic-switch' },
     { name: 'IRONIC_HTPASSWD', valueFrom: { secretKeyRef: { name: input.credentials.htpasswdSecretName, key: 'htpasswd' } } },
     // The image waits for a provisioning address: the pod's own, unless one is given.
-    ip !== undefined && ip !== ''
-      ? { name: 'IRONIC_IP', value: ip }
-      : fieldEnv('PROVISIONING_IP', 'status.podIP'),
+    ip !== undefined && ip !== '' ? { name: 'IRONIC_IP', value: ip } : fieldEnv('PROVISIONING_IP', 'status.podIP'),
     ...(input.references.tls !== undefined && input.model.tls.insecureRPC ? [{ name: 'IRONIC_INSECURE', value: 'true' }] : []),
     // The init container writes the bundle next to the certificate it issues (as in the Ironic pods).
     ...(input.generatedTLS !== undefined ? [{ name: 'IRONIC_CACERT_FILE', value: `${MOUNTS.tls}/ca.crt` }] : []),
@@ -120,7 +118,9 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
           // whose key the init container reads through the ironic group.
           ...(input.generatedTLS !== undefined && {
             securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' },
-            initContainers: [generatedCertificateContainer(input, { dnsNames: networkingServiceDNSNames(input), ips: [] }, [fieldEnv('POD_IP', 'status.podIP')])],
+            initContainers: [
+              generatedCertificateContainer(input, { dnsNames: networkingServiceDNSNames(input), ips: [] }, [fieldEnv('POD_IP', 'status.podIP')]),
+            ],
           }),
           containers: [
             {
@@ -154,7 +154,11 @@ export const renderNetworkingService = (input: IronicRenderInput): IService | un
         apiVersion: 'v1',
         kind: 'Service',
         metadata: { name: input.names.networkingService, namespace: input.namespace, labels: childLabels(input) },
-        spec: { type: 'ClusterIP', selector: selector(input), ports: [{ name: 'networking-rpc', port: NETWORKING_RPC_PORT, targetPort: 'networking-rpc', protocol: 'TCP' }] },
+        spec: {
+          type: 'ClusterIP',
+          selector: selector(input),
+          ports: [{ name: 'networking-rpc', port: NETWORKING_RPC_PORT, targetPort: 'networking-rpc', protocol: 'TCP' }],
+        },
       }
     : undefined;
 
