@@ -1,7 +1,7 @@
 /**
  * Stand-ins for the workload controllers and the kubelet: the status a Deployment, StatefulSet or
  * DaemonSet reports once its pods are ready at the current generation, and the status of a finished Job.
- * Also a stand-in for mariadb-operator: its objects become Ready and a MariaDB gets its Services.
+ * mariadb-operator's stand-in is in mariadb-operator.ts.
  */
 import { isRecord, type Json, type KubeResource } from './objects.js';
 
@@ -110,48 +110,6 @@ const conditionTrue = (object: KubeResource, type: string): boolean => {
 /** Whether a Job has finished (Complete or Failed). */
 export const jobFinished = (job: KubeResource): boolean => conditionTrue(job, 'Complete') || conditionTrue(job, 'Failed');
 
-/** mariadb-operator's kinds, which its stand-in below makes Ready. */
-const MARIADB_OPERATOR_KINDS = new Set(['MariaDB', 'Database', 'User', 'Grant']);
-const MARIADB_API_VERSION = 'k8s.mariadb.com/v1alpha1';
-
-const isMariadbOperatorObject = (object: KubeResource): boolean => object.apiVersion === MARIADB_API_VERSION && MARIADB_OPERATOR_KINDS.has(object.kind);
-
-/**
- * The status mariadb-operator reports once an object is reconciled: Ready, and for a MariaDB the
- * current primary (its pod 0) and its replicas.
- */
-export const mariadbOperatorReadyStatus = (object: KubeResource): Json => ({
-  conditions: [
-    {
-      type: 'Ready',
-      status: 'True',
-      reason: object.kind === 'MariaDB' ? 'StatefulSetReady' : 'Created',
-      message: object.kind === 'MariaDB' ? 'Running' : 'Created',
-    },
-  ],
-  ...(object.kind === 'MariaDB' && { currentPrimary: `${object.metadata.name}-0`, currentPrimaryPodIndex: 0, replicas: replicasOf(object) }),
-});
-
-/**
- * The Services mariadb-operator makes for a Galera MariaDB (api/v1alpha1/mariadb_keys.go): `<name>` for
- * every ready node, `<name>-internal` (headless), `<name>-primary` and `<name>-secondary`, owned by the MariaDB.
- */
-export const mariadbServices = (mariadb: KubeResource): KubeResource[] => {
-  if (mariadb.apiVersion !== MARIADB_API_VERSION || mariadb.kind !== 'MariaDB' || mariadb.metadata.uid === undefined) return [];
-  const name = mariadb.metadata.name;
-  const owner = { apiVersion: MARIADB_API_VERSION, kind: 'MariaDB', name, uid: mariadb.metadata.uid, controller: true, blockOwnerDeletion: true };
-  return ['', '-internal', '-primary', '-secondary'].map((suffix) => ({
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: `${name}${suffix}`, namespace: mariadb.metadata.namespace ?? '', ownerReferences: [owner] },
-    spec: {
-      ...(suffix === '-internal' ? { clusterIP: 'None' } : { type: 'ClusterIP' }),
-      selector: { 'app.kubernetes.io/instance': name, ...(suffix === '-primary' && { 'statefulset.kubernetes.io/pod-name': `${name}-0` }) },
-      ports: [{ name: 'mariadb', port: 3306 }],
-    },
-  }));
-};
-
 /**
  * The status that makes a child ready, or undefined when it is already ready at its generation, is a
  * finished Job, or has no workload status at all.
@@ -170,11 +128,10 @@ export const settledStatus = (child: KubeResource, time: string): Json | undefin
       case 'Job':
         return jobFinished(child) ? undefined : completeJobStatus(time);
       default:
-        return isMariadbOperatorObject(child) ? mariadbOperatorReadyStatus(child) : undefined;
+        return undefined;
     }
   })();
   if (wanted === undefined) return undefined;
-  // mariadb-operator's statuses carry no observedGeneration.
   const generationSeen = !('observedGeneration' in wanted) || observed === generationOf(child);
   const upToDate = child.kind !== 'Job' && generationSeen && JSON.stringify(current) === JSON.stringify(wanted);
   return upToDate ? undefined : wanted;

@@ -21,7 +21,8 @@ import { Cluster, type HookTransport, type SyncOutcome, type Write } from './clu
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONTROLLERS } from './controllers.js';
 import { isNamespaceName, readObjects } from './documents.js';
-import { mariadbServices, settledStatus } from './kubelet.js';
+import { settledStatus } from './kubelet.js';
+import { MariaDBOperatorStandIn } from './mariadb-operator.js';
 import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 import { runMigrate } from './migrate.js';
 
@@ -163,14 +164,13 @@ const roundLine = (round: number, outcome: SyncOutcome): string => {
   return `# round ${round}: ${outcome.parent}: ${changes}; ${state}\n`;
 };
 
-/** Workloads become ready and Jobs complete, as their controllers and the kubelet would make them. */
-const settle = (cluster: Cluster, now: string): void => {
+/** Workloads become ready and Jobs complete, as their controllers and the kubelet would make them; mariadb-operator reconciles. */
+const settle = (cluster: Cluster, mariadbOperator: MariaDBOperatorStandIn, now: string): void => {
   for (const object of cluster.store.list()) {
     const status = settledStatus(object, now);
     if (status !== undefined) cluster.store.updateStatus(object, status);
-    for (const service of mariadbServices(object))
-      if (cluster.store.get(groupKeyOf(service), objectKeyOf(service)) === undefined) cluster.store.create(service);
   }
+  mariadbOperator.reconcile(cluster.store, now);
 };
 
 /** A desired child as it would be applied without Metacontroller: without the controller-uid label it adds. */
@@ -199,8 +199,9 @@ const parentSection = (outcome: SyncOutcome): string => {
 /** Runs the rounds; returns the last outcome of each parent, in the order of the input. */
 const runRounds = async (cluster: Cluster, parents: readonly KubeResource[], options: Options, now: () => string, out: string[]): Promise<SyncOutcome[]> => {
   const last = new Map<string, SyncOutcome>();
+  const mariadbOperator = new MariaDBOperatorStandIn();
   for (let round = 1; round <= (options.rounds ?? 1); round += 1) {
-    if (round > 1) settle(cluster, now());
+    if (round > 1) settle(cluster, mariadbOperator, now());
     for (const outcome of (await cluster.round()).syncs) {
       last.set(outcome.parent, outcome);
       if (options.rounds !== undefined) out.push(roundLine(round, outcome));

@@ -6,6 +6,7 @@
  */
 import { base64 } from '../render/meta.js';
 import { podsInStatus, TerminatingPodLedger, type TerminatingPods } from './kubelet.js';
+import { mariadbOperatorDenial } from './mariadb-operator.js';
 import { duplicateKeyProblems, immutableFieldProblems, serverDefaulted } from './server-defaults.js';
 import {
   deepCopy,
@@ -103,6 +104,12 @@ export class ObjectStore {
     if (problems.length > 0) throw new ApiError(422, `${object.kind} ${objectKeyOf(object)} is invalid: ${problems.join('; ')}`);
   }
 
+  /** 422 when a validating admission webhook refuses the write (mariadb-operator's, for its kinds). */
+  #admit(stored: KubeResource | undefined, object: KubeResource): void {
+    const denial = mariadbOperatorDenial(stored, object);
+    if (denial !== undefined) throw new ApiError(422, denial);
+  }
+
   #nextVersion(): string {
     this.#resourceVersion += 1;
     return String(this.#resourceVersion);
@@ -132,6 +139,7 @@ export class ObjectStore {
     if (this.get(groupKeyOf(object), objectKeyOf(object)) !== undefined) throw new ApiError(409, `${object.kind} ${objectKeyOf(object)} already exists`);
     const defaulted = this.#defaults(object);
     this.#validate(defaulted);
+    this.#admit(undefined, defaulted);
     const metadata: Metadata = {
       ...defaulted.metadata,
       uid: this.#nextUid(),
@@ -165,6 +173,7 @@ export class ObjectStore {
     const immutable = immutableFieldProblems(stored, candidate);
     if (immutable.length > 0) throw new ApiError(422, `${object.kind} ${objectKeyOf(object)} is invalid: ${immutable.join('; ')}`);
     if (deepEqual(candidate, stored)) return undefined;
+    this.#admit(stored, candidate);
     const generation = stored.metadata.generation;
     const bumped = generation !== undefined && !deepEqual(specOf(candidate), specOf(stored)) ? generation + 1 : generation;
     return this.#save({

@@ -171,6 +171,13 @@ export type DatabaseNames = {
   readonly mariadb: string;
   readonly primaryService: string;
   readonly rootPassword: string;
+  /**
+   * The User and Grant of a database user while the MariaDB's own name is held by those of another user
+   * (mariadb-operator never renames a user: a new one gets new objects, and the old ones are dropped).
+   */
+  readonly otherUser: (username: string) => string;
+  /** The Secret with the password of the User named `user`, named by `hash`, a keyed hash of the password. */
+  readonly userPassword: (user: string, hash: string) => string;
 };
 
 /**
@@ -196,6 +203,8 @@ const workOutDatabaseNames = (name: string): DatabaseNames => {
     mariadb,
     primaryService: `${mariadb}-primary`,
     rootPassword: objectName(name, '-database-root'),
+    otherUser: (username) => objectName(mariadb, `-${shortHash(username)}`),
+    userPassword: (user, hash) => objectName(user, `-password-${hash.slice(0, CONTENT_HASH_LENGTH)}`),
   };
 };
 

@@ -94,6 +94,51 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
+    rule: "a Galera database's volumes never shrink nor change class (mariadb-operator's webhook refuses it)",
+    accepted: [
+      { name: 'a bigger size', spec: { engine: 'MariaDBOperator', storage: { size: '20Gi' } }, old: { engine: 'MariaDBOperator', storage: { size: '10Gi' } } },
+      { name: 'the same size written otherwise', spec: { engine: 'MariaDBOperator', storage: { size: '10240Mi' } }, old: { engine: 'MariaDBOperator' } },
+      { name: 'Builtin: a smaller size (the claim template is kept)', spec: { storage: { size: '5Gi' } }, old: {} },
+      { name: 'Builtin: another class (the claim template is kept)', spec: { storage: { storageClassName: 'fast' } }, old: {} },
+      {
+        name: 'the same class',
+        spec: { engine: 'MariaDBOperator', storage: { storageClassName: 'fast' } },
+        old: { engine: 'MariaDBOperator', storage: { storageClassName: 'fast' } },
+      },
+      { name: 'created small', spec: { engine: 'MariaDBOperator', storage: { size: '1Gi' } } },
+    ],
+    refused: [
+      {
+        name: 'a smaller size',
+        spec: { engine: 'MariaDBOperator', storage: { size: '5Gi' } },
+        old: { engine: 'MariaDBOperator', storage: { size: '20Gi' } },
+        path: 'spec.storage.size',
+        words: ['storage.size cannot decrease with engine MariaDBOperator', 'never shrinks the volumes of a Galera cluster', '(its volumes have 20Gi)'],
+      },
+      {
+        name: 'smaller than the default',
+        spec: { engine: 'MariaDBOperator', storage: { size: '5Gi' } },
+        old: { engine: 'MariaDBOperator' },
+        path: 'spec.storage.size',
+        words: ['(its volumes have 10Gi)'],
+      },
+      {
+        name: 'a class where there was none',
+        spec: { engine: 'MariaDBOperator', storage: { storageClassName: 'fast' } },
+        old: { engine: 'MariaDBOperator', storage: { storageClassName: '' } },
+        path: 'spec.storage.storageClassName',
+        words: ['storage.storageClassName cannot be changed once the database exists', '(its volumes use the cluster default)'],
+      },
+      {
+        name: 'no class where there was one',
+        spec: { engine: 'MariaDBOperator' },
+        old: { engine: 'MariaDBOperator', storage: { storageClassName: 'slow' } },
+        path: 'spec.storage.storageClassName',
+        words: ['(its volumes use class slow)'],
+      },
+    ],
+  },
+  {
     rule: 'replicas: MariaDBOperator only, and odd',
     accepted: [
       { name: 'three', spec: { engine: 'MariaDBOperator', replicas: 3 } },

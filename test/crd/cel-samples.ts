@@ -275,6 +275,14 @@ export const engineSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
   }),
 );
 
+/** Galera (or not) IronicDatabase objects whose storage size and class change or not, sizes written several ways. */
+export const galeraStorageSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
+  someOf({
+    engine: fc.constantFrom('Builtin', 'MariaDBOperator'),
+    storage: someOf({ size: fc.constantFrom('1Gi', '1024Mi', '10Gi', '20Gi', '15000Mi'), storageClassName: fc.constantFrom('', 'fast') }),
+  }),
+);
+
 /** Ironic objects naming an image cache (or not), with the download settings it replaces. */
 export const imageCacheNameSamples: fc.Arbitrary<Sample> = ironicSamples(
   someOf({

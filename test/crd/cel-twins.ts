@@ -23,6 +23,7 @@ import {
   dhcpSamples,
   engineSamples,
   exporterSamples,
+  galeraStorageSamples,
   ipxeSamples,
   ironicDatabaseSamples,
   keepalivedSamples,
@@ -102,7 +103,10 @@ const storageClass = (object: { readonly spec: Json } | undefined): unknown => s
 const storageSize = (object: { readonly spec: Json } | undefined): unknown => storageOf(object)['size'] ?? '5Gi';
 
 const NO_PREVIOUS_SPEC =
-  'validateIronicDatabase reads only the engine of the previous spec (the sync hook never receives one and passes the engine its observed children were made by, which storage cannot be read back from); the database renderer keeps the claim template of an existing StatefulSet, so the data is never dropped';
+  "validateIronicDatabase reads the ephemeral storage of no previous spec (the sync hook never receives one and passes what its observed children were made with: the engine, and a MariaDB's storage, which is never ephemeral); the database renderer keeps the claim template of an existing StatefulSet, so the data is never dropped";
+
+const BUILTIN_CLASS_NO_PREVIOUS =
+  'validateIronicDatabase compares the storage class with the previous spec only when both are engine MariaDBOperator (the sync hook passes the class of the observed MariaDB, whose webhook refuses a change); with engine Builtin the renderer keeps the claim template of the existing StatefulSet instead';
 
 const CACHE_NO_PREVIOUS_SPEC =
   'validateIronicImageCache has no previous spec (the sync hook never receives one); the cache renderer keeps the claim template of an existing StatefulSet, whose templates are immutable';
@@ -308,10 +312,16 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       refuses: ({ object, old }) => old !== undefined && ephemeral(object) !== ephemeral(old),
     },
     'spec: storage.storageClassName cannot be changed once the database exists': {
-      samples: ironicDatabaseSamples,
-      noTwin: NO_PREVIOUS_SPEC,
+      samples: galeraStorageSamples,
+      noTwin: BUILTIN_CLASS_NO_PREVIOUS,
       refuses: ({ object, old }) => old !== undefined && storageClass(object) !== storageClass(old),
     },
+    'spec: storage.size cannot decrease with engine MariaDBOperator: mariadb-operator never shrinks the volumes of a Galera cluster; set it back to at least their size':
+      {
+        samples: galeraStorageSamples,
+        // The hook passes the size of the observed MariaDB's volumes as the previous spec's.
+        twin: problemAt('.storage.size', /^storage\.size cannot decrease with engine MariaDBOperator/),
+      },
     'spec: engine cannot be changed once the database exists: the data stays with the engine that wrote it; create a new IronicDatabase with the other engine instead':
       {
         samples: engineSamples,

@@ -130,6 +130,26 @@ t.test('the engine of an existing database cannot change: refused at admission, 
   t.ok(emulator.get('StatefulSet', 'ironic-db-database'), 'the StatefulSet is kept');
 });
 
+t.test(
+  'a change of a Galera database reaches its MariaDB in place (a main-resource update carries the status mariadb-operator wrote, which the API server ignores)',
+  async (t) => {
+    const emulator = await start('MariaDBOperator');
+    t.teardown(() => emulator.close());
+    const database = present(managed(emulator, 'MariaDBOperator').find((o) => o.kind === 'IronicDatabase'));
+    t.ok((await emulator.runUntilStable({ autoReady: true })).stable);
+    emulator.apply({ ...database, spec: { ...(database['spec'] as object), replicas: 5, storage: { size: '30Gi' } } });
+    const result = await emulator.runUntilStable({ autoReady: true });
+    t.same(result.errors, []);
+    t.same(
+      emulator.history.flatMap((r) => r.syncs.flatMap((s) => s.warnings)),
+      [],
+      'nothing refused',
+    );
+    t.match(emulator.get('MariaDB', 'ironic-db-database'), { spec: { replicas: 5, storage: { size: '30Gi' } } });
+    t.match(emulator.ready('IronicDatabase', 'ironic-db'), { status: 'True' });
+  },
+);
+
 t.test('without the mariadb-operator overlay, engine MariaDBOperator says what to install and creates nothing', async (t) => {
   const emulator = await start('Builtin');
   t.teardown(() => emulator.close());

@@ -126,7 +126,9 @@ t.test('ha.yaml runs Ironic as a DaemonSet instead of the Deployment, on a Galer
     workloads.map((w) => `${w.kind} ${w.metadata.name}`),
     ['DaemonSet ironic-service'],
   );
-  const database = emulator.children('IronicDatabase', 'ironic-db').map((c) => `${c.kind} ${c.metadata.name}`);
+  const database = emulator
+    .children('IronicDatabase', 'ironic-db')
+    .map((c) => `${c.kind} ${c.metadata.name.replace(/-password-[0-9a-f]{10}$/, '-password-<hash>')}`);
   t.same(
     database.sort(),
     [
@@ -134,9 +136,10 @@ t.test('ha.yaml runs Ironic as a DaemonSet instead of the Deployment, on a Galer
       'Grant ironic-db-database',
       'MariaDB ironic-db-database',
       'Secret ironic-db-database-credentials',
+      'Secret ironic-db-database-password-<hash>',
       'User ironic-db-database',
     ],
-    'no StatefulSet: mariadb-operator objects',
+    'no StatefulSet: mariadb-operator objects, and the Secret the User reads its password from',
   );
   t.match(emulator.status('IronicDatabase', 'ironic-db'), {
     host: 'ironic-db-database-primary.baremetal-operator-system.svc',

@@ -220,7 +220,7 @@ t.test('engine MariaDBOperator: Ready follows the Ready conditions of the mariad
   const first = await sync({});
   t.same(
     first.children.map((c) => c['kind']),
-    ['Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+    ['Secret', 'Secret', 'MariaDB', 'Database', 'User', 'Grant'],
   );
   const notReady = { conditions: [{ type: 'Ready', status: 'False', reason: 'Provisioning', message: 'Waiting for Galera' }] };
   const observed = (statusOf: (o: Obj) => Obj | undefined) => observeAll(first.children, {}, statusOf);

@@ -25,6 +25,7 @@ import { parseIronicDatabase } from '../../src/api/ironic-database/parse.js';
 import { FIXED_NOW, ironic, testConfig, type Obj } from '../helpers/hooks.js';
 import { observeAll } from '../helpers/k8s.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';
+import { valueAt } from '../support/paths.js';
 import { DB_TLS, mariadbOperatorReady, primaryService, readyStatefulSet, WITH_MARIADB_OPERATOR } from '../fixtures/database-scenarios.js';
 
 type Objects = Record<string, Record<string, Obj>>;
@@ -69,6 +70,7 @@ const operatorReady = (children: Objects): Objects =>
 
 const statefulSet: Obj = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: NAMES.statefulSet, namespace: NS } };
 const mariadb: Obj = { apiVersion: 'k8s.mariadb.com/v1alpha1', kind: 'MariaDB', metadata: { name: NAMES.mariadb, namespace: NS } };
+const galeraStorage = (storage: Obj): Obj => ({ ...mariadb, spec: { storage } });
 const generatedSecret = (data: Record<string, string>): Obj => secret(NAMES.credentials, data);
 const asChildren = (...objects: Obj[]): Objects => related(...objects);
 
@@ -127,6 +129,38 @@ t.test('prepare: what a sync may render, with which credentials and certificate,
       scenario: 'the engine of the observed children cannot change',
       v: view({ engine: 'MariaDBOperator' }, { children: asChildren(statefulSet) }),
       keep: { kind: 'invalidSpec', message: /engine cannot be changed.*\(Builtin\)/ },
+    },
+    {
+      scenario: "a Galera database's volumes never shrink: the larger of the MariaDB's size and the claim template mariadb-operator wrote",
+      v: view(
+        { engine: 'MariaDBOperator', storage: { size: '15Gi' } },
+        { children: asChildren(galeraStorage({ size: '10Gi', volumeClaimTemplate: { resources: { requests: { storage: '20Gi' } } } })) },
+      ),
+      keep: {
+        kind: 'invalidSpec',
+        message: /^the spec is invalid: spec\.storage\.size: storage\.size cannot decrease with engine MariaDBOperator: .*\(its volumes have 20Gi\)$/,
+      },
+    },
+    {
+      scenario: "a Galera database's storage class never changes",
+      v: view({ engine: 'MariaDBOperator', storage: { size: '10Gi' } }, { children: asChildren(galeraStorage({ size: '10Gi', storageClassName: 'slow' })) }),
+      keep: {
+        kind: 'invalidSpec',
+        message:
+          /^the spec is invalid: spec\.storage\.storageClassName: storage\.storageClassName cannot be changed once the database exists \(its volumes use class slow\)$/,
+      },
+    },
+    {
+      scenario: 'a Galera database grows',
+      v: view(
+        { engine: 'MariaDBOperator', storage: { size: '30Gi', storageClassName: 'slow' } },
+        {
+          children: asChildren(
+            galeraStorage({ size: '10Gi', storageClassName: 'slow', volumeClaimTemplate: { resources: { requests: { storage: '20Gi' } } } }),
+          ),
+        },
+      ),
+      credentials: { generate: NAMES.credentials },
     },
     {
       scenario: 'a Secret in the way of the generated credentials',
@@ -199,10 +233,15 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
       ]),
     ),
   };
+  const withSpecOf = (children: Objects, group: string, spec: Obj): Objects => ({
+    ...children,
+    [group]: Object.fromEntries(Object.entries(children[group] ?? {}).map(([key, o]) => [key, { ...o, spec: { ...(o['spec'] as Obj), ...spec } }])),
+  });
+  const observedMariaDB = operatorChildren['MariaDB.k8s.mariadb.com/v1alpha1']?.[`${NS}/${NAMES.mariadb}`] ?? mariadb;
   const lagging = {
     ...operatorReady(operatorChildren),
     'MariaDB.k8s.mariadb.com/v1alpha1': {
-      [`${NS}/${NAMES.mariadb}`]: { ...mariadb, status: { conditions: [{ type: 'Ready', status: 'False', message: 'Galera bootstrapping' }] } },
+      [`${NS}/${NAMES.mariadb}`]: { ...observedMariaDB, status: { conditions: [{ type: 'Ready', status: 'False', message: 'Galera bootstrapping' }] } },
     },
   };
   const cases: readonly {
@@ -274,7 +313,7 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
       status: 'False',
       reason: 'DatabaseInProgress',
       message: /^MariaDB ironic-db-database is being created$/,
-      kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+      kinds: ['Secret', 'Secret', 'MariaDB', 'Database', 'User', 'Grant'],
       host: 'ironic-db-database-primary.metal3.svc',
     },
     {
@@ -284,7 +323,7 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
       status: 'False',
       reason: 'DatabaseInProgress',
       message: /^MariaDB ironic-db-database is not ready yet: Galera bootstrapping$/,
-      kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+      kinds: ['Secret', 'Secret', 'MariaDB', 'Database', 'User', 'Grant'],
     },
     {
       scenario: 'MariaDBOperator, ready but no primary Service yet',
@@ -293,7 +332,43 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
       status: 'False',
       reason: 'DatabaseInProgress',
       message: /waiting for mariadb-operator to create Service ironic-db-database-primary/,
-      kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+      kinds: ['Secret', 'Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+    },
+    {
+      scenario: 'MariaDBOperator, Ready but a change not applied yet (or refused): not ready',
+      v: view({ ...galera, replicas: 5 }, { children: operatorReady(operatorChildren), related: related(primaryService()) }),
+      config: OPERATOR,
+      status: 'False',
+      reason: 'DatabaseInProgress',
+      message: /^MariaDB ironic-db-database does not have the asked spec yet: spec\.replicas is 3, not 5$/,
+      kinds: ['Secret', 'Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+    },
+    {
+      scenario: 'MariaDBOperator, a field of a User otherwise than asked: not ready',
+      v: view(galera, {
+        children: withSpecOf(operatorReady(operatorChildren), 'User.k8s.mariadb.com/v1alpha1', { maxUserConnections: 10 }),
+        related: related(primaryService()),
+      }),
+      config: OPERATOR,
+      status: 'False',
+      reason: 'DatabaseInProgress',
+      message: /^User ironic-db-database does not have the asked spec yet: spec\.maxUserConnections is 10, not 64$/,
+      kinds: ['Secret', 'Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+    },
+    {
+      scenario: 'MariaDBOperator, fields others added (mariadb-operator writes defaults into the spec): ready',
+      v: view(galera, {
+        children: withSpecOf(operatorReady(operatorChildren), 'MariaDB.k8s.mariadb.com/v1alpha1', {
+          storage: { size: '10Gi', pvcRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' }, volumeClaimTemplate: {} },
+          serviceAccountName: 'x',
+        }),
+        related: related(primaryService()),
+      }),
+      config: OPERATOR,
+      status: 'True',
+      reason: 'DatabaseAvailable',
+      message: /the Galera cluster, its database, user and grant are ready/,
+      kinds: ['Secret', 'Secret', 'MariaDB', 'Database', 'User', 'Grant'],
     },
     {
       scenario: 'MariaDBOperator, ready with its primary Service',
@@ -302,7 +377,7 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
       status: 'True',
       reason: 'DatabaseAvailable',
       message: /the Galera cluster, its database, user and grant are ready/,
-      kinds: ['Secret', 'MariaDB', 'Database', 'User', 'Grant'],
+      kinds: ['Secret', 'Secret', 'MariaDB', 'Database', 'User', 'Grant'],
       host: 'ironic-db-database-primary.metal3.svc',
     },
   ];
@@ -465,4 +540,172 @@ t.test('DeletionBlocked keeps the time it was first reported', async (t) => {
     const v = view({}, { related: users, status: c.previous });
     t.equal(conditionOf(finalizeDatabase(v, prepareDatabase(v), PASSWORD, BUILTIN).status, 'DeletionBlocked')?.['lastTransitionTime'], c.time, c.scenario);
   }
+});
+
+t.test('another database user with mariadb-operator: a User and Grant of its own, then the previous user is dropped', async (t) => {
+  const secrets = related(
+    secret('alice', { username: 'alice', password: 'alice_pw' }),
+    secret('bob', { username: 'bob', password: 'bob_pw' }),
+    primaryService(),
+  );
+  const galera = (credentialsName: string): Obj => ({ engine: 'MariaDBOperator', credentialsName });
+  const step = (credentialsName: string, children: Objects): { result: ReturnType<typeof sync>; next: Objects } => {
+    const result = sync(view(galera(credentialsName), { children, related: secrets }), OPERATOR);
+    // What Metacontroller observes once it applied them (the objects left out are gone), each Ready as mariadb-operator says.
+    return { result, next: operatorReady(observeAll(result.children, children)) };
+  };
+  const users = (children: readonly KubeChild[]): string[] =>
+    children
+      .filter((c) => c.kind === 'User' || c.kind === 'Grant')
+      .map(
+        (c) =>
+          `${c.kind} ${c.metadata.name} ${String((c['spec'] as Obj)['name'] ?? (c['spec'] as Obj)['username'])} ${String((c['spec'] as Obj)['cleanupPolicy'])}`,
+      );
+  const other = NAMES.otherUser('bob');
+  t.match(other, /^ironic-db-database-[0-9a-f]{8}$/);
+
+  const alice = step('alice', {}).next;
+  const first = step('bob', alice);
+  t.same(
+    users(first.result.children),
+    [`User ${other} bob Skip`, `Grant ${other} bob Skip`, `User ${NAMES.mariadb} alice Skip`, `Grant ${NAMES.mariadb} alice Skip`],
+    "bob's objects under a name of his own; alice's kept as they are",
+  );
+  t.match(first.result.status, {
+    credentialsName: 'bob',
+    conditions: [{ status: 'False', message: `switching the database user from alice to bob: User ${other} is being created` }],
+  });
+
+  const second = step('bob', first.next);
+  t.same(
+    users(second.result.children),
+    [`User ${other} bob Skip`, `Grant ${other} bob Skip`, `User ${NAMES.mariadb} alice Delete`, `Grant ${NAMES.mariadb} alice Skip`],
+    'bob ready: alice is to be dropped',
+  );
+  t.match(second.result.status, { conditions: [{ status: 'False', message: 'the database user bob is ready; dropping the previous user alice' }] });
+
+  const passwordOf = (children: readonly KubeChild[], name: string): unknown =>
+    valueAt(
+      children.find((c) => c.kind === 'User' && c.metadata.name === name),
+      'spec',
+      'passwordSecretKeyRef',
+      'name',
+    );
+  const secretsOf = (children: readonly KubeChild[]): string[] => children.filter((c) => c.kind === 'Secret').map((c) => c.metadata.name);
+  const [alicePassword, bobPassword] = [passwordOf(first.result.children, NAMES.mariadb), passwordOf(first.result.children, other)];
+  t.same(secretsOf(first.result.children), [bobPassword, alicePassword], "alice's password Secret is kept with her User");
+  t.same(secretsOf(second.result.children), [bobPassword, alicePassword], 'while she is being dropped');
+
+  const third = step('bob', second.next);
+  t.same(users(third.result.children), [`User ${other} bob Skip`, `Grant ${other} bob Skip`], "alice's objects are left out: deleted, and her account dropped");
+  t.same(secretsOf(third.result.children), [bobPassword], 'her password Secret too');
+  t.match(third.result.status, { conditions: [{ status: 'True' }] });
+  t.same(step('bob', third.next).result.children, third.result.children, 'fed its own output, the sync returns the same');
+
+  const back = step('alice', third.next);
+  t.same(
+    users(back.result.children),
+    [`User ${NAMES.mariadb} alice Skip`, `Grant ${NAMES.mariadb} alice Skip`, `User ${other} bob Skip`, `Grant ${other} bob Skip`],
+    "back to alice: the MariaDB's name is free again",
+  );
+});
+
+t.test('a previous user is kept as it is while the database is refused, and a User being deleted holds its name', async (t) => {
+  const secrets = related(secret('alice', { username: 'alice', password: 'alice_pw' }), secret('bob', { username: 'bob', password: 'bob_pw' }));
+  const alice = operatorReady(observed(sync(view({ engine: 'MariaDBOperator', credentialsName: 'alice' }, { related: secrets }), OPERATOR).children));
+  const refused = sync(view({ engine: 'MariaDBOperator', credentialsName: 'bob', replicas: 4 }, { children: alice, related: secrets }), OPERATOR);
+  t.same(
+    refused.children.filter((c) => c.kind === 'User').map((c) => (c['spec'] as Obj)['name']),
+    ['alice'],
+    'an invalid spec keeps the observed children',
+  );
+  const deleting = Object.fromEntries(
+    Object.entries(alice).map(([g, objects]) => [
+      g,
+      Object.fromEntries(
+        Object.entries(objects).map(([k, o]) => [
+          k,
+          g.startsWith('User.') ? { ...o, metadata: { ...(o['metadata'] as Obj), deletionTimestamp: FIXED_NOW } } : o,
+        ]),
+      ),
+    ]),
+  );
+  const result = sync(view({ engine: 'MariaDBOperator', credentialsName: 'alice' }, { children: deleting, related: secrets }), OPERATOR);
+  t.same(
+    result.children.filter((c) => c.kind === 'User').map((c) => c.metadata.name),
+    [NAMES.otherUser('alice')],
+    'alice again, while her User is still being deleted: another name',
+  );
+});
+
+t.test('with mariadb-operator the User reads its password from a Secret of ours named by it: a new password changes the User', async (t) => {
+  const credentials = (password: string): Objects => related(secret('db-creds', { username: 'metal3', password }));
+  const galera = { engine: 'MariaDBOperator', credentialsName: 'db-creds' };
+  const first = sync(view(galera, { related: credentials('first_pw') }), OPERATOR);
+  const password = present(first.children.find((c) => c.kind === 'Secret'));
+  t.match(password, {
+    metadata: { name: new RegExp(`^${NAMES.mariadb}-password-[0-9a-f]{10}$`), labels: { 'ironic.metal3.io/database': 'ironic-db' } },
+    type: 'Opaque',
+    immutable: true,
+    data: { password: Buffer.from('first_pw').toString('base64') },
+  });
+  t.notMatch(password.metadata.name, /first_pw/);
+  t.match(
+    first.children.find((c) => c.kind === 'User'),
+    { spec: { name: 'metal3', passwordSecretKeyRef: { name: password.metadata.name, key: 'password' } } },
+  );
+  t.equal(first.status.credentialsName, 'db-creds', 'Ironic still reads the credentials Secret');
+
+  const rotated = sync(view(galera, { children: operatorReady(observed(first.children)), related: credentials('second_pw') }), OPERATOR);
+  const renamed = present(rotated.children.find((c) => c.kind === 'Secret'));
+  t.not(renamed.metadata.name, password.metadata.name, 'a new password is a new Secret');
+  t.same(rotated.children.filter((c) => c.kind === 'Secret').length, 1, 'and the old one is left out (deleted)');
+  t.match(
+    rotated.children.find((c) => c.kind === 'User'),
+    { metadata: { name: NAMES.mariadb }, spec: { passwordSecretKeyRef: { name: renamed.metadata.name } } },
+    'the same User, changed',
+  );
+  t.match(rotated.status.conditions?.[0], {
+    status: 'False',
+    message:
+      /^User ironic-db-database does not have the asked spec yet: spec\.passwordSecretKeyRef\.name is "ironic-db-database-password-[0-9a-f]{10}", not "ironic-db-database-password-[0-9a-f]{10}"$/,
+  });
+
+  const otherParent = present(
+    sync({ ...view(galera, { related: credentials('first_pw') }), uid: 'another-uid' }, OPERATOR).children.find((c) => c.kind === 'Secret'),
+  );
+  t.not(otherParent.metadata.name, password.metadata.name, 'the hash is keyed with the parent uid');
+});
+
+t.test('a previous User that read the generated credentials Secret (as before the password Secret) keeps it, returned once', async (t) => {
+  const galera = { engine: 'MariaDBOperator' };
+  const first = observed(sync(view(galera), OPERATOR).children);
+  // The User as an earlier version of the hooks rendered it; then someone renames the user in the generated Secret.
+  const oldStyle = Object.fromEntries(
+    Object.entries(first).map(([group, objects]) => [
+      group,
+      Object.fromEntries(
+        Object.entries(objects).map(([key, o]) => [
+          key,
+          group.startsWith('User.') ? { ...o, spec: { ...(o['spec'] as Obj), passwordSecretKeyRef: { name: NAMES.credentials, key: 'password' } } } : o,
+        ]),
+      ),
+    ]),
+  );
+  const renamed = {
+    ...oldStyle,
+    'Secret.v1': { ...oldStyle['Secret.v1'], [`${NS}/${NAMES.credentials}`]: generatedSecret({ username: 'other', password: PASSWORD }) },
+  };
+  const result = sync(view(galera, { children: operatorReady(renamed) }), OPERATOR);
+  const names = result.children.map((c) => `${c.kind} ${c.metadata.name}`);
+  t.same(
+    names.filter((n) => n === `Secret ${NAMES.credentials}`),
+    [`Secret ${NAMES.credentials}`],
+    'once',
+  );
+  t.same(
+    result.children.filter((c) => c.kind === 'User').map((c) => valueAt(c, 'spec', 'name')),
+    ['other', 'ironic'],
+    'the new user, and the previous one kept',
+  );
 });

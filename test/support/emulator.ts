@@ -13,7 +13,6 @@ import { Cluster, type ClusterEvent, type RoundResult, type Write } from '../../
 import { readObjects } from '../../src/cli/documents.js';
 import {
   availableDeploymentStatus,
-  mariadbServices,
   completeJobStatus,
   failedJobStatus,
   podsInStatus,
@@ -22,6 +21,7 @@ import {
   scheduledNodes,
   settledStatus,
 } from '../../src/cli/kubelet.js';
+import { MariaDBOperatorStandIn } from '../../src/cli/mariadb-operator.js';
 import { groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from '../../src/cli/objects.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
@@ -174,6 +174,8 @@ const addSeconds = (time: string, seconds: number): string => new Date(Date.pars
 export class Emulator {
   readonly cluster: Cluster;
   readonly history: RoundResult[] = [];
+  /** mariadb-operator's stand-in (settleWorkloads runs it): its SQL accounts show what reached MariaDB. */
+  readonly mariadbOperator = new MariaDBOperatorStandIn();
   readonly #app: FastifyInstance;
   readonly #tick: number;
   readonly #namespace: string;
@@ -408,13 +410,8 @@ export class Emulator {
    * issued, and every mariadb-operator object Ready (a MariaDB with its Services). Returns how many changed.
    */
   settleWorkloads(): number {
-    let changed = this.issueCertificates();
+    let changed = this.issueCertificates() + this.mariadbOperator.reconcile(this.cluster.store, this.#now);
     for (const object of this.cluster.store.list()) {
-      for (const service of mariadbServices(object)) {
-        if (this.cluster.store.get(groupKeyOf(service), objectKeyOf(service)) !== undefined) continue;
-        this.cluster.store.create(service);
-        changed += 1;
-      }
       const status = settledStatus(object, this.#now);
       if (status === undefined) continue;
       this.cluster.store.updateStatus(object, status);

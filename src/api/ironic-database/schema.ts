@@ -52,6 +52,13 @@ export const ResourceRequirements = Type.Object(
 /** CEL, on the spec (`root` is self or oldSelf): the engine, defaulted. */
 const engineOf = (root: string): string => `(has(${root}.engine) ? ${root}.engine : '${DEFAULT_DATABASE_ENGINE}')`;
 
+/** CEL, on the spec: the size of the data volume, defaulted. */
+const sizeOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.size) ? ${root}.storage.size : '${DEFAULT_DATABASE_SIZE}')`;
+
+/** What mariadb-operator's webhook refuses of a MariaDB (it never shrinks storage), said once for the CRD and the status. */
+export const GALERA_SHRINK_MESSAGE =
+  'storage.size cannot decrease with engine MariaDBOperator: mariadb-operator never shrinks the volumes of a Galera cluster; set it back to at least their size';
+
 export const DatabaseEngine = StringEnum(DATABASE_ENGINES, {
   description:
     'How the database runs. Builtin (the default): one MariaDB pod of the official image, a StatefulSet with its volume. MariaDBOperator: a Galera cluster of `replicas` MariaDB pods managed by mariadb-operator (k8s.mariadb.com), which must be installed, with the hooks deployed from deploy/overlays/mariadb-operator. Cannot be changed once the database exists.',
@@ -102,6 +109,10 @@ export const IronicDatabaseSpec = Type.Object(
     description: 'Desired state of the managed database.',
     'x-kubernetes-validations': [
       ...storageTransitionRules('database', 'IronicDatabase'),
+      {
+        rule: `${engineOf('self')} != 'MariaDBOperator' || ${engineOf('oldSelf')} != 'MariaDBOperator' || !isQuantity(${sizeOf('self')}) || !isQuantity(${sizeOf('oldSelf')}) || !quantity(${sizeOf('self')}).isLessThan(quantity(${sizeOf('oldSelf')}))`,
+        message: GALERA_SHRINK_MESSAGE,
+      },
       {
         rule: `${engineOf('self')} == ${engineOf('oldSelf')}`,
         message:

@@ -5,25 +5,51 @@
 import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, type DatabaseEngine } from '../shared/constants.js';
 import { registerFormats } from '../shared/formats.js';
 import { nodeSelectorProblems } from '../shared/labels.js';
-import { IronicDatabaseSpec } from './schema.js';
+import { GALERA_SHRINK_MESSAGE, IronicDatabaseSpec } from './schema.js';
 import { compiledCheck, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
+import { compareQuantities, parseQuantity } from '../shared/quantity.js';
+import { storageClassMessage } from '../shared/storage.js';
 import { storageProblems } from '../shared/validate-storage.js';
 import { quantityProblems, requestsAboveLimits } from '../validate-resources.js';
 
-type Rule = (spec: IronicDatabaseSpec, previousEngine: DatabaseEngine | undefined) => Problem[];
+/** What the rules about changes read of the previous spec: its engine and storage, defaulted. */
+type Previous = { readonly engine: DatabaseEngine; readonly size: string; readonly storageClassName: string };
+
+type Rule = (spec: IronicDatabaseSpec, previous: Previous | undefined) => Problem[];
 
 const engineOf = (spec: { readonly engine?: unknown } | undefined): DatabaseEngine =>
   spec?.engine === 'MariaDBOperator' ? 'MariaDBOperator' : DEFAULT_DATABASE_ENGINE;
 
 const engineUnchanged: Rule = (spec, previous) =>
-  previous !== undefined && engineOf(spec) !== previous
+  previous !== undefined && engineOf(spec) !== previous.engine
     ? [
         problem(
           'spec.engine',
-          `engine cannot be changed once the database exists: the data stays with the engine that wrote it (${previous}); create a new IronicDatabase with the other engine instead, or set engine back to ${previous}`,
+          `engine cannot be changed once the database exists: the data stays with the engine that wrote it (${previous.engine}); create a new IronicDatabase with the other engine instead, or set engine back to ${previous.engine}`,
         ),
       ]
     : [];
+
+/** Whether the spec and the previous one are both Galera clusters of mariadb-operator, whose webhook refuses some changes. */
+const bothGalera = (spec: IronicDatabaseSpec, previous: Previous | undefined): previous is Previous =>
+  previous?.engine === 'MariaDBOperator' && engineOf(spec) === 'MariaDBOperator';
+
+// mariadb-operator's webhook refuses a MariaDB whose storage shrinks (mariadb_webhook.go).
+const galeraSizeNotDecreased: Rule = (spec, previous) => {
+  if (!bothGalera(spec, previous)) return [];
+  const [size, before] = [parseQuantity(spec.storage?.size ?? DEFAULT_DATABASE_SIZE), parseQuantity(previous.size)];
+  return size !== undefined && before !== undefined && compareQuantities(size, before) < 0
+    ? [problem('spec.storage.size', `${GALERA_SHRINK_MESSAGE} (its volumes have ${previous.size})`)]
+    : [];
+};
+
+// mariadb-operator's webhook refuses a new storageClassName of a MariaDB (an immutable field). The CRD refuses
+// it for both engines; for Builtin the renderer keeps the claim template of the StatefulSet instead.
+const galeraStorageClassUnchanged: Rule = (spec, previous) => {
+  if (!bothGalera(spec, previous) || (spec.storage?.storageClassName ?? '') === previous.storageClassName) return [];
+  const current = previous.storageClassName === '' ? 'the cluster default' : `class ${previous.storageClassName}`;
+  return [problem('spec.storage.storageClassName', `${storageClassMessage('database')} (its volumes use ${current})`)];
+};
 
 const replicasNeedOperator: Rule = (spec) =>
   spec.replicas !== undefined && engineOf(spec) !== 'MariaDBOperator'
@@ -73,6 +99,8 @@ const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector
 /** The semantic rules, in order. */
 const RULES: readonly Rule[] = [
   engineUnchanged,
+  galeraSizeNotDecreased,
+  galeraStorageClassUnchanged,
   replicasNeedOperator,
   replicasOdd,
   ephemeralNeedsBuiltin,
@@ -84,8 +112,17 @@ const RULES: readonly Rule[] = [
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);
 
-/** The engine of the previous spec, when there is one. */
-const previousEngine = (old: unknown): DatabaseEngine | undefined => (typeof old === 'object' && old !== null ? engineOf(old) : undefined);
+const textIn = (value: unknown, key: string): string | undefined => {
+  const found = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof found === 'string' ? found : undefined;
+};
+
+/** The engine and storage of the previous spec, defaulted, when there is one. */
+const previousOf = (old: unknown): Previous | undefined => {
+  if (typeof old !== 'object' || old === null) return undefined;
+  const storage = (old as Record<string, unknown>)['storage'];
+  return { engine: engineOf(old), size: textIn(storage, 'size') ?? DEFAULT_DATABASE_SIZE, storageClassName: textIn(storage, 'storageClassName') ?? '' };
+};
 
 const validateIronicDatabaseUnsafe = (spec: unknown, old: unknown): Problem[] => {
   registerFormats();
@@ -93,12 +130,13 @@ const validateIronicDatabaseUnsafe = (spec: unknown, old: unknown): Problem[] =>
   if (shapeProblems.length > 0) return shapeProblems;
   if (!isIronicDatabaseSpec(spec))
     return [problem('spec', 'the spec does not match the IronicDatabase API: compare it with `kubectl explain ironicdatabase.spec`')];
-  const previous = previousEngine(old);
+  const previous = previousOf(old);
   return RULES.flatMap((rule) => rule(spec, previous));
 };
 
 /**
- * Validates an IronicDatabase spec (`old`: the previous spec on update, only its engine is read): schema
+ * Validates an IronicDatabase spec (`old`: the previous spec on update, of which the engine and the
+ * storage size and class are read; the sync hook passes what the observed children were made with): schema
  * problems alone when the shape is wrong, otherwise the problems of the semantic rules. Pure and total: it
  * never throws, whatever the input.
  */

@@ -60,6 +60,9 @@ export const ephemeralOf = (root: string): string => `(has(${root}.storage) && h
 /** CEL, on the spec: the storage class, empty for the cluster default. */
 const storageClassOf = (root: string): string => `(has(${root}.storage) && has(${root}.storage.storageClassName) ? ${root}.storage.storageClassName : '')`;
 
+/** The message of the rule that keeps the storage class of the volume of `what` (a database, a cache). */
+export const storageClassMessage = (what: string): string => `storage.storageClassName cannot be changed once the ${what} exists`;
+
 /**
  * The CEL rules of the spec that keep the volume as it was created: neither `ephemeral` nor the storage
  * class can change once the object (`what`, of kind `kind`) exists. NOTE: on the spec, not on storage: a
@@ -71,7 +74,7 @@ export const storageTransitionRules = (what: string, kind: string): { readonly r
     rule: `${ephemeralOf('self')} == ${ephemeralOf('oldSelf')}`,
     message: `storage.ephemeral cannot be changed once the ${what} exists: create a new ${kind} instead`,
   },
-  { rule: `${storageClassOf('self')} == ${storageClassOf('oldSelf')}`, message: `storage.storageClassName cannot be changed once the ${what} exists` },
+  { rule: `${storageClassOf('self')} == ${storageClassOf('oldSelf')}`, message: storageClassMessage(what) },
 ];
 
 /** The model of a validated `storage`: the size canonical (or the default), an empty class as none. */

@@ -2,12 +2,13 @@
  * Children of an IronicDatabase with engine MariaDBOperator: mariadb-operator objects (k8s.mariadb.com,
  * v1alpha1, as of mariadb-operator 26.6.0) instead of the StatefulSet. A `MariaDB` runs a Galera cluster
  * of `replicas` nodes; `Database`, `User` and `Grant` create what Ironic connects with, the user's password
- * read from the same credentials Secret an Ironic mounts. mariadb-operator makes the Services, the
- * StatefulSet and the root password itself.
+ * copied from the credentials Secret an Ironic mounts into a Secret of ours. mariadb-operator makes the
+ * Services, the StatefulSet and the root password itself.
  */
+import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { toChild, type KubeChild } from '../child.js';
 import { databaseNames } from '../names.js';
-import { databaseLabels } from '../meta.js';
+import { base64, databaseLabels } from '../meta.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 import { MAX_CONNECTIONS, renderDatabaseCredentials, serverSettings } from './render.js';
 
@@ -21,6 +22,9 @@ const object = (input: DatabaseRenderInput, kind: string, spec: Spec): KubeChild
   metadata: { name: databaseNames(input.name).mariadb, namespace: input.namespace, labels: databaseLabels(input.name) },
   spec,
 });
+
+/** An object of `object` under another name. */
+const named = (child: KubeChild, name: string): KubeChild => ({ ...child, metadata: { ...child.metadata, name } });
 
 /** The MariaDB the Database, User and Grant belong to (same namespace). */
 const mariaDbRef = (input: DatabaseRenderInput): Spec => ({ name: databaseNames(input.name).mariadb });
@@ -84,33 +88,62 @@ export const renderMariaDBDatabase = (input: DatabaseRenderInput): KubeChild =>
     cleanupPolicy: 'Skip',
   });
 
-export const renderMariaDBUser = (input: DatabaseRenderInput): KubeChild =>
-  object(input, 'User', {
-    mariaDbRef: mariaDbRef(input),
-    name: input.credentials.username,
-    host: '%',
-    passwordSecretKeyRef: { name: input.credentials.secretName, key: 'password' },
-    // mariadb-operator's default is 10, fewer than Ironic's connection pools open.
-    maxUserConnections: MAX_CONNECTIONS,
-    cleanupPolicy: 'Skip',
-  });
+/**
+ * Where the User of the database user is, and the Secret of ours its password is read from. The Secret
+ * is named by a keyed hash of the password, so that a new password is a change of the User: mariadb-operator
+ * reconciles a User when it changes, but a Secret only when it carries the label k8s.mariadb.com/watch,
+ * which the user's own credentials Secret does not (and is not ours to label).
+ */
+export type OperatorUser = { readonly name: string; readonly passwordSecret: string };
 
-export const renderMariaDBGrant = (input: DatabaseRenderInput): KubeChild =>
-  object(input, 'Grant', {
-    mariaDbRef: mariaDbRef(input),
-    privileges: ['ALL PRIVILEGES'],
-    database: DATABASE_SCHEMA,
-    table: '*',
-    username: input.credentials.username,
-    host: '%',
-    cleanupPolicy: 'Skip',
-  });
+/** The password of the database user, in a Secret of ours named by it (immutable: a new password is a new Secret). */
+export const renderUserPassword = (input: DatabaseRenderInput, user: OperatorUser): ISecret => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: user.passwordSecret, namespace: input.namespace, labels: databaseLabels(input.name) },
+  type: 'Opaque',
+  immutable: true,
+  data: { password: base64(input.credentials.password) },
+});
 
-/** Every child of an IronicDatabase with engine MariaDBOperator, in a fixed order. */
-export const renderOperatorChildren = (input: DatabaseRenderInput): KubeChild[] => [
-  ...[renderDatabaseCredentials(input)].filter((c) => c !== undefined).map(toChild),
+/**
+ * The User of `input.credentials`, named `user.name`. mariadb-operator never renames a user (spec.name is
+ * immutable): another user name gets a User and Grant of another name (users.ts).
+ */
+export const renderMariaDBUser = (input: DatabaseRenderInput, user: OperatorUser): KubeChild =>
+  named(
+    object(input, 'User', {
+      mariaDbRef: mariaDbRef(input),
+      name: input.credentials.username,
+      host: '%',
+      passwordSecretKeyRef: { name: user.passwordSecret, key: 'password' },
+      // mariadb-operator's default is 10, fewer than Ironic's connection pools open.
+      maxUserConnections: MAX_CONNECTIONS,
+      cleanupPolicy: 'Skip',
+    }),
+    user.name,
+  );
+
+/** The Grant of the user of `input.credentials`, named as its User (its username is immutable too). */
+export const renderMariaDBGrant = (input: DatabaseRenderInput, name: string): KubeChild =>
+  named(
+    object(input, 'Grant', {
+      mariaDbRef: mariaDbRef(input),
+      privileges: ['ALL PRIVILEGES'],
+      database: DATABASE_SCHEMA,
+      table: '*',
+      username: input.credentials.username,
+      host: '%',
+      cleanupPolicy: 'Skip',
+    }),
+    name,
+  );
+
+/** Every child of an IronicDatabase with engine MariaDBOperator, in a fixed order; `user` names the User, its Grant and password. */
+export const renderOperatorChildren = (input: DatabaseRenderInput, user: OperatorUser): KubeChild[] => [
+  ...[renderDatabaseCredentials(input), renderUserPassword(input, user)].filter((c) => c !== undefined).map(toChild),
   renderMariaDB(input),
   renderMariaDBDatabase(input),
-  renderMariaDBUser(input),
-  renderMariaDBGrant(input),
+  renderMariaDBUser(input, user),
+  renderMariaDBGrant(input, user.name),
 ];

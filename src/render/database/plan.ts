@@ -11,7 +11,9 @@ import { keepObservedChildren, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { databaseNames, type DatabaseNames } from '../names.js';
 import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
-import { dataOf, findObject, textOf } from '../observed.js';
+import { dataOf, findObject, isRecord, pathOf, textOf } from '../observed.js';
+import { canonicalJson, keyedContentHash } from '../meta.js';
+import { describeValue } from '../../api/shared/problems.js';
 import type { ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
 import { resolveCredentialsSecret, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
@@ -20,7 +22,9 @@ import { READY_CONDITION } from '../../api/shared/common.js';
 import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
 import { observedClaimTemplates } from '../volume-claim.js';
 import type { DatabaseEngine } from '../../api/shared/constants.js';
-import { renderOperatorChildren } from './operator.js';
+import { compareQuantities, parseQuantity } from '../../api/shared/quantity.js';
+import { MARIADB_API_VERSION, renderOperatorChildren } from './operator.js';
+import { previousUsers, userObjectName } from './users.js';
 import type { DatabaseCredentials, DatabaseRenderInput, DatabaseTLS } from './input.js';
 import { renderDatabaseChildren } from './render.js';
 import { computeDatabaseStatus, type DatabaseOutcome } from './status.js';
@@ -96,10 +100,29 @@ export const observedEngine = (view: ParentView): DatabaseEngine | undefined => 
   return undefined;
 };
 
+/** The larger of two sizes (quantities), as written; the one that parses when the other does not. */
+const largerSize = (a: string | undefined, b: string | undefined): string | undefined => {
+  const [qa, qb] = [a === undefined ? undefined : parseQuantity(a), b === undefined ? undefined : parseQuantity(b)];
+  if (qa === undefined) return qb === undefined ? undefined : b;
+  return qb !== undefined && compareQuantities(qb, qa) > 0 ? b : a;
+};
+
+/**
+ * The previous spec as far as the observed children tell it, for the rules about changes: the engine and,
+ * for a MariaDB, its storage class and the size of its volumes (the larger of its size and of the claim
+ * template mariadb-operator writes from it: what its webhook compares a new size with).
+ */
+export const previousSpec = (view: ParentView): Record<string, unknown> | undefined => {
+  const engine = observedEngine(view);
+  if (engine !== 'MariaDBOperator') return engine === undefined ? undefined : { engine };
+  const storage = pathOf(findObject(view.children, GROUP_KEYS.mariadb, view.namespace, databaseNames(view.name).mariadb), 'spec', 'storage');
+  const size = largerSize(textOf(pathOf(storage, 'size')), textOf(pathOf(storage, 'volumeClaimTemplate', 'resources', 'requests', 'storage')));
+  return { engine, storage: { ...(size !== undefined && { size }), storageClassName: textOf(pathOf(storage, 'storageClassName')) ?? '' } };
+};
+
 /** Parses the spec and resolves its references; otherwise the outcome that keeps every observed child. */
 export const prepareDatabase = (view: ParentView): PreparedDatabase => {
-  const engine = observedEngine(view);
-  const parsed = parseIronicDatabase(view.spec, engine !== undefined ? { engine } : undefined);
+  const parsed = parseIronicDatabase(view.spec, previousSpec(view));
   if (!parsed.ok) return { kind: 'keep', outcome: { kind: 'invalidSpec', message: describeProblems(parsed.problems) } };
   const { model } = parsed;
   const names = databaseNames(view.name);
@@ -133,31 +156,84 @@ const builtinReadiness = (view: ParentView, observedSet: KubeObject | undefined)
     'all resources are available',
   );
 
-/** Readiness of a mariadb-operator object: its Ready condition, as mariadb-operator reports it. */
-const operatorObjectReadiness = (view: ParentView, group: string, kind: string): Readiness => {
-  const name = databaseNames(view.name).mariadb;
-  const found = findObject(view.children, group, view.namespace, name);
+type Difference = { readonly path: string; readonly found: unknown; readonly asked: unknown };
+
+/**
+ * The first field of `desired` that `observed` does not have as asked: maps are compared key by key (others,
+ * mariadb-operator included, may add fields), everything else whole. Undefined when all of it is applied.
+ */
+const unapplied = (desired: unknown, observed: unknown, path: string): Difference | undefined => {
+  if (isRecord(desired) && isRecord(observed)) {
+    for (const [key, value] of Object.entries(desired)) {
+      const difference = unapplied(value, observed[key], `${path}.${key}`);
+      if (difference !== undefined) return difference;
+    }
+    return undefined;
+  }
+  return canonicalJson(desired) === canonicalJson(observed) ? undefined : { path, found: observed, asked: desired };
+};
+
+/**
+ * Readiness of a mariadb-operator object: the spec asked for must be the one observed (a write the API
+ * server refused, or one not observed yet, is not), then its Ready condition as mariadb-operator reports
+ * it. NOTE: mariadb-operator's conditions carry no observedGeneration, so a Ready condition written before
+ * the last change of a spec that is observed cannot be told from one written after.
+ */
+const operatorObjectReadiness = (view: ParentView, desired: KubeChild): Readiness => {
+  const {
+    kind,
+    metadata: { name },
+  } = desired;
+  const found = findObject(view.children, `${kind}.${desired.apiVersion}`, view.namespace, name);
   if (found === undefined) return progressing(`${kind} ${name} is being created`);
+  const difference = unapplied(desired['spec'], found['spec'], 'spec');
+  if (difference !== undefined)
+    return progressing(
+      `${kind} ${name} does not have the asked spec yet: ${difference.path} is ${describeValue(difference.found)}, not ${describeValue(difference.asked)}`,
+    );
   const condition = findCondition(found['status'], READY_CONDITION);
   if (condition?.status === 'True') return ready(`${kind} ${name} is ready`);
   const why = textOf(condition?.message);
   return progressing(`${kind} ${name} is not ready yet${why !== undefined ? `: ${why}` : ''}`);
 };
 
-/** Readiness of the MariaDBOperator engine: the Ready conditions of its objects, then the primary Service. */
-const operatorReadiness = (view: ParentView): Readiness => {
+/** Readiness of the MariaDBOperator engine: each of its objects as asked and Ready, then the primary Service. */
+const operatorReadiness = (view: ParentView, children: readonly KubeChild[]): Readiness => {
   const service = databaseNames(view.name).primaryService;
   const primary = findObject(view.related, GROUP_KEYS.service, view.namespace, service);
   return combineReadiness(
     [
-      operatorObjectReadiness(view, GROUP_KEYS.mariadb, 'MariaDB'),
-      operatorObjectReadiness(view, GROUP_KEYS.mariadbDatabase, 'Database'),
-      operatorObjectReadiness(view, GROUP_KEYS.mariadbUser, 'User'),
-      operatorObjectReadiness(view, GROUP_KEYS.mariadbGrant, 'Grant'),
+      ...children.filter((c) => c.apiVersion === MARIADB_API_VERSION).map((c) => operatorObjectReadiness(view, c)),
       primary === undefined ? progressing(`waiting for mariadb-operator to create Service ${service} of the Galera primary`) : serviceReadiness(primary),
     ],
     'the Galera cluster, its database, user and grant are ready',
   );
+};
+
+/**
+ * The MariaDBOperator engine: its objects, the user's under the name users.ts gives them, and the objects
+ * of previous users until they are dropped; Ready once the asked objects are, and no previous user remains.
+ */
+const planOperator = (view: ParentView, input: DatabaseRenderInput): { outcome: DatabaseOutcome; children: KubeChild[] } => {
+  const { username, password } = input.credentials;
+  const name = userObjectName(view, username);
+  // Keyed with the parent's uid: the name is readable by more than the Secret, and a password has few guesses.
+  const user = { name, passwordSecret: databaseNames(view.name).userPassword(name, keyedContentHash(view.uid ?? view.name, password)) };
+  const children = renderOperatorChildren(input, user);
+  const asked = operatorReadiness(view, children);
+  const previous = previousUsers(view, name, asked.state === 'ready');
+  const readiness =
+    previous.switchingFrom.length > 0 && asked.state !== 'ready'
+      ? { ...asked, message: `switching the database user from ${previous.switchingFrom.join(', ')} to ${username}: ${asked.message}` }
+      : previous.dropping.length > 0
+        ? progressing(`the database user ${username} is ready; dropping the previous user ${previous.dropping.join(', ')}`)
+        : asked;
+  // A previous User may read the generated credentials Secret (as Users did before the password had a Secret of its own).
+  const rendered = new Set(children.map((c) => `${c.kind} ${c.metadata.name}`));
+  return {
+    outcome: { kind: 'rendered', readiness, input },
+    children: [...children, ...previous.children.filter((c) => !rendered.has(`${c.kind} ${c.metadata.name}`))],
+  };
 };
 
 /** Why the engine cannot render in this deployment or with this certificate, if it cannot. */
@@ -204,8 +280,7 @@ const planDatabase = (
     ...observedClaimTemplates(observedSet),
     config,
   };
-  if (prepared.model.engine === 'MariaDBOperator')
-    return { outcome: { kind: 'rendered', readiness: operatorReadiness(view), input }, children: renderOperatorChildren(input) };
+  if (prepared.model.engine === 'MariaDBOperator') return planOperator(view, input);
   return { outcome: { kind: 'rendered', readiness: builtinReadiness(view, observedSet), input }, children: renderDatabaseChildren(input) };
 };
 
