@@ -156,7 +156,11 @@ t.test('names and label values are worked out once per parent name, boundedly, a
     mariadb: dnsLabel('db.v1', '-database', 52),
     primaryService: `${dnsLabel('db.v1', '-database', 52)}-primary`,
     rootPassword: objectName('db.v1', '-database-root'),
+    otherUser: database.otherUser,
+    userPassword: database.userPassword,
   });
+  t.equal(database.userPassword('db-v1-database', 'abcdef0123456789'), objectName('db-v1-database', '-password-abcdef0123'));
+  t.equal(database.otherUser('bob'), `${database.mariadb}-81b637d8`, 'the MariaDB name and a hash of the user name');
   t.equal(database.statefulSet, statefulSetName('db.v1', '-database'));
   t.same(cache, {
     statefulSet: statefulSetName('ipa.v1', '-ipa-cache'),
