@@ -2,10 +2,12 @@
  * Readiness of observed children and the Ready condition, computed only from what Metacontroller sent.
  * Rules mirror upstream pkg/ironic/utils.go (getDeploymentStatus, getDaemonSetStatus, job status).
  */
-import type { KubeObject } from '../api/shared/hook.js';
+import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
 import { READY_CONDITION, type Condition } from '../api/shared/common.js';
+import { LAST_APPLIED_ANNOTATION, type KubeChild } from './child.js';
+import { canonicalJson } from './meta.js';
 import { LABELS } from './names.js';
-import { pathOf } from './observed.js';
+import { findObject, pathOf } from './observed.js';
 
 /** What one child, or the whole parent, amounts to. */
 export type Readiness = { readonly state: 'ready' | 'progressing' | 'failed'; readonly message: string };
@@ -187,4 +189,36 @@ export const readyReason = <K extends string>(
 export const previousTrueTime = (status: unknown, type: string): string | undefined => {
   const found = findCondition(status, type);
   return found?.status === 'True' && typeof found.lastTransitionTime === 'string' ? found.lastTransitionTime : undefined;
+};
+
+/** Workloads whose change takes effect only once their controller rolls the pods. */
+const WORKLOAD_KINDS: ReadonlySet<string> = new Set(['Deployment', 'DaemonSet', 'StatefulSet']);
+
+/** The spec Metacontroller last applied to an observed child (its dynamic apply records the whole desired object). */
+const lastAppliedSpec = (object: KubeObject): string | undefined => {
+  const text = object.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
+  if (text === undefined) return undefined;
+  try {
+    return canonicalJson(pathOf(JSON.parse(text) as unknown, 'spec'));
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A ready parent is not ready while a workload this sync returns differs from the one Metacontroller applied
+ * last: the observed workload is ready, but with the previous pod template, and the change (a new spec, a
+ * rotated Secret) reaches its pods only after this response. Without the record of what was applied (a child
+ * adopted, or server-side apply) there is nothing to compare and the readiness stands.
+ */
+export const readinessAfterApply = (readiness: Readiness, rendered: readonly KubeChild[], observed: ObjectMap | null | undefined): Readiness => {
+  if (readiness.state !== 'ready') return readiness;
+  for (const child of rendered) {
+    if (!WORKLOAD_KINDS.has(child.kind)) continue;
+    const live = findObject(observed, `${child.kind}.${child.apiVersion}`, child.metadata.namespace ?? '', child.metadata.name);
+    const applied = live === undefined ? undefined : lastAppliedSpec(live);
+    if (applied !== undefined && applied !== canonicalJson(child['spec']))
+      return progressing(`${child.kind} ${child.metadata.name} is being updated with the change`);
+  }
+  return readiness;
 };

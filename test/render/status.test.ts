@@ -1,7 +1,18 @@
 /** Readiness rules of observed children, as tables (upstream pkg/ironic/utils.go, plus our fixes). */
 import t from 'tap';
-import { daemonSetReadiness, deploymentReadiness, jobReadiness, readyCondition, serviceReadiness, statefulSetReadiness } from '../../src/render/status.js';
-import type { KubeObject } from '../../src/api/shared/hook.js';
+import {
+  daemonSetReadiness,
+  deploymentReadiness,
+  jobReadiness,
+  progressing,
+  readinessAfterApply,
+  ready,
+  readyCondition,
+  serviceReadiness,
+  statefulSetReadiness,
+} from '../../src/render/status.js';
+import type { KubeObject, ObjectMap } from '../../src/api/shared/hook.js';
+import { LAST_APPLIED_ANNOTATION } from '../../src/render/child.js';
 
 const obj = (kind: string, extra: Record<string, unknown>, generation = 2, version = '38.0'): KubeObject => ({
   apiVersion: 'apps/v1',
@@ -145,4 +156,36 @@ t.test('the Ready condition keeps its transition time while its status holds', a
   t.equal(readyCondition({ ...base, status: 'False', previousStatus: previous }).lastTransitionTime, '2026-05-05T00:00:00Z');
   t.equal(readyCondition({ ...base, status: 'True', previousStatus: undefined }).lastTransitionTime, '2026-05-05T00:00:00Z');
   t.equal(readyCondition({ ...base, status: 'True', previousStatus: { conditions: 'x' } }).observedGeneration, 3);
+});
+
+t.test('readinessAfterApply: a workload this sync changes is not ready yet, whatever its status says', async (t) => {
+  const spec = { replicas: 1, template: { spec: { containers: [{ name: 'ironic', image: 'ironic:38' }] } } };
+  const child = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ironic-service', namespace: 'ns' }, spec };
+  const observedWith = (annotation: string | undefined): ObjectMap => ({
+    'Deployment.apps/v1': {
+      'ns/ironic-service': {
+        ...child,
+        metadata: { name: 'ironic-service', namespace: 'ns', ...(annotation !== undefined && { annotations: { [LAST_APPLIED_ANNOTATION]: annotation } }) },
+        // Server defaults are not what Metacontroller applied: only the recorded spec is compared.
+        spec: { ...spec, revisionHistoryLimit: 10 },
+      },
+    },
+  });
+  const rows = [
+    {
+      scenario: 'the same spec applied last (other key order)',
+      observed: observedWith(JSON.stringify({ spec: { template: spec.template, replicas: 1 } })),
+      state: 'ready',
+    },
+    { scenario: 'another spec applied last', observed: observedWith(JSON.stringify({ spec: { ...spec, replicas: 2 } })), state: 'progressing' },
+    { scenario: 'nothing recorded (server-side apply, or adopted)', observed: observedWith(undefined), state: 'ready' },
+    { scenario: 'an unreadable record', observed: observedWith('{not json'), state: 'ready' },
+    { scenario: 'not observed yet', observed: {}, state: 'ready' },
+  ];
+  for (const row of rows) t.equal(readinessAfterApply(ready('available'), [child], row.observed).state, row.state, row.scenario);
+  const changed = readinessAfterApply(ready('available'), [child], rows[1]?.observed);
+  t.equal(changed.message, 'Deployment ironic-service is being updated with the change');
+  t.same(readinessAfterApply(progressing('rolling'), [child], rows[1]?.observed), progressing('rolling'), 'a readiness that is not ready stands');
+  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' }, data: { a: 'b' } };
+  t.equal(readinessAfterApply(ready('ok'), [configMap], {}).state, 'ready', 'only workloads are compared');
 });

@@ -17,7 +17,7 @@ import { describeValue } from '../../api/shared/problems.js';
 import type { ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
 import { resolveCredentialsSecret, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
-import { combineReadiness, findCondition, progressing, ready, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
+import { combineReadiness, findCondition, progressing, readinessAfterApply, ready, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
 import { READY_CONDITION } from '../../api/shared/common.js';
 import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
 import { observedClaimTemplates } from '../volume-claim.js';
@@ -281,7 +281,8 @@ const planDatabase = (
     config,
   };
   if (prepared.model.engine === 'MariaDBOperator') return planOperator(view, input);
-  return { outcome: { kind: 'rendered', readiness: builtinReadiness(view, observedSet), input }, children: renderDatabaseChildren(input) };
+  const children = renderDatabaseChildren(input);
+  return { outcome: { kind: 'rendered', readiness: readinessAfterApply(builtinReadiness(view, observedSet), children, view.children), input }, children };
 };
 
 /** Whether the hook must generate a password before `finishDatabase`. */

@@ -16,7 +16,17 @@ import { ironicNames, versionAnnotation, type IronicNames } from '../names.js';
 import { findObject, objectsOf, pathOf, textOf } from '../observed.js';
 import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
-import { combineReadiness, daemonSetReadiness, deploymentReadiness, findCondition, jobReadiness, serviceReadiness, ready, type Readiness } from '../status.js';
+import {
+  combineReadiness,
+  daemonSetReadiness,
+  deploymentReadiness,
+  findCondition,
+  jobReadiness,
+  readinessAfterApply,
+  serviceReadiness,
+  ready,
+  type Readiness,
+} from '../status.js';
 import { describeProblems } from '../problems.js';
 import { conflictMessage, objectsInTheWay, ownedBy } from '../ownership.js';
 import { resolveDatabase, singlePodDatabaseHint } from './database.js';
@@ -436,7 +446,7 @@ export const finishIronic = (
   const resyncAfterSeconds = sooner(planned.resyncAfterSeconds, materials.tlsResyncAfterSeconds);
   return {
     status: computeIronicStatus({
-      outcome: { kind: 'rendered', readiness: planned.readiness },
+      outcome: { kind: 'rendered', readiness: readinessAfterApply(planned.readiness, children, view.children) },
       targetVersion: model.version,
       previousStatus: view.status,
       generation: view.generation,
