@@ -61,6 +61,19 @@ const replicasNeedOperator: Rule = (spec) =>
       ]
     : [];
 
+/** The archived metal3 mariadb-image: its start is not the official entrypoint the Builtin container runs. */
+const METAL3_MARIADB_IMAGE = /(^|\/)metal3-io\/mariadb([:@]|$)/;
+
+const builtinImageOfficial: Rule = (spec) =>
+  engineOf(spec) === 'Builtin' && spec.image !== undefined && METAL3_MARIADB_IMAGE.test(spec.image)
+    ? [
+        problem(
+          'spec.image',
+          `image ${spec.image} is the archived metal3 mariadb-image, which the Builtin engine no longer runs (it starts the official image's docker-entrypoint.sh): remove image to use the default, or set an official MariaDB image such as docker.io/library/mariadb:11.8; the data directory is used as it is`,
+        ),
+      ]
+    : [];
+
 const replicasOdd: Rule = (spec) =>
   spec.replicas !== undefined && spec.replicas % 2 === 0
     ? [
@@ -102,6 +115,7 @@ const RULES: readonly Rule[] = [
   galeraSizeNotDecreased,
   galeraStorageClassUnchanged,
   replicasNeedOperator,
+  builtinImageOfficial,
   replicasOdd,
   ephemeralNeedsBuiltin,
   storageValid,

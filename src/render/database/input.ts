@@ -16,6 +16,11 @@ export type DatabaseRenderInput = {
   readonly namespace: string;
   readonly model: IronicDatabaseModel;
   readonly credentials: DatabaseCredentials;
+  /**
+   * A keyed hash of the user name and password (keyed with the parent's uid, so the annotation that carries it
+   * lets no one test guesses of the password): the Builtin pod restarts when it changes, and sets them as it starts.
+   */
+  readonly credentialsVersion: string;
   readonly tls?: DatabaseTLS;
   /**
    * The claim templates of the observed StatefulSet. They are immutable, so once the StatefulSet exists

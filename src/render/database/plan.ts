@@ -276,6 +276,7 @@ const planDatabase = (
     namespace: view.namespace,
     model: prepared.model,
     credentials,
+    credentialsVersion: keyedContentHash(view.uid ?? view.name, `${credentials.username}\n${credentials.password}`).slice(0, 16),
     ...(prepared.tls && { tls: prepared.tls }),
     ...observedClaimTemplates(observedSet),
     config,

@@ -105,9 +105,49 @@ const mariadbEnv = (): { name: string; value: string }[] => [
   { name: 'MARIADB_AUTO_UPGRADE', value: '1' },
 ];
 
+/**
+ * The container's start. The official entrypoint creates the user from the credentials files on the first start
+ * only, so a new password (or user name) in the credentials Secret never reached MariaDB. On every later start
+ * (the data directory has its `mysql` schema) this writes SQL that creates the user if it is missing and sets the
+ * passwords of the user and of root@localhost from the mounted files, and hands it to mariadbd as --init-file,
+ * which the server runs before it accepts connections. Values are read with `$(< file)` and escaped for an SQL
+ * string literal exactly as the entrypoint reads and escapes MARIADB_*_FILE values; the SQL goes to the `run`
+ * emptyDir (memory), readable by MariaDB's user only. The first start is the entrypoint's own, unchanged. A change
+ * of the credentials restarts the pod (the `credentials-version` annotation), so it is applied within one restart.
+ * The paths can be moved with DATADIR, CREDENTIALS_DIR and CREDENTIALS_SQL (the tests run it with a real mariadbd).
+ */
+export const MARIADB_START_SCRIPT = [
+  'set -euo pipefail',
+  'datadir="${DATADIR:-/var/lib/mysql}"',
+  'credentials="${CREDENTIALS_DIR:-/auth/mariadb}"',
+  'sql="${CREDENTIALS_SQL:-/run/mysqld/credentials.sql}"',
+  'if [ -d "$datadir/mysql" ]; then',
+  '  escape() {',
+  "    local newline=$'\\n'",
+  '    local escaped=${1//\\\\/\\\\\\\\}',
+  '    escaped="${escaped//$newline/\\\\n}"',
+  "    printf '%s' \"${escaped//\\'/\\\\\\'}\"",
+  '  }',
+  '  user="$(escape "$(< "$credentials/username")")"',
+  '  password="$(escape "$(< "$credentials/password")")"',
+  '  umask 077',
+  '  {',
+  "    printf '%s\\n' \"SET @@SESSION.SQL_MODE = REPLACE(@@SESSION.SQL_MODE, 'NO_BACKSLASH_ESCAPES', '');\"",
+  "    printf '%s\\n' \"CREATE USER IF NOT EXISTS '$user'@'%' IDENTIFIED BY '$password';\"",
+  "    printf '%s\\n' \"ALTER USER '$user'@'%' IDENTIFIED BY '$password';\"",
+  "    printf '%s\\n' \"GRANT ALL ON \\`ironic\\`.* TO '$user'@'%';\"",
+  "    printf '%s\\n' \"ALTER USER IF EXISTS 'root'@'localhost' IDENTIFIED BY '$password';\"",
+  '  } > "$sql"',
+  '  set -- "$@" "--init-file=$sql"',
+  'fi',
+  'exec docker-entrypoint.sh "$@"',
+  '',
+].join('\n');
+
 const mariadbContainer = (input: DatabaseRenderInput): IContainer => ({
   name: 'mariadb',
   image: input.model.image ?? input.config.images.mariadb,
+  command: ['bash', '-c', MARIADB_START_SCRIPT, 'start-mariadb', 'mariadbd'],
   env: mariadbEnv(),
   ports: [{ name: 'mariadb', containerPort: MARIADB_PORT, protocol: 'TCP' }],
   volumeMounts: [
@@ -141,6 +181,7 @@ export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStateful
   const names = databaseNames(input.name);
   const annotations = {
     [versionAnnotation('config')]: contentHash(mariadbConfig(input)),
+    [versionAnnotation('credentials')]: input.credentialsVersion,
     ...(input.tls !== undefined && { [versionAnnotation('tls-secret')]: input.tls.hash }),
   };
   return {
