@@ -171,6 +171,10 @@ t.test('high availability with generated certificates: each node issues its own,
   const [ca] = tlsCASecrets(e);
   const start = Date.parse(new X509Certificate(decoded(present(ca))['tls.crt'] ?? '').validFrom);
   const writes = await later(e, (start + 60 * DAY * 1000 - Date.parse(e.now)) / 1000);
-  t.same(writes, ['update DaemonSet baremetal-operator-system/ironic-service'], 'the renewal rolls the DaemonSet, and nothing else');
+  t.same(
+    writes,
+    ['update DaemonSet baremetal-operator-system/ironic-service', 'status Ironic baremetal-operator-system/ironic'],
+    'the renewal rolls the DaemonSet, and nothing else; Ready=False until its pods run the new template',
+  );
   await settle(t, e, 'HA renewed');
 });
