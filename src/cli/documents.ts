@@ -6,6 +6,7 @@
 import { parseAllDocuments } from 'yaml';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONFIG_MAPS, SECRETS } from '../kinds/resources.js';
+import { isProposalObject } from './migrate-spec.js';
 import { isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';
 
 /** The kinds the render reads (every parent kind, and the Secrets and ConfigMaps they refer to); everything else is ignored with a warning. */
@@ -22,7 +23,16 @@ export type ReadResult = {
   readonly errors: readonly string[];
   /** Documents ignored or replaced. */
   readonly warnings: readonly string[];
+  /** Objects of ironic-standalone-operator's `metal3.io/v1alpha1` API (ignored): `Ironic ns/name`, and the file (`-` for standard input). */
+  readonly proposal: readonly { readonly object: string; readonly file: string }[];
 };
+
+/** How the README converts objects of ironic-standalone-operator: `npm run --silent render -- migrate -f FILE > new.yaml`. */
+export const migrateCommand = (files: readonly string[]): string =>
+  `npm run --silent render -- migrate ${[...new Set(files)].map((f) => `-f ${f}`).join(' ')} > new.yaml`;
+
+/** One text to read: `source` names it in messages, `file` is how the command line gave it (`-` for standard input). */
+export type Input = { readonly text: string; readonly source: string; readonly file?: string };
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -64,11 +74,12 @@ const valuesOf = (text: string, source: string, errors: string[]): { value: unkn
  * Reads the objects of several YAML texts in order. Objects without a namespace get `namespace`; a
  * later object with the same kind, namespace and name replaces an earlier one.
  */
-export const readObjects = (inputs: readonly { readonly text: string; readonly source: string }[], namespace: string): ReadResult => {
+export const readObjects = (inputs: readonly Input[], namespace: string): ReadResult => {
   const errors: string[] = [];
   const warnings: string[] = [];
+  const proposal: { object: string; file: string }[] = [];
   const byKey = new Map<string, KubeResource>();
-  for (const { text, source } of inputs) {
+  for (const { text, source, file = source } of inputs) {
     for (const { value, where } of valuesOf(text, source, errors)) {
       const problem = shapeProblem(value);
       if (problem !== undefined) {
@@ -78,11 +89,16 @@ export const readObjects = (inputs: readonly { readonly text: string; readonly s
       const given = value as KubeResource;
       const object = given.metadata.namespace === undefined ? { ...given, metadata: { ...given.metadata, namespace } } : given;
       const key = `${object.apiVersion} ${object.kind} ${objectKeyOf(object)}`;
-      if (!supported(object))
+      if (isProposalObject(object)) {
+        proposal.push({ object: `${object.kind} ${objectKeyOf(object)}`, file });
+        warnings.push(
+          `${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): it is of ironic-standalone-operator; convert it with ${migrateCommand([file])}`,
+        );
+      } else if (!supported(object))
         warnings.push(`${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): only ${SUPPORTED_NAMES} objects are read`);
       else if (byKey.has(key)) warnings.push(`${where}: ${object.kind} ${objectKeyOf(object)} appears again; the later one is used`);
       if (supported(object)) byKey.set(key, object);
     }
   }
-  return { objects: [...byKey.values()], errors, warnings };
+  return { objects: [...byKey.values()], errors, warnings, proposal };
 };

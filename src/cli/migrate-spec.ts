@@ -18,8 +18,11 @@ type Json = Record<string, unknown>;
 /** A migrated object, or why it cannot be migrated. */
 export type Migrated = { readonly objects: readonly Json[]; readonly problems: readonly string[]; readonly notes: readonly string[] };
 
+/** The API version of the design proposal's objects, which only ironic-standalone-operator knows. */
+export const PROPOSAL_API_VERSION = 'metal3.io/v1alpha1';
+
 /** The API versions of upstream's objects: its CRD's, and the design proposal's. */
-const SOURCE_VERSIONS = new Set([GROUP_VERSION, 'metal3.io/v1alpha1']);
+const SOURCE_VERSIONS = new Set([GROUP_VERSION, PROPOSAL_API_VERSION]);
 
 const isObject: (value: unknown) => value is Json = isRecord;
 
@@ -169,6 +172,10 @@ const KINDS = {
 } as const;
 
 const isKind = (kind: unknown): kind is keyof typeof KINDS => kind === 'Ironic' || kind === 'IronicDatabase';
+
+/** An object only ironic-standalone-operator's `metal3.io/v1alpha1` API has: `migrate` converts it. */
+export const isProposalObject = (object: { readonly apiVersion?: unknown; readonly kind?: unknown }): boolean =>
+  object.apiVersion === PROPOSAL_API_VERSION && isKind(object.kind);
 
 const describe = (object: Json): string => {
   const metadata = isObject(object['metadata']) ? object['metadata'] : {};

@@ -20,7 +20,7 @@ import { admissionRefusals } from './admission.js';
 import { Cluster, type HookTransport, type SyncOutcome, type Write } from './cluster.js';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONTROLLERS } from './controllers.js';
-import { isNamespaceName, readObjects } from './documents.js';
+import { isNamespaceName, migrateCommand, readObjects, type ReadResult } from './documents.js';
 import { settledStatus } from './kubelet.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
 import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
@@ -103,11 +103,11 @@ export const parseOptions = (argv: readonly string[]): Options => {
 };
 
 /** The objects of the files, or an Error whose message lists what is wrong. */
-const loadObjects = async (options: Options, io: RenderIO): Promise<KubeResource[]> => {
+const loadObjects = async (options: Options, io: RenderIO): Promise<ReadResult> => {
   const inputs = [];
   for (const file of options.files) {
     try {
-      inputs.push({ source: file === '-' ? 'standard input' : file, text: file === '-' ? await io.stdin() : await io.readFile(file) });
+      inputs.push({ source: file === '-' ? 'standard input' : file, file, text: file === '-' ? await io.stdin() : await io.readFile(file) });
     } catch (error) {
       throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -115,7 +115,18 @@ const loadObjects = async (options: Options, io: RenderIO): Promise<KubeResource
   const result = readObjects(inputs, options.namespace);
   result.warnings.forEach((w) => io.stderr(`warning: ${w}\n`));
   if (result.errors.length > 0) throw new Error(result.errors.join('\n'));
-  return [...result.objects];
+  return result;
+};
+
+/** Why nothing can be rendered: no parent, and what to run when the input holds ironic-standalone-operator's objects. */
+const noParentMessage = (proposal: ReadResult['proposal']): string => {
+  const none = `no ${wordList(PARENT_NAMES, 'or')} object in the input`;
+  if (proposal.length === 0) return `${none}\n`;
+  const objects = wordList(proposal.map((p) => p.object));
+  return (
+    `${none}: ${objects} ${proposal.length === 1 ? 'is' : 'are'} of ironic-standalone-operator (metal3.io/v1alpha1); convert, then render the result:\n` +
+    `  ${migrateCommand(proposal.map((p) => p.file))}\n  npm run render -- -f new.yaml\n`
+  );
 };
 
 const injectTransport =
@@ -220,7 +231,8 @@ const hintForEmpty = (outcomes: readonly SyncOutcome[], io: RenderIO): void => {
   }
 };
 
-const render = async (options: Options, objects: readonly KubeResource[], io: RenderIO, app: FastifyInstance): Promise<number> => {
+const render = async (options: Options, input: ReadResult, io: RenderIO, app: FastifyInstance): Promise<number> => {
+  const { objects } = input;
   // As `kubectl apply` would: unknown fields, the CRD's schema and CEL rules, before any hook runs.
   const invalid = admissionRefusals(objects);
   if (invalid.length > 0) {
@@ -236,7 +248,7 @@ const render = async (options: Options, objects: readonly KubeResource[], io: Re
   });
   const parents = objects.filter(isParent).map((p) => cluster.store.get(groupKeyOf(p), objectKeyOf(p)) ?? p);
   if (parents.length === 0) {
-    io.stderr(`ironic-render: no ${wordList(PARENT_NAMES, 'or')} object in the input\n`);
+    io.stderr(`ironic-render: ${noParentMessage(input.proposal)}`);
     return 2;
   }
   const rounds: string[] = [];
@@ -257,7 +269,7 @@ const render = async (options: Options, objects: readonly KubeResource[], io: Re
 export const runRender = async (argv: readonly string[], io: RenderIO): Promise<number> => {
   if (argv[0] === 'migrate') return runMigrate(argv.slice(1), io);
   let options: Options;
-  let objects: KubeResource[];
+  let input: ReadResult;
   let app: FastifyInstance;
   try {
     options = parseOptions(argv);
@@ -265,7 +277,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
       io.stdout(USAGE);
       return 0;
     }
-    objects = await loadObjects(options, io);
+    input = await loadObjects(options, io);
     // The render never serves: the listener's TLS and authentication settings do not apply to it.
     const { tls: _tls, auth: _auth, ...config } = loadConfig({ ...(io.env ?? {}), LOG_LEVEL: 'silent' });
     app = buildServer(config, { ...io.deps, logger: false });
@@ -276,7 +288,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
     return 2;
   }
   try {
-    return await render(options, objects, io, app);
+    return await render(options, input, io, app);
   } finally {
     await app.close();
   }

@@ -259,3 +259,25 @@ t.test("the listener's TLS and authentication settings do not apply to the rende
   t.equal(code, 0);
   t.match(stdout, /kind: Deployment/);
 });
+
+t.test('an object of ironic-standalone-operator (metal3.io/v1alpha1): exit 2 with the migrate command to run', async (t) => {
+  const upstream = JSON.stringify({ apiVersion: 'metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'ironic', namespace: 'metal3' }, spec: {} });
+  const r = await run(['-f', 'old.yaml'], { 'old.yaml': upstream });
+  t.equal(r.code, 2);
+  t.equal(r.stdout, '');
+  t.ok(
+    r.stderr.includes(
+      `ironic-render: no ${wordList(PARENT_NAMES, 'or')} object in the input: Ironic metal3/ironic is of ironic-standalone-operator (metal3.io/v1alpha1); ` +
+        'convert, then render the result:\n  npm run --silent render -- migrate -f old.yaml > new.yaml\n  npm run render -- -f new.yaml\n',
+    ),
+    r.stderr,
+  );
+  const piped = await run(['-f', '-'], {}, upstream);
+  t.match(piped.stderr, /npm run --silent render -- migrate -f - > new\.yaml/);
+  const beside = await run(['-f', 'old.yaml', '-f', 'new.yaml'], { 'old.yaml': upstream, 'new.yaml': ironic({ networking: NETWORKING }) });
+  t.equal(beside.code, 0, 'an Ironic of this API is still rendered');
+  t.match(
+    beside.stderr,
+    /ignoring Ironic metal3\/ironic \(metal3\.io\/v1alpha1\): it is of ironic-standalone-operator; convert it with npm run --silent render -- migrate -f old\.yaml > new\.yaml/,
+  );
+});
