@@ -4,6 +4,7 @@
  * for objects without one.
  */
 import { parseAllDocuments } from 'yaml';
+import { API_GROUP, GROUP_VERSION } from '../api/shared/common.js';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONFIG_MAPS, SECRETS } from '../kinds/resources.js';
 import { isProposalObject } from './migrate-spec.js';
@@ -23,6 +24,8 @@ export type ReadResult = {
   readonly errors: readonly string[];
   /** Documents ignored or replaced. */
   readonly warnings: readonly string[];
+  /** Objects of this API's group that the API server would refuse: a kind or version it does not serve. */
+  readonly refused: readonly string[];
   /** Objects of ironic-standalone-operator's `metal3.io/v1alpha1` API (ignored): `Ironic ns/name`, and the file (`-` for standard input). */
   readonly proposal: readonly { readonly object: string; readonly file: string }[];
 };
@@ -49,6 +52,32 @@ const shapeProblem = (value: unknown): string | undefined => {
   if (!isStringMap(labels) || !isStringMap(annotations)) return 'has labels or annotations that are not strings (quote them)';
   return undefined;
 };
+
+/** The edit distance of two words (insertions, deletions, substitutions), ignoring case. */
+const distance = (a: string, b: string): number => {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i += 1) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j += 1)
+      row.push(Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1)));
+    previous = row;
+  }
+  return previous[y.length] ?? 0;
+};
+
+const OWN_KINDS = PARENT_KINDS.map((k) => k.kind);
+
+/** Why the API server refuses an object of this API's group that is not one of its kinds, as `kubectl apply` would. */
+const ownGroupRefusal = (object: KubeResource): string => {
+  const known = OWN_KINDS.some((k) => k === object.kind);
+  const closest = [...OWN_KINDS].sort((a, b) => distance(object.kind, a) - distance(object.kind, b))[0] ?? '';
+  const kinds = `the kinds of ${GROUP_VERSION} are ${wordList(OWN_KINDS)}`;
+  const fix = known ? `write apiVersion: ${GROUP_VERSION}` : `${kinds}; the closest is ${closest}`;
+  return `no kind "${object.kind}" in version "${object.apiVersion}": ${fix}`;
+};
+
+const inOwnGroup = (object: KubeResource): boolean => object.apiVersion.split('/')[0] === API_GROUP;
 
 const supported = (object: KubeResource): boolean => SUPPORTED_KINDS.some((k) => k.apiVersion === object.apiVersion && k.kind === object.kind);
 
@@ -78,6 +107,7 @@ export const readObjects = (inputs: readonly Input[], namespace: string): ReadRe
   const errors: string[] = [];
   const warnings: string[] = [];
   const proposal: { object: string; file: string }[] = [];
+  const refused: string[] = [];
   const byKey = new Map<string, KubeResource>();
   for (const { text, source, file = source } of inputs) {
     for (const { value, where } of valuesOf(text, source, errors)) {
@@ -94,11 +124,12 @@ export const readObjects = (inputs: readonly Input[], namespace: string): ReadRe
         warnings.push(
           `${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): it is of ironic-standalone-operator; convert it with ${migrateCommand([file])}`,
         );
-      } else if (!supported(object))
+      } else if (!supported(object) && inOwnGroup(object)) refused.push(`${where}: ${object.kind} ${objectKeyOf(object)}: ${ownGroupRefusal(object)}`);
+      else if (!supported(object))
         warnings.push(`${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): only ${SUPPORTED_NAMES} objects are read`);
       else if (byKey.has(key)) warnings.push(`${where}: ${object.kind} ${objectKeyOf(object)} appears again; the later one is used`);
       if (supported(object)) byKey.set(key, object);
     }
   }
-  return { objects: [...byKey.values()], errors, warnings, proposal };
+  return { objects: [...byKey.values()], errors, warnings, refused, proposal };
 };

@@ -5,7 +5,7 @@
  * way Metacontroller would, and prints the children as YAML for `kubectl apply -f -`, each parent's
  * status as comments. `--rounds N` replays Metacontroller's loop with every workload becoming ready.
  *
- * Exit codes: 0 rendered; 1 the API server (unknown field, the CRD's schema or CEL rules) or the hooks
+ * Exit codes: 0 rendered; 1 the API server (unknown kind of our group, unknown field, the CRD's schema or CEL rules) or the hooks
  * refused an object (invalid spec, missing or invalid reference, failed hook); 2 bad usage or unreadable input.
  */
 import { readFile } from 'node:fs/promises';
@@ -57,8 +57,8 @@ Options:
                          round created, updated and deleted, then the final children
   -h, --help             print this help
 
-Exit status: 0 rendered; 1 an object is refused by its CRD (unknown field, schema, rules, as the API
-server would) or by the hooks (invalid spec, missing or invalid reference); 2 bad usage or unreadable input.
+Exit status: 0 rendered; 1 an object is refused by the API server (a kind of ironic.metal3.io it does not
+serve, an unknown field, the CRD's schema or rules) or by the hooks (invalid spec, missing or invalid reference); 2 bad usage or unreadable input.
 `;
 
 const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
@@ -233,8 +233,8 @@ const hintForEmpty = (outcomes: readonly SyncOutcome[], io: RenderIO): void => {
 
 const render = async (options: Options, input: ReadResult, io: RenderIO, app: FastifyInstance): Promise<number> => {
   const { objects } = input;
-  // As `kubectl apply` would: unknown fields, the CRD's schema and CEL rules, before any hook runs.
-  const invalid = admissionRefusals(objects);
+  // As `kubectl apply` would: kinds the API does not serve, unknown fields, the CRD's schema and CEL rules, before any hook runs.
+  const invalid = [...input.refused, ...admissionRefusals(objects)];
   if (invalid.length > 0) {
     invalid.forEach((line) => io.stderr(`ironic-render: ${line}\n`));
     return 1;

@@ -281,3 +281,34 @@ t.test('an object of ironic-standalone-operator (metal3.io/v1alpha1): exit 2 wit
     /ignoring Ironic metal3\/ironic \(metal3\.io\/v1alpha1\): it is of ironic-standalone-operator; convert it with npm run --silent render -- migrate -f old\.yaml > new\.yaml/,
   );
 });
+
+const misspelled = [
+  {
+    given: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabse' },
+    message: 'no kind "IronicDatabse" in version "ironic.metal3.io/v1alpha1": the kinds of ironic.metal3.io/v1alpha1 are ',
+    closest: 'the closest is IronicDatabase',
+  },
+  {
+    given: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'ironicimagecache' },
+    message: 'no kind "ironicimagecache" in version "ironic.metal3.io/v1alpha1"',
+    closest: 'the closest is IronicImageCache',
+  },
+  {
+    given: { apiVersion: 'ironic.metal3.io/v1beta1', kind: 'IronicDatabase' },
+    message: 'no kind "IronicDatabase" in version "ironic.metal3.io/v1beta1"',
+    closest: 'write apiVersion: ironic.metal3.io/v1alpha1',
+  },
+] as const;
+
+for (const c of misspelled) {
+  t.test(`${c.given.kind} (${c.given.apiVersion}) next to a valid Ironic: refused as the API server would, exit 1`, async (t) => {
+    const r = await run(['-f', 'in.yaml'], {
+      'in.yaml': `${ironic({ networking: NETWORKING })}\n---\n${JSON.stringify({ ...c.given, metadata: { name: 'db' } })}`,
+    });
+    t.equal(r.code, 1);
+    t.equal(r.stdout, '');
+    t.ok(r.stderr.startsWith(`ironic-render: in.yaml, document 2: ${c.given.kind} default/db: ${c.message}`), r.stderr);
+    if (c.given.apiVersion.endsWith('v1alpha1')) t.ok(r.stderr.includes(wordList(PARENT_NAMES)), 'the known kinds');
+    t.ok(r.stderr.includes(c.closest), r.stderr);
+  });
+}
