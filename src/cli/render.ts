@@ -22,6 +22,7 @@ import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONTROLLERS } from './controllers.js';
 import { isNamespaceName, migrateCommand, readObjects, type ReadResult } from './documents.js';
 import { settledStatus } from './kubelet.js';
+import { CertManagerStandIn } from './cert-manager.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
 import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 import { runMigrate } from './migrate.js';
@@ -47,7 +48,9 @@ Runs the ${wordList(PARENT_NAMES)} objects of the files through the hooks, as Me
 without a cluster, and prints the children they get as YAML for \`kubectl apply -f -\`, each parent's
 status as comments. Secrets and ConfigMaps in the files are what the objects refer to; other kinds are
 ignored. A status in the files (from \`kubectl get -o yaml\`) is what the hooks observe, e.g. the
-installed version.
+installed version. An object that needs cert-manager (an Ironic's spec.tls.issuerRef) or mariadb-operator
+(an IronicDatabase's engine MariaDBOperator) turns on CERT_MANAGER or MARIADB_OPERATOR and a stand-in
+of that operator, with a note, unless the environment sets the variable.
 
 Options:
   -f, --filename FILE    a YAML file (several documents allowed); - reads standard input
@@ -175,13 +178,64 @@ const roundLine = (round: number, outcome: SyncOutcome): string => {
   return `# round ${round}: ${outcome.parent}: ${changes}; ${state}\n`;
 };
 
-/** Workloads become ready and Jobs complete, as their controllers and the kubelet would make them; mariadb-operator reconciles. */
-const settle = (cluster: Cluster, mariadbOperator: MariaDBOperatorStandIn, now: string): void => {
+/** The stand-ins of the operators the hooks create objects for. */
+type StandIns = { readonly mariadbOperator: MariaDBOperatorStandIn; readonly certManager: CertManagerStandIn | undefined };
+
+/** Workloads become ready and Jobs complete, as their controllers and the kubelet would make them; mariadb-operator and cert-manager reconcile. */
+const settle = (cluster: Cluster, operators: StandIns, now: string): void => {
   for (const object of cluster.store.list()) {
     const status = settledStatus(object, now);
     if (status !== undefined) cluster.store.updateStatus(object, status);
   }
-  mariadbOperator.reconcile(cluster.store, now);
+  operators.mariadbOperator.reconcile(cluster.store, now);
+  operators.certManager?.reconcile(cluster, now);
+};
+
+/** An optional operator an input can ask for: the setting of the hook server, and which objects ask for it. */
+type OptionalOperator = {
+  readonly setting: 'CERT_MANAGER' | 'MARIADB_OPERATOR';
+  readonly name: string;
+  readonly field: string;
+  readonly deploy: string;
+  readonly asks: (object: KubeResource) => boolean;
+};
+
+const specAt = (object: KubeResource, path: readonly string[]): unknown =>
+  path.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), object['spec']);
+
+const OPTIONAL_OPERATORS: readonly OptionalOperator[] = [
+  {
+    setting: 'CERT_MANAGER',
+    name: 'cert-manager',
+    field: 'spec.tls.issuerRef',
+    deploy: 'deploy/components/cert-manager',
+    asks: (o) => o.kind === 'Ironic' && specAt(o, ['tls', 'issuerRef']) !== undefined,
+  },
+  {
+    setting: 'MARIADB_OPERATOR',
+    name: 'mariadb-operator',
+    field: 'spec.engine: MariaDBOperator',
+    deploy: 'deploy/overlays/mariadb-operator',
+    asks: (o) => o.kind === 'IronicDatabase' && specAt(o, ['engine']) === 'MariaDBOperator',
+  },
+];
+
+/**
+ * The settings that turn on the optional operators the input asks for, unless the environment sets them: the
+ * render then plays those operators, as a cluster with them installed would run. A note says so.
+ */
+const operatorSettings = (objects: readonly KubeResource[], env: NodeJS.ProcessEnv, io: RenderIO): Record<string, string> => {
+  const settings: Record<string, string> = {};
+  for (const operator of OPTIONAL_OPERATORS) {
+    const asking = objects.filter(isParent).filter(operator.asks);
+    if (asking.length === 0 || env[operator.setting] !== undefined) continue;
+    settings[operator.setting] = 'true';
+    io.stderr(
+      `note: ${wordList(asking.map(describe))} ${asking.length === 1 ? 'asks' : 'ask'} for ${operator.name} (${operator.field}): the render plays it ` +
+        `(${operator.setting}=false turns that off); a cluster needs ${operator.name} and ${operator.deploy}\n`,
+    );
+  }
+  return settings;
 };
 
 /** A desired child as it would be applied without Metacontroller: without the controller-uid label it adds. */
@@ -208,11 +262,20 @@ const parentSection = (outcome: SyncOutcome): string => {
 };
 
 /** Runs the rounds; returns the last outcome of each parent, in the order of the input. */
-const runRounds = async (cluster: Cluster, parents: readonly KubeResource[], options: Options, now: () => string, out: string[]): Promise<SyncOutcome[]> => {
+const runRounds = async (
+  cluster: Cluster,
+  parents: readonly KubeResource[],
+  options: Options & { readonly certManager: boolean },
+  now: () => string,
+  out: string[],
+): Promise<SyncOutcome[]> => {
   const last = new Map<string, SyncOutcome>();
-  const mariadbOperator = new MariaDBOperatorStandIn();
+  const operators: StandIns = {
+    mariadbOperator: new MariaDBOperatorStandIn(),
+    certManager: options.certManager && options.rounds !== undefined ? await CertManagerStandIn.start(now()) : undefined,
+  };
   for (let round = 1; round <= (options.rounds ?? 1); round += 1) {
-    if (round > 1) settle(cluster, mariadbOperator, now());
+    if (round > 1) settle(cluster, operators, now());
     for (const outcome of (await cluster.round()).syncs) {
       last.set(outcome.parent, outcome);
       if (options.rounds !== undefined) out.push(roundLine(round, outcome));
@@ -231,7 +294,7 @@ const hintForEmpty = (outcomes: readonly SyncOutcome[], io: RenderIO): void => {
   }
 };
 
-const render = async (options: Options, input: ReadResult, io: RenderIO, app: FastifyInstance): Promise<number> => {
+const render = async (options: Options & { readonly certManager: boolean }, input: ReadResult, io: RenderIO, app: FastifyInstance): Promise<number> => {
   const { objects } = input;
   // As `kubectl apply` would: kinds the API does not serve, unknown fields, the CRD's schema and CEL rules, before any hook runs.
   const invalid = [...input.refused, ...admissionRefusals(objects)];
@@ -271,6 +334,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
   let options: Options;
   let input: ReadResult;
   let app: FastifyInstance;
+  let certManager: boolean;
   try {
     options = parseOptions(argv);
     if (options.help) {
@@ -279,7 +343,9 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
     }
     input = await loadObjects(options, io);
     // The render never serves: the listener's TLS and authentication settings do not apply to it.
-    const { tls: _tls, auth: _auth, ...config } = loadConfig({ ...(io.env ?? {}), LOG_LEVEL: 'silent' });
+    const env = io.env ?? {};
+    const { tls: _tls, auth: _auth, ...config } = loadConfig({ ...env, ...operatorSettings(input.objects, env, io), LOG_LEVEL: 'silent' });
+    certManager = config.render.certManager === true;
     app = buildServer(config, { ...io.deps, logger: false });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -288,7 +354,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
     return 2;
   }
   try {
-    return await render(options, input, io, app);
+    return await render({ ...options, certManager }, input, io, app);
   } finally {
     await app.close();
   }

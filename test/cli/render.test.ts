@@ -312,3 +312,31 @@ for (const c of misspelled) {
     t.ok(r.stderr.includes(c.closest), r.stderr);
   });
 }
+
+t.test('an input that needs cert-manager or mariadb-operator gets a stand-in of it, with a note, unless the environment says otherwise', async (t) => {
+  const certManager = await run(['-f', 'examples/cert-manager/ironic.yaml', '--rounds', '4']);
+  t.equal(certManager.code, 0, certManager.stderr);
+  t.match(
+    certManager.stderr,
+    /note: Ironic baremetal-operator-system\/ironic asks for cert-manager \(spec\.tls\.issuerRef\): the render plays it \(CERT_MANAGER=false turns that off\); a cluster needs cert-manager and deploy\/components\/cert-manager\n/,
+  );
+  t.match(certManager.stdout, /# round 1: Ironic baremetal-operator-system\/ironic: .*waiting for cert-manager/);
+  t.match(certManager.stdout, /# round 4: Ironic baremetal-operator-system\/ironic: no writes; Ready=True/);
+  const kinds = documents(certManager.stdout).map((d) => `${String(d['kind'])} ${String((d['metadata'] as Obj)['name'])}`);
+  t.ok(kinds.includes('Certificate ironic'), 'the Certificate is a child');
+
+  const mariadb = await run(['-f', 'examples/ha.yaml', '--rounds', '8']);
+  t.equal(mariadb.code, 0, mariadb.stderr);
+  t.match(
+    mariadb.stderr,
+    /note: IronicDatabase baremetal-operator-system\/ironic-db asks for mariadb-operator \(spec\.engine: MariaDBOperator\): the render plays it/,
+  );
+  t.match(mariadb.stdout, /# IronicDatabase baremetal-operator-system\/ironic-db: Ready=True DatabaseAvailable/);
+
+  const off = await run(['-f', 'examples/cert-manager/ironic.yaml'], {}, '', { CERT_MANAGER: 'false' });
+  t.equal(off.code, 1, 'CERT_MANAGER=false renders as a hook server without cert-manager');
+  t.match(off.stderr, /InvalidSpec: spec\.tls\.issuerRef: this hook server does not render cert-manager Certificates/);
+  t.notMatch(off.stderr, /note: .*asks for cert-manager/);
+  const plain = await run(['-f', 'examples/minimal.yaml']);
+  t.notMatch(plain.stderr, /note:/, 'no note for an input that needs neither');
+});
