@@ -4,8 +4,10 @@
  * for objects without one.
  */
 import { parseAllDocuments } from 'yaml';
+import { API_GROUP, GROUP_VERSION } from '../api/shared/common.js';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONFIG_MAPS, SECRETS } from '../kinds/resources.js';
+import { isProposalObject } from './migrate-spec.js';
 import { isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';
 
 /** The kinds the render reads (every parent kind, and the Secrets and ConfigMaps they refer to); everything else is ignored with a warning. */
@@ -22,7 +24,18 @@ export type ReadResult = {
   readonly errors: readonly string[];
   /** Documents ignored or replaced. */
   readonly warnings: readonly string[];
+  /** Objects of this API's group that the API server would refuse: a kind or version it does not serve. */
+  readonly refused: readonly string[];
+  /** Objects of ironic-standalone-operator's `metal3.io/v1alpha1` API (ignored): `Ironic ns/name`, and the file (`-` for standard input). */
+  readonly proposal: readonly { readonly object: string; readonly file: string }[];
 };
+
+/** How the README converts objects of ironic-standalone-operator: `npm run --silent render -- migrate -f FILE > new.yaml`. */
+export const migrateCommand = (files: readonly string[]): string =>
+  `npm run --silent render -- migrate ${[...new Set(files)].map((f) => `-f ${f}`).join(' ')} > new.yaml`;
+
+/** One text to read: `source` names it in messages, `file` is how the command line gave it (`-` for standard input). */
+export type Input = { readonly text: string; readonly source: string; readonly file?: string };
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -39,6 +52,32 @@ const shapeProblem = (value: unknown): string | undefined => {
   if (!isStringMap(labels) || !isStringMap(annotations)) return 'has labels or annotations that are not strings (quote them)';
   return undefined;
 };
+
+/** The edit distance of two words (insertions, deletions, substitutions), ignoring case. */
+const distance = (a: string, b: string): number => {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i += 1) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j += 1)
+      row.push(Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1)));
+    previous = row;
+  }
+  return previous[y.length] ?? 0;
+};
+
+const OWN_KINDS = PARENT_KINDS.map((k) => k.kind);
+
+/** Why the API server refuses an object of this API's group that is not one of its kinds, as `kubectl apply` would. */
+const ownGroupRefusal = (object: KubeResource): string => {
+  const known = OWN_KINDS.some((k) => k === object.kind);
+  const closest = [...OWN_KINDS].sort((a, b) => distance(object.kind, a) - distance(object.kind, b))[0] ?? '';
+  const kinds = `the kinds of ${GROUP_VERSION} are ${wordList(OWN_KINDS)}`;
+  const fix = known ? `write apiVersion: ${GROUP_VERSION}` : `${kinds}; the closest is ${closest}`;
+  return `no kind "${object.kind}" in version "${object.apiVersion}": ${fix}`;
+};
+
+const inOwnGroup = (object: KubeResource): boolean => object.apiVersion.split('/')[0] === API_GROUP;
 
 const supported = (object: KubeResource): boolean => SUPPORTED_KINDS.some((k) => k.apiVersion === object.apiVersion && k.kind === object.kind);
 
@@ -64,11 +103,13 @@ const valuesOf = (text: string, source: string, errors: string[]): { value: unkn
  * Reads the objects of several YAML texts in order. Objects without a namespace get `namespace`; a
  * later object with the same kind, namespace and name replaces an earlier one.
  */
-export const readObjects = (inputs: readonly { readonly text: string; readonly source: string }[], namespace: string): ReadResult => {
+export const readObjects = (inputs: readonly Input[], namespace: string): ReadResult => {
   const errors: string[] = [];
   const warnings: string[] = [];
+  const proposal: { object: string; file: string }[] = [];
+  const refused: string[] = [];
   const byKey = new Map<string, KubeResource>();
-  for (const { text, source } of inputs) {
+  for (const { text, source, file = source } of inputs) {
     for (const { value, where } of valuesOf(text, source, errors)) {
       const problem = shapeProblem(value);
       if (problem !== undefined) {
@@ -78,11 +119,17 @@ export const readObjects = (inputs: readonly { readonly text: string; readonly s
       const given = value as KubeResource;
       const object = given.metadata.namespace === undefined ? { ...given, metadata: { ...given.metadata, namespace } } : given;
       const key = `${object.apiVersion} ${object.kind} ${objectKeyOf(object)}`;
-      if (!supported(object))
+      if (isProposalObject(object)) {
+        proposal.push({ object: `${object.kind} ${objectKeyOf(object)}`, file });
+        warnings.push(
+          `${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): it is of ironic-standalone-operator; convert it with ${migrateCommand([file])}`,
+        );
+      } else if (!supported(object) && inOwnGroup(object)) refused.push(`${where}: ${object.kind} ${objectKeyOf(object)}: ${ownGroupRefusal(object)}`);
+      else if (!supported(object))
         warnings.push(`${where}: ignoring ${object.kind} ${objectKeyOf(object)} (${object.apiVersion}): only ${SUPPORTED_NAMES} objects are read`);
       else if (byKey.has(key)) warnings.push(`${where}: ${object.kind} ${objectKeyOf(object)} appears again; the later one is used`);
       if (supported(object)) byKey.set(key, object);
     }
   }
-  return { objects: [...byKey.values()], errors, warnings };
+  return { objects: [...byKey.values()], errors, warnings, refused, proposal };
 };

@@ -15,11 +15,22 @@ import { isRecord } from '../api/shared/problems.js';
 
 type Json = Record<string, unknown>;
 
-/** A migrated object, or why it cannot be migrated. */
-export type Migrated = { readonly objects: readonly Json[]; readonly problems: readonly string[]; readonly notes: readonly string[] };
+/**
+ * The objects to apply (the migrated ones and the others passed through, in the order given), how many were
+ * migrated, or why one cannot be migrated.
+ */
+export type Migrated = {
+  readonly objects: readonly Json[];
+  readonly migrated: number;
+  readonly problems: readonly string[];
+  readonly notes: readonly string[];
+};
+
+/** The API version of the design proposal's objects, which only ironic-standalone-operator knows. */
+export const PROPOSAL_API_VERSION = 'metal3.io/v1alpha1';
 
 /** The API versions of upstream's objects: its CRD's, and the design proposal's. */
-const SOURCE_VERSIONS = new Set([GROUP_VERSION, 'metal3.io/v1alpha1']);
+const SOURCE_VERSIONS = new Set([GROUP_VERSION, PROPOSAL_API_VERSION]);
 
 const isObject: (value: unknown) => value is Json = isRecord;
 
@@ -170,6 +181,10 @@ const KINDS = {
 
 const isKind = (kind: unknown): kind is keyof typeof KINDS => kind === 'Ironic' || kind === 'IronicDatabase';
 
+/** An object only ironic-standalone-operator's `metal3.io/v1alpha1` API has: `migrate` converts it. */
+export const isProposalObject = (object: { readonly apiVersion?: unknown; readonly kind?: unknown }): boolean =>
+  object.apiVersion === PROPOSAL_API_VERSION && isKind(object.kind);
+
 const describe = (object: Json): string => {
   const metadata = isObject(object['metadata']) ? object['metadata'] : {};
   const name = typeof metadata['name'] === 'string' ? metadata['name'] : '(no name)';
@@ -177,10 +192,36 @@ const describe = (object: Json): string => {
   return `${String(object['kind'])} ${namespace}${name}`;
 };
 
+const isUpstream = (object: Json): boolean => SOURCE_VERSIONS.has(String(object['apiVersion'])) && isKind(object['kind']);
+
+/** Metadata only the API server writes: applied again it would conflict (uid, resourceVersion) or be ignored. */
+const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'selfLink'] as const;
+
+/**
+ * An object of another kind (a Secret the Ironic names, ...), as it was: only what the API server wrote is
+ * dropped, and an owner reference to an upstream Ironic or IronicDatabase, whose deletion (or absence) would
+ * otherwise hand the object to the garbage collector.
+ */
+const passThrough = (object: Json, notes: string[]): Json => {
+  const metadata: Json = isObject(object['metadata']) ? { ...object['metadata'] } : {};
+  for (const key of SERVER_METADATA) Reflect.deleteProperty(metadata, key);
+  const owners = Array.isArray(metadata['ownerReferences']) ? metadata['ownerReferences'] : [];
+  const kept = owners.filter((owner) => !(isObject(owner) && isUpstream(owner)));
+  if (kept.length < owners.length) {
+    const dropped = owners
+      .filter((owner) => !kept.includes(owner))
+      .map((owner) => (isObject(owner) ? `${String(owner['kind'])} ${String(owner['name'])}` : ''));
+    notes.push(`${describe(object)}: passed through without its owner reference to ${dropped.join(', ')}, so that deleting the old object keeps it`);
+  }
+  if (kept.length > 0) metadata['ownerReferences'] = kept;
+  else Reflect.deleteProperty(metadata, 'ownerReferences');
+  return { ...object, metadata };
+};
+
 /** One upstream object: the migrated object, or problems (at least one). */
 const migrateObject = (object: Json, problems: string[], notes: string[]): Json | undefined => {
   const where = describe(object);
-  if (!SOURCE_VERSIONS.has(String(object['apiVersion'])) || !isKind(object['kind'])) {
+  if (!isUpstream(object) || !isKind(object['kind'])) {
     problems.push(`${where} (${String(object['apiVersion'])}): only Ironic and IronicDatabase objects of ironic-standalone-operator are migrated`);
     return undefined;
   }
@@ -204,18 +245,31 @@ const itemsOf = (document: unknown): unknown[] => {
   return document === null || document === undefined ? [] : [document];
 };
 
-/** Migrates every object of the documents; any problem means nothing should be applied. */
+/** A kind this API's group does not have (a typo of Ironic, ...): refused by migrateObject rather than passed through. */
+const inOwnGroup = (object: Json): boolean => String(object['apiVersion']).split('/')[0] === GROUP_VERSION.split('/')[0];
+
+/**
+ * Migrates every Ironic and IronicDatabase of the documents and passes the other objects through (a `kubectl
+ * get ironic,secret -o yaml` List); any problem means nothing should be applied.
+ */
 export const migrateDocuments = (documents: readonly unknown[]): Migrated => {
   const problems: string[] = [];
   const notes: string[] = [];
   const objects: Json[] = [];
+  let migrated = 0;
   for (const item of documents.flatMap(itemsOf)) {
     if (!isObject(item)) {
       problems.push('a document is not an object');
       continue;
     }
-    const migrated = migrateObject(item, problems, notes);
-    if (migrated !== undefined) objects.push(migrated);
+    if (!isUpstream(item) && !inOwnGroup(item)) {
+      objects.push(passThrough(item, notes));
+      continue;
+    }
+    const object = migrateObject(item, problems, notes);
+    if (object === undefined) continue;
+    objects.push(object);
+    migrated += 1;
   }
-  return { objects, problems, notes };
+  return { objects, migrated, problems, notes };
 };

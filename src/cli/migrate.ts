@@ -22,7 +22,9 @@ export const MIGRATE_USAGE = `Usage: ironic-render migrate -f FILE [-f FILE ...]
 Reads Ironic and IronicDatabase objects of ironic-standalone-operator (as \`kubectl get -o yaml\` prints
 them, from any release back to the design proposal's metal3.io/v1alpha1 API) and prints the same objects
 for ironic.metal3.io/v1alpha1 of this project: renamed fields mapped, Secret names kept, server fields
-dropped. A field without an equivalent is refused with its path, and then nothing is printed.
+dropped. Objects of other kinds (the Secrets of \`kubectl get ironic,secret -o yaml\`, ...) are printed
+as they are, without the fields the API server wrote and owner references to the old objects. A field
+without an equivalent is refused with its path, and then nothing is printed.
 
 Options:
   -f, --filename FILE    a YAML file (several documents, or a List); - reads standard input
@@ -78,7 +80,7 @@ export const runMigrate = async (argv: readonly string[], io: MigrateIO): Promis
     for (const problem of result.problems) io.stderr(`ironic-render migrate: ${problem}\n`);
     return 1;
   }
-  if (result.objects.length === 0) {
+  if (result.migrated === 0) {
     io.stderr('ironic-render migrate: the input holds no Ironic or IronicDatabase object\n');
     return 1;
   }

@@ -5,7 +5,7 @@
  * way Metacontroller would, and prints the children as YAML for `kubectl apply -f -`, each parent's
  * status as comments. `--rounds N` replays Metacontroller's loop with every workload becoming ready.
  *
- * Exit codes: 0 rendered; 1 the API server (unknown field, the CRD's schema or CEL rules) or the hooks
+ * Exit codes: 0 rendered; 1 the API server (unknown kind of our group, unknown field, the CRD's schema or CEL rules) or the hooks
  * refused an object (invalid spec, missing or invalid reference, failed hook); 2 bad usage or unreadable input.
  */
 import { readFile } from 'node:fs/promises';
@@ -20,8 +20,9 @@ import { admissionRefusals } from './admission.js';
 import { Cluster, type HookTransport, type SyncOutcome, type Write } from './cluster.js';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONTROLLERS } from './controllers.js';
-import { isNamespaceName, readObjects } from './documents.js';
+import { isNamespaceName, migrateCommand, readObjects, type ReadResult } from './documents.js';
 import { settledStatus } from './kubelet.js';
+import { CertManagerStandIn } from './cert-manager.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
 import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 import { runMigrate } from './migrate.js';
@@ -47,7 +48,9 @@ Runs the ${wordList(PARENT_NAMES)} objects of the files through the hooks, as Me
 without a cluster, and prints the children they get as YAML for \`kubectl apply -f -\`, each parent's
 status as comments. Secrets and ConfigMaps in the files are what the objects refer to; other kinds are
 ignored. A status in the files (from \`kubectl get -o yaml\`) is what the hooks observe, e.g. the
-installed version.
+installed version. An object that needs cert-manager (an Ironic's spec.tls.issuerRef) or mariadb-operator
+(an IronicDatabase's engine MariaDBOperator) turns on CERT_MANAGER or MARIADB_OPERATOR and a stand-in
+of that operator, with a note, unless the environment sets the variable.
 
 Options:
   -f, --filename FILE    a YAML file (several documents allowed); - reads standard input
@@ -57,8 +60,8 @@ Options:
                          round created, updated and deleted, then the final children
   -h, --help             print this help
 
-Exit status: 0 rendered; 1 an object is refused by its CRD (unknown field, schema, rules, as the API
-server would) or by the hooks (invalid spec, missing or invalid reference); 2 bad usage or unreadable input.
+Exit status: 0 rendered; 1 an object is refused by the API server (a kind of ironic.metal3.io it does not
+serve, an unknown field, the CRD's schema or rules) or by the hooks (invalid spec, missing or invalid reference); 2 bad usage or unreadable input.
 `;
 
 const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
@@ -103,11 +106,11 @@ export const parseOptions = (argv: readonly string[]): Options => {
 };
 
 /** The objects of the files, or an Error whose message lists what is wrong. */
-const loadObjects = async (options: Options, io: RenderIO): Promise<KubeResource[]> => {
+const loadObjects = async (options: Options, io: RenderIO): Promise<ReadResult> => {
   const inputs = [];
   for (const file of options.files) {
     try {
-      inputs.push({ source: file === '-' ? 'standard input' : file, text: file === '-' ? await io.stdin() : await io.readFile(file) });
+      inputs.push({ source: file === '-' ? 'standard input' : file, file, text: file === '-' ? await io.stdin() : await io.readFile(file) });
     } catch (error) {
       throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -115,7 +118,18 @@ const loadObjects = async (options: Options, io: RenderIO): Promise<KubeResource
   const result = readObjects(inputs, options.namespace);
   result.warnings.forEach((w) => io.stderr(`warning: ${w}\n`));
   if (result.errors.length > 0) throw new Error(result.errors.join('\n'));
-  return [...result.objects];
+  return result;
+};
+
+/** Why nothing can be rendered: no parent, and what to run when the input holds ironic-standalone-operator's objects. */
+const noParentMessage = (proposal: ReadResult['proposal']): string => {
+  const none = `no ${wordList(PARENT_NAMES, 'or')} object in the input`;
+  if (proposal.length === 0) return `${none}\n`;
+  const objects = wordList(proposal.map((p) => p.object));
+  return (
+    `${none}: ${objects} ${proposal.length === 1 ? 'is' : 'are'} of ironic-standalone-operator (metal3.io/v1alpha1); convert, then render the result:\n` +
+    `  ${migrateCommand(proposal.map((p) => p.file))}\n  npm run render -- -f new.yaml\n`
+  );
 };
 
 const injectTransport =
@@ -164,13 +178,64 @@ const roundLine = (round: number, outcome: SyncOutcome): string => {
   return `# round ${round}: ${outcome.parent}: ${changes}; ${state}\n`;
 };
 
-/** Workloads become ready and Jobs complete, as their controllers and the kubelet would make them; mariadb-operator reconciles. */
-const settle = (cluster: Cluster, mariadbOperator: MariaDBOperatorStandIn, now: string): void => {
+/** The stand-ins of the operators the hooks create objects for. */
+type StandIns = { readonly mariadbOperator: MariaDBOperatorStandIn; readonly certManager: CertManagerStandIn | undefined };
+
+/** Workloads become ready and Jobs complete, as their controllers and the kubelet would make them; mariadb-operator and cert-manager reconcile. */
+const settle = (cluster: Cluster, operators: StandIns, now: string): void => {
   for (const object of cluster.store.list()) {
     const status = settledStatus(object, now);
     if (status !== undefined) cluster.store.updateStatus(object, status);
   }
-  mariadbOperator.reconcile(cluster.store, now);
+  operators.mariadbOperator.reconcile(cluster.store, now);
+  operators.certManager?.reconcile(cluster, now);
+};
+
+/** An optional operator an input can ask for: the setting of the hook server, and which objects ask for it. */
+type OptionalOperator = {
+  readonly setting: 'CERT_MANAGER' | 'MARIADB_OPERATOR';
+  readonly name: string;
+  readonly field: string;
+  readonly deploy: string;
+  readonly asks: (object: KubeResource) => boolean;
+};
+
+const specAt = (object: KubeResource, path: readonly string[]): unknown =>
+  path.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), object['spec']);
+
+const OPTIONAL_OPERATORS: readonly OptionalOperator[] = [
+  {
+    setting: 'CERT_MANAGER',
+    name: 'cert-manager',
+    field: 'spec.tls.issuerRef',
+    deploy: 'deploy/components/cert-manager',
+    asks: (o) => o.kind === 'Ironic' && specAt(o, ['tls', 'issuerRef']) !== undefined,
+  },
+  {
+    setting: 'MARIADB_OPERATOR',
+    name: 'mariadb-operator',
+    field: 'spec.engine: MariaDBOperator',
+    deploy: 'deploy/overlays/mariadb-operator',
+    asks: (o) => o.kind === 'IronicDatabase' && specAt(o, ['engine']) === 'MariaDBOperator',
+  },
+];
+
+/**
+ * The settings that turn on the optional operators the input asks for, unless the environment sets them: the
+ * render then plays those operators, as a cluster with them installed would run. A note says so.
+ */
+const operatorSettings = (objects: readonly KubeResource[], env: NodeJS.ProcessEnv, io: RenderIO): Record<string, string> => {
+  const settings: Record<string, string> = {};
+  for (const operator of OPTIONAL_OPERATORS) {
+    const asking = objects.filter(isParent).filter(operator.asks);
+    if (asking.length === 0 || env[operator.setting] !== undefined) continue;
+    settings[operator.setting] = 'true';
+    io.stderr(
+      `note: ${wordList(asking.map(describe))} ${asking.length === 1 ? 'asks' : 'ask'} for ${operator.name} (${operator.field}): the render plays it ` +
+        `(${operator.setting}=false turns that off); a cluster needs ${operator.name} and ${operator.deploy}\n`,
+    );
+  }
+  return settings;
 };
 
 /** A desired child as it would be applied without Metacontroller: without the controller-uid label it adds. */
@@ -197,11 +262,20 @@ const parentSection = (outcome: SyncOutcome): string => {
 };
 
 /** Runs the rounds; returns the last outcome of each parent, in the order of the input. */
-const runRounds = async (cluster: Cluster, parents: readonly KubeResource[], options: Options, now: () => string, out: string[]): Promise<SyncOutcome[]> => {
+const runRounds = async (
+  cluster: Cluster,
+  parents: readonly KubeResource[],
+  options: Options & { readonly certManager: boolean },
+  now: () => string,
+  out: string[],
+): Promise<SyncOutcome[]> => {
   const last = new Map<string, SyncOutcome>();
-  const mariadbOperator = new MariaDBOperatorStandIn();
+  const operators: StandIns = {
+    mariadbOperator: new MariaDBOperatorStandIn(),
+    certManager: options.certManager && options.rounds !== undefined ? await CertManagerStandIn.start(now()) : undefined,
+  };
   for (let round = 1; round <= (options.rounds ?? 1); round += 1) {
-    if (round > 1) settle(cluster, mariadbOperator, now());
+    if (round > 1) settle(cluster, operators, now());
     for (const outcome of (await cluster.round()).syncs) {
       last.set(outcome.parent, outcome);
       if (options.rounds !== undefined) out.push(roundLine(round, outcome));
@@ -220,9 +294,10 @@ const hintForEmpty = (outcomes: readonly SyncOutcome[], io: RenderIO): void => {
   }
 };
 
-const render = async (options: Options, objects: readonly KubeResource[], io: RenderIO, app: FastifyInstance): Promise<number> => {
-  // As `kubectl apply` would: unknown fields, the CRD's schema and CEL rules, before any hook runs.
-  const invalid = admissionRefusals(objects);
+const render = async (options: Options & { readonly certManager: boolean }, input: ReadResult, io: RenderIO, app: FastifyInstance): Promise<number> => {
+  const { objects } = input;
+  // As `kubectl apply` would: kinds the API does not serve, unknown fields, the CRD's schema and CEL rules, before any hook runs.
+  const invalid = [...input.refused, ...admissionRefusals(objects)];
   if (invalid.length > 0) {
     invalid.forEach((line) => io.stderr(`ironic-render: ${line}\n`));
     return 1;
@@ -236,7 +311,7 @@ const render = async (options: Options, objects: readonly KubeResource[], io: Re
   });
   const parents = objects.filter(isParent).map((p) => cluster.store.get(groupKeyOf(p), objectKeyOf(p)) ?? p);
   if (parents.length === 0) {
-    io.stderr(`ironic-render: no ${wordList(PARENT_NAMES, 'or')} object in the input\n`);
+    io.stderr(`ironic-render: ${noParentMessage(input.proposal)}`);
     return 2;
   }
   const rounds: string[] = [];
@@ -257,17 +332,20 @@ const render = async (options: Options, objects: readonly KubeResource[], io: Re
 export const runRender = async (argv: readonly string[], io: RenderIO): Promise<number> => {
   if (argv[0] === 'migrate') return runMigrate(argv.slice(1), io);
   let options: Options;
-  let objects: KubeResource[];
+  let input: ReadResult;
   let app: FastifyInstance;
+  let certManager: boolean;
   try {
     options = parseOptions(argv);
     if (options.help) {
       io.stdout(USAGE);
       return 0;
     }
-    objects = await loadObjects(options, io);
+    input = await loadObjects(options, io);
     // The render never serves: the listener's TLS and authentication settings do not apply to it.
-    const { tls: _tls, auth: _auth, ...config } = loadConfig({ ...(io.env ?? {}), LOG_LEVEL: 'silent' });
+    const env = io.env ?? {};
+    const { tls: _tls, auth: _auth, ...config } = loadConfig({ ...env, ...operatorSettings(input.objects, env, io), LOG_LEVEL: 'silent' });
+    certManager = config.render.certManager === true;
     app = buildServer(config, { ...io.deps, logger: false });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -276,7 +354,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
     return 2;
   }
   try {
-    return await render(options, objects, io, app);
+    return await render({ ...options, certManager }, input, io, app);
   } finally {
     await app.close();
   }

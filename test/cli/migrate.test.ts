@@ -123,3 +123,56 @@ t.test("upstream's own samples and a kubectl get of a recent release migrate and
   t.equal(rendered.code, 0, rendered.stderr);
   t.match(rendered.stdout, /# Ironic baremetal-operator-system\/ironic: Ready=True DeploymentAvailable/);
 });
+
+t.test('a List that also holds Secrets and other kinds: the Ironic migrated, the others passed through', async (t) => {
+  const owner = { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', name: 'ironic', uid: 'u-1', controller: true };
+  const other = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u-2' };
+  const server = { uid: 'u-3', resourceVersion: '42', creationTimestamp: '2026-01-01T00:00:00Z', managedFields: [{ manager: 'kubectl' }] };
+  const list = {
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
+      { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'ironic', namespace: 'm', ...server }, spec: {} },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'ironic-tls', namespace: 'm', labels: { a: 'b' }, ownerReferences: [owner, other], ...server },
+        type: 'kubernetes.io/tls',
+        data: { 'tls.crt': 'Q0VSVA==', 'tls.key': 'S0VZ' },
+      },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'm' }, data: { k: 'v' } },
+      { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { name: 'host-0', namespace: 'm' }, spec: { online: true } },
+    ],
+  };
+  const r = await run(['migrate', '-f', 'old.yaml'], { 'old.yaml': stringify(list) });
+  t.equal(r.code, 0, r.stderr);
+  const out = docs(r.stdout);
+  t.same(
+    out.map((d) => `${String(d['apiVersion'])} ${String(d['kind'])}`),
+    ['ironic.metal3.io/v1alpha1 Ironic', 'v1 Secret', 'v1 ConfigMap', 'metal3.io/v1alpha1 BareMetalHost'],
+    'every object, in the order given',
+  );
+  t.same(
+    out[1],
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ironic-tls', namespace: 'm', labels: { a: 'b' }, ownerReferences: [other] },
+      type: 'kubernetes.io/tls',
+      data: { 'tls.crt': 'Q0VSVA==', 'tls.key': 'S0VZ' },
+    },
+    'the Secret as it was, without server fields and the owner reference to the old Ironic',
+  );
+  t.same(out.slice(2), list.items.slice(2), 'the others unchanged');
+  t.match(r.stderr, /note: Secret m\/ironic-tls: passed through without its owner reference to Ironic ironic/);
+  t.notMatch(r.stderr, /Secret m\/ironic-tls: .*data|Q0VSVA/, 'no Secret content on stderr');
+
+  const secretsOnly = await run(['migrate', '-f', 'old.yaml'], { 'old.yaml': stringify({ ...list, items: list.items.slice(1) }) });
+  t.equal(secretsOnly.code, 1, 'still nothing to migrate without an Ironic or IronicDatabase');
+  const typo = await run(['migrate', '-f', 'old.yaml'], {
+    'old.yaml': stringify({ ...list, items: [...list.items, { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironik', metadata: { name: 'x' } }] }),
+  });
+  t.equal(typo.code, 1, 'an unknown kind of ironic.metal3.io is refused, not passed through');
+  t.match(typo.stderr, /Ironik x \(ironic\.metal3\.io\/v1alpha1\): only Ironic and IronicDatabase objects/);
+  t.equal(typo.stdout, '');
+});

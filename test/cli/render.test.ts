@@ -259,3 +259,84 @@ t.test("the listener's TLS and authentication settings do not apply to the rende
   t.equal(code, 0);
   t.match(stdout, /kind: Deployment/);
 });
+
+t.test('an object of ironic-standalone-operator (metal3.io/v1alpha1): exit 2 with the migrate command to run', async (t) => {
+  const upstream = JSON.stringify({ apiVersion: 'metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'ironic', namespace: 'metal3' }, spec: {} });
+  const r = await run(['-f', 'old.yaml'], { 'old.yaml': upstream });
+  t.equal(r.code, 2);
+  t.equal(r.stdout, '');
+  t.ok(
+    r.stderr.includes(
+      `ironic-render: no ${wordList(PARENT_NAMES, 'or')} object in the input: Ironic metal3/ironic is of ironic-standalone-operator (metal3.io/v1alpha1); ` +
+        'convert, then render the result:\n  npm run --silent render -- migrate -f old.yaml > new.yaml\n  npm run render -- -f new.yaml\n',
+    ),
+    r.stderr,
+  );
+  const piped = await run(['-f', '-'], {}, upstream);
+  t.match(piped.stderr, /npm run --silent render -- migrate -f - > new\.yaml/);
+  const beside = await run(['-f', 'old.yaml', '-f', 'new.yaml'], { 'old.yaml': upstream, 'new.yaml': ironic({ networking: NETWORKING }) });
+  t.equal(beside.code, 0, 'an Ironic of this API is still rendered');
+  t.match(
+    beside.stderr,
+    /ignoring Ironic metal3\/ironic \(metal3\.io\/v1alpha1\): it is of ironic-standalone-operator; convert it with npm run --silent render -- migrate -f old\.yaml > new\.yaml/,
+  );
+});
+
+const misspelled = [
+  {
+    given: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabse' },
+    message: 'no kind "IronicDatabse" in version "ironic.metal3.io/v1alpha1": the kinds of ironic.metal3.io/v1alpha1 are ',
+    closest: 'the closest is IronicDatabase',
+  },
+  {
+    given: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'ironicimagecache' },
+    message: 'no kind "ironicimagecache" in version "ironic.metal3.io/v1alpha1"',
+    closest: 'the closest is IronicImageCache',
+  },
+  {
+    given: { apiVersion: 'ironic.metal3.io/v1beta1', kind: 'IronicDatabase' },
+    message: 'no kind "IronicDatabase" in version "ironic.metal3.io/v1beta1"',
+    closest: 'write apiVersion: ironic.metal3.io/v1alpha1',
+  },
+] as const;
+
+for (const c of misspelled) {
+  t.test(`${c.given.kind} (${c.given.apiVersion}) next to a valid Ironic: refused as the API server would, exit 1`, async (t) => {
+    const r = await run(['-f', 'in.yaml'], {
+      'in.yaml': `${ironic({ networking: NETWORKING })}\n---\n${JSON.stringify({ ...c.given, metadata: { name: 'db' } })}`,
+    });
+    t.equal(r.code, 1);
+    t.equal(r.stdout, '');
+    t.ok(r.stderr.startsWith(`ironic-render: in.yaml, document 2: ${c.given.kind} default/db: ${c.message}`), r.stderr);
+    if (c.given.apiVersion.endsWith('v1alpha1')) t.ok(r.stderr.includes(wordList(PARENT_NAMES)), 'the known kinds');
+    t.ok(r.stderr.includes(c.closest), r.stderr);
+  });
+}
+
+t.test('an input that needs cert-manager or mariadb-operator gets a stand-in of it, with a note, unless the environment says otherwise', async (t) => {
+  const certManager = await run(['-f', 'examples/cert-manager/ironic.yaml', '--rounds', '4']);
+  t.equal(certManager.code, 0, certManager.stderr);
+  t.match(
+    certManager.stderr,
+    /note: Ironic baremetal-operator-system\/ironic asks for cert-manager \(spec\.tls\.issuerRef\): the render plays it \(CERT_MANAGER=false turns that off\); a cluster needs cert-manager and deploy\/components\/cert-manager\n/,
+  );
+  t.match(certManager.stdout, /# round 1: Ironic baremetal-operator-system\/ironic: .*waiting for cert-manager/);
+  t.match(certManager.stdout, /# round 4: Ironic baremetal-operator-system\/ironic: no writes; Ready=True/);
+  const kinds = documents(certManager.stdout).map((d) => `${String(d['kind'])} ${String((d['metadata'] as Obj)['name'])}`);
+  t.ok(kinds.includes('Certificate ironic'), 'the Certificate is a child');
+
+  const mariadb = await run(['-f', 'examples/ha.yaml', '--rounds', '8']);
+  t.equal(mariadb.code, 0, mariadb.stderr);
+  t.match(
+    mariadb.stderr,
+    /note: IronicDatabase baremetal-operator-system\/ironic-db asks for mariadb-operator \(spec\.engine: MariaDBOperator\): the render plays it/,
+  );
+  t.match(mariadb.stdout, /# IronicDatabase baremetal-operator-system\/ironic-db: Ready=True DatabaseAvailable/);
+
+  const off = await run(['-f', 'examples/cert-manager/ironic.yaml'], {}, '', { CERT_MANAGER: 'false' });
+  t.equal(off.code, 1, 'CERT_MANAGER=false renders as a hook server without cert-manager');
+  t.match(off.stderr, /InvalidSpec: spec\.tls\.issuerRef: this hook server does not render cert-manager Certificates/);
+  t.notMatch(off.stderr, /note: .*asks for cert-manager/);
+  const plain = await run(['-f', 'examples/minimal.yaml']);
+  t.notMatch(plain.stderr, /note:/, 'no note for an input that needs neither');
+});

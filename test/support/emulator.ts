@@ -8,7 +8,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { canonicalIP } from '../../src/api/shared/net.js';
 import { Cluster, type ClusterEvent, type RoundResult, type Write } from '../../src/cli/cluster.js';
 import { readObjects } from '../../src/cli/documents.js';
 import {
@@ -28,14 +27,14 @@ import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { BUILTIN_RESOURCES, CERTIFICATES, groupKeyOfType } from '../../src/kinds/resources.js';
 import { buildServer } from '../../src/server.js';
 import type { ChildType, ControllerSpec } from '../../src/cli/controllers.js';
-import { generateRpcCA, issueCertificate, type KeyPairPem } from '../../src/crypto/rpc-ca.js';
+import { CertManagerStandIn } from '../../src/cli/cert-manager.js';
 import { FIXED_NOW, fakeSecrets, testConfig } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
 import { deployedControllers, overlayDeployment } from './controllers.js';
 import { admissionProblems, CERT_MANAGER_CRDS, storedObject, storedStatus } from './crd-schema.js';
 import { certManagerWebhookRefusals } from './cert-manager-webhook.js';
 import { tcpAddress } from '../helpers/net.js';
-import { checked, readYaml } from '../helpers/json.js';
+import { readYaml } from '../helpers/json.js';
 
 export type EmulatorOptions = {
   /** Passwords and bcrypt of the hook server (default: deterministic fakes). */
@@ -115,14 +114,6 @@ const GROUP_BY_KIND: ReadonlyMap<string, string> = new Map(
 );
 
 /** Kinds kubernetes-models can validate (others, like ServiceMonitor, are not checked). */
-/** The fields of a cert-manager Certificate's spec the stand-in reads. */
-const CertificateSpec = Type.Object({
-  secretName: Type.Optional(Type.String()),
-  dnsNames: Type.Optional(Type.Array(Type.String())),
-  ipAddresses: Type.Optional(Type.Array(Type.String())),
-  secretTemplate: Type.Optional(Type.Object({ labels: Type.Optional(Type.Record(Type.String(), Type.String())) })),
-});
-
 const isList = (input: KubeResource | readonly KubeResource[]): input is readonly KubeResource[] => Array.isArray(input);
 
 const VALIDATED = new Set([
@@ -179,12 +170,12 @@ export class Emulator {
   readonly #app: FastifyInstance;
   readonly #tick: number;
   readonly #namespace: string;
-  readonly #issuerCA: KeyPairPem | undefined;
+  readonly #certManager: CertManagerStandIn | undefined;
   #now: string;
 
-  private constructor(app: FastifyInstance, url: string, options: EmulatorOptions, controllers: ControllerSpec[], issuerCA?: KeyPairPem) {
+  private constructor(app: FastifyInstance, url: string, options: EmulatorOptions, controllers: ControllerSpec[], certManager?: CertManagerStandIn) {
     this.#app = app;
-    this.#issuerCA = issuerCA;
+    this.#certManager = certManager;
     this.#now = options.start ?? FIXED_NOW;
     this.#tick = options.tickSeconds ?? 1;
     this.#namespace = options.namespace ?? 'metal3';
@@ -212,12 +203,12 @@ export class Emulator {
     let emulator: Emulator | undefined;
     const overlay = options.overlay !== undefined ? overlayDeployment(options.overlay) : undefined;
     const config = testConfig({ ...(overlay?.env ?? {}), ...(options.certManager === true && { CERT_MANAGER: 'true' }) });
-    const issuerCA = options.certManager === true ? await generateRpcCA('emulated cert-manager CA', new Date(options.start ?? FIXED_NOW)) : undefined;
+    const certManager = options.certManager === true ? await CertManagerStandIn.start(options.start ?? FIXED_NOW) : undefined;
     const app = buildServer(config, { secrets: options.secrets ?? fakeSecrets(), now: () => emulator?.now ?? FIXED_NOW, logger: false });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = tcpAddress(app.server);
     try {
-      emulator = new Emulator(app, `http://127.0.0.1:${port}`, options, overlay?.controllers ?? deployedControllers(), issuerCA);
+      emulator = new Emulator(app, `http://127.0.0.1:${port}`, options, overlay?.controllers ?? deployedControllers(), certManager);
     } catch (error) {
       // E.g. a CompositeController of deploy/ it cannot model: a listening server would keep the test alive.
       await app.close();
@@ -349,60 +340,9 @@ export class Emulator {
     this.#setStatus('Job', name, namespace, () => failedJobStatus(this.#now, message));
   }
 
-  /**
-   * The cert-manager stand-in: every Certificate whose Secret is missing or was issued for other names
-   * gets a kubernetes.io/tls Secret (tls.crt for its DNS names and IP addresses, tls.key, ca.crt), labelled
-   * from its secretTemplate and annotated as cert-manager does, and the Certificate becomes Ready. Issuers
-   * are not modelled: one emulated CA signs everything. Returns how many were issued.
-   */
+  /** The cert-manager stand-in (src/cli/cert-manager.ts), with `certManager`: returns how many Secrets it issued. */
   issueCertificates(): number {
-    const ca = this.#issuerCA;
-    if (ca === undefined) return 0;
-    let issued = 0;
-    for (const certificate of this.cluster.store.list(groupKeyOfType(CERTIFICATES))) {
-      const spec = checked(CertificateSpec, certificate['spec'] ?? {}, `Certificate ${objectKeyOf(certificate)}`);
-      const namespace = certificate.metadata.namespace ?? '';
-      const secretName = spec.secretName ?? '';
-      const altNames = (spec.dnsNames ?? []).join(',');
-      // As cert-manager: Go's net.IP.String() of each SAN.
-      const ipSans = (spec.ipAddresses ?? []).map((ip) => canonicalIP(ip) ?? ip).join(',');
-      const existing = this.cluster.store.get('Secret.v1', `${namespace}/${secretName}`);
-      const annotations = existing?.metadata.annotations ?? {};
-      if (existing === undefined || annotations['cert-manager.io/alt-names'] !== altNames || annotations['cert-manager.io/ip-sans'] !== ipSans) {
-        const leaf = issueCertificate({ ca, dnsNames: spec.dnsNames ?? [], ips: spec.ipAddresses ?? [], now: new Date(this.#now), validityDays: 90 });
-        const data = { 'tls.crt': leaf.certPem, 'tls.key': leaf.keyPem, 'ca.crt': ca.certPem };
-        this.cluster.put({
-          apiVersion: 'v1',
-          kind: 'Secret',
-          metadata: {
-            name: secretName,
-            namespace,
-            labels: { ...(spec.secretTemplate?.labels ?? {}) },
-            annotations: {
-              'cert-manager.io/certificate-name': certificate.metadata.name,
-              'cert-manager.io/alt-names': altNames,
-              'cert-manager.io/ip-sans': ipSans,
-            },
-          },
-          type: 'kubernetes.io/tls',
-          data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
-        });
-        issued += 1;
-      }
-      const ready = {
-        conditions: [
-          {
-            type: 'Ready',
-            status: 'True',
-            reason: 'Ready',
-            message: 'Certificate is up to date and has not expired',
-            observedGeneration: certificate.metadata.generation ?? 1,
-          },
-        ],
-      };
-      if (JSON.stringify(certificate['status']) !== JSON.stringify(ready)) this.cluster.store.updateStatus(certificate, ready);
-    }
-    return issued;
+    return this.#certManager?.reconcile(this.cluster, this.#now) ?? 0;
   }
 
   /**

@@ -1,0 +1,38 @@
+/**
+ * The README's lists are complete: the deploy/ table has a row for every kustomization, and the list of
+ * "See it without a cluster" names every file under examples/ (subfolders too).
+ */
+import t from 'tap';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const README = readFileSync('README.md', 'utf8');
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]))
+    .sort();
+
+/** The text of a `## ` section of the README, up to the next one. */
+const section = (heading: string): string => {
+  const start = README.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no section "## ${heading}"`);
+  const end = README.indexOf('\n## ', start + 1);
+  return README.slice(start, end < 0 ? undefined : end);
+};
+
+t.test('the deploy table of "Deploying" has a row for every kustomization under deploy/', async (t) => {
+  const directories = filesUnder('deploy')
+    .filter((file) => file.endsWith('/kustomization.yaml'))
+    .map((file) => file.slice(0, -'kustomization.yaml'.length));
+  t.ok(directories.includes('deploy/components/cert-manager/'), directories.join(', '));
+  const rows = section('Deploying')
+    .split('\n')
+    .flatMap((line) => /^\| `(deploy\/[^`]+)` +\|/.exec(line)?.[1] ?? []);
+  t.same([...rows].sort(), directories, 'one row per kustomization, none for a directory that is not there');
+});
+
+t.test('"See it without a cluster" names every file under examples/', async (t) => {
+  const text = section('See it without a cluster');
+  for (const file of filesUnder('examples').map((f) => relative('examples', f))) t.ok(text.includes(`\`${file}\``), file);
+});
