@@ -5,6 +5,7 @@
  * stop takes.
  */
 import t from 'tap';
+import { readFileSync } from 'node:fs';
 import type { ParentView } from '../../src/render/parent.js';
 import type { KubeChild } from '../../src/render/child.js';
 import type { RenderConfig } from '../../src/render/config.js';
@@ -226,4 +227,13 @@ void t.test('heartbeatTimeout covers at least three heartbeats; out-of-range val
 void t.test('logging.deployLogs accepts only what Ironic does', async (t) => {
   t.notOk(parseIronic({ logging: { deployLogs: 'sometimes' } }).ok);
   t.ok(parseIronic({ logging: { deployLogs: 'never', debug: true } }).ok);
+});
+
+void t.test("the README's budget table is what the database renders", async (t) => {
+  const section = present(/### Sizing\n([\s\S]*?)\n### /.exec(readFileSync('README.md', 'utf8'))?.[1], 'the Sizing section');
+  const rows = [...section.matchAll(/^\| (\d+)(?: \(default\))? \| (\d+) \| (\d+) \|$/gm)];
+  t.ok(rows.length >= 3, `${rows.length} rows`);
+  for (const [, conductors, user, all] of rows) {
+    t.same(builtinLimits(Number(conductors)), { maxConnections: Number(all), maxUserConnections: Number(user) }, `${conductors} conductors`);
+  }
 });
