@@ -11,7 +11,7 @@ import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IronicContainerName } from './shared/constants.js';
 import type { IPFamily } from './shared/net.js';
-import type { DatabaseEngine } from './shared/constants.js';
+import type { DatabaseEngine, DeployLogs } from './shared/constants.js';
 
 /** A DHCP pool with its network parsed: the mask is in dnsmasq's form (dotted for IPv4, a prefix length for IPv6). */
 export type DHCPPool = {
@@ -187,6 +187,12 @@ export type ContainerResourcesModel = Readonly<Record<IronicContainerName, IReso
 /** spec.proxy, with noProxy split into entries (trimmed, without empty ones). */
 export type ProxyModel = { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy: readonly string[] };
 
+/** Conductor liveness and shutdown, in seconds (spec.conductor, defaulted). */
+export type ConductorModel = { readonly heartbeatInterval: number; readonly heartbeatTimeout: number; readonly shutdownTimeout: number };
+
+/** spec.logging, defaulted. */
+export type LoggingModel = { readonly debug: boolean; readonly deployLogs: DeployLogs };
+
 export type IronicModel = {
   readonly version: string;
   /** Every object the spec names (customize asks for these). */
@@ -201,6 +207,8 @@ export type IronicModel = {
   readonly ramdisk: RamdiskModel;
   readonly inspection: { readonly collectors: readonly string[]; readonly vlanInterfaces: readonly string[] };
   readonly extraConfig: readonly ConfigOption[];
+  readonly conductor: ConductorModel;
+  readonly logging: LoggingModel;
   readonly exporter?: ExporterModel;
   readonly networkingService?: NetworkingServiceModel;
   readonly scheduling: SchedulingModel;
@@ -233,6 +241,8 @@ export type IronicDatabaseModel = {
   readonly resources?: IResourceRequirements;
   /** Sorted. */
   readonly nodeSelector: Readonly<Record<string, string>>;
+  /** The most conductors (Ironic pods) using the database at once: sizes the connection limits. */
+  readonly maxConductors: number;
 };
 
 /** The result of a parse: the model, or every problem (path and message) to report. */

@@ -340,7 +340,14 @@ t.test('parseIronic never mutates its input and is deterministic', async (t) => 
 });
 
 t.test('parseIronicDatabase', async (t) => {
-  t.same(databaseModel({}), { engine: 'Builtin', replicas: 1, storage: { size: '10Gi', ephemeral: false, whenDeleted: 'Retain' }, nodeSelector: {} });
+  t.same(databaseModel({}), {
+    engine: 'Builtin',
+    replicas: 1,
+    storage: { size: '10Gi', ephemeral: false, whenDeleted: 'Retain' },
+    nodeSelector: {},
+    maxConductors: 3,
+  });
+  t.equal(databaseModel({ maxConductors: 7 }).maxConductors, 7, 'maxConductors as given');
   t.match(databaseModel({ engine: 'MariaDBOperator' }), { engine: 'MariaDBOperator', replicas: 3 }, 'three Galera nodes by default');
   t.match(databaseModel({ engine: 'MariaDBOperator', replicas: 5, priorityClassName: 'db-critical' }), { replicas: 5, priorityClassName: 'db-critical' });
   t.equal(parseIronicDatabase({ engine: 'MariaDBOperator' }, { engine: 'Builtin' }).ok, false, 'an engine change is refused');
@@ -353,6 +360,7 @@ t.test('parseIronicDatabase', async (t) => {
     credentialsName: 'c',
     storage: { storageClassName: 'fast', size: '50Gi', ephemeral: false, whenDeleted: 'Delete' },
     nodeSelector: {},
+    maxConductors: 3,
   });
   const refused = parseIronicDatabase({ storage: { size: '0' } });
   t.equal(refused.ok, false, 'a zero size is refused');

@@ -208,6 +208,13 @@ export const exporterSamples: fc.Arbitrary<Sample> = ironicSamples(
   }),
 );
 
+/** Heartbeat intervals and timeouts around the ratio the rule asks for (within the schema's ranges), or unset. */
+export const conductorSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({
+    conductor: someOf({ heartbeatInterval: fc.constantFrom(1, 5, 10, 11, 20, 300), heartbeatTimeout: fc.constantFrom(3, 14, 15, 29, 30, 33, 60, 3600) }),
+  }),
+);
+
 /** spec.resources with known and unknown container names. */
 export const resourcesSamples: fc.Arbitrary<Sample> = ironicSamples(
   allOf({

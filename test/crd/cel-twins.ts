@@ -11,6 +11,7 @@ import { validateIronicImageCache } from '../../src/api/ironic-image-cache/valid
 import { validateIronic } from '../../src/api/ironic/validate.js';
 import {
   agentImageSamples,
+  conductorSamples,
   containerResourcesSamples,
   cacheArchitectureSamples,
   cacheContainerResourcesSamples,
@@ -241,6 +242,11 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       samples: agentImageSamples,
       twin: problemAt(['.kernel', '.initramfs'], /^https? URL must include a host/),
     },
+    "spec.conductor: heartbeatTimeout must be at least 3 times heartbeatInterval: one late heartbeat (a slow node, a busy database) must not make the other conductors take this conductor's nodes over":
+      {
+        samples: conductorSamples,
+        twin: problemAt('.heartbeatTimeout', /^heartbeatTimeout \(\d+\) must be at least 3 times heartbeatInterval/),
+      },
     'spec.prometheusExporter.sensorCollectionInterval: sensorCollectionInterval must be at least 120: the power state is already polled every 60 s and ironic-image advises against collecting sensor data more often than every 120 s, so as not to overload the BMCs':
       {
         samples: exporterSamples,

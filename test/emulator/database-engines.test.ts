@@ -184,3 +184,30 @@ t.test('a Galera database is deleted with its mariadb-operator objects once no I
   for (const kind of ['MariaDB', 'Database', 'User', 'Grant']) t.equal(emulator.get(kind, 'ironic-db-database'), undefined, `${kind} deleted`);
   t.equal(emulator.get('Service', 'ironic-db-database-primary'), undefined, 'and what mariadb-operator made with it');
 });
+
+t.test('an HA Ironic running more conductors than its IronicDatabase is sized for is Ready with a hint', async (t) => {
+  const emulator = await startEmulator();
+  t.teardown(() => emulator.close());
+  const ha = emulator.parse(readFileSync('examples/ha.yaml', 'utf8')).map((o) => {
+    if (o.kind !== 'IronicDatabase') return o;
+    const { engine: _engine, replicas: _replicas, ...spec } = objAt(o, 'spec');
+    return { ...o, spec: { ...spec, maxConductors: 2 } };
+  });
+  emulator.apply(ha);
+  t.ok((await emulator.runUntilStable({ autoReady: true })).stable);
+  t.notMatch(emulator.ready('Ironic', 'ironic')?.message ?? '', /maxConductors/, 'one node scheduled: within the budget');
+  emulator.markDaemonSetReady('ironic-service', { nodes: 3 });
+  await emulator.round();
+  t.match(emulator.ready('Ironic', 'ironic'), {
+    status: 'True',
+    message: /; note: this Ironic runs 3 conductors but IronicDatabase ironic-db is sized for 2 \(spec\.maxConductors\).*raise its maxConductors to at least 3/,
+  });
+  const database = present(ha.find((o) => o.kind === 'IronicDatabase'));
+  emulator.apply({ ...database, spec: { ...objAt(database, 'spec'), maxConductors: 3 } });
+  t.ok((await emulator.runUntilStable({ autoReady: true })).stable);
+  emulator.markDaemonSetReady('ironic-service', { nodes: 3 });
+  await emulator.round();
+  const ready = emulator.ready('Ironic', 'ironic');
+  t.equal(ready?.status, 'True');
+  t.notMatch(ready?.message ?? '', /maxConductors/, 'gone once the database is sized for them');
+});

@@ -318,7 +318,7 @@ t.test('the switch from the metal3 mariadb-image: the data directory it wrote ke
   );
   t.same(container.readinessProbe?.exec?.command, ['healthcheck.sh', '--connect', '--innodb_initialized']);
   const config = requireChild(r, 'ConfigMap');
-  t.match(config.data?.['ironic-database.cnf'], /max_connections = 64\ncharacter_set_server = utf8mb3\n/);
+  t.match(config.data?.['ironic-database.cnf'], /max_connections = 110\nmax_user_connections = 100\ncharacter_set_server = utf8mb3\n/);
 });
 
 t.test('priorityClassName reaches the database pods of either engine', async (t) => {

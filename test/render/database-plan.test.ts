@@ -352,7 +352,7 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
       config: OPERATOR,
       status: 'False',
       reason: 'DatabaseInProgress',
-      message: /^User ironic-db-database does not have the asked spec yet: spec\.maxUserConnections is 10, not 64$/,
+      message: /^User ironic-db-database does not have the asked spec yet: spec\.maxUserConnections is 10, not 100$/,
       kinds: ['Secret', 'Secret', 'MariaDB', 'Database', 'User', 'Grant'],
     },
     {

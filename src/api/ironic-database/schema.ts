@@ -12,6 +12,9 @@ import {
   DEFAULT_GALERA_REPLICAS,
   DEFAULT_MARIADB_IMAGE,
   DEFAULT_WHEN_DELETED,
+  DEFAULT_MAX_CONDUCTORS,
+  MAX_CONDUCTORS_LIMIT,
+  connectionBudget,
 } from '../shared/constants.js';
 import { ephemeralOf, storageTransitionRules, VolumeStorage } from '../shared/storage.js';
 import { UsedByStatus, type UsedBy } from '../used-by.js';
@@ -85,6 +88,14 @@ export const IronicDatabaseSpec = Type.Object(
         description: `MariaDBOperator only: the number of Galera nodes, odd and at least 3 (a Galera cluster works while a majority of its nodes is up). Defaults to ${DEFAULT_GALERA_REPLICAS}.`,
         minimum: 3,
         maximum: 9,
+      }),
+    ),
+    maxConductors: Type.Optional(
+      Type.Integer({
+        description: `The most Ironic conductors (pods) that use this database at once, across every Ironic naming it: one per Ironic, or one per selected node with high availability (count a rolling update's extra pod too). Sizes the connection limits: MariaDB's max_connections and the user's max_user_connections are ${connectionBudget(1).maxConnections - connectionBudget(0).maxConnections} per conductor plus room for the upgrade Jobs and administration (README, section Sizing). Defaults to ${DEFAULT_MAX_CONDUCTORS} (not an upstream field).`,
+        default: DEFAULT_MAX_CONDUCTORS,
+        minimum: 1,
+        maximum: MAX_CONDUCTORS_LIMIT,
       }),
     ),
     priorityClassName: Type.Optional(

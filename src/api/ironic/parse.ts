@@ -20,6 +20,10 @@ import {
   DEFAULT_EXPORTER_BIND_ADDRESS,
   DEFAULT_PORTS,
   DEFAULT_SENSOR_INTERVAL,
+  DEFAULT_DEPLOY_LOGS,
+  DEFAULT_HEARTBEAT_INTERVAL,
+  DEFAULT_HEARTBEAT_TIMEOUT,
+  DEFAULT_SHUTDOWN_TIMEOUT,
   MIN_SENSOR_INTERVAL,
 } from '../shared/constants.js';
 import { IronicSpec, type DHCP, type Networking } from './schema.js';
@@ -280,6 +284,12 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
     extraConfig: (spec.extraConfig ?? []).flatMap((c) =>
       given(c.name) !== undefined && given(c.value) !== undefined ? [{ group: given(c.group) ?? 'DEFAULT', name: c.name ?? '', value: c.value ?? '' }] : [],
     ),
+    conductor: {
+      heartbeatInterval: spec.conductor?.heartbeatInterval ?? DEFAULT_HEARTBEAT_INTERVAL,
+      heartbeatTimeout: spec.conductor?.heartbeatTimeout ?? DEFAULT_HEARTBEAT_TIMEOUT,
+      shutdownTimeout: spec.conductor?.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT,
+    },
+    logging: { debug: spec.logging?.debug === true, deployLogs: spec.logging?.deployLogs ?? DEFAULT_DEPLOY_LOGS },
     ...(exporter?.enabled === true && {
       exporter: {
         bindAddress: given(exporter.bindAddress) ?? DEFAULT_EXPORTER_BIND_ADDRESS,

@@ -16,7 +16,13 @@ import {
   DEFAULT_PORTS,
   DEFAULT_PROVIDER_NETWORK_MODE,
   DEFAULT_CONTAINER_REQUESTS,
+  DEFAULT_DEPLOY_LOGS,
+  DEFAULT_HEARTBEAT_INTERVAL,
+  DEFAULT_HEARTBEAT_TIMEOUT,
   DEFAULT_SENSOR_INTERVAL,
+  DEFAULT_SHUTDOWN_TIMEOUT,
+  DEPLOY_LOGS_CHOICES,
+  HEARTBEATS_PER_TIMEOUT,
   DNS_SUBDOMAIN_PATTERN,
   EXTRA_RANGES_MIN_VERSION,
   IRONIC_CONTAINER_NAMES,
@@ -114,6 +120,68 @@ export const Images = Type.Object(
   },
   { description: 'Container image overrides.' },
 );
+
+/** Why heartbeatTimeout must cover several heartbeats, for messages. */
+export const HEARTBEAT_RATIO_REASON = `one late heartbeat (a slow node, a busy database) must not make the other conductors take this conductor's nodes over`;
+
+export const Conductor = Type.Object(
+  {
+    heartbeatInterval: Type.Optional(
+      Type.Integer({
+        description: `Seconds between two heartbeats of a conductor (\`[conductor] heartbeat_interval\`). Defaults to ${DEFAULT_HEARTBEAT_INTERVAL} (not Ironic's 10).`,
+        default: DEFAULT_HEARTBEAT_INTERVAL,
+        minimum: 1,
+        maximum: 300,
+      }),
+    ),
+    heartbeatTimeout: Type.Optional(
+      Type.Integer({
+        description: `Seconds without a heartbeat after which the other conductors declare a conductor dead and take its nodes over (\`[conductor] heartbeat_timeout\`). Defaults to ${DEFAULT_HEARTBEAT_TIMEOUT} (not Ironic's 60): lower recovers sooner from a crashed node, higher survives longer database stalls without false takeovers. At least ${HEARTBEATS_PER_TIMEOUT} times heartbeatInterval.`,
+        default: DEFAULT_HEARTBEAT_TIMEOUT,
+        minimum: 3,
+        maximum: 3600,
+      }),
+    ),
+    shutdownTimeout: Type.Optional(
+      Type.Integer({
+        description: `Seconds a stopping conductor waits for the nodes it is working on before it exits (\`[conductor] graceful_shutdown_timeout\`). Defaults to ${DEFAULT_SHUTDOWN_TIMEOUT}. The pods' terminationGracePeriodSeconds is derived from it (not an upstream field).`,
+        default: DEFAULT_SHUTDOWN_TIMEOUT,
+        minimum: 1,
+        maximum: 3600,
+      }),
+    ),
+  },
+  {
+    description:
+      'Conductor liveness and shutdown (not an upstream field; passed as OS_CONDUCTOR__* variables, so extraConfig still wins). See the README, section Sizing, for the trade-offs.',
+    'x-kubernetes-validations': [
+      {
+        rule: `(has(self.heartbeatTimeout) ? self.heartbeatTimeout : ${DEFAULT_HEARTBEAT_TIMEOUT}) >= ${HEARTBEATS_PER_TIMEOUT} * (has(self.heartbeatInterval) ? self.heartbeatInterval : ${DEFAULT_HEARTBEAT_INTERVAL})`,
+        message: `heartbeatTimeout must be at least ${HEARTBEATS_PER_TIMEOUT} times heartbeatInterval: ${HEARTBEAT_RATIO_REASON}`,
+      },
+    ],
+  },
+);
+export type Conductor = Static<typeof Conductor>;
+
+export const Logging = Type.Object(
+  {
+    debug: Type.Optional(
+      Type.Boolean({
+        description: 'Log at DEBUG level (`[DEFAULT] debug`). Off by default: ironic-image turns it on, which is too much at fleet scale.',
+        default: false,
+      }),
+    ),
+    deployLogs: Type.Optional(
+      StringEnum(DEPLOY_LOGS_CHOICES, {
+        description: `When Ironic keeps the ramdisk's logs of a deployment or cleaning (\`[agent] deploy_logs_collect\`): always, on_failure or never. Defaults to ${DEFAULT_DEPLOY_LOGS} (ironic-image sets always).`,
+        default: DEFAULT_DEPLOY_LOGS,
+      }),
+    ),
+  },
+  { description: 'Logging of Ironic (not an upstream field; passed as OS_* variables, so extraConfig still wins).' },
+);
+export type Logging = Static<typeof Logging>;
 
 export const Inspection = Type.Object(
   {
@@ -613,6 +681,7 @@ export const IronicSpec = Type.Object(
         maxLength: 253,
       }),
     ),
+    conductor: Type.Optional(Conductor),
     database: Type.Optional(Database),
     databaseName: Type.Optional(
       Type.String({
@@ -638,6 +707,7 @@ export const IronicSpec = Type.Object(
     ),
     images: Type.Optional(Images),
     inspection: Type.Optional(Inspection),
+    logging: Type.Optional(Logging),
     networking: Type.Optional(Networking),
     networkingService: Type.Optional(NetworkingService),
     nodeSelector: Type.Optional(StringMap('Node labels the Ironic pods must match.')),

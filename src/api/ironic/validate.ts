@@ -5,7 +5,10 @@
  */
 import {
   CA_FIELDS,
+  DEFAULT_HEARTBEAT_INTERVAL,
+  DEFAULT_HEARTBEAT_TIMEOUT,
   DEFAULT_PORTS,
+  HEARTBEATS_PER_TIMEOUT,
   IPXE_TLS_MIN_VERSION,
   NODE_ARCH_LABEL,
   DEFAULT_PROVIDER_NETWORK_MODE,
@@ -17,6 +20,7 @@ import {
 import { listEntries } from '../shared/fields.js';
 import { registerFormats } from '../shared/formats.js';
 import {
+  HEARTBEAT_RATIO_REASON,
   IronicSpec,
   PROXY_CREDENTIALS_REASON,
   PROXY_URL_PATTERN,
@@ -745,6 +749,20 @@ const resourcesRule: Rule = ({ spec }) => resourcesProblems(spec.resources);
 // a value that is not a label value, after the hook has answered; the spec is refused first, naming the entry.
 const nodeSelectorRule: Rule = ({ spec }) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
 
+// Beyond upstream (no such field): the CRD's rule, for a spec that reaches the hook without the API server.
+const heartbeatRule: Rule = ({ spec }) => {
+  const interval = spec.conductor?.heartbeatInterval ?? DEFAULT_HEARTBEAT_INTERVAL;
+  const timeout = spec.conductor?.heartbeatTimeout ?? DEFAULT_HEARTBEAT_TIMEOUT;
+  return timeout < HEARTBEATS_PER_TIMEOUT * interval
+    ? [
+        problem(
+          'spec.conductor.heartbeatTimeout',
+          `heartbeatTimeout (${timeout}) must be at least ${HEARTBEATS_PER_TIMEOUT} times heartbeatInterval (${interval}): ${HEARTBEAT_RATIO_REASON}; raise heartbeatTimeout to ${HEARTBEATS_PER_TIMEOUT * interval} or lower heartbeatInterval`,
+        ),
+      ]
+    : [];
+};
+
 /** The semantic rules, in the order of upstream's ValidateIronic. */
 const RULES: readonly Rule[] = [
   haNeedsDatabase,
@@ -777,6 +795,7 @@ const RULES: readonly Rule[] = [
   resourcesRule,
   proxyRule,
   nodeSelectorRule,
+  heartbeatRule,
 ];
 
 const previousOf = (old: unknown): Previous => {

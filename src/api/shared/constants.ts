@@ -37,6 +37,48 @@ export type DatabaseEngine = (typeof DATABASE_ENGINES)[number];
 export const DEFAULT_DATABASE_ENGINE: DatabaseEngine = 'Builtin';
 /** Galera nodes of the MariaDBOperator engine: three survive the loss of any one. */
 export const DEFAULT_GALERA_REPLICAS = 3;
+/**
+ * Ironic's database connection pool per conductor (`[database] max_pool_size`, `max_overflow`). oslo.db's
+ * defaults (5 + 50) let two conductors open 110 connections; with one process per Ironic pod (API and
+ * conductor share it), a conductor never holds more than their sum, and requests beyond it wait
+ * (`[database] pool_timeout`, 30 s) instead of being refused by MariaDB.
+ */
+export const DATABASE_POOL_SIZE = 10;
+export const DATABASE_MAX_OVERFLOW = 20;
+/** The most connections one conductor opens. */
+export const CONNECTIONS_PER_CONDUCTOR = DATABASE_POOL_SIZE + DATABASE_MAX_OVERFLOW;
+/** Connections of the Ironic user besides the conductors: the schema upgrade and data migration Jobs. */
+export const JOB_CONNECTIONS = 10;
+/** Connections kept for other accounts: root, the health checks, mariadb-operator and Galera. */
+export const ADMIN_CONNECTIONS = 10;
+/** Conductors a database is sized for by default: high availability on three control-plane nodes. */
+export const DEFAULT_MAX_CONDUCTORS = 3;
+export const MAX_CONDUCTORS_LIMIT = 64;
+
+/**
+ * The connection budget of a database used by up to `conductors` conductors: the Ironic user may open what
+ * they and the Jobs need, and MariaDB accepts that plus room for administration, so that a full user
+ * never locks out root, the health checks or the operator.
+ */
+export const connectionBudget = (conductors: number): { readonly maxUserConnections: number; readonly maxConnections: number } => {
+  const maxUserConnections = conductors * CONNECTIONS_PER_CONDUCTOR + JOB_CONNECTIONS;
+  return { maxUserConnections, maxConnections: maxUserConnections + ADMIN_CONNECTIONS };
+};
+
+/**
+ * Conductor liveness: a heartbeat every 5 s, declared dead after 30 s without one (Ironic: 10 s and 60 s).
+ * See the README's Sizing section for the trade-off.
+ */
+export const DEFAULT_HEARTBEAT_INTERVAL = 5;
+export const DEFAULT_HEARTBEAT_TIMEOUT = 30;
+/** heartbeatTimeout must cover this many heartbeats, so that one late heartbeat never looks like a dead conductor. */
+export const HEARTBEATS_PER_TIMEOUT = 3;
+/** Seconds a stopping conductor waits for the nodes it holds (`[conductor] graceful_shutdown_timeout`, Ironic's default). */
+export const DEFAULT_SHUTDOWN_TIMEOUT = 60;
+/** `[agent] deploy_logs_collect` choices; on_failure (Ironic's default; ironic-image sets always). */
+export const DEPLOY_LOGS_CHOICES = ['always', 'on_failure', 'never'] as const;
+export type DeployLogs = (typeof DEPLOY_LOGS_CHOICES)[number];
+export const DEFAULT_DEPLOY_LOGS: DeployLogs = 'on_failure';
 /** The official MariaDB image, on its long-term support line (11.8 LTS). */
 export const DEFAULT_MARIADB_IMAGE = 'docker.io/library/mariadb:11.8';
 

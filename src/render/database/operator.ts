@@ -10,7 +10,8 @@ import { toChild, type KubeChild } from '../child.js';
 import { databaseNames } from '../names.js';
 import { base64, databaseLabels } from '../meta.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
-import { MAX_CONNECTIONS, renderDatabaseCredentials, serverSettings } from './render.js';
+import { connectionBudget } from '../../api/shared/constants.js';
+import { renderDatabaseCredentials, serverSettings } from './render.js';
 
 export const MARIADB_API_VERSION = 'k8s.mariadb.com/v1alpha1';
 
@@ -71,7 +72,7 @@ export const renderMariaDB = (input: DatabaseRenderInput): KubeChild => {
     port: MARIADB_PORT,
     rootPasswordSecretKeyRef: { name: databaseNames(input.name).rootPassword, key: 'password', generate: true },
     storage: storage(input),
-    myCnf: ['[mariadb]', ...serverSettings(), ''].join('\n'),
+    myCnf: ['[mariadb]', ...serverSettings(input), ''].join('\n'),
     ...tls(input),
     ...(model.priorityClassName !== undefined && { priorityClassName: model.priorityClassName }),
     ...(Object.keys(model.nodeSelector).length > 0 && { nodeSelector: model.nodeSelector }),
@@ -117,8 +118,9 @@ export const renderMariaDBUser = (input: DatabaseRenderInput, user: OperatorUser
       name: input.credentials.username,
       host: '%',
       passwordSecretKeyRef: { name: user.passwordSecret, key: 'password' },
-      // mariadb-operator's default is 10, fewer than Ironic's connection pools open.
-      maxUserConnections: MAX_CONNECTIONS,
+      // mariadb-operator's default is 10, fewer than Ironic's connection pools open. Below max_connections,
+      // so that a user at its limit never locks out root, the health checks or mariadb-operator.
+      maxUserConnections: connectionBudget(input.model.maxConductors).maxUserConnections,
       cleanupPolicy: 'Skip',
     }),
     user.name,

@@ -12,6 +12,7 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import { toChild, type KubeChild } from '../child.js';
 import { LABELS, databaseNames, labelValue, versionAnnotation } from '../names.js';
 import { base64, contentHash, databaseLabels, nodeSelection } from '../meta.js';
+import { connectionBudget } from '../../api/shared/constants.js';
 import { compareQuantities, parseQuantity } from '../../api/shared/quantity.js';
 import { restricted } from '../security.js';
 import { claimFields, ephemeralVolumes } from '../volume-claim.js';
@@ -31,20 +32,24 @@ const DATA_VOLUME = 'data';
 const CONFIG_DIR = '/etc/mysql/conf.d';
 const CREDENTIALS_DIR = '/auth/mariadb';
 const TLS_DIR = '/certs/mariadb';
-/** Connections MariaDB accepts (the metal3 image's default, kept). */
-export const MAX_CONNECTIONS = 64;
 
 const selector = (input: DatabaseRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(databaseNames(input.name).statefulSet) });
 
 /**
- * The server settings, the same for both engines: the connection limit, and the character set Ironic
+ * The server settings, the same for both engines: the connection limit (the budget of spec.maxConductors;
+ * NOTE: the metal3 image's 64 was fewer than two conductors' default pools), and the character set Ironic
  * asks for (its URL says charset=utf8, utf8mb3 in MariaDB, and its tables are created with it).
  */
-export const serverSettings = (): string[] => [
-  `max_connections = ${MAX_CONNECTIONS}`,
-  'character_set_server = utf8mb3',
-  'collation_server = utf8mb3_general_ci',
-];
+export const serverSettings = (input: DatabaseRenderInput): string[] => {
+  const budget = connectionBudget(input.model.maxConductors);
+  return [
+    `max_connections = ${budget.maxConnections}`,
+    // Per account (the Builtin engine's user has no limit of its own): Ironic's user never takes the last ones.
+    `max_user_connections = ${budget.maxUserConnections}`,
+    'character_set_server = utf8mb3',
+    'collation_server = utf8mb3_general_ci',
+  ];
+};
 
 /**
  * The server configuration, mounted as its own file in /etc/mysql/conf.d, which the official image reads
@@ -54,7 +59,7 @@ export const serverSettings = (): string[] => [
 export const mariadbConfig = (input: DatabaseRenderInput): string =>
   [
     '[mariadb]',
-    ...serverSettings(),
+    ...serverSettings(input),
     ...(input.tls !== undefined ? [`ssl_cert = ${TLS_DIR}/tls.crt`, `ssl_key = ${TLS_DIR}/tls.key`, 'require_secure_transport = ON'] : []),
     '',
   ].join('\n');

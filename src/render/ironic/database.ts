@@ -8,6 +8,7 @@ import type { DatabaseModel } from '../../api/model.js';
 import { findObject, pathOf, textOf } from '../observed.js';
 import { findCondition, previousReady } from '../status.js';
 import { READY_CONDITION } from '../../api/shared/common.js';
+import { DEFAULT_MAX_CONDUCTORS } from '../../api/shared/constants.js';
 import type { DatabaseConnection } from './input.js';
 
 export type DatabaseResult =
@@ -65,8 +66,26 @@ export const resolveDatabase = (database: DatabaseModel, related: ObjectMap | nu
   }
   // A single MariaDB pod (engine Builtin, the default): named, so that high availability can say so.
   const engine = pathOf(db, 'spec', 'engine');
-  return { ok: true, database: { ...connection, ...(engine !== 'MariaDBOperator' && { singlePodDatabase: dbName }) } };
+  const maxConductors = pathOf(db, 'spec', 'maxConductors');
+  return {
+    ok: true,
+    database: {
+      ...connection,
+      ...(engine !== 'MariaDBOperator' && { singlePodDatabase: dbName }),
+      maxConductors: typeof maxConductors === 'number' ? maxConductors : DEFAULT_MAX_CONDUCTORS,
+    },
+  };
 };
+
+/**
+ * A short note for the Ready message when this Ironic alone runs more conductors (pods scheduled) than its
+ * IronicDatabase's connection limits are sized for, or undefined. NOTE: other Ironics on the same database
+ * are not counted (this one cannot see their pods); the README's Sizing section says to count them.
+ */
+export const conductorBudgetHint = (conductors: number, databaseName: string | undefined, database: DatabaseConnection | undefined): string | undefined =>
+  databaseName !== undefined && database?.maxConductors !== undefined && conductors > database.maxConductors
+    ? `note: this Ironic runs ${conductors} conductors but IronicDatabase ${databaseName} is sized for ${database.maxConductors} (spec.maxConductors): under load the database may refuse connections; raise its maxConductors to at least ${conductors}`
+    : undefined;
 
 /**
  * A short note for the Ready message of a highly available Ironic whose database is one MariaDB pod, or

@@ -36,8 +36,8 @@ export type ContainerContext = {
 /** A container of the pod, built with what the other features add to it (nothing when the input lacks what it needs). */
 export type ContainerBuilder = { readonly name: string; readonly build: (input: IronicRenderInput, context: ContainerContext) => IContainer | undefined };
 
-/** The pod-level fields a feature may set (placement and the pod's security context). */
-export type PodSpecFields = Pick<IPodSpec, 'affinity' | 'securityContext'>;
+/** The pod-level fields a feature may set (placement, the pod's security context, the time it has to stop). */
+export type PodSpecFields = Pick<IPodSpec, 'affinity' | 'securityContext' | 'terminationGracePeriodSeconds'>;
 
 /**
  * One feature. Every member is optional but `name` and `applies`; a member that a feature does not have

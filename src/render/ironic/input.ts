@@ -59,6 +59,8 @@ export type DatabaseConnection = {
   readonly credentialsHash?: string;
   /** The name of the IronicDatabase, when it runs a single MariaDB pod (engine Builtin). */
   readonly singlePodDatabase?: string;
+  /** The conductors a managed IronicDatabase is sized for (its spec.maxConductors, defaulted). */
+  readonly maxConductors?: number;
 };
 
 /** The switch Secrets of the networking service: the user's (related) or our placeholders (children). */

@@ -29,7 +29,7 @@ import {
 } from '../status.js';
 import { describeProblems } from '../problems.js';
 import { conflictMessage, objectsInTheWay, ownedBy } from '../ownership.js';
-import { resolveDatabase, singlePodDatabaseHint } from './database.js';
+import { conductorBudgetHint, resolveDatabase, singlePodDatabaseHint } from './database.js';
 import { resolveImageCache, workloadUsesImages, type ImageCacheResult } from './image-cache.js';
 import { isOwnSecret, renderDecision, wantedIronicChildren, type ChildrenDecision } from './children.js';
 import { MAX_LISTED_IPV6_ADDRESSES, unlistedIPv6Ranges } from './common-env.js';
@@ -325,6 +325,13 @@ export const ipv6NoProxyHint = (model: IronicModel): string | undefined => {
     : `note: spec.proxy: Ironic calls the agents with Python requests, which ignores IPv6 networks in NO_PROXY, and the IPv6 DHCP range ${ranges.join(', ')} has more than ${MAX_LISTED_IPV6_ADDRESSES} addresses to list one by one, so calls to agents there go through the proxy: narrow the range, or let the proxy reach the provisioning network`;
 };
 
+/** The conductors this Ironic runs: one, or with high availability the pods its observed DaemonSet schedules. */
+const conductorCount = (view: ParentView, input: IronicRenderInput): number => {
+  if (!input.model.highAvailability) return 1;
+  const scheduled = pathOf(findObject(view.children, GROUP_KEYS.daemonSet, view.namespace, input.names.workload), 'status', 'desiredNumberScheduled');
+  return typeof scheduled === 'number' ? scheduled : 0;
+};
+
 /** A short note for the Ready message when the spec's sensor interval was raised to the minimum. */
 export const sensorIntervalHint = (model: IronicModel): string | undefined => {
   const from = model.exporter?.sensorCollectionIntervalRaisedFrom;
@@ -435,6 +442,7 @@ export const finishIronic = (
   if (model.tls.issuerRef !== undefined && (references.tls === undefined || issuedForOtherNames(input))) return waitForIssuedCertificate(view, input);
   const planned = withHints(decideIronicChildren(view, input, installed), [
     singlePodDatabaseHint(model.highAvailability, input.references.database),
+    conductorBudgetHint(conductorCount(view, input), model.database.kind === 'managed' ? model.database.name : undefined, input.references.database),
     sensorIntervalHint(model),
     ipv6NoProxyHint(model),
   ]);

@@ -72,7 +72,7 @@ export const buildPodTemplate = (input: IronicRenderInput, all: readonly IronicF
     buildAll(input, images, features, (f) => f.containers),
     overrides.containers,
   );
-  const { securityContext, affinity } = podSpecFields(input, features);
+  const { securityContext, affinity, terminationGracePeriodSeconds } = podSpecFields(input, features);
   return {
     metadata: {
       labels: { ...overrides.labels, ...selectorLabels(input), ...childLabels(input) },
@@ -86,6 +86,7 @@ export const buildPodTemplate = (input: IronicRenderInput, all: readonly IronicF
       // Service links would add variables such as IRONIC_PORT next to the ones the image reads.
       enableServiceLinks: false,
       ...(securityContext !== undefined && { securityContext }),
+      ...(terminationGracePeriodSeconds !== undefined && { terminationGracePeriodSeconds }),
       ...ironicScheduling(input),
       ...(affinity !== undefined && { affinity }),
       ...(initContainers.length > 0 && { initContainers }),

@@ -4,6 +4,7 @@
  */
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import { preStopPause } from '../conductor.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
 import { buildCommonEnv, htpasswdEnv } from '../common-env.js';
 import { PORT_NAMES, containerPort, dedupeEnv, resourcesOf } from '../facts.js';
@@ -38,6 +39,8 @@ const buildHttpdContainer = (input: IronicRenderInput, context: ContainerContext
     startupProbe: startupProbe(overrides.httpdLivenessProbe ?? probe),
     livenessProbe: overrides.httpdLivenessProbe ?? probe,
     readinessProbe: overrides.httpdReadinessProbe ?? probe,
+    // With TLS it serves the API: the same pause as ironic's before it stops.
+    lifecycle: preStopPause(),
     securityContext: restricted(IRONIC_UID, IRONIC_GID),
   };
 };

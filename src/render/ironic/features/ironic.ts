@@ -7,6 +7,7 @@ import type { IContainerPort } from 'kubernetes-models/v1/ContainerPort';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
 import { buildCommonEnv, extraConfigEnv, htpasswdEnv, proxyEnv, trustedCAFile } from '../common-env.js';
+import { conductorEnv, databasePoolEnv, loggingEnv, preStopPause, terminationGracePeriod } from '../conductor.js';
 import { PORT_NAMES, containerPort, dedupeEnv, env, optionalEnv, resourcesOf } from '../facts.js';
 import type { ContainerContext, IronicFeature } from '../feature.js';
 import type { IronicRenderInput } from '../input.js';
@@ -22,6 +23,7 @@ const databaseEnv = (input: IronicRenderInput): IEnvVar[] => {
     env('MARIADB_DATABASE', db.name),
     // Schema upgrades run in Jobs before the new version starts.
     env('IRONIC_SKIP_DBSYNC', 'true'),
+    ...databasePoolEnv(),
   ];
 };
 
@@ -70,6 +72,8 @@ export const buildIronicEnv = (input: IronicRenderInput, added: readonly IEnvVar
     ...caFileEnv(input),
     ...optionalEnv('IRONIC_EXTERNAL_IP', input.model.networking.externalIP),
     ...externalURLEnv(input),
+    ...conductorEnv(input.model),
+    ...loggingEnv(input.model),
     ...added,
     ...proxyEnv(input),
     ...extraConfigEnv(input),
@@ -95,6 +99,7 @@ const buildIronicContainer = (input: IronicRenderInput, context: ContainerContex
     startupProbe: startupProbe(probe),
     livenessProbe: probe,
     readinessProbe: probe,
+    lifecycle: preStopPause(),
     securityContext: restricted(IRONIC_UID, IRONIC_GID),
   };
 };
@@ -103,4 +108,6 @@ export const IRONIC: IronicFeature = {
   name: 'ironic',
   applies: () => true,
   containers: [{ name: 'ironic', build: buildIronicContainer }],
+  // Time for the pause and the conductor's whole stop (conductor.ts), instead of Kubernetes' 30 s.
+  podSpec: (input) => ({ terminationGracePeriodSeconds: terminationGracePeriod(input.model) }),
 };
