@@ -1,10 +1,12 @@
 /**
  * The README's lists are complete: the deploy/ table has a row for every kustomization, and the list of
- * "See it without a cluster" names every file under examples/ (subfolders too).
+ * "See it without a cluster" names every file under examples/ (subfolders too), and the configuration table
+ * documents exactly the variables the server reads.
  */
 import t from 'tap';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { loadConfig } from '../../src/config.js';
 
 const README = readFileSync('README.md', 'utf8');
 
@@ -35,4 +37,28 @@ t.test('the deploy table of "Deploying" has a row for every kustomization under 
 t.test('"See it without a cluster" names every file under examples/', async (t) => {
   const text = section('See it without a cluster');
   for (const file of filesUnder('examples').map((f) => relative('examples', f))) t.ok(text.includes(`\`${file}\``), file);
+});
+
+t.test('"Configuration of the hook server" has a row for every variable the server reads, and no other', async (t) => {
+  const read = new Set<string>();
+  // An environment that records every name the configuration asks for, and has none of them.
+  const env = new Proxy<NodeJS.ProcessEnv>(
+    {},
+    {
+      get: (_target, key) => {
+        if (typeof key === 'string') read.add(key);
+        return undefined;
+      },
+    },
+  );
+  loadConfig(env);
+  t.ok(read.has('PORT') && read.has('AUTH_BASIC_PASSWORD_FILE'), [...read].join(', '));
+  const documented = new Set(
+    section('Configuration of the hook server')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1] ?? '')),
+  );
+  t.same([...read].filter((name) => !documented.has(name)).sort(), [], 'every variable read is documented');
+  t.same([...documented].filter((name) => !read.has(name)).sort(), [], 'every documented variable is read');
 });
