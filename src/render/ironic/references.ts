@@ -9,8 +9,28 @@ import { dataOf, findObject, isRecord } from '../observed.js';
 import { VRRP } from '../../api/shared/constants.js';
 import { base64 } from '../meta.js';
 import type { IronicNames } from '../names.js';
-import { dataKeys, findReferenced, missingReference, objectContentHash, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
+import {
+  dataKeys,
+  findReferenced,
+  missingReference,
+  objectContentHash,
+  resolveCredentialsSecret,
+  resolveTLSSecret,
+  type CredentialsRules,
+  type Lookup,
+  type ReferenceProblem,
+} from '../references.js';
 import type { IronicReferences, MountedReference, SwitchSecrets, TLSReference, TrustedCAReference } from './input.js';
+
+/** What the user's API credentials Secret must hold: usernames Ironic's htpasswd and clients accept. */
+export const API_CREDENTIALS_RULES: CredentialsRules = { username: /^[A-Za-z0-9_-]+$/, allowed: "letters, digits, '-' and '_'" };
+
+/** The problem of the user's API credentials Secret (spec.apiCredentialsName), if it is named and unusable. */
+export const userCredentialsProblems = (lookup: Lookup, secretName: string | undefined): ReferenceProblem[] => {
+  if (secretName === undefined) return [];
+  const user = resolveCredentialsSecret(lookup, secretName, 'spec.apiCredentialsName', API_CREDENTIALS_RULES);
+  return user.ok ? [] : [user.problem];
+};
 
 /** Contents of the placeholder switch Secrets, for the user to fill in. */
 export const SWITCH_PLACEHOLDERS = {
@@ -50,11 +70,11 @@ const resolveIssuedTLS = (names: IronicNames, lookup: Lookup): TLSReference | un
   };
 };
 
-const resolveTLS = (model: IronicModel, names: IronicNames, lookup: Lookup, problems: ReferenceProblem[]): TLSReference | undefined => {
+const resolveTLS = (model: IronicModel, names: IronicNames, lookup: Lookup, now: string, problems: ReferenceProblem[]): TLSReference | undefined => {
   if (model.tls.issuerRef !== undefined) return resolveIssuedTLS(names, lookup);
   const name = model.tls.certificateName;
   if (name === undefined) return undefined;
-  const resolved = resolveTLSSecret(lookup, name, 'spec.tls.certificateName');
+  const resolved = resolveTLSSecret(lookup, name, 'spec.tls.certificateName', now);
   if (!resolved.ok) {
     problems.push(resolved.problem);
     return undefined;
@@ -180,10 +200,12 @@ export const resolveIronicReferences = (params: {
   readonly names: IronicNames;
   readonly lookup: Lookup;
   readonly children: ObjectMap | null | undefined;
+  /** The time of the request (RFC 3339): certificates must be valid then. */
+  readonly now: string;
 }): ReferenceResult => {
   const { model, lookup } = params;
   const problems: ReferenceProblem[] = [];
-  const tls = resolveTLS(model, params.names, lookup, problems);
+  const tls = resolveTLS(model, params.names, lookup, params.now, problems);
   const bmcCA = resolveCA(model.tls.bmcCA, lookup, problems)?.reference;
   const trustedCA = resolveTrustedCA(model, lookup, problems);
   const switches = resolveSwitches(model, lookup, params.children, params.names, problems);
