@@ -145,3 +145,35 @@ t.test('an IronicDatabase reports its credentials and its TLS Secret together', 
   );
   t.equal(body.children.length, 4, 'children kept');
 });
+
+t.test('CA bundles hold certificates: every key of the BMC CA, the chosen key of the trusted CA', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const configMap = (name: string, data: Record<string, string>): Obj => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'metal3' },
+    data,
+  });
+  const spec = {
+    networking: provisioning,
+    tls: { bmcCA: { kind: 'ConfigMap', name: 'bmc' }, trustedCA: { kind: 'ConfigMap', name: 'trusted', key: 'bundle.pem' } },
+  };
+  const sync = async (...objects: Obj[]): Promise<Obj> =>
+    conditionOf(
+      syncBody(await app.inject({ method: 'POST', url: '/ironic/sync', payload: { parent: ironic(spec), children: {}, related: related(...objects) } })),
+    );
+  const good = [
+    configMap('bmc', { 'a.pem': TEST_CA_PEM, 'b.pem': OTHER_CA_PEM }),
+    configMap('trusted', { 'bundle.pem': TEST_CA_PEM, 'other.txt': 'not used' }),
+  ];
+  t.not((await sync(...good))['reason'], 'InvalidReference', 'certificates in every BMC key and in the chosen trusted key; other trusted keys are not read');
+  t.match(await sync(configMap('bmc', { 'a.pem': TEST_CA_PEM, 'b.pem': 'junk', 'c.pem': '' }), configMap('trusted', { 'bundle.pem': 'junk' })), {
+    status: 'False',
+    reason: 'InvalidReference',
+    message: [
+      'ConfigMap metal3/bmc named in spec.tls.bmcCA: keys "b.pem", "c.pem" hold no PEM certificate that parses: put the CA certificates (-----BEGIN CERTIFICATE-----) there',
+      'ConfigMap metal3/trusted named in spec.tls.trustedCA: key "bundle.pem" holds no PEM certificate that parses: put the CA certificates (-----BEGIN CERTIFICATE-----) there',
+    ].join('; '),
+  });
+});
