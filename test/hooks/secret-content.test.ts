@@ -9,6 +9,7 @@ import { resolveTLSSecret, type Lookup } from '../../src/render/references.js';
 import { FIXED_NOW, ironic, objectMap, syncBody, testServer, type Obj } from '../helpers/hooks.js';
 import { related, secret, syncedChildren } from '../fixtures/ironic-scenarios.js';
 import { ironicDatabase, syncedDatabaseChildren } from '../fixtures/database-scenarios.js';
+import { imageCache } from '../fixtures/image-cache-scenarios.js';
 import { FIXED_RPC_CA } from '../fixtures/rpc-ca.js';
 import { OTHER_CA_PEM, TEST_CA_PEM, TEST_EXPIRED_LEAF, TEST_LEAF } from '../fixtures/tls.js';
 import { objAt } from '../support/paths.js';
@@ -176,4 +177,18 @@ t.test('CA bundles hold certificates: every key of the BMC CA, the chosen key of
       'ConfigMap metal3/trusted named in spec.tls.trustedCA: key "bundle.pem" holds no PEM certificate that parses: put the CA certificates (-----BEGIN CERTIFICATE-----) there',
     ].join('; '),
   });
+});
+
+t.test('an IronicImageCache whose TLS Secret has a key of another certificate is not Ready', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  const parent = imageCache({ tlsCertificateName: 'ipa-tls' });
+  const wrongKey = related(secret('ipa-tls', { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_EXPIRED_LEAF.keyPem }));
+  const body = syncBody(await app.inject({ method: 'POST', url: '/ironicimagecache/sync', payload: { parent, children: {}, related: wrongKey } }));
+  t.match(conditionOf(body), {
+    status: 'False',
+    reason: 'InvalidReference',
+    message: `Secret metal3/ipa-tls named in spec.tlsCertificateName: ${WRONG_KEY}`,
+  });
+  t.same(body.children, [], 'nothing rendered');
 });
