@@ -6,6 +6,7 @@ import { IRONIC_CONTAINER_NAMES } from './shared/constants.js';
 import type { ContainerResources } from './ironic/schema.js';
 import { describeValue, fieldPath, problem, type Problem } from './shared/problems.js';
 import { compareQuantities, parseQuantity } from './shared/quantity.js';
+import { patternMessage, QUANTITY_PATTERN } from './shared/schema-messages.js';
 
 type QuantityMap = Readonly<Record<string, string | number>>;
 
@@ -22,8 +23,7 @@ export const quantityProblems = (base: string, quantities: QuantityMap): Problem
       const value = quantities[resource];
       const parsed = value === undefined ? undefined : parseQuantity(value);
       const path = fieldPath(base, resource);
-      if (parsed === undefined)
-        return [problem(path, `${describeValue(value)} is not a Kubernetes quantity: use a number with an optional suffix, for example 500m, 2 or 1Gi`)];
+      if (parsed === undefined) return [problem(path, patternMessage({ pattern: QUANTITY_PATTERN }, value))];
       return parsed.numerator < 0n ? [problem(path, `${describeValue(value)} is negative: use a quantity of zero or more, for example 500m or 1Gi`)] : [];
     });
 

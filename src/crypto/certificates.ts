@@ -54,3 +54,85 @@ export const keyMatchesCertificate = (pair: Pair): boolean => {
   const digest = createHash('sha256').update(`${pair.certPem.length}\0`).update(pair.certPem).update(pair.keyPem).digest('hex');
   return keyMatches.get(digest, () => matches(pair));
 };
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
+
+const parseBundle = (pem: string): readonly X509Certificate[] | undefined => {
+  const blocks = pem.match(PEM_CERTIFICATE) ?? [];
+  if (blocks.length === 0) return undefined;
+  try {
+    return blocks.map((block) => new X509Certificate(block));
+  } catch {
+    return undefined;
+  }
+};
+
+/** Bundles already parsed, by their (public) text. */
+export const parsedBundles: Memo<readonly X509Certificate[] | undefined> = boundedMemo(KEPT);
+
+/** The certificates of a PEM text, in order; undefined when it holds none or one of them does not parse. */
+export const certificateBundle = (pem: string): readonly X509Certificate[] | undefined =>
+  pem.length <= MAX_KEPT_LENGTH ? parsedBundles.get(pem, () => parseBundle(pem)) : parseBundle(pem);
+
+const keyParses = (keyPem: string): boolean => {
+  try {
+    return createPrivateKey(keyPem).type === 'private';
+  } catch {
+    return false;
+  }
+};
+
+/** Keys already parsed: by a digest of the key, never the key itself. */
+export const parsedKeys: Memo<boolean> = boundedMemo(KEPT);
+
+/** Whether a text is a private key in PEM (PKCS#1, PKCS#8 or SEC1) that parses. */
+export const privateKeyParses = (keyPem: string): boolean =>
+  keyPem.length > MAX_KEPT_LENGTH ? keyParses(keyPem) : parsedKeys.get(createHash('sha256').update(keyPem).digest('hex'), () => keyParses(keyPem));
+
+/** Whether `cert` is one of `cas`, or issued and signed by one of them. */
+const signedByOneOf = (cert: X509Certificate, cas: readonly X509Certificate[]): boolean =>
+  cas.some((ca) => ca.fingerprint256 === cert.fingerprint256 || (cert.checkIssued(ca) && cert.verify(ca.publicKey)));
+
+/** A certificate issued moments ago by an issuer whose clock runs ahead is not refused. */
+const NOT_YET_VALID_TOLERANCE_MS = 60 * 60 * 1000;
+
+const isoDate = (ms: number): string => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+
+/** What is wrong with the certificate in tls.crt: each a phrase that says what to do; never any content. */
+const certificateProblems = (chain: readonly X509Certificate[], now: number, caPem: string | undefined): string[] => {
+  const leaf = chain[0];
+  if (leaf === undefined) return [];
+  const [from, to] = [Date.parse(leaf.validFrom), Date.parse(leaf.validTo)];
+  const out: string[] = [];
+  if (to <= now) out.push(`the certificate in tls.crt expired on ${isoDate(to)}: renew it`);
+  else if (from > now + NOT_YET_VALID_TOLERANCE_MS)
+    out.push(`the certificate in tls.crt is not valid before ${isoDate(from)}: check the clock of its issuer, or wait`);
+  if (caPem === undefined || caPem.trim() === '') return out;
+  const cas = certificateBundle(caPem);
+  if (cas === undefined) return [...out, 'ca.crt holds no PEM certificate that parses: put the CA that issued the certificate in ca.crt, or remove the key'];
+  if (!chain.some((cert) => signedByOneOf(cert, cas)))
+    out.push('ca.crt did not sign the certificate in tls.crt: put the CA that issued it in ca.crt, or the certificate with its intermediates in tls.crt');
+  return out;
+};
+
+/**
+ * The problems of the content of a kubernetes.io/tls Secret at `now` (milliseconds): tls.crt holds PEM
+ * certificates (the serving one first, then its intermediates) that are valid now, tls.key is a PEM private
+ * key and the certificate's own, and ca.crt (when given) holds the CA that issued the chain. Phrases name the
+ * key and what to do; they never quote the content.
+ */
+export const tlsContentProblems = (
+  content: { readonly certPem: string; readonly keyPem: string; readonly caPem?: string | undefined },
+  now: number,
+): string[] => {
+  const chain = certificateBundle(content.certPem);
+  const keyOk = privateKeyParses(content.keyPem);
+  return [
+    ...(chain === undefined ? ['tls.crt holds no PEM certificate that parses: put the certificate (-----BEGIN CERTIFICATE-----) in tls.crt'] : []),
+    ...(keyOk ? [] : ['tls.key holds no PEM private key that parses: put the private key (-----BEGIN PRIVATE KEY-----) in tls.key']),
+    ...(chain !== undefined && keyOk && !keyMatchesCertificate({ certPem: content.certPem, keyPem: content.keyPem })
+      ? ['tls.key is not the private key of the certificate in tls.crt: put the key it was issued for']
+      : []),
+    ...(chain === undefined ? [] : certificateProblems(chain, now, content.caPem)),
+  ];
+};

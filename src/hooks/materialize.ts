@@ -16,6 +16,7 @@ import { caRenewalStart, generateRpcCA, type KeyPairPem } from '../crypto/rpc-ca
 import { requiredCertificateFacts } from '../crypto/certificates.js';
 import { publishedLongEnough, renewalPeriod, signableAt } from '../crypto/renewal.js';
 import { nextCASet, normalizeBundle, type CASet } from '../crypto/rotation.js';
+import { API_CREDENTIALS_RULES } from '../render/ironic/references.js';
 
 /** Random passwords and bcrypt, injectable so tests can make golden files without randomness. */
 export type Secrets = {
@@ -90,9 +91,6 @@ export const bcryptSecrets = (cacheSize = 4096, hasher: Bcrypt = bcrypt): Secret
   };
 };
 
-/** Usernames Ironic's htpasswd and clients accept. */
-const USERNAME = /^[A-Za-z0-9_-]+$/;
-
 export type CredentialsResult = { readonly ok: true; readonly credentials: ApiCredentials } | { readonly ok: false; readonly problem: ReferenceProblem };
 
 type Plain = { readonly secretName: string; readonly username: string; readonly password: string; readonly generated: boolean };
@@ -147,7 +145,7 @@ export const materializeCredentials = async (params: {
   const { names, lookup, children, plan } = params;
   let plain: Plain;
   if (plan.kind === 'user') {
-    const user = resolveCredentialsSecret(lookup, plan.secretName, 'spec.apiCredentialsName', { username: USERNAME, allowed: "letters, digits, '-' and '_'" });
+    const user = resolveCredentialsSecret(lookup, plan.secretName, 'spec.apiCredentialsName', API_CREDENTIALS_RULES);
     if (!user.ok) return { ok: false, problem: user.problem };
     plain = { secretName: plan.secretName, ...user.value, generated: false };
   } else {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
 import { GROUP_KEYS } from '../api/shared/hook.js';
 import { dataOf, findObject, isRecord as isMap } from './observed.js';
+import { tlsContentProblems } from '../crypto/certificates.js';
 
 /** Why a reference cannot be used: `missing` objects may appear later; `invalid` ones need a change. */
 export type ReferenceProblem = { readonly kind: 'missing' | 'invalid'; readonly path: string; readonly message: string };
@@ -61,8 +62,12 @@ const rawData = (secret: KubeObject, key: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-/** A kubernetes.io/tls Secret named in `path`: it must exist and hold tls.crt and tls.key. */
-export const resolveTLSSecret = (lookup: Lookup, name: string, path: string): Resolved<TLSSecret> => {
+/**
+ * A kubernetes.io/tls Secret named in `path`: it must exist and hold tls.crt and tls.key, a certificate
+ * valid at `now` (the time of the request, RFC 3339) with its own private key, signed by ca.crt when that
+ * is given (see tlsContentProblems). Messages name the Secret and the key, never the content.
+ */
+export const resolveTLSSecret = (lookup: Lookup, name: string, path: string, now: string): Resolved<TLSSecret> => {
   const secret = findReferenced(lookup, 'Secret', name);
   if (secret === undefined) return { ok: false, problem: missingReference(lookup, 'Secret', name, path) };
   const keys = dataKeys(secret);
@@ -70,6 +75,9 @@ export const resolveTLSSecret = (lookup: Lookup, name: string, path: string): Re
   if (absent.length > 0) {
     return invalid(path, `Secret ${lookup.namespace}/${name} has no ${absent.join(' and ')}: use a kubernetes.io/tls Secret with tls.crt and tls.key`);
   }
+  const data = dataOf(secret);
+  const content = tlsContentProblems({ certPem: data['tls.crt'] ?? '', keyPem: data['tls.key'] ?? '', caPem: data['ca.crt'] }, Date.parse(now));
+  if (content.length > 0) return invalid(path, `Secret ${lookup.namespace}/${name} named in ${path}: ${content.join('; ')}`);
   return { ok: true, value: { name, hash: objectContentHash(secret), keys, caData: rawData(secret, 'ca.crt') ?? rawData(secret, 'tls.crt') ?? '' } };
 };
 

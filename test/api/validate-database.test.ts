@@ -43,8 +43,18 @@ const TABLES: readonly RuleTable[] = [
     refused: [
       { name: 'null', spec: null, path: 'spec', words: ['must be an object'] },
       { name: 'string', spec: 'db', path: 'spec', words: ['must be an object'] },
-      { name: 'size with a space', spec: { storage: { size: '10 Gi' } }, path: 'spec.storage.size', words: ['wrong format'] },
-      { name: 'size as a number', spec: { storage: { size: 10 } }, path: 'spec.storage.size', words: ['must be a string'] },
+      {
+        name: 'size with a space',
+        spec: { storage: { size: '10 Gi' } },
+        path: 'spec.storage.size',
+        words: ['"10 Gi" is not a size', 'Ki, Mi, Gi', 'write "10Gi"'],
+      },
+      {
+        name: 'size as a number',
+        spec: { storage: { size: 10 } },
+        path: 'spec.storage.size',
+        words: ['must be text, but it is the number 10', 'in quotes, for example "10Gi"'],
+      },
       { name: 'whenDeleted', spec: { storage: { whenDeleted: 'Keep' } }, path: 'spec.storage.whenDeleted', words: ['one of', '"Retain"', '"Delete"'] },
       { name: 'quantity of the wrong type', spec: resources({ cpu: [] }, {}), path: 'spec.resources.requests.cpu', words: ['whole number or a quantity'] },
       { name: 'fractional integer quantity', spec: resources({}, { cpu: 1.5 }), path: 'spec.resources.limits.cpu', words: ['quantity'] },
@@ -64,7 +74,12 @@ const TABLES: readonly RuleTable[] = [
       },
       { name: 'one Galera node', spec: { engine: 'MariaDBOperator', replicas: 1 }, path: 'spec.replicas', words: ['3'] },
       { name: 'eleven Galera nodes', spec: { engine: 'MariaDBOperator', replicas: 11 }, path: 'spec.replicas', words: ['9'] },
-      { name: 'priorityClassName with capitals', spec: { priorityClassName: 'High' }, path: 'spec.priorityClassName', words: ['format'] },
+      {
+        name: 'priorityClassName with capitals',
+        spec: { priorityClassName: 'High' },
+        path: 'spec.priorityClassName',
+        words: ['"High" is not a DNS subdomain name', 'write "high"'],
+      },
       { name: 'priorityClassName too long', spec: { priorityClassName: 'p'.repeat(254) }, path: 'spec.priorityClassName', words: ['too long', '253'] },
       {
         name: 'semantic rules do not run on a malformed spec',

@@ -9,6 +9,7 @@ import { runRender } from '../../src/cli/render.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
 import { jsOf } from '../helpers/json.js';
 import { objAt } from '../support/paths.js';
+import { TEST_LEAF } from '../fixtures/tls.js';
 
 type Run = { code: number; stdout: string; stderr: string };
 
@@ -74,7 +75,7 @@ t.test('the migrated design proposal objects render to Ready', async (t) => {
       kind: 'Secret',
       metadata: { name: 'ironic-tls', namespace: 'test' },
       type: 'kubernetes.io/tls',
-      stringData: { 'tls.crt': 'CERT', 'tls.key': 'KEY' },
+      stringData: { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem },
     },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-service-x7k2p', namespace: 'test' }, stringData: { username: 'ironic', password: 'secret' } },
   ]
@@ -102,7 +103,7 @@ t.test("upstream's own samples and a kubectl get of a recent release migrate and
       kind: 'Secret',
       metadata: { name: 'ironic-tls', namespace: 'baremetal-operator-system' },
       type: 'kubernetes.io/tls',
-      stringData: { 'tls.crt': 'CERT', 'tls.key': 'KEY' },
+      stringData: { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem },
     },
     {
       apiVersion: 'v1',

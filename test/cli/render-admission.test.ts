@@ -44,12 +44,24 @@ const cases = [
   {
     scenario: 'a field of the wrong type',
     spec: { networking: { interface: 'eth1', ipAddress: 192 } },
-    message: /spec\.networking\.ipAddress: Invalid value: 192: spec\.networking\.ipAddress in body must be of type string/,
+    message: /spec\.networking\.ipAddress: must be text, but it is the number 192: write it as text, in quotes, for example "192"\n$/,
   },
   {
     scenario: 'a port out of range',
     spec: { networking: { interface: 'eth1', ipAddress: '192.0.2.2', apiPort: 70000 } },
-    message: /spec\.networking\.apiPort: Invalid value: 70000: spec\.networking\.apiPort in body should be less than or equal to 65535/,
+    message: /spec\.networking\.apiPort: is 70000, which is too large: use a value from 1 to 65535\n$/,
+  },
+  {
+    scenario: 'a version written as a number (YAML reads 38.0 as 38)',
+    spec: { version: 38.0, networking: { interface: 'eth1', ipAddress: '192.0.2.2' } },
+    message:
+      /^ironic-render: Ironic "metal3\/ironic" is invalid: spec\.version: must be text, but it is the number 38: write it as text, in quotes, for example "38\.0"\n$/,
+  },
+  {
+    scenario: 'a memory limit in GB',
+    spec: { networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, resources: { ironic: { limits: { memory: '1GB' } } } },
+    message:
+      /spec\.resources\.ironic\.limits\.memory: "1GB" is not a Kubernetes quantity \(.*\): write "1Gi" \(powers of 1024\) or "1G" \(powers of 1000\), without a trailing B\n$/,
   },
   {
     scenario: 'a CEL rule of the CRD',

@@ -7,6 +7,7 @@ import { customizeIronicDatabase } from '../../src/hooks/ironic-database.js';
 import { containerOf, envOf, podOf } from '../helpers/render.js';
 import { firstObserved, ofKind, requireChild } from '../helpers/children.js';
 import { objAt, present } from '../support/paths.js';
+import { TEST_LEAF } from '../fixtures/tls.js';
 
 type Response = SyncBody;
 
@@ -250,7 +251,7 @@ t.test('engine MariaDBOperator: Ready follows the Ready conditions of the mariad
 t.test('engine MariaDBOperator with a TLS Secret without ca.crt is refused: mariadb-operator needs the CA', async (t) => {
   const app = operatorApp();
   t.teardown(() => app.close());
-  const tls = secret('db-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' });
+  const tls = secret('db-tls', { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem });
   const r = syncBody(
     await app.inject({
       method: 'POST',

@@ -27,6 +27,7 @@ import { observeAll } from '../helpers/k8s.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';
 import { valueAt } from '../support/paths.js';
 import { DB_TLS, mariadbOperatorReady, primaryService, readyStatefulSet, WITH_MARIADB_OPERATOR } from '../fixtures/database-scenarios.js';
+import { TEST_LEAF } from '../fixtures/tls.js';
 
 type Objects = Record<string, Record<string, Obj>>;
 
@@ -119,7 +120,7 @@ t.test('prepare: what a sync may render, with which credentials and certificate,
     },
     {
       scenario: 'TLS without a CA: clients trust tls.crt',
-      v: view({ tlsCertificateName: 'db-tls' }, { related: related(secret('db-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })) }),
+      v: view({ tlsCertificateName: 'db-tls' }, { related: related(secret('db-tls', { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem })) }),
       credentials: { generate: NAMES.credentials },
       caKey: 'tls.crt',
     },
@@ -299,7 +300,10 @@ t.test('sync: the Ready condition, the connection facts and the children, by eng
     },
     {
       scenario: 'MariaDBOperator with a certificate without ca.crt: refused',
-      v: view({ ...galera, tlsCertificateName: 'db-tls' }, { related: related(secret('db-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })) }),
+      v: view(
+        { ...galera, tlsCertificateName: 'db-tls' },
+        { related: related(secret('db-tls', { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem })) },
+      ),
       config: OPERATOR,
       status: 'False',
       reason: 'InvalidReference',

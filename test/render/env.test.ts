@@ -6,6 +6,7 @@ import t from 'tap';
 import { containerOf, envOf, podOf, syncFor } from '../helpers/render.js';
 import { TLS_SECRET, configMap } from '../fixtures/ironic-scenarios.js';
 import type { Obj } from '../helpers/hooks.js';
+import { OTHER_CA_PEM, TEST_CA_PEM } from '../fixtures/tls.js';
 
 type Case = {
   scenario: string;
@@ -102,7 +103,7 @@ const cases: Case[] = [
   {
     scenario: 'trusted CA reaches httpd too (Q13)',
     spec: { networking: provisioning, tls: { trustedCAName: 'trusted' } },
-    related: [configMap('trusted', { 'z.pem': 'Z', 'a.pem': 'A' })],
+    related: [configMap('trusted', { 'z.pem': OTHER_CA_PEM, 'a.pem': TEST_CA_PEM })],
     container: 'httpd',
     present: { WEBSERVER_CACERT_FILE: '/certs/ca/trusted/a.pem' },
   },

@@ -9,6 +9,7 @@ import { TLS_SECRET, secret } from '../fixtures/ironic-scenarios.js';
 import type { Obj } from '../helpers/hooks.js';
 import { parseYaml } from '../helpers/json.js';
 import { objAt, present } from '../support/paths.js';
+import { TEST_LEAF } from '../fixtures/tls.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const decode = (value: unknown): string => Buffer.from(String(value), 'base64').toString('utf8');
@@ -41,7 +42,7 @@ const cases: readonly { scenario: string; spec: Obj; related?: Obj[]; access: Ob
   {
     scenario: 'a certificate without ca.crt is its own CA; IPv6 addresses are bracketed',
     spec: { networking: { interface: 'eth1', ipAddress: 'fd00::2' }, tls: { certificateName: 'self-signed', disableVirtualMediaTLS: true } },
-    related: [secret('self-signed', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })],
+    related: [secret('self-signed', { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem })],
     access: {
       apiURL: 'https://ironic.metal3.svc',
       externalAPIURL: 'https://[fd00::2]:6385',

@@ -17,6 +17,7 @@ import { IPXE_BUILD_SCRIPT } from '../../src/render/ironic/features/ipxe-tls.js'
 import { containerOf, envOf, podOf, syncFor, type Container } from '../helpers/render.js';
 import type { Obj } from '../helpers/hooks.js';
 import { TLS_SECRET, secret } from '../fixtures/ironic-scenarios.js';
+import { TEST_LEAF } from '../fixtures/tls.js';
 
 const network = { ipAddress: '192.0.2.2', interface: 'eth1', dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.100' } };
 const spec = { networking: network, tls: { generateCertificate: true, ipxe: true } };
@@ -190,7 +191,7 @@ t.test("a user's Secret: its CA when it has one, else the certificate itself", a
   const ipxeSpec = { networking: network, tls: { certificateName: 'ironic-tls', ipxe: true } };
   const withCA = podOf((await syncFor(ipxeSpec, [TLS_SECRET])).children);
   t.equal(envOf(containerOf(withCA, 'ipxe-builder'))['IPXE_CERT_FILE'], '/certs/ipxe/ca.crt');
-  const withoutCA = podOf((await syncFor(ipxeSpec, [secret('ironic-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })])).children);
+  const withoutCA = podOf((await syncFor(ipxeSpec, [secret('ironic-tls', { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem })])).children);
   t.equal(envOf(containerOf(withoutCA, 'ipxe-builder'))['IPXE_CERT_FILE'], '/certs/ipxe/tls.crt', 'a self-signed or public certificate: trusted as it is');
   t.match(mountsOf(containerOf(withoutCA, 'dnsmasq'))['/certs/ipxe'], { name: 'cert-ironic', readOnly: true });
 });
@@ -229,7 +230,7 @@ t.test('the builder sees the certificate it trusts and no private key', async (t
     [
       'Secret without ca.crt',
       { networking: network, tls: { certificateName: 'ironic-tls', ipxe: true } },
-      [secret('ironic-tls', { 'tls.crt': 'CERT', 'tls.key': 'KEY' })],
+      [secret('ironic-tls', { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem })],
     ],
   ];
   for (const [name, ipxeSpec, related] of cases) {

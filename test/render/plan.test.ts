@@ -507,7 +507,8 @@ t.test('retiring the other workload kind: scale down, wait for the pods and thei
 
 t.test('the credentials rule: ours without a name or under our own name unless the user made that Secret', async (t) => {
   const own = names.apiCredentials;
-  const theirs = object('v1', 'Secret', own);
+  const usable = { data: { username: Buffer.from('metal3').toString('base64'), password: Buffer.from('secret').toString('base64') } };
+  const theirs = object('v1', 'Secret', own, usable);
   const oursObserved = object('v1', 'Secret', own);
   const oursInRelated = {
     ...object('v1', 'Secret', own),
@@ -527,7 +528,12 @@ t.test('the credentials rule: ours without a name or under our own name unless t
       children: group('Secret.v1', oursObserved),
       expected: { kind: 'generated', secretName: own, observed: true },
     },
-    { scenario: "another name: the user's", spec: { apiCredentialsName: 'mine' }, expected: { kind: 'user', secretName: 'mine' } },
+    {
+      scenario: "another name: the user's",
+      spec: { apiCredentialsName: 'mine' },
+      related: group('Secret.v1', object('v1', 'Secret', 'mine', usable)),
+      expected: { kind: 'user', secretName: 'mine' },
+    },
     {
       scenario: 'our name, no such Secret: generated (what baremetal-operator reads)',
       spec: { apiCredentialsName: own },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conditionsOf, fakeSecrets, hookResponse, ironic } from '../helpers/hooks.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';
+import { TEST_EXPIRED_LEAF, TEST_LEAF } from '../fixtures/tls.js';
 import { hookLines, loggingServer } from './support.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
@@ -52,9 +53,13 @@ t.test('exactly one JSON line per hook call, none for probes', async (t) => {
   t.notOk('parent' in (entries[3] ?? {}), 'no parent when the body could not be read');
 });
 
+/** A line of the body of a PEM key, to look for in logs and messages. */
+const keyLine = (pem: string): string => pem.split(/\r?\n/)[2] ?? pem;
+
 t.test('no secret reaches the logs, whatever happens, at trace level', async (t) => {
   const PASSWORD = 'Corr3ct-Horse-Battery-Staple';
-  const TLS_KEY = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7TopSecretKeyMaterial';
+  const TLS_KEY = keyLine(TEST_LEAF.keyPem);
+  const WRONG_KEY = keyLine(TEST_EXPIRED_LEAF.keyPem);
   const TOKEN = 'hook-bearer-token-0123456789abcdef';
   const dir = mkdtempSync(join(tmpdir(), 'hooks-logging-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,10 +69,7 @@ t.test('no secret reaches the logs, whatever happens, at trace level', async (t)
   t.teardown(() => app.close());
   const auth = { authorization: `Bearer ${TOKEN}` };
   const credentials = secret('creds', { username: 'admin', password: PASSWORD });
-  const tls = secret('ironic-tls', {
-    'tls.crt': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
-    'tls.key': `-----BEGIN PRIVATE KEY-----\n${TLS_KEY}\n-----END PRIVATE KEY-----\n`,
-  });
+  const tls = secret('ironic-tls', { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem });
   const spec = { networking: provisioning, apiCredentialsName: 'creds', tls: { certificateName: 'ironic-tls' } };
   const request = { parent: ironic(spec), children: {}, related: related(credentials, tls) };
 
@@ -97,6 +99,14 @@ t.test('no secret reaches the logs, whatever happens, at trace level', async (t)
   await app.inject({ method: 'POST', url: '/ironic/sync', headers: { ...auth, 'content-type': 'text/plain' }, payload: PASSWORD });
   await app.inject({ method: 'POST', url: '/ironic/sync', headers: { authorization: `Bearer ${PASSWORD}` }, payload: request });
   await app.inject({ method: 'POST', url: '/nope', headers: auth, payload: request });
+  const wrongKey = secret('ironic-tls', { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_EXPIRED_LEAF.keyPem });
+  const refused = await app.inject({ method: 'POST', url: '/ironic/sync', headers: auth, payload: { ...request, related: related(credentials, wrongKey) } });
+  t.match(
+    refused.json(),
+    { status: { conditions: [{ reason: 'InvalidReference', message: /tls\.key is not the private key/ }] } },
+    'a broken TLS Secret is refused',
+  );
+  t.notOk(refused.body.includes(WRONG_KEY), 'without its key in the condition');
   const failing = loggingServer('trace', { secrets: { ...secrets, hash: async (p) => Promise.reject(new Error(`cannot hash ${p.length} characters`)) } });
   t.teardown(() => failing.app.close());
   t.equal((await failing.app.inject({ method: 'POST', url: '/ironic/sync', payload: request })).statusCode, 500);
@@ -112,6 +122,7 @@ t.test('no secret reaches the logs, whatever happens, at trace level', async (t)
     ['the base64 password', b64(PASSWORD)],
     ['the TLS key', TLS_KEY],
     ['the base64 TLS key', b64(TLS_KEY).slice(0, 40)],
+    ['the key of the broken TLS Secret', WRONG_KEY],
     ['the generated password', generatedPassword],
     ['the base64 generated password', b64(generatedPassword)],
     ['the token', TOKEN],

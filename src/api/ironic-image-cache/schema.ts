@@ -17,6 +17,7 @@ import {
 import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE, resourcesByContainer } from '../ironic/schema.js';
 import { ephemeralOf, storageTransitionRules, VolumeStorage } from '../shared/storage.js';
 import { UsedByStatus, type UsedBy } from '../used-by.js';
+import { FILE_NAME_PATTERN } from '../shared/schema-messages.js';
 
 /** An IronicImageCache is used by the Ironics whose spec.imageCacheName names it. */
 export const IMAGE_CACHE_USED_BY: UsedBy = { what: 'image cache', ironicField: 'imageCacheName' };
@@ -41,7 +42,7 @@ export const CacheArchitecture = Type.Object(
     filename: Type.Optional(
       Type.String({
         description: `Name of the IPA tarball under agentDownloadURL for this architecture (IPA_FILENAME). Required for every architecture but ${DEFAULT_IPA_ARCHITECTURE}, whose default is the downloader's ipa-<flavor>-<branch>.tar.gz (an ${DEFAULT_IPA_ARCHITECTURE} IPA).`,
-        pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+        pattern: FILE_NAME_PATTERN,
         maxLength: 253,
       }),
     ),

@@ -33,6 +33,7 @@ import {
   type CAField,
 } from '../shared/constants.js';
 import { SUPPORTED_VERSIONS } from '../shared/version.js';
+import { VERSION_PATTERN, VLAN_RANGE_PATTERN } from '../shared/schema-messages.js';
 
 /** The supported releases, for descriptions (`latest` is named separately). */
 const RELEASES = SUPPORTED_VERSIONS.map((v) => v.version)
@@ -364,7 +365,7 @@ export const ProviderNetwork = Type.Object(
     ),
     nativeVLAN: Type.Integer({ description: 'Native (untagged) VLAN.', minimum: VLAN_IDS.min, maximum: VLAN_IDS.max }),
     allowedVLANs: Type.Optional(
-      Type.Array(Type.String({ pattern: '^[0-9]+(-[0-9]+)?$' }), {
+      Type.Array(Type.String({ pattern: VLAN_RANGE_PATTERN }), {
         description: 'Tagged VLAN IDs or ranges `a-b`, for trunk and hybrid modes.',
         maxItems: VLAN_IDS.max,
       }),
@@ -727,7 +728,7 @@ export const IronicSpec = Type.Object(
     version: Type.Optional(
       Type.String({
         description: `Ironic version to run: \`latest\` or MAJOR.MINOR (supported: ${RELEASES}). Defaults to the newest supported release.`,
-        pattern: '^(latest|[0-9]+\\.[0-9]+)$',
+        pattern: VERSION_PATTERN,
       }),
     ),
   },

@@ -6,6 +6,7 @@
  * and embedded Kubernetes types whose full schema we do not restate keep unknown fields.
  */
 import { Type, type Static, type TObject, type TRecord, type TSchema, type TString, type TLiteral, type TUnion, type SchemaOptions } from '@sinclair/typebox';
+import { QUANTITY_PATTERN } from './schema-messages.js';
 
 /** The API group of both custom resources. */
 export const API_GROUP = 'ironic.metal3.io';
@@ -36,8 +37,7 @@ export const IntOrString = (options: SchemaOptions = {}): TUnion<[ReturnType<typ
   Type.Union([Type.Integer(), Type.String()], { ...options, 'x-kubernetes-int-or-string': true });
 
 /** A Kubernetes quantity: a whole number, or a string such as `100m`, `2` or `1Gi`. */
-export const Quantity = (): ReturnType<typeof IntOrString> =>
-  IntOrString({ pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$' });
+export const Quantity = (): ReturnType<typeof IntOrString> => IntOrString({ pattern: QUANTITY_PATTERN });
 
 /** A map of quantities by resource name (`cpu`, `memory`, `ephemeral-storage`, ...). */
 export const QuantityMap = (description: string): TRecord<TString, ReturnType<typeof Quantity>> =>

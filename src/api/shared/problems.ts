@@ -7,6 +7,22 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
+import {
+  describeValue,
+  enumMessage,
+  formatMessage,
+  maxItemsMessage,
+  maxLengthMessage,
+  maximumMessage,
+  minItemsMessage,
+  minLengthMessage,
+  minimumMessage,
+  patternMessage,
+  typeMessage,
+  type ExpectedType,
+} from './schema-messages.js';
+
+export { describeValue };
 
 /** One thing wrong with a spec. */
 export type Problem = { readonly path: string; readonly message: string };
@@ -18,7 +34,6 @@ export const problem = (path: string, message: string): Problem => ({ path, mess
 export const MAX_SCHEMA_PROBLEMS = 50;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const MAX_SHOWN_VALUE = 60;
 const MAX_SHOWN_DESCRIPTION = 160;
 
 /** True for a plain (non-array, non-null) object. */
@@ -59,27 +74,9 @@ export const pointerToPath = (root: string, pointer: string, value: unknown): st
   return path;
 };
 
-/** A short, human description of a value, for messages. */
-export const describeValue = (value: unknown): string => {
-  if (value === null) return 'null';
-  if (value === undefined) return 'missing';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') {
-    return value.length > MAX_SHOWN_VALUE ? `${JSON.stringify(value.slice(0, MAX_SHOWN_VALUE))}… (${value.length} characters)` : JSON.stringify(value);
-  }
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return `a ${typeof value}`;
-};
-
 const option = (schema: TSchema, key: string): unknown => {
   const value: unknown = schema[key];
   return value;
-};
-
-const numberOption = (schema: TSchema, key: string): number | undefined => {
-  const value = option(schema, key);
-  return typeof value === 'number' ? value : undefined;
 };
 
 const stringOption = (schema: TSchema, key: string): string | undefined => {
@@ -103,64 +100,35 @@ const literalValues = (schema: TSchema): readonly unknown[] | undefined => {
 
 const unionMessage = (error: ValueError): string => {
   const literals = literalValues(error.schema);
-  if (literals) {
-    return `must be one of ${literals.map((v) => JSON.stringify(v)).join(', ')}, but it is ${describeValue(error.value)}: use one of these values`;
-  }
-  if (option(error.schema, 'x-kubernetes-int-or-string') === true) {
-    return `must be a whole number or a quantity string such as 100m, 2 or 1Gi, but it is ${describeValue(error.value)}: fix the value`;
-  }
+  if (literals) return enumMessage(literals, error.value);
+  if (option(error.schema, 'x-kubernetes-int-or-string') === true) return typeMessage('int-or-string', error.schema, error.value);
   return `has none of the allowed forms, but it is ${describeValue(error.value)}: fix the value${descriptionHint(error.schema)}`;
 };
 
-const formatMessage = (error: ValueError): string => {
-  const format = stringOption(error.schema, 'format') ?? 'unknown';
-  const value = describeValue(error.value);
-  if (format === 'uri') return `${value} is not a valid absolute URL: write it with a scheme, for example https://192.0.2.10:6385`;
-  if (format === 'date-time') return `${value} is not a valid timestamp: use RFC 3339, for example 2024-05-01T12:00:00Z`;
-  return `${value} is not a valid ${format}: fix the value`;
-};
-
-const rangeText = (schema: TSchema): string => {
-  const [min, max] = [numberOption(schema, 'minimum'), numberOption(schema, 'maximum')];
-  if (min !== undefined && max !== undefined) return `a value from ${min} to ${max}`;
-  return min !== undefined ? `a value of at least ${min}` : `a value of at most ${max ?? '?'}`;
-};
-
-const minLengthMessage = (error: ValueError): string => {
-  const min = numberOption(error.schema, 'minLength') ?? 1;
-  return min <= 1 ? 'must not be empty: set a value or remove the field' : `must be at least ${min} characters long: use a longer value`;
-};
-
-const maxLengthMessage = (error: ValueError): string => {
-  const length = typeof error.value === 'string' ? error.value.length : 0;
-  return `is too long (${length} characters, at most ${numberOption(error.schema, 'maxLength') ?? '?'} allowed): shorten it`;
-};
-
-const patternMessage = (error: ValueError): string =>
-  `${describeValue(error.value)} has the wrong format: it must match ${stringOption(error.schema, 'pattern') ?? '?'}${descriptionHint(error.schema)}`;
-
-const typeMessage =
-  (expected: string, fix: string) =>
+const typeError =
+  (expected: ExpectedType) =>
   (error: ValueError): string =>
-    `must be ${expected}, but it is ${describeValue(error.value)}: ${fix}`;
+    typeMessage(expected, error.schema, error.value);
 
 const MESSAGES: Partial<Record<ValueErrorType, (error: ValueError) => string>> = {
   [ValueErrorType.ObjectRequiredProperty]: (error) => `is required but missing: add it${descriptionHint(error.schema)}`,
-  [ValueErrorType.Object]: typeMessage('an object', 'write it as a map of fields (key: value)'),
-  [ValueErrorType.Array]: typeMessage('a list', 'write it as a list of entries'),
-  [ValueErrorType.String]: typeMessage('a string', 'write it as text, in quotes if it looks like a number or boolean'),
-  [ValueErrorType.Boolean]: typeMessage('true or false', 'use true or false without quotes'),
-  [ValueErrorType.Integer]: typeMessage('a whole number', 'write a number without quotes or decimals'),
-  [ValueErrorType.Number]: typeMessage('a number', 'write a number without quotes'),
-  [ValueErrorType.IntegerMinimum]: (error) => `is ${describeValue(error.value)}, which is too small: use ${rangeText(error.schema)}`,
-  [ValueErrorType.IntegerMaximum]: (error) => `is ${describeValue(error.value)}, which is too large: use ${rangeText(error.schema)}`,
-  [ValueErrorType.StringMinLength]: minLengthMessage,
-  [ValueErrorType.StringMaxLength]: maxLengthMessage,
-  [ValueErrorType.StringPattern]: patternMessage,
-  [ValueErrorType.StringFormat]: formatMessage,
+  [ValueErrorType.Object]: typeError('object'),
+  [ValueErrorType.Array]: typeError('array'),
+  [ValueErrorType.String]: typeError('string'),
+  [ValueErrorType.Boolean]: typeError('boolean'),
+  [ValueErrorType.Integer]: typeError('integer'),
+  [ValueErrorType.Number]: typeError('number'),
+  [ValueErrorType.IntegerMinimum]: (error) => minimumMessage(error.schema, error.value),
+  [ValueErrorType.IntegerMaximum]: (error) => maximumMessage(error.schema, error.value),
+  [ValueErrorType.NumberMinimum]: (error) => minimumMessage(error.schema, error.value),
+  [ValueErrorType.NumberMaximum]: (error) => maximumMessage(error.schema, error.value),
+  [ValueErrorType.StringMinLength]: (error) => minLengthMessage(error.schema),
+  [ValueErrorType.StringMaxLength]: (error) => maxLengthMessage(error.schema, typeof error.value === 'string' ? error.value.length : 0),
+  [ValueErrorType.StringPattern]: (error) => patternMessage(error.schema, error.value),
+  [ValueErrorType.StringFormat]: (error) => formatMessage(error.schema, error.value),
   [ValueErrorType.Union]: unionMessage,
-  [ValueErrorType.ArrayMaxItems]: (error) =>
-    `has ${Array.isArray(error.value) ? error.value.length : '?'} entries, but at most ${numberOption(error.schema, 'maxItems') ?? '?'} are allowed: remove some`,
+  [ValueErrorType.ArrayMaxItems]: (error) => maxItemsMessage(error.schema, error.value),
+  [ValueErrorType.ArrayMinItems]: (error) => minItemsMessage(error.schema, error.value),
 };
 
 /** The plain-words message of one TypeBox error. */

@@ -7,6 +7,7 @@
 import { Type, type TBoolean, type TObject, type TOptional, type TProperties, type TString } from '@sinclair/typebox';
 import { canonical, given } from './fields.js';
 import type { VolumeStorageModel } from '../model.js';
+import { SIZE_PATTERN } from './schema-messages.js';
 
 /** The words a kind's storage is described with. */
 export type StorageWords = {
@@ -31,7 +32,7 @@ const storageProperties = (words: StorageWords): StorageProperties => ({
   size: Type.Optional(
     Type.String({
       description: `Size of the ${words.volume}, as a Kubernetes quantity. Defaults to ${words.defaultSize}. ${words.sizeNote}`,
-      pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
+      pattern: SIZE_PATTERN,
       default: words.defaultSize,
     }),
   ),

@@ -2,11 +2,27 @@
  * What the API server does with a custom resource and its CRD's structural schema (openAPIV3Schema):
  * defaulting (and pruning of undeclared fields), then validation of types, int-or-string, enums, the
  * formats our CRDs use, bounds, lengths, patterns, required fields, then the CEL rules
- * (x-kubernetes-validations; transition rules only with an old object). Messages are the API server's:
- * `spec.x: Required value`, `spec.x: Unsupported value: "a": supported values: "b", "c"`. Pure; never throws.
+ * (x-kubernetes-validations; transition rules only with an old object). The API server finds what it
+ * finds, but says it in the hooks' words (src/api/shared/schema-messages.ts: the value given, what is
+ * expected and an example, never a regular expression): `spec.version: must be text, but it is the number
+ * 38: write it as text, in quotes, for example "38.0"`. CEL failures keep the API server's form with the
+ * rule's own message. Pure; never throws.
  */
 import { evaluateKubeCel } from './kube-cel.js';
 import { isRecord } from '../../api/shared/problems.js';
+import {
+  enumMessage,
+  formatMessage,
+  maxItemsMessage,
+  maxLengthMessage,
+  maximumMessage,
+  minItemsMessage,
+  minLengthMessage,
+  minimumMessage,
+  patternMessage,
+  typeMessage,
+  type ExpectedType,
+} from '../../api/shared/schema-messages.js';
 
 type Json = Readonly<Record<string, unknown>>;
 type Rule = { readonly rule: string; readonly message?: string };
@@ -55,6 +71,16 @@ const typeOf = (value: unknown): string => {
   return typeof value;
 };
 
+const EXPECTED_TYPES: readonly unknown[] = ['string', 'integer', 'number', 'boolean', 'object', 'array'] satisfies ExpectedType[];
+
+const isExpectedType = (value: unknown): value is ExpectedType => EXPECTED_TYPES.includes(value);
+
+const expectedType = (schema: Json): ExpectedType => {
+  if (schema['x-kubernetes-int-or-string'] === true) return 'int-or-string';
+  const wanted = schema['type'];
+  return isExpectedType(wanted) ? wanted : 'object';
+};
+
 const typeMatches = (schema: Json, value: unknown): boolean => {
   if (schema['x-kubernetes-int-or-string'] === true) return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
   const wanted = schema['type'];
@@ -75,30 +101,25 @@ const stringProblems = (schema: Json, value: string, path: string): string[] => 
   const out: string[] = [];
   const length = codePoints(value);
   const { minLength, maxLength, pattern, format } = schema;
-  if (typeof maxLength === 'number' && length > maxLength) out.push(`${path}: Too long: may not be longer than ${maxLength}`);
-  if (typeof minLength === 'number' && length < minLength)
-    out.push(`${path}: Invalid value: ${shown(value)}: ${path} in body should be at least ${minLength} chars long`);
-  if (typeof pattern === 'string' && !new RegExp(pattern, 'u').test(value))
-    out.push(`${path}: Invalid value: ${shown(value)}: ${path} in body should match '${pattern}'`);
+  if (typeof maxLength === 'number' && length > maxLength) out.push(`${path}: ${maxLengthMessage(schema, length)}`);
+  if (typeof minLength === 'number' && length < minLength) out.push(`${path}: ${minLengthMessage(schema)}`);
+  if (typeof pattern === 'string' && !new RegExp(pattern, 'u').test(value)) out.push(`${path}: ${patternMessage(schema, value)}`);
   const check = typeof format === 'string' ? FORMATS[format] : undefined;
-  if (check !== undefined && !check(value))
-    out.push(`${path}: Invalid value: ${shown(value)}: ${path} in body must be of type ${String(format)}: ${shown(value)}`);
+  if (check !== undefined && !check(value)) out.push(`${path}: ${formatMessage(schema, value)}`);
   return out;
 };
 
 const numberProblems = (schema: Json, value: number, path: string): string[] => {
   const { minimum, maximum } = schema;
   const out: string[] = [];
-  if (typeof minimum === 'number' && value < minimum)
-    out.push(`${path}: Invalid value: ${value}: ${path} in body should be greater than or equal to ${minimum}`);
-  if (typeof maximum === 'number' && value > maximum) out.push(`${path}: Invalid value: ${value}: ${path} in body should be less than or equal to ${maximum}`);
+  if (typeof minimum === 'number' && value < minimum) out.push(`${path}: ${minimumMessage(schema, value)}`);
+  if (typeof maximum === 'number' && value > maximum) out.push(`${path}: ${maximumMessage(schema, value)}`);
   return out;
 };
 
 const scalarProblems = (schema: Json, value: unknown, path: string): string[] => {
   const allowed = schema['enum'];
-  if (Array.isArray(allowed) && !allowed.includes(value))
-    return [`${path}: Unsupported value: ${shown(value)}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`];
+  if (Array.isArray(allowed) && !allowed.includes(value)) return [`${path}: ${enumMessage(allowed, value)}`];
   if (typeof value === 'string') return stringProblems(schema, value, path);
   if (typeof value === 'number') return numberProblems(schema, value, path);
   return [];
@@ -108,10 +129,8 @@ const arrayProblems = (schema: Json, value: readonly unknown[], path: string, de
   const { minItems, maxItems } = schema;
   const items = objectOr(schema['items']);
   return [
-    ...(typeof maxItems === 'number' && value.length > maxItems ? [`${path}: Too many: ${value.length}: must have at most ${maxItems} items`] : []),
-    ...(typeof minItems === 'number' && value.length < minItems
-      ? [`${path}: Invalid value: ${value.length}: ${path} in body should have at least ${minItems} items`]
-      : []),
+    ...(typeof maxItems === 'number' && value.length > maxItems ? [`${path}: ${maxItemsMessage(schema, value)}`] : []),
+    ...(typeof minItems === 'number' && value.length < minItems ? [`${path}: ${minItemsMessage(schema, value)}`] : []),
     ...(items === undefined ? [] : value.flatMap((item, i) => walk(items, item, `${path}[${i}]`, depth + 1))),
   ];
 };
@@ -119,7 +138,7 @@ const arrayProblems = (schema: Json, value: readonly unknown[], path: string, de
 const objectProblems = (schema: Json, value: Json, path: string, depth: number): string[] => {
   const required = Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : [];
   return [
-    ...required.filter((key) => value[key] === undefined).map((key) => `${joined(path, key)}: Required value`),
+    ...required.filter((key) => value[key] === undefined).map((key) => `${joined(path, key)}: is required but missing: add it`),
     ...Object.entries(value).flatMap(([key, item]) => {
       const child = childSchema(schema, key);
       return child === undefined ? [] : walk(child, item, joined(path, key), depth + 1);
@@ -129,10 +148,7 @@ const objectProblems = (schema: Json, value: Json, path: string, depth: number):
 
 const walk = (schema: Json, value: unknown, path: string, depth: number): string[] => {
   if (depth > MAX_DEPTH) return [];
-  if (!typeMatches(schema, value)) {
-    const wanted = schema['x-kubernetes-int-or-string'] === true ? 'integer or string' : String(schema['type']);
-    return [`${path}: Invalid value: ${shown(value)}: ${path} in body must be of type ${wanted}: ${JSON.stringify(typeOf(value))}`];
-  }
+  if (!typeMatches(schema, value)) return [`${path}: ${typeMessage(expectedType(schema), schema, value)}`];
   if (Array.isArray(value)) return arrayProblems(schema, value, path, depth);
   if (isObject(value)) return objectProblems(schema, value, path, depth);
   return scalarProblems(schema, value, path);

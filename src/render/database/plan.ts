@@ -54,9 +54,10 @@ export type PreparedDatabase =
       readonly credentials: CredentialsPlan;
     };
 
-const problemOutcome = (problem: ReferenceProblem): DatabaseOutcome => ({
-  kind: problem.kind === 'missing' ? 'missingReference' : 'invalidReference',
-  message: problem.message,
+/** Every unusable reference in one outcome: missing ones may appear later, invalid ones need a change. */
+const problemOutcome = (problems: readonly ReferenceProblem[]): DatabaseOutcome => ({
+  kind: problems.some((p) => p.kind === 'missing') ? 'missingReference' : 'invalidReference',
+  message: problems.map((p) => p.message).join('; '),
 });
 
 /** The user's credentials Secret, or the generated one as observed (or to be generated). */
@@ -141,10 +142,11 @@ export const prepareDatabase = (view: ParentView): PreparedDatabase => {
     };
   const lookup = { related: view.related, namespace: view.namespace };
   const credentials = credentialsOf(view, model, lookup);
-  if (!credentials.ok) return { kind: 'keep', outcome: problemOutcome(credentials.problem) };
-  if (model.tlsCertificateName === undefined) return { kind: 'render', model, credentials: credentials.value };
-  const tls = resolveTLSSecret(lookup, model.tlsCertificateName, 'spec.tlsCertificateName');
-  if (!tls.ok) return { kind: 'keep', outcome: problemOutcome(tls.problem) };
+  const tls = model.tlsCertificateName === undefined ? undefined : resolveTLSSecret(lookup, model.tlsCertificateName, 'spec.tlsCertificateName', view.now);
+  // Both references at once, so that one sync says all there is to fix.
+  const problems = [...(credentials.ok ? [] : [credentials.problem]), ...(tls?.ok === false ? [tls.problem] : [])];
+  if (!credentials.ok || tls?.ok === false) return { kind: 'keep', outcome: problemOutcome(problems) };
+  if (tls === undefined) return { kind: 'render', model, credentials: credentials.value };
   const { name, hash, keys } = tls.value;
   return { kind: 'render', model, credentials: credentials.value, tls: { secretName: name, caKey: keys.includes('ca.crt') ? 'ca.crt' : 'tls.crt', hash } };
 };

@@ -45,7 +45,7 @@ export const prepareCache = (view: ParentView): PreparedCache => {
     return { kind: 'keep', outcome: { kind: 'conflict', message: conflictMessage(inTheWay, view.namespace, 'IronicImageCache') } };
   }
   if (model.tlsCertificateName === undefined) return { kind: 'render', model };
-  const tls = resolveTLSSecret({ related: view.related, namespace: view.namespace }, model.tlsCertificateName, 'spec.tlsCertificateName');
+  const tls = resolveTLSSecret({ related: view.related, namespace: view.namespace }, model.tlsCertificateName, 'spec.tlsCertificateName', view.now);
   if (!tls.ok)
     return { kind: 'keep', outcome: { kind: tls.problem.kind === 'missing' ? 'missingReference' : 'invalidReference', message: tls.problem.message } };
   return { kind: 'render', model, tls: { secretName: tls.value.name, hash: tls.value.hash } };

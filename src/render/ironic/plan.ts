@@ -39,7 +39,7 @@ import { retireWorkload } from './retire.js';
 import { clientAccess } from './features/client-handoff.js';
 import { issuedForOtherNames, renderCertificate } from './features/cert-manager.js';
 import type { ApiCredentials, GeneratedTLS, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
-import { resolveIronicReferences } from './references.js';
+import { resolveIronicReferences, userCredentialsProblems } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
 import { downgradeRefusal, transitionFrom, type Phase } from './upgrade.js';
 
@@ -254,21 +254,28 @@ export const prepareIronic = (
       ),
     };
   const lookup = { related: view.related, namespace: view.namespace };
-  const references = resolveIronicReferences({ model, names, lookup, children: view.children });
-  if (!references.ok) return { kind: 'keep', result: keepIronic(view, referenceOutcome(references.problems), model.version) };
+  const references = resolveIronicReferences({ model, names, lookup, children: view.children, now: view.now });
   const database = resolveDatabase(model.database, view.related, view.namespace);
+  const imageCache = keptCacheImages(resolveImageCache(model.ramdisk.imageCacheName, view.related, view.namespace), view, names);
+  const credentials = credentialsPlan(view, model, names);
+  // Every missing or broken reference at once, so that one sync says all there is to fix.
+  const broken: ReferenceProblem[] = [
+    ...(references.ok ? [] : references.problems),
+    ...(!database.ok && database.kind === 'missing' ? [{ kind: 'missing' as const, path: 'spec.databaseName', message: database.message }] : []),
+    ...(!imageCache.ok && imageCache.kind === 'missing' ? [{ kind: 'missing' as const, path: 'spec.imageCacheName', message: imageCache.message }] : []),
+    ...userCredentialsProblems(lookup, credentials.kind === 'user' ? credentials.secretName : undefined),
+  ];
+  if (!references.ok || broken.length > 0) return { kind: 'keep', result: keepIronic(view, referenceOutcome(broken), model.version) };
   if (!database.ok)
     return {
       kind: 'keep',
       result: keepIronic(view, { kind: database.kind === 'missing' ? 'missingReference' : 'waiting', message: database.message }, model.version),
     };
-  const imageCache = keptCacheImages(resolveImageCache(model.ramdisk.imageCacheName, view.related, view.namespace), view, names);
   if (!imageCache.ok)
     return {
       kind: 'keep',
       result: keepIronic(view, { kind: imageCache.kind === 'missing' ? 'missingReference' : 'waiting', message: imageCache.message }, model.version),
     };
-  const credentials = credentialsPlan(view, model, names);
   if (secretsNotObservedYet(view, names, features) || credentialsNotObservedYet(view, names, credentials)) {
     const waiting = keepIronic(view, { kind: 'waiting', message: 'waiting for the Secrets of this Ironic to be observed before reusing them' }, model.version);
     return { kind: 'keep', result: { ...waiting, resyncAfterSeconds: CACHE_RESYNC_SECONDS } };

@@ -8,9 +8,30 @@ import type { CAReference, IronicModel } from '../../api/model.js';
 import { dataOf, findObject, isRecord } from '../observed.js';
 import { VRRP } from '../../api/shared/constants.js';
 import { base64 } from '../meta.js';
+import { certificateBundle } from '../../crypto/certificates.js';
 import type { IronicNames } from '../names.js';
-import { dataKeys, findReferenced, missingReference, objectContentHash, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
+import {
+  dataKeys,
+  findReferenced,
+  missingReference,
+  objectContentHash,
+  resolveCredentialsSecret,
+  resolveTLSSecret,
+  type CredentialsRules,
+  type Lookup,
+  type ReferenceProblem,
+} from '../references.js';
 import type { IronicReferences, MountedReference, SwitchSecrets, TLSReference, TrustedCAReference } from './input.js';
+
+/** What the user's API credentials Secret must hold: usernames Ironic's htpasswd and clients accept. */
+export const API_CREDENTIALS_RULES: CredentialsRules = { username: /^[A-Za-z0-9_-]+$/, allowed: "letters, digits, '-' and '_'" };
+
+/** The problem of the user's API credentials Secret (spec.apiCredentialsName), if it is named and unusable. */
+export const userCredentialsProblems = (lookup: Lookup, secretName: string | undefined): ReferenceProblem[] => {
+  if (secretName === undefined) return [];
+  const user = resolveCredentialsSecret(lookup, secretName, 'spec.apiCredentialsName', API_CREDENTIALS_RULES);
+  return user.ok ? [] : [user.problem];
+};
 
 /** Contents of the placeholder switch Secrets, for the user to fill in. */
 export const SWITCH_PLACEHOLDERS = {
@@ -50,11 +71,11 @@ const resolveIssuedTLS = (names: IronicNames, lookup: Lookup): TLSReference | un
   };
 };
 
-const resolveTLS = (model: IronicModel, names: IronicNames, lookup: Lookup, problems: ReferenceProblem[]): TLSReference | undefined => {
+const resolveTLS = (model: IronicModel, names: IronicNames, lookup: Lookup, now: string, problems: ReferenceProblem[]): TLSReference | undefined => {
   if (model.tls.issuerRef !== undefined) return resolveIssuedTLS(names, lookup);
   const name = model.tls.certificateName;
   if (name === undefined) return undefined;
-  const resolved = resolveTLSSecret(lookup, name, 'spec.tls.certificateName');
+  const resolved = resolveTLSSecret(lookup, name, 'spec.tls.certificateName', now);
   if (!resolved.ok) {
     problems.push(resolved.problem);
     return undefined;
@@ -62,7 +83,25 @@ const resolveTLS = (model: IronicModel, names: IronicNames, lookup: Lookup, prob
   return { kind: 'Secret', name, hash: resolved.value.hash, hasCA: resolved.value.keys.includes('ca.crt'), caData: resolved.value.caData };
 };
 
-const resolveCA = (ref: CAReference | undefined, lookup: Lookup, problems: ReferenceProblem[]): { reference: MountedReference; keys: string[] } | undefined => {
+/** The problem of CA bundle keys (of a resolved object) that hold no PEM certificate that parses, if any. */
+const bundleProblem = (ref: CAReference, lookup: Lookup, object: KubeObject, keys: readonly string[]): ReferenceProblem | undefined => {
+  const data = dataOf(object);
+  // binaryData (ConfigMaps) is not PEM text and is left to its reader.
+  const broken = keys.filter((key) => data[key] !== undefined && certificateBundle(data[key]) === undefined);
+  if (broken.length === 0) return undefined;
+  const which = broken.map((key) => JSON.stringify(key)).join(', ');
+  return {
+    kind: 'invalid',
+    path: ref.path,
+    message: `${ref.kind} ${lookup.namespace}/${ref.name} named in ${ref.path}: ${broken.length === 1 ? 'key' : 'keys'} ${which} ${broken.length === 1 ? 'holds' : 'hold'} no PEM certificate that parses: put the CA certificates (-----BEGIN CERTIFICATE-----) there`,
+  };
+};
+
+const resolveCA = (
+  ref: CAReference | undefined,
+  lookup: Lookup,
+  problems: ReferenceProblem[],
+): { reference: MountedReference; keys: string[]; object: KubeObject } | undefined => {
   if (ref === undefined) return undefined;
   const object = findReferenced(lookup, ref.kind, ref.name);
   if (object === undefined) {
@@ -74,7 +113,20 @@ const resolveCA = (ref: CAReference | undefined, lookup: Lookup, problems: Refer
     problems.push({ kind: 'invalid', path: ref.path, message: `${ref.kind} ${lookup.namespace}/${ref.name} named in ${ref.path} holds no CA bundle: add one` });
     return undefined;
   }
-  return { keys, reference: { kind: ref.kind, name: ref.name, hash: objectContentHash(object) } };
+  return { keys, object, reference: { kind: ref.kind, name: ref.name, hash: objectContentHash(object) } };
+};
+
+/** The BMC CA: ironic-image concatenates every file of it, so every key must hold certificates. */
+const resolveBmcCA = (model: IronicModel, lookup: Lookup, problems: ReferenceProblem[]): MountedReference | undefined => {
+  const ref = model.tls.bmcCA;
+  const resolved = resolveCA(ref, lookup, problems);
+  if (ref === undefined || resolved === undefined) return undefined;
+  const broken = bundleProblem(ref, lookup, resolved.object, resolved.keys);
+  if (broken !== undefined) {
+    problems.push(broken);
+    return undefined;
+  }
+  return resolved.reference;
 };
 
 const resolveTrustedCA = (model: IronicModel, lookup: Lookup, problems: ReferenceProblem[]): TrustedCAReference | undefined => {
@@ -89,6 +141,11 @@ const resolveTrustedCA = (model: IronicModel, lookup: Lookup, problems: Referenc
       path: `${ref.path}.key`,
       message: `${ref.kind} ${lookup.namespace}/${ref.name} has no key "${key}": name one of ${resolved.keys.join(', ')}`,
     });
+    return undefined;
+  }
+  const broken = bundleProblem(ref, lookup, resolved.object, [key]);
+  if (broken !== undefined) {
+    problems.push(broken);
     return undefined;
   }
   return { ...resolved.reference, key };
@@ -180,11 +237,13 @@ export const resolveIronicReferences = (params: {
   readonly names: IronicNames;
   readonly lookup: Lookup;
   readonly children: ObjectMap | null | undefined;
+  /** The time of the request (RFC 3339): certificates must be valid then. */
+  readonly now: string;
 }): ReferenceResult => {
   const { model, lookup } = params;
   const problems: ReferenceProblem[] = [];
-  const tls = resolveTLS(model, params.names, lookup, problems);
-  const bmcCA = resolveCA(model.tls.bmcCA, lookup, problems)?.reference;
+  const tls = resolveTLS(model, params.names, lookup, params.now, problems);
+  const bmcCA = resolveBmcCA(model, lookup, problems);
   const trustedCA = resolveTrustedCA(model, lookup, problems);
   const switches = resolveSwitches(model, lookup, params.children, params.names, problems);
   const keepalivedPassword = resolveKeepalivedPassword(model, lookup, problems);
