@@ -61,7 +61,7 @@ const renewedCertificate = (): { crt: string; key: string } => {
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = '03';
-  cert.validity.notBefore = new Date('2026-06-01T00:00:00Z');
+  cert.validity.notBefore = new Date('2025-01-01T00:00:00Z');
   cert.validity.notAfter = new Date('2036-01-01T00:00:00Z');
   const subject = [{ name: 'commonName', value: 'ironic.baremetal-operator-system.svc' }];
   cert.setSubject(subject);
