@@ -222,8 +222,12 @@ t.test('deploy/base installs the CRDs, the CompositeControllers, the hook server
   );
   t.same(
     overlay.objects.map(objectId).filter((id) => !base.objects.map(objectId).includes(id)),
-    [`monitoring.coreos.com/v1/PrometheusRule/${NAMESPACE}/${HOOKS}`, `monitoring.coreos.com/v1/ServiceMonitor/${NAMESPACE}/${HOOKS}`],
-    'the overlay adds only the ServiceMonitor and the alerts',
+    [
+      `monitoring.coreos.com/v1/PrometheusRule/${NAMESPACE}/ironic-hardware-defaults`,
+      `monitoring.coreos.com/v1/PrometheusRule/${NAMESPACE}/${HOOKS}`,
+      `monitoring.coreos.com/v1/ServiceMonitor/${NAMESPACE}/${HOOKS}`,
+    ],
+    'the overlay adds only the ServiceMonitor and the alerts (the hardware alerts in their own PrometheusRule)',
   );
   t.same(mariadbOverlay.objects.map(objectId).sort(), base.objects.map(objectId).sort(), 'the mariadb-operator overlay only patches the base');
 });
