@@ -76,6 +76,7 @@ const EXPECTED_CHILDREN: Record<string, { apiVersion: string; resource: string; 
     { apiVersion: 'apps/v1', resource: 'daemonsets', method: 'InPlace' },
     { apiVersion: 'batch/v1', resource: 'jobs', method: 'OnDelete' },
     { apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', method: 'InPlace' },
+    { apiVersion: 'policy/v1', resource: 'poddisruptionbudgets', method: 'InPlace' },
   ],
   ironicdatabase: [
     { apiVersion: 'v1', resource: 'secrets', method: 'OnDelete' },
@@ -109,6 +110,7 @@ const RESOURCE_OF_KIND: Record<string, string> = {
   StatefulSet: 'statefulsets',
   Job: 'jobs',
   Ingress: 'ingresses',
+  PodDisruptionBudget: 'poddisruptionbudgets',
   ServiceMonitor: 'servicemonitors',
   MariaDB: 'mariadbs',
   Database: 'databases',
