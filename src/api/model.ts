@@ -46,16 +46,18 @@ export type KeepalivedVIP = { readonly ipAddress: string; readonly interface: st
  * keepalived: `vips` (keepalived.enabled: the provisioning IP with the DHCP prefix, plus additional VIPs) or
  * `legacy` (the deprecated ipAddressManager: keepalived reads PROVISIONING_IP/PROVISIONING_INTERFACE).
  */
-export type KeepalivedModel =
+export type KeepalivedModel = (
   | {
       readonly mode: 'vips';
       readonly additionalVIPs: readonly KeepalivedVIP[];
-      /** The VRRP virtual router ID, when not the image's. */
-      readonly vrid?: number;
-      /** The Secret with the VRRP password (key `password`). */
-      readonly passwordSecretName?: string;
     }
-  | { readonly mode: 'legacy' };
+  | { readonly mode: 'legacy' }
+) & {
+  /** The VRRP virtual router ID, when not the image's (keepalived.vrid, or upstream's keepalivedVRID). */
+  readonly vrid?: number;
+  /** The Secret with the VRRP password (key `password`), and the spec field that names it, for messages. */
+  readonly password?: { readonly secretName: string; readonly path: string };
+};
 
 export type IngressModel = {
   /** The host name, when set (it also turns on the Ingress TLS section and the external URLs). */

@@ -171,8 +171,51 @@ const raiseSensorInterval = (spec: Json, where: string, notes: string[]): Json =
   return { ...spec, prometheusExporter: { ...exporter, sensorCollectionInterval: MIN_SENSOR_INTERVAL } };
 };
 
+/** A Secret reference of upstream (`{name, kind: Secret}`) as this API's `{name}`, or a problem. */
+const secretReference = (value: unknown, path: string, problems: string[]): Json | undefined => {
+  if (isObject(value) && value['kind'] !== undefined && value['kind'] !== 'Secret') {
+    problems.push(`${path} must name a Secret (kind Secret), not a ${JSON.stringify(value['kind'])}`);
+    return undefined;
+  }
+  const name = referenceName(value, path, problems);
+  return name !== undefined ? { name } : undefined;
+};
+
+/**
+ * The VRRP settings under the names upstream's pull request 686 proposes (networking.keepalivedVRID and
+ * keepalivedPasswordRef) move to keepalived.vrid and passwordRef when there is a keepalived object. With the
+ * deprecated ipAddressManager there is none (and making one would change how the VIP is configured), so they
+ * stay under upstream's names, which this API also accepts.
+ */
+const UPSTREAM_VRRP = [
+  { from: 'keepalivedVRID', to: 'vrid', read: asIs },
+  { from: 'keepalivedPasswordRef', to: 'passwordRef', read: secretReference },
+] as const;
+
+const moveUpstreamVRRP = (spec: Json, where: string, problems: string[], notes: string[]): Json => {
+  const networking = spec['networking'];
+  if (!isObject(networking) || !UPSTREAM_VRRP.some((f) => f.from in networking)) return spec;
+  if (!isObject(networking['keepalived'])) {
+    notes.push(
+      `${where}: spec.networking.${UPSTREAM_VRRP.filter((f) => f.from in networking)
+        .map((f) => f.from)
+        .join(' and ')} kept under upstream's names: without a keepalived object (ipAddressManager) they have no other place`,
+    );
+    return spec;
+  }
+  const out: Json = structuredClone(spec);
+  for (const field of UPSTREAM_VRRP) {
+    const old = take(out, ['networking', field.from]);
+    if (!old.found) continue;
+    old.remove();
+    const value = field.read(old.value, `${where}: spec.networking.${field.from}`, problems);
+    if (value !== undefined) setAt(out, ['networking', 'keepalived', field.to], value, where, problems);
+  }
+  return out;
+};
+
 const migrateIronic = (spec: Json, where: string, problems: string[], notes: string[]): Json =>
-  raiseSensorInterval(renamed(IRONIC_RENAMES, IRONIC_REMOVED)(spec, where, problems), where, notes);
+  moveUpstreamVRRP(raiseSensorInterval(renamed(IRONIC_RENAMES, IRONIC_REMOVED)(spec, where, problems), where, notes), where, problems, notes);
 
 const KINDS = {
   Ironic: { schema: IronicSpec, migrate: migrateIronic, validate: (spec: unknown) => validateIronic(spec) },

@@ -6,7 +6,17 @@
  */
 import type { RelatedResourceRule } from '../api/shared/hook.js';
 import { PARENT_KINDS } from '../kinds/index.js';
-import { CONFIG_MAPS, DAEMON_SETS, DEPLOYMENTS, INGRESSES, SECRETS, SERVICES, STATEFUL_SETS, type ResourceType } from '../kinds/resources.js';
+import {
+  CONFIG_MAPS,
+  DAEMON_SETS,
+  DEPLOYMENTS,
+  INGRESSES,
+  POD_DISRUPTION_BUDGETS,
+  SECRETS,
+  SERVICES,
+  STATEFUL_SETS,
+  type ResourceType,
+} from '../kinds/resources.js';
 import { groupKeyOf, isRecord, objectKeyOf, type KubeResource } from './objects.js';
 
 /** Plural resource names the hooks may ask for (every parent kind among them), and their kinds. */
@@ -19,6 +29,7 @@ const RESOURCES: ReadonlyMap<string, ResourceType> = new Map(
     DAEMON_SETS,
     STATEFUL_SETS,
     INGRESSES,
+    POD_DISRUPTION_BUDGETS,
     ...PARENT_KINDS.map(({ apiVersion, kind, plural }) => ({ apiVersion, kind, resource: plural })),
   ].map((type) => [type.resource, type]),
 );

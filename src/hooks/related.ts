@@ -21,6 +21,7 @@ const RESOURCES: Readonly<Record<string, { readonly apiVersion: string; readonly
   [GROUP_KEYS.daemonSet]: { apiVersion: 'apps/v1', resource: 'daemonsets' },
   [GROUP_KEYS.statefulSet]: { apiVersion: 'apps/v1', resource: 'statefulsets' },
   [GROUP_KEYS.ingress]: { apiVersion: 'networking.k8s.io/v1', resource: 'ingresses' },
+  [GROUP_KEYS.podDisruptionBudget]: { apiVersion: 'policy/v1', resource: 'poddisruptionbudgets' },
 };
 
 /**

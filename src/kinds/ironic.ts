@@ -3,9 +3,20 @@ import { IronicSpec, IronicStatus } from '../api/ironic/schema.js';
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronic, finalizeIronic, syncIronic } from '../hooks/ironic.js';
 import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';
-import { CERTIFICATES, CONFIG_MAPS, DAEMON_SETS, DEPLOYMENTS, INGRESSES, JOBS, SECRETS, SERVICE_MONITORS, SERVICES } from './resources.js';
+import {
+  CERTIFICATES,
+  CONFIG_MAPS,
+  DAEMON_SETS,
+  DEPLOYMENTS,
+  INGRESSES,
+  JOBS,
+  POD_DISRUPTION_BUDGETS,
+  SECRETS,
+  SERVICE_MONITORS,
+  SERVICES,
+} from './resources.js';
 
-/** Ironic: its Deployment (or DaemonSet in high availability), Service, Secrets, upgrade Jobs and Ingress. */
+/** Ironic: its Deployment (or DaemonSet and PodDisruptionBudget in high availability), Service, Secrets, upgrade Jobs and Ingress. */
 export const IRONIC: ParentKind<'Ironic'> = {
   ...parentIdentity('Ironic'),
   plural: 'ironics',
@@ -23,7 +34,7 @@ export const IRONIC: ParentKind<'Ironic'> = {
   },
   hooks: { customize: customizeIronic, sync: syncIronic, finalize: finalizeIronic },
   childTypes: [
-    ...children(SECRETS, CONFIG_MAPS, SERVICES, DEPLOYMENTS, DAEMON_SETS, JOBS, INGRESSES),
+    ...children(SECRETS, CONFIG_MAPS, SERVICES, DEPLOYMENTS, DAEMON_SETS, JOBS, INGRESSES, POD_DISRUPTION_BUDGETS),
     // The ServiceMonitor of a scraped exporter: for clusters with the Prometheus Operator CRDs only.
     ...overlayChildren('servicemonitor', SERVICE_MONITORS),
     // The cert-manager Certificate of spec.tls.issuerRef: for clusters with cert-manager only.

@@ -23,6 +23,7 @@ export const DAEMON_SETS: ResourceType = { kind: 'DaemonSet', apiVersion: 'apps/
 export const STATEFUL_SETS: ResourceType = { kind: 'StatefulSet', apiVersion: 'apps/v1', resource: 'statefulsets' };
 export const JOBS: ResourceType = { kind: 'Job', apiVersion: 'batch/v1', resource: 'jobs' };
 export const INGRESSES: ResourceType = { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', resource: 'ingresses' };
+export const POD_DISRUPTION_BUDGETS: ResourceType = { kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', resource: 'poddisruptionbudgets' };
 export const NETWORK_POLICIES: ResourceType = { kind: 'NetworkPolicy', apiVersion: 'networking.k8s.io/v1', resource: 'networkpolicies' };
 export const SERVICE_MONITORS: ResourceType = { kind: 'ServiceMonitor', apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors' };
 export const CERTIFICATES: ResourceType = { kind: 'Certificate', apiVersion: 'cert-manager.io/v1', resource: 'certificates' };
@@ -44,6 +45,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
   JOBS,
   INGRESSES,
   NETWORK_POLICIES,
+  POD_DISRUPTION_BUDGETS,
   SERVICE_MONITORS,
   CERTIFICATES,
   MARIADBS,

@@ -99,6 +99,8 @@ export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca', tlsCA
 /** The names of an Ironic's children. */
 export type IronicNames = {
   readonly workload: string;
+  /** The PodDisruptionBudget of the HA DaemonSet's pods. */
+  readonly disruptionBudget: string;
   readonly service: string;
   readonly apiCredentials: string;
   readonly htpasswd: (contentHash: string) => string;
@@ -128,6 +130,7 @@ export type IronicNames = {
 /** Names of the children of an Ironic. */
 export const ironicNames = (name: string): IronicNames => ({
   workload: objectName(name, '-service'),
+  disruptionBudget: objectName(name, '-service'),
   service: dnsLabel(name),
   apiCredentials: objectName(name, '-api-credentials'),
   /**

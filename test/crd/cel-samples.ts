@@ -273,6 +273,26 @@ export const vrrpSamples: fc.Arbitrary<Sample> = ironicSamples(
   }),
 );
 
+/** The VRRP settings under both names (this API's and upstream's), equal or not, with keepalived in either form or off. */
+export const upstreamVrrpSamples: fc.Arbitrary<Sample> = ironicSamples(
+  allOf({
+    networking: fc
+      .tuple(
+        someOf({ keepalivedVRID: fc.constantFrom(1, 42), keepalivedPasswordRef: fc.constantFrom({ name: 'vrrp' }, { name: 'other', kind: 'Secret' }) }),
+        someOf({ vrid: fc.constantFrom(1, 42), passwordRef: fc.constantFrom({ name: 'vrrp' }, { name: 'other' }) }),
+        fc.constantFrom('vips', 'legacy', 'none', 'disabled'),
+      )
+      .map(([theirs, ours, mode]) => ({
+        interface: 'eth0',
+        ipAddress: '192.0.2.2',
+        ...theirs,
+        ...(mode === 'legacy' && { ipAddressManager: 'keepalived' }),
+        ...(mode === 'vips' && { keepalived: { enabled: true, ...ours } }),
+        ...(mode === 'disabled' && { keepalived: { enabled: false } }),
+      })),
+  }),
+);
+
 /** IronicDatabase objects with an engine, Galera replicas (odd or not) and storage (ephemeral or not), created or updated across engines. */
 export const engineSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
   someOf({

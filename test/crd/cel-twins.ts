@@ -12,6 +12,7 @@ import { validateIronic } from '../../src/api/ironic/validate.js';
 import {
   agentImageSamples,
   conductorSamples,
+  upstreamVrrpSamples,
   containerResourcesSamples,
   cacheArchitectureSamples,
   cacheContainerResourcesSamples,
@@ -284,6 +285,18 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
     'spec.tls: issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates': {
       samples: tlsSamples,
       twin: problemAt('.issuerRef', /^issuerRef cannot be used with certificateName or generateCertificate/),
+    },
+    'spec.networking: keepalivedVRID and keepalived.vrid are one setting under two names and differ: keep one': {
+      samples: upstreamVrrpSamples,
+      twin: problemAt('.keepalivedVRID', /^keepalivedVRID \(\d+\) and keepalived\.vrid \(\d+\) are one setting under two names and differ/),
+    },
+    'spec.networking: keepalivedPasswordRef and keepalived.passwordRef are one setting under two names and name different Secrets: keep one': {
+      samples: upstreamVrrpSamples,
+      twin: problemAt('.keepalivedPasswordRef', /^keepalivedPasswordRef \(Secret \S+\) and keepalived\.passwordRef \(Secret \S+\) are one setting/),
+    },
+    'spec.networking: keepalivedVRID and keepalivedPasswordRef configure keepalived, which does not run: set keepalived.enabled to true, or remove them': {
+      samples: upstreamVrrpSamples,
+      twin: problemAt('', /^keepalivedVRID and keepalivedPasswordRef configure keepalived, which does not run/),
     },
     'spec.networking.keepalived: vrid and passwordRef require enabled to be true': {
       samples: vrrpSamples,

@@ -25,6 +25,7 @@ const Rule = Type.Object({
 });
 const Groups = Type.Array(Type.Object({ name: Type.String(), rules: Type.Array(Rule) }));
 type Group = Static<typeof Groups>[number];
+type Rule = Static<typeof Rule>;
 
 const overlay = kustomizeBuild('deploy/overlays/servicemonitor');
 const rules = overlay.filter((o) => o['kind'] === 'PrometheusRule');
@@ -62,8 +63,12 @@ const metricNames = (expr: string): string[] => {
   return names;
 };
 
-t.test('the overlay has one PrometheusRule, valid against the published CRD and the Prometheus Operator model', async (t) => {
-  t.equal(rules.length, 1);
+t.test('the overlay has two PrometheusRules, valid against the published CRD and the Prometheus Operator model', async (t) => {
+  t.same(
+    rules.map((r) => objAt(r, 'metadata')['name']),
+    ['ironic-hardware-defaults', 'ironic-hooks'],
+    'the hook server and Ironic alerts, and the default hardware alerts (their own object, so that a component can delete it)',
+  );
   t.ok(crd, 'the CRD fixture exists');
   for (const rule of rules) {
     t.same(checkAgainstCrd(jsCompatible(crd ?? {}), rule), [], 'accepted by the PrometheusRule CRD schema');
@@ -106,19 +111,43 @@ t.test('every rule is an alert with valid PromQL, a duration, a severity and a s
   }
   t.same(
     [...new Set(allRules.map((r) => r.alert))].sort(),
-    ['IronicDown', 'IronicExporterDown', 'IronicHookServerErrors', 'IronicHookSlow', 'IronicHooksDown'],
-    'Ironic down, exporter errors, hook 5xx, hook latency and hook server down',
+    [
+      'BaremetalDriveCritical',
+      'BaremetalDriveFailurePredicted',
+      'BaremetalDriveWarning',
+      'BaremetalFanCritical',
+      'BaremetalFanWarning',
+      'BaremetalPowerCritical',
+      'BaremetalPowerWarning',
+      'BaremetalTemperatureCritical',
+      'BaremetalTemperatureWarning',
+      'IronicDown',
+      'IronicExporterDown',
+      'IronicHookServerErrors',
+      'IronicHookSlow',
+      'IronicHooksDown',
+      'IronicSensorDataStale',
+    ],
+    'Ironic down, exporter errors, hook 5xx, hook latency, hook server down, hardware health and stale sensor data',
   );
 });
 
-t.test('no alert takes the age of sensor data for a dead conductor', async (t) => {
+t.test("the age of a node's sensor data only silences its old status; the conductor's own metrics say data is stale", async (t) => {
   // Ironic sends sensor data only for deployed nodes, and the exporter keeps serving the last payload of every
-  // node it ever saw: without a deployed node the newest timestamp ages while the conductor is fine.
-  const stale = allRules.filter((r) => metricNames(String(r.expr)).includes('baremetal_last_payload_timestamp_seconds'));
+  // node it ever saw: a node's data ages whenever it is not deployed, which says nothing about the conductor.
+  const reading = (metric: string): Rule[] => allRules.filter((r) => metricNames(String(r.expr)).includes(metric));
+  for (const rule of reading('baremetal_last_payload_timestamp_seconds')) {
+    t.match(
+      String(rule.expr),
+      /^baremetal_[a-z]+_status(\{[^}]*\})?( == [12])?\s+unless on \(job, instance, node_uuid\) \(time\(\) - baremetal_last_payload_timestamp_seconds > 3600\)$/,
+      `${rule.alert ?? ''}: a sensor status, unless the node's data is over an hour old`,
+    );
+  }
+  t.equal(reading('baremetal_last_payload_timestamp_seconds').length, 9, 'every status alert has the guard');
   t.same(
-    stale.map((r) => r.alert),
-    [],
-    'no rule reads baremetal_last_payload_timestamp_seconds',
+    reading('conductor_service_last_payload_timestamp_seconds').map((r) => r.alert),
+    ['IronicSensorDataStale'],
+    'the conductor sends its metrics at every collection, deployed nodes or not',
   );
 });
 
@@ -132,6 +161,13 @@ t.test('the rules read metrics that exist', async (t) => {
     'up',
     // kube-state-metrics.
     'kube_pod_container_status_ready',
+    // ironic-prometheus-exporter (parsers/redfish.py and parsers/header.py).
+    'baremetal_temperature_status',
+    'baremetal_power_status',
+    'baremetal_fan_status',
+    'baremetal_drive_status',
+    'baremetal_last_payload_timestamp_seconds',
+    'conductor_service_last_payload_timestamp_seconds',
   ]);
   const read = [...new Set(allRules.flatMap((r) => metricNames(String(r.expr))))].sort();
   t.ok(read.includes('ironic_hook_errors_total') && read.includes('ironic_hook_call_duration_seconds_bucket'), `the hook metrics are read: ${read.join(', ')}`);

@@ -76,6 +76,7 @@ const EXPECTED_CHILDREN: Record<string, { apiVersion: string; resource: string; 
     { apiVersion: 'apps/v1', resource: 'daemonsets', method: 'InPlace' },
     { apiVersion: 'batch/v1', resource: 'jobs', method: 'OnDelete' },
     { apiVersion: 'networking.k8s.io/v1', resource: 'ingresses', method: 'InPlace' },
+    { apiVersion: 'policy/v1', resource: 'poddisruptionbudgets', method: 'InPlace' },
   ],
   ironicdatabase: [
     { apiVersion: 'v1', resource: 'secrets', method: 'OnDelete' },
@@ -109,6 +110,7 @@ const RESOURCE_OF_KIND: Record<string, string> = {
   StatefulSet: 'statefulsets',
   Job: 'jobs',
   Ingress: 'ingresses',
+  PodDisruptionBudget: 'poddisruptionbudgets',
   ServiceMonitor: 'servicemonitors',
   MariaDB: 'mariadbs',
   Database: 'databases',
@@ -222,8 +224,12 @@ t.test('deploy/base installs the CRDs, the CompositeControllers, the hook server
   );
   t.same(
     overlay.objects.map(objectId).filter((id) => !base.objects.map(objectId).includes(id)),
-    [`monitoring.coreos.com/v1/PrometheusRule/${NAMESPACE}/${HOOKS}`, `monitoring.coreos.com/v1/ServiceMonitor/${NAMESPACE}/${HOOKS}`],
-    'the overlay adds only the ServiceMonitor and the alerts',
+    [
+      `monitoring.coreos.com/v1/PrometheusRule/${NAMESPACE}/ironic-hardware-defaults`,
+      `monitoring.coreos.com/v1/PrometheusRule/${NAMESPACE}/${HOOKS}`,
+      `monitoring.coreos.com/v1/ServiceMonitor/${NAMESPACE}/${HOOKS}`,
+    ],
+    'the overlay adds only the ServiceMonitor and the alerts (the hardware alerts in their own PrometheusRule)',
   );
   t.same(mariadbOverlay.objects.map(objectId).sort(), base.objects.map(objectId).sort(), 'the mariadb-operator overlay only patches the base');
 });

@@ -11,6 +11,7 @@ import { Secret } from 'kubernetes-models/v1/Secret';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
@@ -87,6 +88,7 @@ const models: Record<string, (data: Obj) => { validate: () => void }> = {
   'v1/ServiceAccount': (d) => new ServiceAccount(d),
   'networking.k8s.io/v1/Ingress': (d) => new Ingress(d),
   'networking.k8s.io/v1/NetworkPolicy': (d) => new NetworkPolicy(d),
+  'policy/v1/PodDisruptionBudget': (d) => new PodDisruptionBudget(d),
   // Its spec is required: the model's own guard (true for every object under this key) gives the type.
   'monitoring.coreos.com/v1/ServiceMonitor': (d) => {
     if (!ServiceMonitor.is(d)) throw new Error('not a monitoring.coreos.com/v1 ServiceMonitor');

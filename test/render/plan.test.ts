@@ -364,6 +364,20 @@ t.test('an object holding one of our names without belonging to us keeps everyth
       related: { ...group('Deployment.apps/v1', orphan), ...(related(secret('db-creds', { username: 'u', password: 'p' })) as Objects) },
       message: /Deployment metal3\/ironic-service/,
     },
+    {
+      scenario: 'an HA Ironic: a PodDisruptionBudget of someone else holds the name of its budget',
+      spec: { highAvailability: true, database: { host: 'h', name: 'n', credentialsName: 'db-creds' } },
+      related: {
+        ...group('PodDisruptionBudget.policy/v1', object('policy/v1', 'PodDisruptionBudget', names.disruptionBudget)),
+        ...(related(secret('db-creds', { username: 'u', password: 'p' })) as Objects),
+      },
+      message: /PodDisruptionBudget metal3\/ironic-service already exists .*: delete it/,
+    },
+    {
+      scenario: 'without HA there is no budget, so that name is free',
+      spec: {},
+      related: group('PodDisruptionBudget.policy/v1', object('policy/v1', 'PodDisruptionBudget', names.disruptionBudget)),
+    },
     { scenario: 'our own child, seen in related before children (cache lag)', spec: {}, related: group('Secret.v1', ours) },
     { scenario: 'our own child, observed', spec: {}, related: group('Secret.v1', preCreated), children: group('Secret.v1', preCreated) },
     {

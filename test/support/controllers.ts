@@ -38,18 +38,26 @@ const strategyOf = (rule: unknown): UpdateStrategy => {
   return strategy;
 };
 
-/** A CompositeController object as a controller spec (hook paths from the sync webhook URL). */
+/** The path of a webhook: its `path` (with a `service`), or the path of its `url`. */
+const webhookPath = (webhook: unknown): string => {
+  const path = at(webhook, 'path');
+  if (typeof path === 'string') return path;
+  const url = at(webhook, 'url');
+  if (typeof url === 'string') return new URL(url).pathname;
+  throw new Error('the emulator needs hooks.sync.webhook.url, or service and path');
+};
+
+/** A CompositeController object as a controller spec (hook paths from the sync webhook). */
 export const controllerSpecOf = (object: unknown): ControllerSpec => {
   const spec = at(object, 'spec');
-  const syncUrl = at(spec, 'hooks', 'sync', 'webhook', 'url');
-  if (typeof syncUrl !== 'string') throw new Error('the emulator needs hooks.sync.webhook.url');
+  const syncPath = webhookPath(at(spec, 'hooks', 'sync', 'webhook'));
   if (at(spec, 'generateSelector') !== true) throw new Error('the emulator models generateSelector: true only');
   const children = at(spec, 'childResources');
   const childTypes: ChildType[] = (Array.isArray(children) ? children : []).map((rule) => ({ group: groupOf(rule), strategy: strategyOf(rule) }));
   return {
     name: String(at(object, 'metadata', 'name')),
     parentGroup: groupOf(at(spec, 'parentResource')),
-    hookPath: new URL(syncUrl).pathname.replace(/\/sync$/, ''),
+    hookPath: syncPath.replace(/\/sync$/, ''),
     childTypes,
     finalize: at(spec, 'hooks', 'finalize') !== undefined,
   };

@@ -89,12 +89,26 @@ const dhcpModel = (dhcp: DHCP): DHCPModel => {
   };
 };
 
+/**
+ * The VRRP settings, under this API's names (keepalived.vrid and passwordRef) or upstream's (keepalivedVRID
+ * and keepalivedPasswordRef, which validation allows together only with the same value).
+ */
+const vrrpModel = (n: Networking): Pick<KeepalivedModel, 'vrid' | 'password'> => {
+  const ours = given(n.keepalived?.passwordRef?.name);
+  const theirs = given(n.keepalivedPasswordRef?.name);
+  const password =
+    ours !== undefined
+      ? { secretName: ours, path: 'spec.networking.keepalived.passwordRef.name' }
+      : theirs !== undefined
+        ? { secretName: theirs, path: 'spec.networking.keepalivedPasswordRef.name' }
+        : undefined;
+  return optionalFields({ vrid: n.keepalived?.vrid ?? n.keepalivedVRID, password });
+};
+
 const keepalivedModel = (n: Networking): KeepalivedModel | undefined => {
   const k = n.keepalived;
-  if (k?.enabled === true) {
-    return { mode: 'vips', additionalVIPs: k.additionalVIPs ?? [], ...optionalFields({ vrid: k.vrid, passwordSecretName: given(k.passwordRef?.name) }) };
-  }
-  return n.ipAddressManager === 'keepalived' ? { mode: 'legacy' } : undefined;
+  if (k?.enabled === true) return { mode: 'vips', additionalVIPs: k.additionalVIPs ?? [], ...vrrpModel(n) };
+  return n.ipAddressManager === 'keepalived' ? { mode: 'legacy', ...vrrpModel(n) } : undefined;
 };
 
 const networkingModel = (spec: IronicSpec): NetworkingModel => {

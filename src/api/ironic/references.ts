@@ -55,12 +55,18 @@ const switchReferences = (spec: Record<string, unknown>): ObjectReference[] => {
   ];
 };
 
-/** The VRRP password Secret of an enabled keepalived. */
+/**
+ * The VRRP password Secret of a keepalived that runs (keepalived.enabled, or the deprecated ipAddressManager),
+ * named in keepalived.passwordRef or in upstream's spelling, networking.keepalivedPasswordRef.
+ */
 const keepalivedReferences = (spec: Record<string, unknown>): ObjectReference[] => {
-  const keepalived = recordAt(recordAt(spec, 'networking'), 'keepalived');
-  return keepalived['enabled'] === true
-    ? reference(SECRET_REFERENCE, textAt(recordAt(keepalived, 'passwordRef'), 'name'), 'spec.networking.keepalived.passwordRef')
-    : [];
+  const networking = recordAt(spec, 'networking');
+  const keepalived = recordAt(networking, 'keepalived');
+  if (keepalived['enabled'] !== true && networking['ipAddressManager'] !== 'keepalived') return [];
+  return [
+    ...reference(SECRET_REFERENCE, textAt(recordAt(keepalived, 'passwordRef'), 'name'), 'spec.networking.keepalived.passwordRef'),
+    ...reference(SECRET_REFERENCE, textAt(recordAt(networking, 'keepalivedPasswordRef'), 'name'), 'spec.networking.keepalivedPasswordRef'),
+  ];
 };
 
 /** Every object an Ironic spec names, in the order of the spec's fields. Total: never throws. */

@@ -4,7 +4,8 @@
  * Additions over upstream: `spec.databaseName` (a managed `IronicDatabase`), `spec.imageCacheName` (an
  * `IronicImageCache`), `spec.overrides.tolerations`,
  * `spec.resources`, `spec.priorityClassName`, `spec.proxy`, `spec.networking.keepalived.vrid` and `passwordRef`
- * (as upstream's pull request 686 proposes them), `spec.tls.ipxe` with `spec.networking.ipxeTLSPort` and
+ * (also under the names upstream's pull request 686 proposes: `networking.keepalivedVRID` and
+ * `networking.keepalivedPasswordRef`), `spec.tls.ipxe` with `spec.networking.ipxeTLSPort` and
  * `spec.images.ipxeBuilder` (iPXE over TLS, which upstream does not support), and `status.apiCredentialsName` / `status.observedGeneration`
  * (a hook cannot write the spec back).
  */
@@ -251,23 +252,24 @@ export const KeepalivedIP = Type.Object(
   { description: 'An additional virtual IP managed by keepalived.' },
 );
 
+const vrid = (description: string) =>
+  Type.Integer({
+    description: `${description} Without it, the image's ${VRRP.defaultRouterID}.`,
+    minimum: VRRP.minRouterID,
+    maximum: VRRP.maxRouterID,
+  });
+
+const PASSWORD_DESCRIPTION = `\`password\` key is the VRRP password (PASS authentication): 1 to ${VRRP.maxPasswordLength} printable ASCII characters (VRRP keeps only ${VRRP.maxPasswordLength}), without spaces, quotes, \`#\`, \`!\`, braces or backslashes. Routers of one virtual router ID must share it.`;
+
 export const Keepalived = Type.Object(
   {
     enabled: Type.Boolean({ description: 'Run keepalived to hold networking.ipAddress on networking.interface.' }),
     additionalVIPs: Type.Optional(Type.Array(KeepalivedIP, { description: 'More virtual IPs to hold.', maxItems: 32 })),
-    vrid: Type.Optional(
-      Type.Integer({
-        description: `VRRP virtual router ID, unique on the layer 2 network: give each Ironic sharing one a different ID. Without it, the image's ${VRRP.defaultRouterID}.`,
-        minimum: VRRP.minRouterID,
-        maximum: VRRP.maxRouterID,
-      }),
-    ),
+    vrid: Type.Optional(vrid('VRRP virtual router ID, unique on the layer 2 network: give each Ironic sharing one a different ID.')),
     passwordRef: Type.Optional(
       Type.Object(
         { name: Type.String({ description: 'Name of the Secret, in the namespace of the Ironic.', minLength: 1, maxLength: 253 }) },
-        {
-          description: `A Secret whose \`password\` key is the VRRP password (PASS authentication): 1 to ${VRRP.maxPasswordLength} printable ASCII characters (VRRP keeps only ${VRRP.maxPasswordLength}), without spaces, quotes, \`#\`, \`!\`, braces or backslashes. Routers of one virtual router ID must share it.`,
-        },
+        { description: `A Secret whose ${PASSWORD_DESCRIPTION}` },
       ),
     ),
   },
@@ -316,6 +318,22 @@ export const Networking = Type.Object(
       StringEnum(['', 'keepalived'], { description: 'Deprecated: use keepalived.enabled. `keepalived` runs keepalived for the provisioning IP.' }),
     ),
     keepalived: Type.Optional(Keepalived),
+    keepalivedVRID: Type.Optional(
+      vrid(
+        "The VRRP virtual router ID of keepalived (keepalived.enabled or ipAddressManager keepalived), under the name upstream's pull request 686 proposes; the same as keepalived.vrid.",
+      ),
+    ),
+    keepalivedPasswordRef: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ description: 'Name of the Secret, in the namespace of the Ironic.', minLength: 1, maxLength: 253 }),
+          kind: Type.Optional(StringEnum(['Secret'], { description: 'Secret, the only kind (upstream writes it).' })),
+        },
+        {
+          description: `The VRRP password of keepalived (keepalived.enabled or ipAddressManager keepalived), under the name upstream's pull request 686 proposes; the same as keepalived.passwordRef. A Secret whose ${PASSWORD_DESCRIPTION}`,
+        },
+      ),
+    ),
     macAddresses: Type.Optional(Type.Array(Type.String(), { description: 'MAC addresses used to find the provisioning interface.', maxItems: 64 })),
     prometheusExporterPort: Type.Optional(Port('Port of the Prometheus exporter.', DEFAULT_PORTS.prometheusExporterPort)),
     rpcPort: Type.Optional(Port('Port of the JSON-RPC server used between Ironic replicas.', DEFAULT_PORTS.rpcPort)),
@@ -346,6 +364,18 @@ export const Networking = Type.Object(
       {
         rule: "!(has(self.keepalived) && self.keepalived.enabled) || !(has(self.ipAddressManager) && self.ipAddressManager == 'keepalived')",
         message: 'keepalived and the deprecated ipAddressManager cannot be used together: keep keepalived only',
+      },
+      {
+        rule: '!has(self.keepalivedVRID) || !has(self.keepalived) || !has(self.keepalived.vrid) || self.keepalivedVRID == self.keepalived.vrid',
+        message: 'keepalivedVRID and keepalived.vrid are one setting under two names and differ: keep one',
+      },
+      {
+        rule: '!has(self.keepalivedPasswordRef) || !has(self.keepalived) || !has(self.keepalived.passwordRef) || self.keepalivedPasswordRef.name == self.keepalived.passwordRef.name',
+        message: 'keepalivedPasswordRef and keepalived.passwordRef are one setting under two names and name different Secrets: keep one',
+      },
+      {
+        rule: "!(has(self.keepalivedVRID) || has(self.keepalivedPasswordRef)) || (has(self.keepalived) && self.keepalived.enabled) || (has(self.ipAddressManager) && self.ipAddressManager == 'keepalived')",
+        message: 'keepalivedVRID and keepalivedPasswordRef configure keepalived, which does not run: set keepalived.enabled to true, or remove them',
       },
     ],
   },

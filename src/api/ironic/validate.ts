@@ -267,6 +267,45 @@ const vrrpNeedsKeepalived = (keepalived: NonNullable<Networking['keepalived']>):
     ? [problem('spec.networking.keepalived.enabled', 'vrid and passwordRef configure keepalived, which is disabled: set enabled to true, or remove them')]
     : [];
 
+/**
+ * Upstream's spelling (its pull request 686) of the same two settings: `networking.keepalivedVRID` and
+ * `networking.keepalivedPasswordRef`. Both spellings may be given only with the same value, and only for a
+ * keepalived that runs (in either form).
+ */
+const upstreamVRRPRules: Rule = ({ spec }) => {
+  const n = spec.networking;
+  if (n === undefined || (n.keepalivedVRID === undefined && n.keepalivedPasswordRef === undefined)) return [];
+  const runs = n.keepalived?.enabled === true || n.ipAddressManager === 'keepalived';
+  const vrid = n.keepalived?.vrid;
+  const password = n.keepalived?.passwordRef?.name;
+  return [
+    ...(n.keepalivedVRID !== undefined && vrid !== undefined && vrid !== n.keepalivedVRID
+      ? [
+          problem(
+            'spec.networking.keepalivedVRID',
+            `keepalivedVRID (${n.keepalivedVRID}) and keepalived.vrid (${vrid}) are one setting under two names and differ: keep one`,
+          ),
+        ]
+      : []),
+    ...(n.keepalivedPasswordRef !== undefined && password !== undefined && password !== n.keepalivedPasswordRef.name
+      ? [
+          problem(
+            'spec.networking.keepalivedPasswordRef',
+            `keepalivedPasswordRef (Secret ${n.keepalivedPasswordRef.name}) and keepalived.passwordRef (Secret ${password}) are one setting under two names and differ: keep one`,
+          ),
+        ]
+      : []),
+    ...(!runs
+      ? [
+          problem(
+            'spec.networking',
+            'keepalivedVRID and keepalivedPasswordRef configure keepalived, which does not run: set keepalived.enabled to true, or remove them',
+          ),
+        ]
+      : []),
+  ];
+};
+
 // Rule 12. NOTE: keepalived is refused in HA in this form too (upstream only checks the legacy form).
 const keepalivedRules: Rule = ({ spec }) => {
   const keepalived = spec.networking?.keepalived;
@@ -779,6 +818,7 @@ const RULES: readonly Rule[] = [
   dhcpRule,
   legacyKeepalivedRules,
   keepalivedRules,
+  upstreamVRRPRules,
   haWithoutServiceMonitor,
   bindAddressRules,
   insecureRPCNeedsHA,

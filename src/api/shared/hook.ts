@@ -84,6 +84,7 @@ export const GROUP_KEYS = {
   statefulSet: 'StatefulSet.apps/v1',
   job: 'Job.batch/v1',
   ingress: 'Ingress.networking.k8s.io/v1',
+  podDisruptionBudget: 'PodDisruptionBudget.policy/v1',
   serviceMonitor: 'ServiceMonitor.monitoring.coreos.com/v1',
   certificate: 'Certificate.cert-manager.io/v1',
   mariadb: 'MariaDB.k8s.mariadb.com/v1alpha1',

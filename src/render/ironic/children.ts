@@ -66,6 +66,7 @@ const WANTED_ORDER: readonly string[] = [
   GROUP_KEYS.daemonSet,
   GROUP_KEYS.service,
   GROUP_KEYS.ingress,
+  GROUP_KEYS.podDisruptionBudget,
 ];
 const wantedRank = (w: Wanted): number => {
   const index = WANTED_ORDER.indexOf(w.group);

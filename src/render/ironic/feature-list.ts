@@ -9,6 +9,7 @@ import { CERT_MANAGER } from './features/cert-manager.js';
 import { CLIENT_HANDOFF } from './features/client-handoff.js';
 import { DATABASE } from './features/database.js';
 import { DNSMASQ } from './features/dnsmasq.js';
+import { DISRUPTION_BUDGET } from './features/disruption-budget.js';
 import { DOWNLOADER } from './features/downloader.js';
 import { EXPORTER } from './features/exporter.js';
 import { GENERATED_TLS } from './features/generated-tls.js';
@@ -43,4 +44,5 @@ export const IRONIC_FEATURES: readonly IronicFeature[] = [
   EXPORTER,
   NETWORKING_SERVICE,
   API_SERVICE,
+  DISRUPTION_BUDGET,
 ];

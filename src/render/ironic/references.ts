@@ -209,9 +209,8 @@ export const vrrpPasswordProblem = (password: string): string | undefined => {
 /** The VRRP password of keepalived: the `password` key of the named Secret (trimmed). */
 const resolveKeepalivedPassword = (model: IronicModel, lookup: Lookup, problems: ReferenceProblem[]): IronicReferences['keepalivedPassword'] => {
   const keepalived = model.networking.keepalived;
-  const name = keepalived?.mode === 'vips' ? keepalived.passwordSecretName : undefined;
-  if (name === undefined) return undefined;
-  const path = 'spec.networking.keepalived.passwordRef.name';
+  if (keepalived?.password === undefined) return undefined;
+  const { secretName: name, path } = keepalived.password;
   const secret = findReferenced(lookup, 'Secret', name);
   if (secret === undefined) {
     problems.push(missingReference(lookup, 'Secret', name, path, 'create it with the VRRP password under the key password, or fix the name'));

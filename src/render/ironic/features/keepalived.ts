@@ -31,7 +31,7 @@ const VOLUME = 'keepalived-config';
 /** The configuration template, when the spec sets a router ID or a password; undefined keeps the image's. */
 export const keepalivedTemplate = (input: IronicRenderInput): string | undefined => {
   const keepalived = input.model.networking.keepalived;
-  if (keepalived?.mode !== 'vips') return undefined;
+  if (keepalived === undefined) return undefined;
   const password = input.references.keepalivedPassword?.password;
   if (keepalived.vrid === undefined && password === undefined) return undefined;
   return [
