@@ -7,10 +7,10 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import forge from 'node-forge';
 import type { KubeResource } from '../../src/cli/objects.js';
 import type { Write } from '../../src/cli/cluster.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
+import { renewedCertificate } from '../fixtures/tls.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../support/emulator.js';
 import { objAtOrEmpty, present } from '../support/paths.js';
 
@@ -53,30 +53,6 @@ type Row = {
   readonly rolls: readonly string[];
   /** Secrets that may be created (credentials or certificates the change asks for). */
   readonly newSecrets?: RegExp;
-};
-
-/** A renewed certificate for the Secret of tls-credentials.yaml: the same names, another key. */
-const renewedCertificate = (): { crt: string; key: string } => {
-  const keys = forge.pki.rsa.generateKeyPair(1024);
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
-  cert.serialNumber = '03';
-  cert.validity.notBefore = new Date('2025-01-01T00:00:00Z');
-  cert.validity.notAfter = new Date('2036-01-01T00:00:00Z');
-  const subject = [{ name: 'commonName', value: 'ironic.baremetal-operator-system.svc' }];
-  cert.setSubject(subject);
-  cert.setIssuer(subject);
-  cert.setExtensions([
-    {
-      name: 'subjectAltName',
-      altNames: [
-        { type: 2, value: 'ironic.baremetal-operator-system.svc' },
-        { type: 7, ip: '192.0.2.2' },
-      ],
-    },
-  ]);
-  cert.sign(keys.privateKey, forge.md.sha256.create());
-  return { crt: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
 };
 
 const ROWS: readonly Row[] = [

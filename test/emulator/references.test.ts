@@ -5,29 +5,14 @@
  */
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
-import forge from 'node-forge';
 import type { KubeResource } from '../../src/cli/objects.js';
+import { renewedCertificate } from '../fixtures/tls.js';
 import { startEmulator, type Emulator } from '../support/emulator.js';
 import { present, stringMapAt } from '../support/paths.js';
 
 const EXAMPLE = readFileSync('examples/tls-credentials.yaml', 'utf8');
 const TLS_VERSION = 'ironic.metal3.io/tls-secret-version';
 const API_VERSION = 'ironic.metal3.io/api-secret-version';
-
-/** A fresh self-signed certificate, as a renewal would bring. */
-const renewedCertificate = (): { crt: string; key: string } => {
-  const keys = forge.pki.rsa.generateKeyPair(1024);
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
-  cert.serialNumber = '02';
-  cert.validity.notBefore = new Date('2025-12-01T00:00:00Z');
-  cert.validity.notAfter = new Date('2027-06-01T00:00:00Z');
-  const subject = [{ name: 'commonName', value: 'ironic.baremetal-operator-system.svc' }];
-  cert.setSubject(subject);
-  cert.setIssuer(subject);
-  cert.sign(keys.privateKey, forge.md.sha256.create());
-  return { crt: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
-};
 
 const secret = (name: string, type: string, stringData: Record<string, string>): KubeResource => ({
   apiVersion: 'v1',
