@@ -29,7 +29,7 @@ import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import { DOWNLOADER_DEFAULTS, cacheDownloadContainer } from '../../api/shared/constants.js';
-import { listEntries } from '../../api/shared/fields.js';
+import { baseNoProxy, proxyVariables } from '../shared/proxy.js';
 import type { CacheArchitectureModel } from '../../api/model.js';
 import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/shared/version.js';
 import { toChild, type KubeChild } from '../child.js';
@@ -234,31 +234,18 @@ export const renderCacheConfig = (input: CacheRenderInput): IConfigMap => ({
 
 const optional = (name: string, value: string | undefined): IEnvVar[] => (value !== undefined && value !== '' ? [{ name, value }] : []);
 
-/** What never goes through the proxy: loopback, and Services (a mirror inside the cluster). */
-const automaticNoProxy = (input: CacheRenderInput): string[] => [
-  'localhost',
-  '127.0.0.1',
-  '::1',
-  '.svc',
-  ...(input.config.clusterDomain !== '' ? [`.svc.${input.config.clusterDomain}`] : []),
-];
-
 /**
- * HTTP_PROXY, HTTPS_PROXY and NO_PROXY in upper and lower case (curl reads only `http_proxy` for http URLs),
- * each field of the spec winning over the hook server's; with a proxy, NO_PROXY also lists loopback and `.svc`.
+ * HTTP_PROXY, HTTPS_PROXY and NO_PROXY by the rule of every downloading pod (render/shared/proxy.ts): each field of
+ * the spec winning over the hook server's; with a proxy, NO_PROXY also lists loopback and Services (a mirror inside
+ * the cluster).
  */
 const proxyEnv = (input: CacheRenderInput): IEnvVar[] => {
   const operator = input.config.downloaderEnv;
-  const { proxy } = input.model;
-  const http = proxy.httpProxy ?? operator['HTTP_PROXY'];
-  const https = proxy.httpsProxy ?? operator['HTTPS_PROXY'];
-  const given = proxy.noProxy.length > 0 ? proxy.noProxy : listEntries(operator['NO_PROXY']);
-  const noProxy = http !== undefined || https !== undefined ? [...new Set([...given, ...automaticNoProxy(input)])] : given;
-  const values = { HTTP_PROXY: http, HTTPS_PROXY: https, NO_PROXY: noProxy.join(',') };
-  return (['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'] as const).flatMap((name) => [
-    ...optional(name, values[name]),
-    ...optional(name.toLowerCase(), values[name]),
-  ]);
+  return proxyVariables(input.model.proxy, baseNoProxy(input.config.clusterDomain), {
+    HTTP_PROXY: operator['HTTP_PROXY'],
+    HTTPS_PROXY: operator['HTTPS_PROXY'],
+    NO_PROXY: operator['NO_PROXY'],
+  });
 };
 
 /** The downloader's settings: the hook server's (IPA_BASEURI, IPA_FLAVOR, the proxy), each replaced by the spec's. */
