@@ -5,23 +5,11 @@
  * defaults, other controllers) are kept. Lists of objects that share a conventional key are merged item
  * by item; every other list is replaced.
  */
-import { LAST_APPLIED_ANNOTATION } from '../render/child.js';
+import { LAST_APPLIED_ANNOTATION, READ_ONLY_METADATA } from '../render/child.js';
 import { deepCopy, isRecord, sortedJson, type Json, type KubeResource } from './objects.js';
 
 /** Conventional list-map keys, in Metacontroller's order of preference. */
 const MERGE_KEYS = ['containerPort', 'port', 'mountPath', 'name', 'uid', 'ip', 'path'] as const;
-
-/** Metadata the server owns: reverted to the observed values after a merge, so they never cause a diff. */
-const READ_ONLY_METADATA = [
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'selfLink',
-  'managedFields',
-] as const;
 
 /** The last applied configuration recorded on an observed object, or undefined. */
 export const lastAppliedOf = (object: KubeResource): Json | undefined => {

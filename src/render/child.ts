@@ -29,8 +29,11 @@ export const toChild = (object: Rendered): KubeChild => {
 /** Where Metacontroller's dynamic apply records what we returned last time. */
 export const LAST_APPLIED_ANNOTATION = 'metacontroller.k8s.io/last-applied-configuration';
 
-/** Metadata the API server owns: never part of a desired object. */
-const SERVER_METADATA = [
+/**
+ * Metadata the API server owns, which Metacontroller's dynamic apply reverts to the observed values after its
+ * merge (pkg/dynamic/apply), so they never cause a diff.
+ */
+export const READ_ONLY_METADATA = [
   'uid',
   'resourceVersion',
   'generation',
@@ -39,8 +42,10 @@ const SERVER_METADATA = [
   'deletionGracePeriodSeconds',
   'selfLink',
   'managedFields',
-  'ownerReferences',
-];
+] as const;
+
+/** Metadata never part of a desired object: the read-only fields, and the ownerReferences Metacontroller adds. */
+const SERVER_METADATA: readonly string[] = [...READ_ONLY_METADATA, 'ownerReferences'];
 
 const lastApplied = (object: KubeObject): KubeChild | undefined => {
   const text = object.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
