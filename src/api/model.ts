@@ -97,6 +97,11 @@ export type TLSModel = {
   readonly enabled: boolean;
   /** The user's Secret with the API (and virtual media) certificate. */
   readonly certificateName?: string;
+  /**
+   * With generated or cert-manager certificates, spec.tls.certificateName names the Secret the operator
+   * publishes the CA into (`tls.crt`, `ca.crt`), for clients that read only the spec (baremetal-operator).
+   */
+  readonly trustSecretName?: string;
   /** Certificates issued from a private CA the operator keeps (spec.tls.generateCertificate). */
   readonly generate: boolean;
   /** Certificates issued by cert-manager (spec.tls.issuerRef), with the defaults filled in. */

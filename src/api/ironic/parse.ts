@@ -139,7 +139,7 @@ const caReference = (spec: IronicSpec, which: 'bmcCA' | 'trustedCA'): CAReferenc
 };
 
 const tlsModel = (spec: IronicSpec): TLSModel => {
-  const certificateName = given(spec.tls?.certificateName);
+  const named = given(spec.tls?.certificateName);
   const bmcCA = caReference(spec, 'bmcCA');
   const trusted = caReference(spec, 'trustedCA');
   const key = spec.tls?.trustedCA !== undefined ? given(spec.tls.trustedCA.key) : undefined;
@@ -147,10 +147,15 @@ const tlsModel = (spec: IronicSpec): TLSModel => {
   const issuer = spec.tls?.issuerRef;
   const issuerRef =
     issuer !== undefined ? { name: issuer.name, kind: given(issuer.kind) ?? 'Issuer', group: given(issuer.group) ?? 'cert-manager.io' } : undefined;
-  const enabled = certificateName !== undefined || generate || issuerRef !== undefined;
+  // With a certificate source of the operator's, the name is where it publishes the CA, not a certificate.
+  const published = generate || issuerRef !== undefined;
+  const certificateName = published ? undefined : named;
+  const trustSecretName = published ? named : undefined;
+  const enabled = certificateName !== undefined || published;
   return {
     enabled,
     ...(certificateName !== undefined && { certificateName }),
+    ...(trustSecretName !== undefined && { trustSecretName }),
     generate,
     ...(issuerRef && { issuerRef }),
     virtualMedia: enabled && spec.tls?.disableVirtualMediaTLS !== true,
