@@ -195,7 +195,9 @@ t.test('with generated certificates, certificateName names the Secret the CA is 
   );
 
   const clash = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-clouds' } });
-  t.match(clash.status['conditions'], [{ reason: 'InvalidReference', message: /tls\.certificateName ironic-clouds .*already used for another Secret of this Ironic/ }]);
+  t.match(clash.status['conditions'], [
+    { reason: 'InvalidReference', message: /tls\.certificateName ironic-clouds .*already used for another Secret of this Ironic/ },
+  ]);
 });
 
 t.test('in high availability the serving certificate and the JSON-RPC one stay apart', async (t) => {

@@ -359,14 +359,7 @@ const issuerRules: Rule = ({ spec }) => {
           ),
         ]
       : []),
-    ...(other
-      ? [
-          problem(
-            'spec.tls.issuerRef',
-            'issuerRef cannot be used with generateCertificate: use one source of certificates (remove one of them)',
-          ),
-        ]
-      : []),
+    ...(other ? [problem('spec.tls.issuerRef', 'issuerRef cannot be used with generateCertificate: use one source of certificates (remove one of them)')] : []),
   ];
 };
 
