@@ -45,7 +45,7 @@ const bmoLoadConfig = (e: Emulator, name: string): BmoConfig | Error => {
   const spec = objAt(ironic, 'spec');
   const tls = objAtOrEmpty(spec, 'tls');
   // factory.go:480-502: spec.apiCredentialsName, keys `username` and `password`.
-  const auth = secretData(e, String(spec['apiCredentialsName'] ?? ''));
+  const auth = secretData(e, typeof spec['apiCredentialsName'] === 'string' ? spec['apiCredentialsName'] : '');
   if (auth?.['username'] === undefined || auth['password'] === undefined) return new Error('auth secret must contain username and password');
   // factory.go:458 and 469-475: http unless spec.tls.certificateName is set, then https.
   const certificateName = typeof tls['certificateName'] === 'string' ? tls['certificateName'] : '';
@@ -121,7 +121,8 @@ const SERVICE_NAMES = ['ironic', `ironic.${NS}`, `ironic.${NS}.svc`];
 /** The CA that signs the pods' certificates now: the tls-ca Secret the pod template points at. */
 const signingCA = (e: Emulator): KeyPairPem => {
   const annotations = objAtOrEmpty(present(e.get('Deployment', 'ironic-service', NS)), 'spec', 'template', 'metadata', 'annotations');
-  const version = String(annotations['ironic.metal3.io/tls-ca-version'] ?? '').slice(0, 10);
+  const annotation = annotations['ironic.metal3.io/tls-ca-version'];
+  const version = (typeof annotation === 'string' ? annotation : '').slice(0, 10);
   const data = present(secretData(e, `ironic-tls-ca-${version}`), 'the signing CA Secret');
   return { certPem: present(data['tls.crt']), keyPem: present(data['tls.key']) };
 };
