@@ -181,6 +181,8 @@ export type SchedulingModel = {
   readonly nodeSelector: Readonly<Record<string, string>>;
   readonly tolerations: readonly IToleration[];
   readonly priorityClassName?: string;
+  /** spec.imagePullSecrets, in order: every pod of the Ironic gets them. */
+  readonly imagePullSecrets: readonly string[];
 };
 
 /** Image overrides given in the spec (non-empty only); the operator's defaults fill the rest. */
@@ -239,6 +241,8 @@ export type IronicDatabaseModel = {
   readonly replicas: number;
   readonly image?: string;
   readonly priorityClassName?: string;
+  /** spec.imagePullSecrets, in order. */
+  readonly imagePullSecrets: readonly string[];
   /** The user's credentials Secret; undefined means generated. */
   readonly credentialsName?: string;
   readonly tlsCertificateName?: string;
@@ -274,6 +278,8 @@ export type IronicImageCacheModel = {
   readonly tolerations: readonly IToleration[];
   readonly tlsCertificateName?: string;
   readonly priorityClassName?: string;
+  /** spec.imagePullSecrets, in order. */
+  readonly imagePullSecrets: readonly string[];
   /** The compute resources of every container of the cache pod (CACHE_CONTAINER_NAMES): the defaults with spec.resources applied, canonical. */
   readonly resources: Readonly<Record<string, IResourceRequirements>>;
 };

@@ -3,6 +3,7 @@
  * (validate-ironic.ts, validate-overrides.ts) decides what is refused; this module only builds the model
  * of a spec that passed, so nothing downstream re-defaults or re-parses.
  */
+import { pullSecretNames } from '../shared/pull-secrets.js';
 import { Container } from 'kubernetes-models/v1/Container';
 import { Probe } from 'kubernetes-models/v1/Probe';
 import { Toleration } from 'kubernetes-models/v1/Toleration';
@@ -321,6 +322,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
       nodeSelector: sortedMap(spec.nodeSelector),
       tolerations: tolerations.filter(isToleration),
       ...optionalFields({ priorityClassName: given(spec.priorityClassName) }),
+      imagePullSecrets: pullSecretNames(spec.imagePullSecrets),
     },
     overrides: podOverrides(spec),
     resources: resourcesModel(spec),

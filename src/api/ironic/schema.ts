@@ -8,6 +8,7 @@
  * `spec.images.ipxeBuilder` (iPXE over TLS, which upstream does not support), and `status.apiCredentialsName` / `status.observedGeneration`
  * (a hook cannot write the spec back).
  */
+import { ImagePullSecrets } from '../shared/pull-secrets.js';
 import { Type, type Static, type TRecord, type TString } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, ObjectMeta, QuantityMap, ResourceReference, ResourceReferenceWithKey, StringEnum, StringMap } from '../shared/common.js';
 import {
@@ -705,6 +706,7 @@ export const IronicSpec = Type.Object(
       Type.Boolean({ description: 'Run one Ironic per selected node (a DaemonSet), talking JSON-RPC to each other. Requires a database.' }),
     ),
     images: Type.Optional(Images),
+    imagePullSecrets: Type.Optional(ImagePullSecrets),
     inspection: Type.Optional(Inspection),
     logging: Type.Optional(Logging),
     networking: Type.Optional(Networking),

@@ -3,6 +3,7 @@
  * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
+import { imagePullSecretsProblems } from '../shared/pull-secrets.js';
 import {
   CA_FIELDS,
   DEFAULT_HEARTBEAT_INTERVAL,
@@ -748,6 +749,7 @@ const heartbeatRule: Rule = ({ spec }) => {
 
 /** The semantic rules, in the order of upstream's ValidateIronic. */
 const RULES: readonly Rule[] = [
+  ({ spec }) => imagePullSecretsProblems(spec.imagePullSecrets),
   haNeedsDatabase,
   oneDatabase,
   databaseUnchanged,
