@@ -190,7 +190,7 @@ t.test('with generated certificates, certificateName names the Secret the CA is 
   t.same(Object.keys(data).sort(), ['ca.crt', 'tls.crt'], 'the CA under both keys, and no private key');
   t.equal(Buffer.from(String(data['tls.crt']), 'base64').toString(), bundle, 'tls.crt is the bundle clients trust');
   t.notOk(
-    podOf(response.children).volumes?.some((v) => v.secret?.secretName === 'ironic-bmo-ca'),
+    podOf(response.children).volumes.some((v) => v.secret?.secretName === 'ironic-bmo-ca'),
     'the pods do not serve it: they issue their own certificates',
   );
 
