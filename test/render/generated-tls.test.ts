@@ -4,6 +4,7 @@
  * only next to its server certificate, VMEDIA_TLS_PORT, reverse proxy in both containers), the CA key
  * reaches the issuing init container only, and clients are told which CA to trust.
  */
+import { secret as secretObject } from '../fixtures/ironic-scenarios.js';
 import t from 'tap';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
@@ -193,6 +194,12 @@ t.test('with generated certificates, certificateName names the Secret the CA is 
     podOf(response.children).volumes.some((v) => v.secret?.secretName === 'ironic-bmo-ca'),
     'the pods do not serve it: they issue their own certificates',
   );
+
+  const users = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-bmo-ca' } }, [
+    secretObject('ironic-bmo-ca', { 'tls.crt': 'MINE' }),
+  ]);
+  t.match(users.status['conditions'], [{ status: 'False', message: /Secret metal3\/ironic-bmo-ca already exists and does not belong to this Ironic/ }]);
+  t.notOk(childOf(users.children, 'Secret', 'ironic-bmo-ca'), 'a Secret of the user is never overwritten');
 
   const clash = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-clouds' } });
   t.match(clash.status['conditions'], [
