@@ -67,7 +67,8 @@ const rootPool = (pem: string): X509Certificate[] =>
 const validAt = (c: X509Certificate, now: string): boolean => Date.parse(c.validFrom) <= Date.parse(now) && Date.parse(now) <= Date.parse(c.validTo);
 
 /**
- * What crypto/x509's Certificate.Verify accepts for a server chain of one leaf against `roots`: the host
+ * What crypto/x509's Certificate.Verify (src/crypto/x509/verify.go, about lines 590-610: isValid, then
+ * VerifyHostname, then `if opts.Roots.contains(c)` or buildChains) accepts for one leaf against `roots`: the host
  * name of the endpoint must be in the leaf's SANs, the leaf valid now, and either the leaf itself in the
  * pool or a pool certificate that issued it and whose key signed it (also valid now). Roots are not
  * required to be CAs by Go; the check here is stricter and requires it, since BMO must trust a CA, not a
