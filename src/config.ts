@@ -4,6 +4,7 @@
 import { DEFAULT_IPXE_BUILDER_IMAGE, DEFAULT_IPXE_RELEASE, type RenderConfig } from './render/config.js';
 import { IRONIC_IMAGE_REPOSITORY } from './api/shared/version.js';
 import { DEFAULT_MARIADB_IMAGE } from './api/shared/constants.js';
+import { listEntries } from './api/shared/fields.js';
 
 /** HTTPS: the PEM files of the serving certificate, reloaded when they change. */
 export type TlsConfig = { readonly certFile: string; readonly keyFile: string };
@@ -128,8 +129,19 @@ const ipxeRelease = (env: NodeJS.ProcessEnv): string => {
   return release;
 };
 
+const SECRET_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** HOOK_IMAGE_PULL_SECRETS: comma-separated Secret names, each a DNS subdomain, each once. */
+const hookImagePullSecrets = (env: NodeJS.ProcessEnv): string[] => {
+  const names = listEntries(value(env, 'HOOK_IMAGE_PULL_SECRETS'));
+  const bad = names.find((n) => n.length > 253 || !SECRET_NAME.test(n));
+  if (bad !== undefined) throw new ConfigError(`HOOK_IMAGE_PULL_SECRETS must list Secret names (lower-case DNS subdomains) separated by commas, got "${bad}"`);
+  return [...new Set(names)];
+};
+
 const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
   const hookImage = value(env, 'HOOK_IMAGE');
+  const pullSecrets = hookImagePullSecrets(env);
   return {
     images: {
       ironicRepository: env['IRONIC_IMAGE_REPOSITORY'] ?? IRONIC_IMAGE_REPOSITORY,
@@ -145,6 +157,7 @@ const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
     mariadbOperator: boolean(env, 'MARIADB_OPERATOR'),
     ipxeRelease: ipxeRelease(env),
     ...(hookImage !== undefined && { hookImage }),
+    ...(pullSecrets.length > 0 && { hookImagePullSecrets: pullSecrets }),
   };
 };
 

@@ -99,6 +99,11 @@ export type TLSModel = {
   readonly enabled: boolean;
   /** The user's Secret with the API (and virtual media) certificate. */
   readonly certificateName?: string;
+  /**
+   * With generated or cert-manager certificates, spec.tls.certificateName names the Secret the operator
+   * publishes the CA into (`tls.crt`, `ca.crt`), for clients that read only the spec (baremetal-operator).
+   */
+  readonly trustSecretName?: string;
   /** Certificates issued from a private CA the operator keeps (spec.tls.generateCertificate). */
   readonly generate: boolean;
   /** Certificates issued by cert-manager (spec.tls.issuerRef), with the defaults filled in. */
@@ -178,6 +183,8 @@ export type SchedulingModel = {
   readonly nodeSelector: Readonly<Record<string, string>>;
   readonly tolerations: readonly IToleration[];
   readonly priorityClassName?: string;
+  /** spec.imagePullSecrets, in order: every pod of the Ironic gets them. */
+  readonly imagePullSecrets: readonly string[];
 };
 
 /** Image overrides given in the spec (non-empty only); the operator's defaults fill the rest. */
@@ -236,6 +243,8 @@ export type IronicDatabaseModel = {
   readonly replicas: number;
   readonly image?: string;
   readonly priorityClassName?: string;
+  /** spec.imagePullSecrets, in order. */
+  readonly imagePullSecrets: readonly string[];
   /** The user's credentials Secret; undefined means generated. */
   readonly credentialsName?: string;
   readonly tlsCertificateName?: string;
@@ -271,6 +280,8 @@ export type IronicImageCacheModel = {
   readonly tolerations: readonly IToleration[];
   readonly tlsCertificateName?: string;
   readonly priorityClassName?: string;
+  /** spec.imagePullSecrets, in order. */
+  readonly imagePullSecrets: readonly string[];
   /** The compute resources of every container of the cache pod (CACHE_CONTAINER_NAMES): the defaults with spec.resources applied, canonical. */
   readonly resources: Readonly<Record<string, IResourceRequirements>>;
 };

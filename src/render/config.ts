@@ -18,6 +18,8 @@ export type RenderConfig = {
   readonly clusterDomain: string;
   /** The hook server's own image: HA pods run its certificate issuer as an init container. */
   readonly hookImage?: string;
+  /** Pull secrets (in each Ironic's namespace) added to the pods that run the hook image (HOOK_IMAGE_PULL_SECRETS). */
+  readonly hookImagePullSecrets?: readonly string[];
   /** Whether the cluster has the Prometheus Operator CRDs (and the CompositeController declares ServiceMonitors). */
   readonly serviceMonitors?: boolean;
   /** Whether the cluster has cert-manager (and the CompositeController declares Certificates). */

@@ -79,7 +79,7 @@ t.test('an empty spec gets every default', async (t) => {
   t.notOk('exporter' in m, 'no exporter is invented');
   t.notOk('networkingService' in m, 'no networking service is invented');
   t.notOk('dhcp' in n || 'keepalived' in n || 'ingress' in n, 'no DHCP, keepalived or Ingress');
-  t.same(m.scheduling, { nodeSelector: {}, tolerations: [] });
+  t.same(m.scheduling, { nodeSelector: {}, tolerations: [], imagePullSecrets: [] });
   t.same(m.overrides, { labels: {}, annotations: {}, containers: [], initContainers: [], volumes: [] });
 });
 
@@ -343,10 +343,12 @@ t.test('parseIronicDatabase', async (t) => {
   t.same(databaseModel({}), {
     engine: 'Builtin',
     replicas: 1,
+    imagePullSecrets: [],
     storage: { size: '10Gi', ephemeral: false, whenDeleted: 'Retain' },
     nodeSelector: {},
     maxConductors: 3,
   });
+  t.same(databaseModel({ imagePullSecrets: [{ name: 'a' }, { name: 'b' }] }).imagePullSecrets, ['a', 'b'], 'pull secret names, in order');
   t.equal(databaseModel({ maxConductors: 7 }).maxConductors, 7, 'maxConductors as given');
   t.match(databaseModel({ engine: 'MariaDBOperator' }), { engine: 'MariaDBOperator', replicas: 3 }, 'three Galera nodes by default');
   t.match(databaseModel({ engine: 'MariaDBOperator', replicas: 5, priorityClassName: 'db-critical' }), { replicas: 5, priorityClassName: 'db-critical' });
@@ -358,6 +360,7 @@ t.test('parseIronicDatabase', async (t) => {
     replicas: 1,
     image: 'mariadb',
     credentialsName: 'c',
+    imagePullSecrets: [],
     storage: { storageClassName: 'fast', size: '50Gi', ephemeral: false, whenDeleted: 'Delete' },
     nodeSelector: {},
     maxConductors: 3,

@@ -937,25 +937,20 @@ const TABLES: readonly RuleTable[] = [
     refused: [{ name: 'true without HA', spec: { tls: { insecureRPC: true } }, path: 'spec.tls.insecureRPC', words: ['insecureRPC', 'highAvailability'] }],
   },
   {
-    rule: 'one source of certificates: generateCertificate or certificateName',
+    rule: 'certificateName with generateCertificate names the Secret the CA is published into',
     accepted: [
       { name: 'generated', spec: { tls: { generateCertificate: true } } },
       { name: 'generated, with an empty certificateName', spec: { tls: { generateCertificate: true, certificateName: '' } } },
       { name: 'a Secret, generateCertificate false', spec: { tls: { generateCertificate: false, certificateName: 'tls' } } },
+      { name: 'both: the CA is published into the Secret', spec: { tls: { generateCertificate: true, certificateName: 'tls' } } },
     ],
-    refused: [
-      {
-        name: 'both',
-        spec: { tls: { generateCertificate: true, certificateName: 'tls' } },
-        path: 'spec.tls.generateCertificate',
-        words: ['generateCertificate', 'certificateName'],
-      },
-    ],
+    refused: [],
   },
   {
     rule: 'a cert-manager issuer: named, and the only source of certificates',
     accepted: [
       { name: 'an Issuer', spec: { tls: { issuerRef: { name: 'ca' } } } },
+      { name: 'with certificateName: the CA is published into it', spec: { tls: { issuerRef: { name: 'ca' }, certificateName: 'tls' } } },
       {
         name: 'a ClusterIssuer with an empty certificateName',
         spec: { tls: { issuerRef: { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }, certificateName: '' } },
@@ -963,12 +958,6 @@ const TABLES: readonly RuleTable[] = [
       { name: 'an external issuer with its group', spec: { tls: { issuerRef: { name: 'ca', kind: 'VaultIssuer', group: 'vault.example.com' } } } },
     ],
     refused: [
-      {
-        name: 'with certificateName',
-        spec: { tls: { issuerRef: { name: 'ca' }, certificateName: 'tls' } },
-        path: 'spec.tls.issuerRef',
-        words: ['issuerRef', 'certificateName'],
-      },
       {
         name: 'with generateCertificate',
         spec: { tls: { issuerRef: { name: 'ca' }, generateCertificate: true } },

@@ -278,13 +278,9 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
         samples: proxySamples,
         twin: problemAt(['.httpProxy', '.httpsProxy'], /^https?Proxy has a user name or password, which is not supported/),
       },
-    'spec.tls: generateCertificate and certificateName cannot both be set: use one source of certificates': {
+    'spec.tls: issuerRef cannot be used with generateCertificate: use one source of certificates': {
       samples: tlsSamples,
-      twin: problemAt('.generateCertificate', /^generateCertificate and certificateName cannot both be set/),
-    },
-    'spec.tls: issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates': {
-      samples: tlsSamples,
-      twin: problemAt('.issuerRef', /^issuerRef cannot be used with certificateName or generateCertificate/),
+      twin: problemAt('.issuerRef', /^issuerRef cannot be used with generateCertificate/),
     },
     'spec.networking: keepalivedVRID and keepalived.vrid are one setting under two names and differ: keep one': {
       samples: upstreamVrrpSamples,

@@ -4,6 +4,7 @@
  * only next to its server certificate, VMEDIA_TLS_PORT, reverse proxy in both containers), the CA key
  * reaches the issuing init container only, and clients are told which CA to trust.
  */
+import { secret as secretObject } from '../fixtures/ironic-scenarios.js';
 import t from 'tap';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
@@ -181,12 +182,29 @@ t.test('the certificates cover every name and address clients use', async (t) =>
   );
 });
 
-t.test('generated certificates and a certificate Secret exclude each other', async (t) => {
-  const refused = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-tls' } });
-  t.match(refused.status['conditions'], [
-    { reason: 'InvalidSpec', message: /spec\.tls\.generateCertificate: generateCertificate and certificateName cannot both be set/ },
+t.test('with generated certificates, certificateName names the Secret the CA is published into', async (t) => {
+  const response = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-bmo-ca' } });
+  const secret = childOf(response.children, 'Secret', 'ironic-bmo-ca');
+  const bundle = objAt(childOf(response.children, 'ConfigMap', 'ironic-ca'), 'data')['ca.crt'];
+  const data = objAt(secret, 'data');
+  t.equal(typeof bundle, 'string');
+  t.same(Object.keys(data).sort(), ['ca.crt', 'tls.crt'], 'the CA under both keys, and no private key');
+  t.equal(Buffer.from(String(data['tls.crt']), 'base64').toString(), bundle, 'tls.crt is the bundle clients trust');
+  t.notOk(
+    podOf(response.children).volumes.some((v) => v.secret?.secretName === 'ironic-bmo-ca'),
+    'the pods do not serve it: they issue their own certificates',
+  );
+
+  const users = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-bmo-ca' } }, [
+    secretObject('ironic-bmo-ca', { 'tls.crt': 'MINE' }),
   ]);
-  t.same(refused.children, [], 'nothing is created');
+  t.match(users.status['conditions'], [{ status: 'False', message: /Secret metal3\/ironic-bmo-ca already exists and does not belong to this Ironic/ }]);
+  t.notOk(childOf(users.children, 'Secret', 'ironic-bmo-ca'), 'a Secret of the user is never overwritten');
+
+  const clash = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-clouds' } });
+  t.match(clash.status['conditions'], [
+    { reason: 'InvalidReference', message: /tls\.certificateName ironic-clouds .*already used for another Secret of this Ironic/ },
+  ]);
 });
 
 t.test('in high availability the serving certificate and the JSON-RPC one stay apart', async (t) => {

@@ -1,6 +1,7 @@
 /**
  * `parseIronicDatabase`: an IronicDatabase spec in, every problem or the typed, defaulted model out.
  */
+import { pullSecretNames } from '../shared/pull-secrets.js';
 import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MAX_CONDUCTORS, DEFAULT_WHEN_DELETED } from '../shared/constants.js';
 import { IronicDatabaseSpec } from './schema.js';
 import type { IronicDatabaseModel, Parsed } from '../model.js';
@@ -20,6 +21,7 @@ const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
       credentialsName: given(spec.credentialsName),
       tlsCertificateName: given(spec.tlsCertificateName),
     }),
+    imagePullSecrets: pullSecretNames(spec.imagePullSecrets),
     storage: { ...volumeStorageModel(spec.storage, DEFAULT_DATABASE_SIZE), whenDeleted: spec.storage?.whenDeleted ?? DEFAULT_WHEN_DELETED },
     ...(spec.resources && { resources: canonicalResources(spec.resources) }),
     nodeSelector: sortedMap(spec.nodeSelector),

@@ -2,6 +2,7 @@
  * The `IronicDatabase` custom resource: a managed MariaDB for Ironic, with persistent storage, TLS and
  * safe deletion. An `Ironic` uses it through `spec.databaseName`.
  */
+import { ImagePullSecrets } from '../shared/pull-secrets.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, ObjectMeta, Quantity, StringEnum, StringMap } from '../shared/common.js';
 import {
@@ -98,6 +99,7 @@ export const IronicDatabaseSpec = Type.Object(
         maximum: MAX_CONDUCTORS_LIMIT,
       }),
     ),
+    imagePullSecrets: Type.Optional(ImagePullSecrets),
     priorityClassName: Type.Optional(
       Type.String({
         description:

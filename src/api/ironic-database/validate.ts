@@ -2,6 +2,7 @@
  * Validation of an IronicDatabase spec: the TypeBox schema first, then a few semantic rules on storage,
  * resources and the node selector. Every problem is reported.
  */
+import { imagePullSecretsProblems } from '../shared/pull-secrets.js';
 import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, type DatabaseEngine } from '../shared/constants.js';
 import { registerFormats } from '../shared/formats.js';
 import { nodeSelectorProblems } from '../shared/labels.js';
@@ -122,6 +123,7 @@ const RULES: readonly Rule[] = [
   quantitiesValid,
   requestsWithinLimits,
   nodeSelectorKeys,
+  (spec) => imagePullSecretsProblems(spec.imagePullSecrets),
 ];
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);

@@ -1,6 +1,7 @@
 /**
  * `parseIronicImageCache`: an IronicImageCache spec in, every problem or the typed, defaulted model out.
  */
+import { pullSecretNames } from '../shared/pull-secrets.js';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from '../shared/constants.js';
 import { given, listEntries, optionalFields, resourcesOverDefaults, sortedMap } from '../shared/fields.js';
@@ -23,6 +24,7 @@ const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
       tlsCertificateName: given(spec.tlsCertificateName),
       priorityClassName: given(spec.priorityClassName),
     }),
+    imagePullSecrets: pullSecretNames(spec.imagePullSecrets),
     architectures: architectures.map((a) => ({ name: a.name, ...optionalFields({ filename: given(a.filename) }) })),
     proxy: {
       ...optionalFields({ httpProxy: given(proxy.httpProxy?.trim()), httpsProxy: given(proxy.httpsProxy?.trim()) }),

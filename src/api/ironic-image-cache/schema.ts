@@ -3,6 +3,7 @@
  * once into a volume and served over HTTP(S) to any number of Ironic objects of its namespace, which use it
  * through `spec.imageCacheName` instead of running the IPA downloader themselves.
  */
+import { ImagePullSecrets } from '../shared/pull-secrets.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, StringEnum, StringMap } from '../shared/common.js';
 import {
@@ -132,6 +133,7 @@ export const IronicImageCacheSpec = Type.Object(
     storage: Type.Optional(CacheStorage),
     nodeSelector: Type.Optional(StringMap('Node labels the cache pod must match.')),
     tolerations: Type.Optional(Type.Array(Toleration, { description: 'Tolerations of the cache pod.', maxItems: 64 })),
+    imagePullSecrets: Type.Optional(ImagePullSecrets),
     priorityClassName: Type.Optional(
       Type.String({
         description:

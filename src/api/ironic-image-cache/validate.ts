@@ -2,6 +2,7 @@
  * Validation of an IronicImageCache spec: the TypeBox schema first, then the semantic rules on storage,
  * architectures, proxy, tolerations, the node selector and resources. Every problem is reported.
  */
+import { imagePullSecretsProblems } from '../shared/pull-secrets.js';
 import { Toleration } from 'kubernetes-models/v1/Toleration';
 import { CACHE_CONTAINER_NAMES, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from '../shared/constants.js';
 import { registerFormats } from '../shared/formats.js';
@@ -62,7 +63,18 @@ const proxyValid: Rule = (spec) => proxyProblems(spec.proxy);
 const resourcesValid: Rule = (spec) => resourcesProblems(spec.resources, { names: CACHE_CONTAINER_NAMES, owner: 'an IronicImageCache' });
 
 /** The semantic rules, in order. */
-const RULES: readonly Rule[] = [storageValid, architecturesOnce, filenameOutsideDefault, proxyValid, tolerationsValid, nodeSelectorKeys, resourcesValid];
+const pullSecretsOnce: Rule = (spec) => imagePullSecretsProblems(spec.imagePullSecrets);
+
+const RULES: readonly Rule[] = [
+  pullSecretsOnce,
+  storageValid,
+  architecturesOnce,
+  filenameOutsideDefault,
+  proxyValid,
+  tolerationsValid,
+  nodeSelectorKeys,
+  resourcesValid,
+];
 
 export const isIronicImageCacheSpec = (value: unknown): value is IronicImageCacheSpec => compiledCheck(IronicImageCacheSpec).Check(value);
 

@@ -3,6 +3,7 @@
  * (validate-ironic.ts, validate-overrides.ts) decides what is refused; this module only builds the model
  * of a spec that passed, so nothing downstream re-defaults or re-parses.
  */
+import { pullSecretNames } from '../shared/pull-secrets.js';
 import { Container } from 'kubernetes-models/v1/Container';
 import { Probe } from 'kubernetes-models/v1/Probe';
 import { Toleration } from 'kubernetes-models/v1/Toleration';
@@ -153,7 +154,7 @@ const caReference = (spec: IronicSpec, which: 'bmcCA' | 'trustedCA'): CAReferenc
 };
 
 const tlsModel = (spec: IronicSpec): TLSModel => {
-  const certificateName = given(spec.tls?.certificateName);
+  const named = given(spec.tls?.certificateName);
   const bmcCA = caReference(spec, 'bmcCA');
   const trusted = caReference(spec, 'trustedCA');
   const key = spec.tls?.trustedCA !== undefined ? given(spec.tls.trustedCA.key) : undefined;
@@ -161,10 +162,15 @@ const tlsModel = (spec: IronicSpec): TLSModel => {
   const issuer = spec.tls?.issuerRef;
   const issuerRef =
     issuer !== undefined ? { name: issuer.name, kind: given(issuer.kind) ?? 'Issuer', group: given(issuer.group) ?? 'cert-manager.io' } : undefined;
-  const enabled = certificateName !== undefined || generate || issuerRef !== undefined;
+  // With a certificate source of the operator's, the name is where it publishes the CA, not a certificate.
+  const published = generate || issuerRef !== undefined;
+  const certificateName = published ? undefined : named;
+  const trustSecretName = published ? named : undefined;
+  const enabled = certificateName !== undefined || published;
   return {
     enabled,
     ...(certificateName !== undefined && { certificateName }),
+    ...(trustSecretName !== undefined && { trustSecretName }),
     generate,
     ...(issuerRef && { issuerRef }),
     virtualMedia: enabled && spec.tls?.disableVirtualMediaTLS !== true,
@@ -330,6 +336,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
       nodeSelector: sortedMap(spec.nodeSelector),
       tolerations: tolerations.filter(isToleration),
       ...optionalFields({ priorityClassName: given(spec.priorityClassName) }),
+      imagePullSecrets: pullSecretNames(spec.imagePullSecrets),
     },
     overrides: podOverrides(spec),
     resources: resourcesModel(spec),

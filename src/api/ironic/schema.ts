@@ -9,6 +9,7 @@
  * `spec.images.ipxeBuilder` (iPXE over TLS, which upstream does not support), and `status.apiCredentialsName` / `status.observedGeneration`
  * (a hook cannot write the spec back).
  */
+import { ImagePullSecrets } from '../shared/pull-secrets.js';
 import { Type, type Static, type TRecord, type TString } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, ObjectMeta, QuantityMap, ResourceReference, ResourceReferenceWithKey, StringEnum, StringMap } from '../shared/common.js';
 import {
@@ -642,7 +643,10 @@ export const TLS = Type.Object(
     bmcCA: Type.Optional(Type.Object(ResourceReference.properties, { description: 'CA bundle used to verify BMC certificates.' })),
     bmcCAName: legacyCAName('bmcCA', 'BMC CA bundle'),
     certificateName: Type.Optional(
-      Type.String({ description: 'Name of a Secret (`tls.crt`, `tls.key`, optional `ca.crt`) with the certificate of the API and of virtual media.' }),
+      Type.String({
+        description:
+          'Name of a Secret (`tls.crt`, `tls.key`, optional `ca.crt`) with the certificate of the API and of virtual media. With generateCertificate or issuerRef it is instead the Secret the operator creates and keeps with the CA to trust (`tls.crt` and `ca.crt`, no key), for clients that read only the spec such as baremetal-operator in its use-irso mode; it must not exist beforehand.',
+      }),
     ),
     disableVirtualMediaTLS: Type.Optional(
       Type.Boolean({ description: 'Serve virtual media over plain HTTP even when certificateName or generateCertificate is set.' }),
@@ -660,14 +664,14 @@ export const TLS = Type.Object(
         },
         {
           description:
-            'Have cert-manager issue and renew the certificate of the API and virtual media: the operator renders a cert-manager Certificate `<name>` for every Service name, networking address and Ingress host, and uses the Secret `<name>-serving-tls` it fills. Needs cert-manager and the hook server with CERT_MANAGER=true (deploy/components/cert-manager). Cannot be used with certificateName or generateCertificate.',
+            'Have cert-manager issue and renew the certificate of the API and virtual media: the operator renders a cert-manager Certificate `<name>` for every Service name, networking address and Ingress host, and uses the Secret `<name>-serving-tls` it fills. Needs cert-manager and the hook server with CERT_MANAGER=true (deploy/components/cert-manager). Cannot be used with generateCertificate; with certificateName, the CA is also published into that Secret.',
         },
       ),
     ),
     generateCertificate: Type.Optional(
       Type.Boolean({
         description:
-          'Serve the API and virtual media over TLS with certificates from a private CA the operator keeps for this Ironic: each pod issues its own at start (every Service name, networking address and Ingress host, the node and provisioning addresses), renewed every 60 days; clients trust the ConfigMap `<name>-ca` (key `ca.crt`) named in status.access.caCertificate. Cannot be used with certificateName.',
+          'Serve the API and virtual media over TLS with certificates from a private CA the operator keeps for this Ironic: each pod issues its own at start (every Service name, networking address and Ingress host, the node and provisioning addresses), renewed every 60 days; clients trust the ConfigMap `<name>-ca` (key `ca.crt`) named in status.access.caCertificate; with certificateName, also the Secret of that name (`tls.crt`, `ca.crt`).',
       }),
     ),
     insecureRPC: Type.Optional(Type.Boolean({ description: 'Do not verify the JSON-RPC certificates between replicas. Only with high availability.' })),
@@ -687,12 +691,8 @@ export const TLS = Type.Object(
     'x-kubernetes-validations': [
       ...CA_FIELDS.map(caConsistencyRule),
       {
-        rule: `!(has(self.generateCertificate) && self.generateCertificate) || !${celGiven('self.certificateName')}`,
-        message: 'generateCertificate and certificateName cannot both be set: use one source of certificates',
-      },
-      {
-        rule: `!has(self.issuerRef) || (!${celGiven('self.certificateName')} && !(has(self.generateCertificate) && self.generateCertificate))`,
-        message: 'issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates',
+        rule: `!has(self.issuerRef) || !(has(self.generateCertificate) && self.generateCertificate)`,
+        message: 'issuerRef cannot be used with generateCertificate: use one source of certificates',
       },
       {
         rule: `!(has(self.ipxe) && self.ipxe) || ${celGiven('self.certificateName')} || (has(self.generateCertificate) && self.generateCertificate) || has(self.issuerRef)`,
@@ -737,6 +737,7 @@ export const IronicSpec = Type.Object(
       Type.Boolean({ description: 'Run one Ironic per selected node (a DaemonSet), talking JSON-RPC to each other. Requires a database.' }),
     ),
     images: Type.Optional(Images),
+    imagePullSecrets: Type.Optional(ImagePullSecrets),
     inspection: Type.Optional(Inspection),
     logging: Type.Optional(Logging),
     networking: Type.Optional(Networking),

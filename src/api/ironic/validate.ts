@@ -3,6 +3,7 @@
  * (pkg/ironic/validation.go, ValidateIronic) in their order. Unlike upstream, every problem is reported,
  * not only the first one. Differences from upstream are marked with NOTE comments.
  */
+import { imagePullSecretsProblems } from '../shared/pull-secrets.js';
 import {
   CA_FIELDS,
   DEFAULT_HEARTBEAT_INTERVAL,
@@ -373,17 +374,6 @@ const insecureRPCNeedsHA: Rule = ({ spec }) =>
     ? [problem('spec.tls.insecureRPC', 'insecureRPC only makes sense with highAvailability (there is no JSON-RPC between replicas otherwise): remove it')]
     : [];
 
-// NOTE: not upstream (which has no generated certificates): one source of certificates.
-const oneCertificateSource: Rule = ({ spec }) =>
-  spec.tls?.generateCertificate === true && nonEmpty(spec.tls.certificateName)
-    ? [
-        problem(
-          'spec.tls.generateCertificate',
-          'generateCertificate and certificateName cannot both be set: remove certificateName to have certificates generated, or set generateCertificate to false to use your Secret',
-        ),
-      ]
-    : [];
-
 /** The kinds of cert-manager's own issuers, the only ones its webhook accepts in the group cert-manager.io. */
 const CERT_MANAGER_ISSUER_KINDS = ['Issuer', 'ClusterIssuer'];
 
@@ -393,7 +383,8 @@ const CERT_MANAGER_ISSUER_KINDS = ['Issuer', 'ClusterIssuer'];
 const issuerRules: Rule = ({ spec }) => {
   const issuer = spec.tls?.issuerRef;
   if (issuer === undefined) return [];
-  const other = nonEmpty(spec.tls?.certificateName) || spec.tls?.generateCertificate === true;
+  // certificateName is allowed: it then names the Secret the CA is published into (see parse.ts).
+  const other = spec.tls?.generateCertificate === true;
   const group = issuer.group === undefined || issuer.group === '' ? 'cert-manager.io' : issuer.group;
   const foreignKind = group === 'cert-manager.io' && issuer.kind !== undefined && issuer.kind !== '' && !CERT_MANAGER_ISSUER_KINDS.includes(issuer.kind);
   return [
@@ -408,14 +399,7 @@ const issuerRules: Rule = ({ spec }) => {
           ),
         ]
       : []),
-    ...(other
-      ? [
-          problem(
-            'spec.tls.issuerRef',
-            'issuerRef cannot be used with certificateName or generateCertificate: use one source of certificates (remove the others)',
-          ),
-        ]
-      : []),
+    ...(other ? [problem('spec.tls.issuerRef', 'issuerRef cannot be used with generateCertificate: use one source of certificates (remove one of them)')] : []),
   ];
 };
 
@@ -804,6 +788,7 @@ const heartbeatRule: Rule = ({ spec }) => {
 
 /** The semantic rules, in the order of upstream's ValidateIronic. */
 const RULES: readonly Rule[] = [
+  ({ spec }) => imagePullSecretsProblems(spec.imagePullSecrets),
   haNeedsDatabase,
   oneDatabase,
   databaseUnchanged,
@@ -822,7 +807,6 @@ const RULES: readonly Rule[] = [
   haWithoutServiceMonitor,
   bindAddressRules,
   insecureRPCNeedsHA,
-  oneCertificateSource,
   issuerRules,
   noZoneInCertificate,
   ipxeRules,

@@ -75,6 +75,8 @@ export const renderMariaDB = (input: DatabaseRenderInput): KubeChild => {
     myCnf: ['[mariadb]', ...serverSettings(input), ''].join('\n'),
     ...tls(input),
     ...(model.priorityClassName !== undefined && { priorityClassName: model.priorityClassName }),
+    // mariadb-operator v26.6.0 api/v1alpha1/mariadb_types.go: MariaDBPodTemplate (inline) has imagePullSecrets.
+    ...(model.imagePullSecrets.length > 0 && { imagePullSecrets: model.imagePullSecrets.map((name) => ({ name })) }),
     ...(Object.keys(model.nodeSelector).length > 0 && { nodeSelector: model.nodeSelector }),
     ...(model.resources !== undefined && { resources: model.resources }),
   });

@@ -2,6 +2,7 @@
  * Children of an IronicDatabase: credentials, a MariaDB configuration file, the StatefulSet and its
  * Service (engine Builtin), on the official MariaDB image. The metal3 mariadb-image it replaces: ironic-image.md §5.1.
  */
+import { podPullSecrets } from '../shared/pull-secrets.js';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IService } from 'kubernetes-models/v1/Service';
@@ -207,6 +208,7 @@ export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStateful
           securityContext: { fsGroup: MYSQL_UID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
           ...nodeSelection(input.model.nodeSelector),
           ...(input.model.priorityClassName !== undefined && { priorityClassName: input.model.priorityClassName }),
+          ...podPullSecrets(input.model.imagePullSecrets, input.config, []),
           containers: [mariadbContainer(input)],
           volumes: volumes(input),
         },

@@ -19,6 +19,7 @@
  * modification time, image) changes the pod template, so the pod is replaced and the downloads run again
  * on the same volume: the ETag check of DOWNLOAD_SCRIPT makes an unchanged IPA cost one HEAD request.
  */
+import { podPullSecrets } from '../shared/pull-secrets.js';
 import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
@@ -365,6 +366,7 @@ const podTemplate = (input: CacheRenderInput): PodTemplate => {
       ...(model.priorityClassName !== undefined && { priorityClassName: model.priorityClassName }),
       ...nodeSelection(model.nodeSelector),
       ...(model.tolerations.length > 0 && { tolerations: [...model.tolerations] }),
+      ...podPullSecrets(model.imagePullSecrets, input.config, []),
       initContainers: [...model.architectures.map((a) => downloadContainer(input, a)), pruneContainer(input)],
       containers: [httpdContainer(input)],
       volumes: volumes(input),

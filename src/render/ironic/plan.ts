@@ -384,7 +384,7 @@ export const decideIronicChildren = (view: ParentView, input: IronicRenderInput,
 /**
  * Secrets are applied with the OnDelete strategy (a sync that missed the live object must never overwrite
  * a password in use), so one whose content must change is left out for one sync (and so deleted), then
- * created anew. Only for Secrets that nothing mounts for good: the clouds hand-off.
+ * created anew. Only for Secrets that nothing mounts for good: the clouds hand-off and the published CA.
  */
 const replacingChanged = (view: ParentView, children: KubeChild[], name: string): KubeChild[] => {
   const observed = findObject(view.children, GROUP_KEYS.secret, view.namespace, name);
@@ -453,7 +453,11 @@ export const finishIronic = (
     sensorIntervalHint(model),
     ipv6NoProxyHint(model),
   ]);
-  const children = replacingChanged(view, renderDecision(input, planned, transitionFrom(installed), prepared.features), names.clouds);
+  const rendered = renderDecision(input, planned, transitionFrom(installed), prepared.features);
+  const children = [names.clouds, ...(model.tls.trustSecretName !== undefined ? [model.tls.trustSecretName] : [])].reduce(
+    (kept, name) => replacingChanged(view, kept, name),
+    rendered,
+  );
   const retained = [
     ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),
     ...(materials.generatedTLS !== undefined ? retainedCASecrets(view, names.tlsCAPrefix, prepared.tlsRollout, materials.generatedTLS.ca.secretName) : []),

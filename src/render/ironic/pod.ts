@@ -2,6 +2,7 @@
  * The Ironic pod template, folded from the feature records: containers, init containers, volumes,
  * annotations and pod fields, then the user's overrides.
  */
+import { podPullSecrets } from '../shared/pull-secrets.js';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
@@ -89,6 +90,7 @@ export const buildPodTemplate = (input: IronicRenderInput, all: readonly IronicF
       ...(terminationGracePeriodSeconds !== undefined && { terminationGracePeriodSeconds }),
       ...ironicScheduling(input),
       ...(affinity !== undefined && { affinity }),
+      ...podPullSecrets(input.model.scheduling.imagePullSecrets, input.config, [...initContainers, ...containers]),
       ...(initContainers.length > 0 && { initContainers }),
       containers,
       volumes: mergeByName(buildVolumes(input, features, [...containers, ...initContainers]), overrides.volumes),

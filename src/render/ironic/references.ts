@@ -231,6 +231,29 @@ const base64Map = (data: Readonly<Record<string, string>>): Record<string, strin
  * Resolves the TLS Secret, BMC CA, trusted CA and switch Secrets. The API credentials and the database are
  * resolved by their own steps (credentials need randomness, the database has its own readiness).
  */
+/** The Secret names this Ironic renders itself (fixed or by prefix) that the published CA cannot take. */
+const ownSecretNames = (names: IronicNames): { readonly fixed: readonly string[]; readonly prefixes: readonly string[] } => ({
+  fixed: [names.apiCredentials, names.certificateSecret, names.ingressTLS, names.clouds, names.switchConfig, names.switchCredentials],
+  prefixes: [names.htpasswdPrefix, names.rpcCAPrefix, names.tlsCAPrefix, names.keepalivedConfigPrefix],
+});
+
+/**
+ * spec.tls.certificateName with generated or cert-manager certificates: the Secret the CA is published into.
+ * It cannot be one the Ironic renders otherwise, nor the user's API credentials.
+ */
+const trustSecretClash = (model: IronicModel, names: IronicNames, problems: ReferenceProblem[]): void => {
+  const name = model.tls.trustSecretName;
+  if (name === undefined) return;
+  const own = ownSecretNames(names);
+  const clash = own.fixed.includes(name) || own.prefixes.some((p) => name.startsWith(p)) || name === model.apiCredentialsName;
+  if (clash)
+    problems.push({
+      kind: 'invalid',
+      path: 'spec.tls.certificateName',
+      message: `tls.certificateName ${name} names the Secret the operator publishes the CA into (with generateCertificate or issuerRef), but that name is already used for another Secret of this Ironic: choose another name, such as ${names.caBundle}`,
+    });
+};
+
 export const resolveIronicReferences = (params: {
   readonly model: IronicModel;
   readonly names: IronicNames;
@@ -246,6 +269,7 @@ export const resolveIronicReferences = (params: {
   const trustedCA = resolveTrustedCA(model, lookup, problems);
   const switches = resolveSwitches(model, lookup, params.children, params.names, problems);
   const keepalivedPassword = resolveKeepalivedPassword(model, lookup, problems);
+  trustSecretClash(model, params.names, problems);
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,

@@ -7,6 +7,7 @@
  * Ironic is Ready, and installedVersion moves, only once the post-upgrade Job completed. Jobs are kept in
  * the response until the transition is over (a Job left out would be deleted, and recreated).
  */
+import { podPullSecrets } from '../shared/pull-secrets.js';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
@@ -90,6 +91,7 @@ export const renderUpgradeJob = (input: IronicRenderInput, phase: Phase, from: s
           automountServiceAccountToken: false,
           enableServiceLinks: false,
           ...ironicScheduling(input),
+          ...podPullSecrets(input.model.scheduling.imagePullSecrets, input.config, [jobContainer(input, phase)]),
           containers: [jobContainer(input, phase)],
           // NOTE: no volume overrides (upstream applies them): the Job mounts none of them, and a replaced
           // ironic-shared on a ReadWriteOnce claim held by the running Ironic would stall the upgrade.

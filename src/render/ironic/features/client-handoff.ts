@@ -95,9 +95,34 @@ export const renderCloudsSecret = (input: IronicRenderInput): ISecret => ({
   data: { 'clouds.yaml': base64(cloudsYaml(input)), ...optionalCA(caData(input)) },
 });
 
+/** The component label value of the published CA Secret. */
+export const PUBLISHED_CA_COMPONENT = 'published-ca';
+
+/**
+ * The Secret spec.tls.certificateName names with generateCertificate or issuerRef: the CA bundle clients
+ * trust under `tls.crt` (what baremetal-operator's use-irso mode reads) and `ca.crt`, without a key. It
+ * follows renewals (the CA does not change) and CA rotations (the generated bundle holds the old and the
+ * new CA until the old one expires). Replaced like the clouds Secret when it changes.
+ */
+export const renderPublishedCASecret = (input: IronicRenderInput): ISecret | undefined => {
+  const name = input.model.tls.trustSecretName;
+  const data = caData(input);
+  if (name === undefined || data === undefined) return undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: input.namespace, labels: { ...ironicSecretLabels(input.name), [LABELS.component]: PUBLISHED_CA_COMPONENT } },
+    type: 'Opaque',
+    data: { 'tls.crt': data, 'ca.crt': data },
+  };
+};
+
 export const CLIENT_HANDOFF: IronicFeature = {
   name: 'client-handoff',
   applies: () => true,
-  children: (input) => [renderCloudsSecret(input)],
-  wanted: (_model, names) => [{ group: GROUP_KEYS.secret, name: names.clouds }],
+  children: (input) => [renderCloudsSecret(input), renderPublishedCASecret(input)],
+  wanted: (model, names) => [
+    { group: GROUP_KEYS.secret, name: names.clouds },
+    ...(model.tls.trustSecretName !== undefined ? [{ group: GROUP_KEYS.secret, name: model.tls.trustSecretName }] : []),
+  ],
 };

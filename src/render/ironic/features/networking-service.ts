@@ -4,6 +4,7 @@
  * host network, its Service `<name>-networking-service`, and the switch Secrets. Ironic reaches it over
  * JSON-RPC with the API credentials.
  */
+import { podPullSecrets } from '../../shared/pull-secrets.js';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
@@ -89,6 +90,10 @@ const networkingVolumes = (input: IronicRenderInput, switches: SwitchSecrets): I
 export const renderNetworkingDeployment = (input: IronicRenderInput): IDeployment | undefined => {
   const switches = input.references.switches;
   if (input.model.networkingService === undefined || switches === undefined) return undefined;
+  const issuer =
+    input.generatedTLS !== undefined
+      ? generatedCertificateContainer(input, { dnsNames: networkingServiceDNSNames(input), ips: [] }, [fieldEnv('POD_IP', 'status.podIP')])
+      : undefined;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -116,12 +121,11 @@ export const renderNetworkingDeployment = (input: IronicRenderInput): IDeploymen
           // Ironic serves over https with a generated certificate, and so does this pod (ironic-image decides
           // both from IRONIC_TLS_SETUP): it gets its own certificate for its Service names from the same CA,
           // whose key the init container reads through the ironic group.
-          ...(input.generatedTLS !== undefined && {
+          ...(issuer !== undefined && {
             securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' },
-            initContainers: [
-              generatedCertificateContainer(input, { dnsNames: networkingServiceDNSNames(input), ips: [] }, [fieldEnv('POD_IP', 'status.podIP')]),
-            ],
+            initContainers: [issuer],
           }),
+          ...podPullSecrets(input.model.scheduling.imagePullSecrets, input.config, issuer !== undefined ? [issuer] : []),
           containers: [
             {
               name: CONTAINER,
