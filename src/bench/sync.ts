@@ -127,7 +127,25 @@ const ratio = (rows: readonly Row[], payload: string, field: 'p50' | 'p99'): num
   return at('sync') / at('floor');
 };
 
+/** The README's table ("Performance"): `npm run bench -- --markdown` prints it instead of the full report. */
+const markdownTable = (rows: readonly Row[]): void => {
+  const payloads = [...new Set(rows.map((r) => r.payload))];
+  const table = payloads.map((p) => {
+    const bytes = rows.find((r) => r.payload === p)?.requestBytes ?? 0;
+    const loopMax = Math.max(...rows.filter((r) => r.payload === p && r.route === 'sync' && r.concurrency === 1).map((r) => r.loopMaxMs));
+    return [`${p} (${String(Math.round(bytes / 1024))} KiB)`, ratio(rows, p, 'p50').toFixed(2), ratio(rows, p, 'p99').toFixed(2), `${loopMax.toFixed(1)} ms`];
+  });
+  const header = ['payload', 'sync p50 / floor p50', 'sync p99 / floor p99', 'event-loop max, one call at a time'];
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  console.log([line(header), line(widths.map((w) => '-'.repeat(w))), ...table.map(line)].join('\n'));
+};
+
 const report = (rows: readonly Row[]): void => {
+  if (process.argv.includes('--markdown')) {
+    markdownTable(rows);
+    return;
+  }
   printTable(rows);
   const payloads = [...new Set(rows.map((r) => r.payload))];
   const worst = (field: 'p50' | 'p99'): number => Math.max(...payloads.map((p) => ratio(rows, p, field)));
