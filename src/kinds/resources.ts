@@ -22,6 +22,7 @@ export const DEPLOYMENTS: ResourceType = { kind: 'Deployment', apiVersion: 'apps
 export const DAEMON_SETS: ResourceType = { kind: 'DaemonSet', apiVersion: 'apps/v1', resource: 'daemonsets' };
 export const STATEFUL_SETS: ResourceType = { kind: 'StatefulSet', apiVersion: 'apps/v1', resource: 'statefulsets' };
 export const JOBS: ResourceType = { kind: 'Job', apiVersion: 'batch/v1', resource: 'jobs' };
+export const CRON_JOBS: ResourceType = { kind: 'CronJob', apiVersion: 'batch/v1', resource: 'cronjobs' };
 export const INGRESSES: ResourceType = { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', resource: 'ingresses' };
 export const NETWORK_POLICIES: ResourceType = { kind: 'NetworkPolicy', apiVersion: 'networking.k8s.io/v1', resource: 'networkpolicies' };
 export const SERVICE_MONITORS: ResourceType = { kind: 'ServiceMonitor', apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors' };
@@ -42,6 +43,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
   DAEMON_SETS,
   STATEFUL_SETS,
   JOBS,
+  CRON_JOBS,
   INGRESSES,
   NETWORK_POLICIES,
   SERVICE_MONITORS,

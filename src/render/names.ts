@@ -162,8 +162,15 @@ export const ironicNames = (name: string): IronicNames => ({
   upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string => fitTo(`${name}-${phase}-${from}-to-${to}`, 63),
 });
 
+/** The longest CronJob name: its Jobs are named `<CronJob>-<minutes since the epoch>`, and must fit a label value. */
+const CRON_JOB_NAME_MAX = 52;
+
 /** The names of an IronicDatabase's children. */
 export type DatabaseNames = {
+  /** The CronJob of scheduled backups (engine Builtin). */
+  readonly backupCronJob: string;
+  /** The PersistentVolumeClaim the backups are written to. */
+  readonly backupClaim: string;
   readonly statefulSet: string;
   readonly service: string;
   readonly credentials: string;
@@ -197,6 +204,8 @@ const workOutDatabaseNames = (name: string): DatabaseNames => {
     service: dnsLabel(name, '-database'),
     credentials: objectName(name, '-database-credentials'),
     config: objectName(name, '-database-config'),
+    backupCronJob: fitTo(`${name}-database-backup`, CRON_JOB_NAME_MAX),
+    backupClaim: objectName(name, '-database-backups'),
     // mariadb-operator (engine MariaDBOperator): the MariaDB and its Database, User and Grant share one name;
     // mariadb-operator names the Service of the current primary `<MariaDB>-primary` (PrimaryServiceKey) and
     // generates the root password under rootPassword.

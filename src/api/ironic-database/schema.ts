@@ -68,6 +68,78 @@ export const DatabaseEngine = StringEnum(DATABASE_ENGINES, {
   default: DEFAULT_DATABASE_ENGINE,
 });
 
+/** The default number of backups kept, when the retention says neither a count nor an age. */
+export const DEFAULT_BACKUP_COUNT = 7;
+export const DEFAULT_BACKUP_SIZE = '10Gi';
+
+export const BackupRetention = Type.Object(
+  {
+    count: Type.Optional(
+      Type.Integer({ description: 'How many backups are kept: the newest ones. The backup just taken always counts as one.', minimum: 1, maximum: 1000 }),
+    ),
+    maxAge: Type.Optional(
+      Type.String({
+        description: 'How old a backup may be before it is deleted, in hours (`36h`) or days (`30d`). The backup just taken is always kept.',
+        pattern: '^[1-9][0-9]{0,4}[hd]$',
+      }),
+    ),
+  },
+  { description: `Which backups are kept, by count and/or age (both apply when both are given). Defaults to the newest ${DEFAULT_BACKUP_COUNT}.` },
+);
+
+export const BackupClaim = Type.Object(
+  {
+    size: Type.Optional(
+      Type.String({
+        description: `Size of the backup volume, as a Kubernetes quantity. Defaults to ${DEFAULT_BACKUP_SIZE}. Set when the claim is created; later, grow it with kubectl edit pvc.`,
+        pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
+        default: DEFAULT_BACKUP_SIZE,
+      }),
+    ),
+    storageClassName: Type.Optional(Type.String({ description: 'StorageClass of the backup volume. Empty means the cluster default.', maxLength: 253 })),
+  },
+  {
+    description:
+      'Backups go to a PersistentVolumeClaim `<name>-database-backups` (the default destination). It is deleted with the IronicDatabase: use a storage class with reclaimPolicy Retain to keep the volume.',
+  },
+);
+
+export const BackupS3 = Type.Object(
+  {
+    endpoint: Type.String({ description: 'S3 endpoint, host and port, like `minio.storage.svc:9000` or `s3.eu-west-1.amazonaws.com`.', minLength: 1 }),
+    bucket: Type.String({ description: 'Bucket the backups are written to.', minLength: 1 }),
+    prefix: Type.Optional(Type.String({ description: 'Prefix (folder) of the backups inside the bucket.' })),
+    region: Type.Optional(Type.String({ description: 'Region of the bucket.' })),
+    credentialsSecretName: Type.String({
+      description: 'Secret with the keys `access-key-id` and `secret-access-key` of the S3 account.',
+      minLength: 1,
+      maxLength: 253,
+    }),
+    caSecretName: Type.Optional(
+      Type.String({ description: 'Secret with `ca.crt`, the CA that signed the endpoint certificate, when not a public one.', maxLength: 253 }),
+    ),
+  },
+  { description: 'Backups go to an S3-compatible bucket. Engine MariaDBOperator only (the official MariaDB image has no S3 client).' },
+);
+
+export const DatabaseBackup = Type.Object(
+  {
+    schedule: Type.String({
+      description: 'When backups are taken, a CronJob schedule in UTC: five fields like `30 2 * * *` (02:30 every day), or `@daily`, `@hourly`.',
+      minLength: 1,
+      maxLength: 100,
+    }),
+    retention: Type.Optional(BackupRetention),
+    persistentVolumeClaim: Type.Optional(BackupClaim),
+    s3: Type.Optional(BackupS3),
+  },
+  {
+    description:
+      'Scheduled backups of the ironic schema: a consistent dump (one transaction), compressed, named ironic-<UTC time>.sql.gz, pruned by the retention. Take one now with `kubectl create job --from=cronjob/<name>-database-backup <job name>` (README, section Backups).',
+  },
+);
+export type DatabaseBackup = Static<typeof DatabaseBackup>;
+
 export const IronicDatabaseSpec = Type.Object(
   {
     credentialsName: Type.Optional(
@@ -115,6 +187,7 @@ export const IronicDatabaseSpec = Type.Object(
     storage: Type.Optional(DatabaseStorage),
     resources: Type.Optional(ResourceRequirements),
     nodeSelector: Type.Optional(StringMap('Node labels the database pod must match.')),
+    backup: Type.Optional(DatabaseBackup),
   },
   {
     description: 'Desired state of the managed database.',

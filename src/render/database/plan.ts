@@ -7,7 +7,7 @@ import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import type { IronicDatabaseModel } from '../../api/model.js';
 import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
 import { parseIronicDatabase } from '../../api/ironic-database/parse.js';
-import { keepObservedChildren, type KubeChild } from '../child.js';
+import { keepObserved, keepObservedChildren, toChild, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { databaseNames, type DatabaseNames } from '../names.js';
 import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
@@ -27,6 +27,7 @@ import { MARIADB_API_VERSION, renderOperatorChildren } from './operator.js';
 import { previousUsers, userObjectName } from './users.js';
 import type { DatabaseCredentials, DatabaseRenderInput, DatabaseTLS } from './input.js';
 import { renderDatabaseChildren } from './render.js';
+import { renderBackupChildren } from './backup.js';
 import { computeDatabaseStatus, type DatabaseOutcome } from './status.js';
 
 /** A sync's answer before it is put on the wire. */
@@ -88,9 +89,27 @@ export const wantedDatabaseChildren = (model: IronicDatabaseModel, names: Databa
         { group: GROUP_KEYS.configMap, name: names.config },
         { group: GROUP_KEYS.statefulSet, name: names.statefulSet },
         { group: GROUP_KEYS.service, name: names.service },
+        ...(model.backup !== undefined
+          ? [
+              { group: GROUP_KEYS.cronJob, name: names.backupCronJob },
+              ...(model.backup.destination.kind === 'PersistentVolumeClaim' ? [{ group: GROUP_KEYS.persistentVolumeClaim, name: names.backupClaim }] : []),
+            ]
+          : []),
       ]
     : []),
 ];
+
+/**
+ * The backup children, and the observed backup volume when the spec no longer asks for it: removing spec.backup
+ * stops the backups, never deletes the ones taken (the claim goes with the IronicDatabase only).
+ */
+const backupChildren = (view: ParentView, input: DatabaseRenderInput): KubeChild[] => {
+  const rendered = renderBackupChildren(input).map(toChild);
+  const claimName = databaseNames(view.name).backupClaim;
+  const observedClaim = findObject(view.children, GROUP_KEYS.persistentVolumeClaim, view.namespace, claimName);
+  const keep = observedClaim !== undefined && !rendered.some((c) => c.kind === 'PersistentVolumeClaim') ? [keepObserved(observedClaim)] : [];
+  return [...rendered, ...keep];
+};
 
 /** The engine the observed children were made by (a previous spec that is never sent to the hook). */
 export const observedEngine = (view: ParentView): DatabaseEngine | undefined => {
@@ -282,7 +301,7 @@ const planDatabase = (
     config,
   };
   if (prepared.model.engine === 'MariaDBOperator') return planOperator(view, input);
-  const children = renderDatabaseChildren(input);
+  const children = [...renderDatabaseChildren(input), ...backupChildren(view, input)];
   return { outcome: { kind: 'rendered', readiness: readinessAfterApply(builtinReadiness(view, observedSet), children, view.children), input }, children };
 };
 
