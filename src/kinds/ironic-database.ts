@@ -3,7 +3,18 @@ import { DATABASE_USED_BY, IronicDatabaseSpec, IronicDatabaseStatus } from '../a
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from '../hooks/ironic-database.js';
 import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';
-import { CONFIG_MAPS, CRON_JOBS, MARIADB_DATABASES, MARIADB_GRANTS, MARIADB_USERS, MARIADBS, PERSISTENT_VOLUME_CLAIMS, SECRETS, SERVICES, STATEFUL_SETS } from './resources.js';
+import {
+  CONFIG_MAPS,
+  CRON_JOBS,
+  MARIADB_DATABASES,
+  MARIADB_GRANTS,
+  MARIADB_USERS,
+  MARIADBS,
+  PERSISTENT_VOLUME_CLAIMS,
+  SECRETS,
+  SERVICES,
+  STATEFUL_SETS,
+} from './resources.js';
 
 /** IronicDatabase: its MariaDB StatefulSet, configuration, Service, generated password and backup CronJob and volume, or mariadb-operator objects. */
 export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
