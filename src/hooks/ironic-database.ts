@@ -12,10 +12,12 @@ import type { HookContext } from './context.js';
 import { viewOf } from './parent.js';
 import { wire } from './wire.js';
 import { namesRule, withWanted } from './related.js';
+import { backupLabels } from '../render/database/backup.js';
 
 /**
  * customize: the referenced Secrets by name, the Ironic objects of the namespace (to know who uses us), the
- * objects in the way of our children and, with mariadb-operator, the Service of the Galera primary.
+ * objects in the way of our children, with mariadb-operator the Service of the Galera primary, and with backups
+ * the backup Jobs and their pods (by label).
  */
 export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
@@ -26,7 +28,17 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
   const wanted = parsed.ok ? wantedDatabaseChildren(parsed.model, names) : [];
   // The Service mariadb-operator makes for the Galera primary: the host an Ironic connects to.
   const primary = parsed.ok && parsed.model.engine === 'MariaDBOperator' ? namesRule('v1', 'services', namespace, [names.primaryService]) : [];
-  return { relatedResources: withWanted([...referenced, ...primary], wanted, namespace) };
+  // The backup Jobs and their pods: they belong to the backup CronJob, so only `related` shows them.
+  const backups =
+    parsed.ok && parsed.model.engine === 'Builtin' && parsed.model.backup !== undefined
+      ? ['jobs', 'pods'].map((resource) => ({
+          apiVersion: resource === 'jobs' ? 'batch/v1' : 'v1',
+          resource,
+          namespace,
+          labelSelector: { matchLabels: backupLabels(request.parent.metadata.name) },
+        }))
+      : [];
+  return { relatedResources: [...withWanted([...referenced, ...primary], wanted, namespace), ...backups] };
 };
 
 const answer = (request: SyncRequest, ctx: HookContext, finish: typeof finishDatabase): SyncResponse => {

@@ -164,6 +164,7 @@ export const ironicNames = (name: string): IronicNames => ({
 
 /** The longest CronJob name: its Jobs are named `<CronJob>-<minutes since the epoch>`, and must fit a label value. */
 const CRON_JOB_NAME_MAX = 52;
+const BACKUP_SUFFIX = '-database-backup';
 
 /** The names of an IronicDatabase's children. */
 export type DatabaseNames = {
@@ -204,7 +205,8 @@ const workOutDatabaseNames = (name: string): DatabaseNames => {
     service: dnsLabel(name, '-database'),
     credentials: objectName(name, '-database-credentials'),
     config: objectName(name, '-database-config'),
-    backupCronJob: fitTo(`${name}-database-backup`, CRON_JOB_NAME_MAX),
+    // The suffix stays whole (a long name is shortened before it), so alerts can select backup CronJobs by name.
+    backupCronJob: `${fitTo(name, CRON_JOB_NAME_MAX - BACKUP_SUFFIX.length)}${BACKUP_SUFFIX}`,
     backupClaim: objectName(name, '-database-backups'),
     // mariadb-operator (engine MariaDBOperator): the MariaDB and its Database, User and Grant share one name;
     // mariadb-operator names the Service of the current primary `<MariaDB>-primary` (PrimaryServiceKey) and

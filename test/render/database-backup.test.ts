@@ -195,7 +195,9 @@ t.test('back up, drop, restore, with a real MariaDB; interrupted backups and cor
   utimesSync(join(s.backups, old[2] ?? ''), longAgo, longAgo);
   writeFileSync(join(s.backups, 'notes.txt'), 'not a backup');
 
-  const backup = await runScript(s, BACKUP_SCRIPT, { RETENTION_COUNT: '3', RETENTION_MAX_AGE_MINUTES: '60' });
+  const terminationLog = join(dir, 'termination-log');
+  writeFileSync(terminationLog, '');
+  const backup = await runScript(s, BACKUP_SCRIPT, { RETENTION_COUNT: '3', RETENTION_MAX_AGE_MINUTES: '60', TERMINATION_LOG: terminationLog });
   t.equal(backup.code, 0, `the backup succeeds: ${backup.stderr}`);
   const taken = backupsIn(s).filter((f) => !old.includes(f));
   t.equal(taken.length, 1, 'one new backup, named by its UTC time');
@@ -203,6 +205,7 @@ t.test('back up, drop, restore, with a real MariaDB; interrupted backups and cor
   t.match(backup.stdout, new RegExp(`backup ${name.replace(/\./g, '\\.')} written \\([0-9]+ bytes\\)`));
   t.same(backupsIn(s), [old[1], name].sort(), 'the count keeps the newest 3 (the oldest pruned), then the age prunes the one older than an hour');
   t.ok(existsSync(join(s.backups, 'notes.txt')), 'other files are left alone');
+  t.equal(readFileSync(terminationLog, 'utf8'), name, "the file's name is the pod's termination message, for the status");
   const dump = gunzipSync(readFileSync(join(s.backups, name))).toString();
   t.match(dump, /CREATE TABLE `nodes`/);
   t.match(dump, /-- Dump completed/);

@@ -220,6 +220,21 @@ export const IronicDatabaseSpec = Type.Object(
 );
 export type IronicDatabaseSpec = Static<typeof IronicDatabaseSpec>;
 
+export const DatabaseBackupStatus = Type.Object(
+  {
+    lastScheduleTime: Type.Optional(Type.String({ description: 'When the backup CronJob last started a run.', format: 'date-time' })),
+    lastSuccessfulTime: Type.Optional(Type.String({ description: 'When the last successful backup finished.', format: 'date-time' })),
+    lastSuccessfulJob: Type.Optional(Type.String({ description: 'The Job of the last successful backup.' })),
+    lastBackup: Type.Optional(Type.String({ description: 'The file of the last successful backup (ironic-<UTC time>.sql.gz): a name for spec.restoreFrom.' })),
+    lastFailureTime: Type.Optional(Type.String({ description: 'When the last failed backup gave up (after its retries).', format: 'date-time' })),
+    lastFailureJob: Type.Optional(Type.String({ description: 'The Job of the last failed backup: `kubectl logs job/<it>` says more.' })),
+    lastFailureReason: Type.Optional(Type.String({ description: 'The last line its log ended with.' })),
+    consecutiveFailures: Type.Optional(Type.Integer({ description: 'Failed backups since the last successful one.', minimum: 0 })),
+  },
+  { description: 'Backups (spec.backup): the last success and failure, as the backup Jobs report them.' },
+);
+export type DatabaseBackupStatus = Static<typeof DatabaseBackupStatus>;
+
 export const IronicDatabaseStatus = Type.Object(
   {
     conditions: Type.Optional(Conditions),
@@ -230,6 +245,7 @@ export const IronicDatabaseStatus = Type.Object(
     tlsCertificateName: Type.Optional(Type.String({ description: 'Secret with the server certificate, when TLS is on. Clients must use TLS.' })),
     tlsCAKey: Type.Optional(Type.String({ description: 'Key of tlsCertificateName that clients trust: ca.crt when present, else tls.crt.' })),
     usedBy: UsedByStatus(DATABASE_USED_BY),
+    backup: Type.Optional(DatabaseBackupStatus),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
   },
   { description: 'Observed state of the managed database.' },

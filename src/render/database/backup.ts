@@ -9,11 +9,14 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { DatabaseBackupModel } from '../../api/model.js';
-import { databaseNames } from '../names.js';
+import { databaseNames, LABELS, labelValue } from '../names.js';
 import { databaseLabels, nodeSelection } from '../meta.js';
 import { restricted } from '../security.js';
 import { CREDENTIALS_DIR, MYSQL_UID, TLS_DIR } from './render.js';
 import { MARIADB_PORT, type DatabaseRenderInput } from './input.js';
+
+/** The labels of a database's backup Jobs and pods, which its customize hook selects them by. */
+export const backupLabels = (name: string): Record<string, string> => ({ [LABELS.database]: labelValue(name), [LABELS.component]: 'backup' });
 
 /** Where the backup volume is mounted. */
 export const BACKUP_DIR = '/backups';
@@ -65,6 +68,11 @@ export const BACKUP_SCRIPT = [
   'mv -- "$partial" "$dir/$name"',
   'partial=""',
   'echo "backup $name written ($(stat -c %s "$dir/$name") bytes)"',
+  // The file's name as the pod's termination message, for the IronicDatabase's status.
+  'log="${TERMINATION_LOG:-/dev/termination-log}"',
+  'if [ -w "$log" ]; then',
+  '  printf \'%s\' "$name" > "$log"',
+  'fi',
   'backups=("$dir"/ironic-*.sql.gz)',
   'keep="${RETENTION_COUNT:-0}"',
   'if [ "$keep" -gt 0 ] && [ "${#backups[@]}" -gt "$keep" ]; then',
@@ -163,6 +171,8 @@ export const backupPodSpec = (
           { name: 'tmp', mountPath: '/tmp' },
           ...(input.tls !== undefined ? [{ name: 'tls', mountPath: TLS_DIR, readOnly: true }] : []),
         ],
+        // A failed run's log tail is its termination message: the failure's reason in the IronicDatabase's status.
+        terminationMessagePolicy: 'FallbackToLogsOnError',
         securityContext: restricted(MYSQL_UID, MYSQL_UID),
       },
     ],
@@ -202,11 +212,11 @@ export const renderBackupCronJob = (input: DatabaseRenderInput, backup: Database
     successfulJobsHistoryLimit: 3,
     failedJobsHistoryLimit: 3,
     jobTemplate: {
-      metadata: { labels: databaseLabels(input.name) },
+      metadata: { labels: { ...databaseLabels(input.name), ...backupLabels(input.name) } },
       spec: {
         backoffLimit: 2,
         template: {
-          metadata: { labels: databaseLabels(input.name) },
+          metadata: { labels: { ...databaseLabels(input.name), ...backupLabels(input.name) } },
           spec: backupPodSpec(input, backup, { name: 'backup', command: ['bash', '-c', BACKUP_SCRIPT, 'backup-database'] }),
         },
       },

@@ -5,7 +5,9 @@
  */
 import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import type { IronicDatabaseModel } from '../../api/model.js';
-import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
+import { DATABASE_USED_BY, type DatabaseBackupStatus, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
+import type { Condition } from '../../api/shared/common.js';
+import { backupStatus, backupsFailingCondition, previousBackup } from './backup-status.js';
 import { parseIronicDatabase } from '../../api/ironic-database/parse.js';
 import { keepObserved, keepObservedChildren, toChild, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
@@ -305,6 +307,19 @@ const planDatabase = (
   return { outcome: { kind: 'rendered', readiness: readinessAfterApply(builtinReadiness(view, observedSet), children, view.children), input }, children };
 };
 
+/**
+ * The backup status while backups are configured (with its BackupsFailing condition); otherwise the previous
+ * one as it was, so that an invalid spec or removed backups never hide the last backup taken.
+ */
+const backupOf = (view: ParentView, outcome: DatabaseOutcome): { backup?: { status: DatabaseBackupStatus; condition?: Condition } } => {
+  if (outcome.kind === 'rendered' && outcome.input.model.backup !== undefined && outcome.input.model.engine === 'Builtin') {
+    const status = backupStatus({ related: view.related, children: view.children, namespace: view.namespace, name: view.name, previousStatus: view.status });
+    return { backup: { status, condition: backupsFailingCondition(status, view.status, view.now) } };
+  }
+  const previous = previousBackup(view.status);
+  return previous !== undefined ? { backup: { status: previous } } : {};
+};
+
 /** Whether the hook must generate a password before `finishDatabase`. */
 export const needsPassword = (prepared: PreparedDatabase): boolean => prepared.kind === 'render' && 'generate' in prepared.credentials;
 
@@ -317,7 +332,8 @@ const usedDatabase = (
 ): UsedKind<DatabaseOutcome, IronicDatabaseStatus> => ({
   usedBy: DATABASE_USED_BY,
   plan: () => planDatabase(view, prepared, password, config),
-  status: (outcome, usage) => computeDatabaseStatus({ outcome, usage, previousStatus: view.status, generation: view.generation, now: view.now }),
+  status: (outcome, usage) =>
+    computeDatabaseStatus({ outcome, usage, previousStatus: view.status, generation: view.generation, now: view.now, ...backupOf(view, outcome) }),
 });
 
 /** sync: the children and the status (`password` is used only when `needsPassword`). */
