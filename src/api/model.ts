@@ -269,6 +269,8 @@ export type IronicDatabaseModel = {
   readonly maxConductors: number;
   /** Scheduled backups, when spec.backup asks for them. */
   readonly backup?: DatabaseBackupModel;
+  /** The backup a new database is filled from (`latest` or a file name), and the claim that holds it. */
+  readonly restore?: { readonly backup: string; readonly claimName?: string };
 };
 
 /** The result of a parse: the model, or every problem (path and message) to report. */

@@ -6,6 +6,7 @@ import { children, overlayChildren, parentIdentity, type ParentKind } from './de
 import {
   CONFIG_MAPS,
   CRON_JOBS,
+  JOBS,
   MARIADB_DATABASES,
   MARIADB_GRANTS,
   MARIADB_USERS,
@@ -16,7 +17,7 @@ import {
   STATEFUL_SETS,
 } from './resources.js';
 
-/** IronicDatabase: its MariaDB StatefulSet, configuration, Service, generated password and backup CronJob and volume, or mariadb-operator objects. */
+/** IronicDatabase: its MariaDB StatefulSet, configuration, Service, generated password, backup CronJob and volume and restore Job, or mariadb-operator objects. */
 export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
   ...parentIdentity('IronicDatabase'),
   plural: 'ironicdatabases',
@@ -33,7 +34,7 @@ export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
   },
   hooks: { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase },
   childTypes: [
-    ...children(SECRETS, CONFIG_MAPS, STATEFUL_SETS, SERVICES, CRON_JOBS, PERSISTENT_VOLUME_CLAIMS),
+    ...children(SECRETS, CONFIG_MAPS, STATEFUL_SETS, SERVICES, CRON_JOBS, PERSISTENT_VOLUME_CLAIMS, JOBS),
     // Engine MariaDBOperator: for clusters with mariadb-operator only.
     ...overlayChildren('mariadb-operator', MARIADBS, MARIADB_DATABASES, MARIADB_USERS, MARIADB_GRANTS),
   ],

@@ -172,6 +172,8 @@ export type DatabaseNames = {
   readonly backupCronJob: string;
   /** The PersistentVolumeClaim the backups are written to. */
   readonly backupClaim: string;
+  /** The Job that fills a new database from a backup (spec.restoreFrom). */
+  readonly restoreJob: string;
   readonly statefulSet: string;
   readonly service: string;
   readonly credentials: string;
@@ -208,6 +210,8 @@ const workOutDatabaseNames = (name: string): DatabaseNames => {
     // The suffix stays whole (a long name is shortened before it), so alerts can select backup CronJobs by name.
     backupCronJob: `${fitTo(name, CRON_JOB_NAME_MAX - BACKUP_SUFFIX.length)}${BACKUP_SUFFIX}`,
     backupClaim: objectName(name, '-database-backups'),
+    // A Job's name is a label value of its pods: at most 63 characters.
+    restoreJob: fitTo(`${name}-database-restore`, 63),
     // mariadb-operator (engine MariaDBOperator): the MariaDB and its Database, User and Grant share one name;
     // mariadb-operator names the Service of the current primary `<MariaDB>-primary` (PrimaryServiceKey) and
     // generates the root password under rootPassword.

@@ -84,6 +84,7 @@ const EXPECTED_CHILDREN: Record<string, { apiVersion: string; resource: string; 
     { apiVersion: 'v1', resource: 'services', method: 'InPlace' },
     { apiVersion: 'batch/v1', resource: 'cronjobs', method: 'InPlace' },
     { apiVersion: 'v1', resource: 'persistentvolumeclaims', method: 'OnDelete' },
+    { apiVersion: 'batch/v1', resource: 'jobs', method: 'OnDelete' },
   ],
   ironicimagecache: [
     { apiVersion: 'v1', resource: 'configmaps', method: 'InPlace' },

@@ -130,8 +130,24 @@ t.test('customize asks for the backup Jobs and pods by label, only when backups 
   t.match(
     rules.filter((r) => r.labelSelector !== undefined),
     [
-      { apiVersion: 'batch/v1', resource: 'jobs', namespace: 'metal3', labelSelector: { matchLabels: labels } },
-      { apiVersion: 'v1', resource: 'pods', namespace: 'metal3', labelSelector: { matchLabels: labels } },
+      {
+        apiVersion: 'batch/v1',
+        resource: 'jobs',
+        namespace: 'metal3',
+        labelSelector: {
+          matchLabels: { 'ironic.metal3.io/database': 'ironic-db' },
+          matchExpressions: [{ key: 'ironic.metal3.io/component', operator: 'In', values: ['backup'] }],
+        },
+      },
+      {
+        apiVersion: 'v1',
+        resource: 'pods',
+        namespace: 'metal3',
+        labelSelector: {
+          matchLabels: { 'ironic.metal3.io/database': 'ironic-db' },
+          matchExpressions: [{ key: 'ironic.metal3.io/component', operator: 'In', values: ['backup'] }],
+        },
+      },
     ],
   );
   t.ok(

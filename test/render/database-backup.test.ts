@@ -213,9 +213,11 @@ t.test('back up, drop, restore, with a real MariaDB; interrupted backups and cor
 
   // A lost database.
   await asRoot(s, 'DROP DATABASE ironic');
-  const restore = await runScript(s, RESTORE_SCRIPT, { RESTORE_FROM: 'latest' });
+  writeFileSync(terminationLog, '');
+  const restore = await runScript(s, RESTORE_SCRIPT, { RESTORE_FROM: 'latest', TERMINATION_LOG: terminationLog });
   t.equal(restore.code, 0, `the restore succeeds: ${restore.stderr}`);
   t.match(restore.stdout, `restored ${name}`);
+  t.equal(readFileSync(terminationLog, 'utf8'), name, 'the file latest was is the termination message, for status.restoredFrom');
   t.equal(await asRoot(s, ROWS), rows, 'every row is back, binary and escaped values included');
   const again = await runScript(s, RESTORE_SCRIPT, { RESTORE_FROM: name });
   t.equal(again.code, 0, 'restoring by name, twice, gives the same rows');

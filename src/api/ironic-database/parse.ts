@@ -53,6 +53,9 @@ const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
     nodeSelector: sortedMap(spec.nodeSelector),
     maxConductors: spec.maxConductors ?? DEFAULT_MAX_CONDUCTORS,
     ...(spec.backup !== undefined && { backup: backupModel(spec.backup) }),
+    ...(spec.restoreFrom !== undefined && {
+      restore: { backup: spec.restoreFrom.backup, ...optionalFields({ claimName: given(spec.restoreFrom.claimName) }) },
+    }),
   };
 };
 

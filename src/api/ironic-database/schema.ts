@@ -140,6 +140,28 @@ export const DatabaseBackup = Type.Object(
 );
 export type DatabaseBackup = Static<typeof DatabaseBackup>;
 
+export const RestoreFrom = Type.Object(
+  {
+    backup: Type.String({
+      description:
+        'The backup to restore: a file name `ironic-<UTC time>.sql.gz` (status.backup.lastBackup of the database it comes from), or `latest` for the newest.',
+      pattern: '^(latest|ironic-[0-9]{8}T[0-9]{6}Z\\.sql\\.gz)$',
+    }),
+    claimName: Type.Optional(
+      Type.String({
+        description:
+          "A PersistentVolumeClaim of this namespace that holds the backup (a copy or a clone of another database's backup volume, for a restore into a new namespace). Defaults to this database's own backup volume, `<name>-database-backups`.",
+        maxLength: 253,
+      }),
+    ),
+  },
+  {
+    description:
+      'Engine Builtin: fill the new database from a backup before it is Ready, so that the Ironics using it start on the restored rows (they wait until then). Read once, when the database is created: the restore runs once, and a failed one is a Ready=False condition saying why.',
+  },
+);
+export type RestoreFrom = Static<typeof RestoreFrom>;
+
 export const IronicDatabaseSpec = Type.Object(
   {
     credentialsName: Type.Optional(
@@ -188,6 +210,7 @@ export const IronicDatabaseSpec = Type.Object(
     resources: Type.Optional(ResourceRequirements),
     nodeSelector: Type.Optional(StringMap('Node labels the database pod must match.')),
     backup: Type.Optional(DatabaseBackup),
+    restoreFrom: Type.Optional(RestoreFrom),
   },
   {
     description: 'Desired state of the managed database.',
@@ -246,6 +269,9 @@ export const IronicDatabaseStatus = Type.Object(
     tlsCAKey: Type.Optional(Type.String({ description: 'Key of tlsCertificateName that clients trust: ca.crt when present, else tls.crt.' })),
     usedBy: UsedByStatus(DATABASE_USED_BY),
     backup: Type.Optional(DatabaseBackupStatus),
+    restoredFrom: Type.Optional(
+      Type.String({ description: 'The backup the database was filled from (spec.restoreFrom), once its restore Job completed: it never runs again.' }),
+    ),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
   },
   { description: 'Observed state of the managed database.' },

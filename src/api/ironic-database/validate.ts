@@ -141,6 +141,16 @@ const backupNeedsBuiltin: Rule = (spec) =>
       ]
     : [];
 
+const restoreNeedsBuiltin: Rule = (spec) =>
+  spec.restoreFrom !== undefined && engineOf(spec) === 'MariaDBOperator'
+    ? [
+        problem(
+          'spec.restoreFrom',
+          "restoreFrom is not supported yet with engine MariaDBOperator: remove it, and restore the Galera cluster with mariadb-operator's own Restore object, or restore into a Builtin database and move it to Galera (README, section Backups)",
+        ),
+      ]
+    : [];
+
 const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
 
 /** The semantic rules, in order. */
@@ -160,6 +170,7 @@ const RULES: readonly Rule[] = [
   backupOneDestination,
   backupS3Unsupported,
   backupNeedsBuiltin,
+  restoreNeedsBuiltin,
 ];
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);

@@ -36,8 +36,15 @@ const podMessage = (pods: readonly KubeObject[], job: string): string | undefine
   return messages.at(-1)?.message;
 };
 
+/** The termination message of the newest finished pod of a Job among the related pods (backup or restore). */
+export const jobPodMessage = (related: ObjectMap | null | undefined, namespace: string, job: string): string | undefined =>
+  podMessage(
+    objectsOf(related, PODS).filter((p) => p.metadata.namespace === namespace),
+    job,
+  );
+
 /** The last line of a log tail, short enough for a status field. */
-const reasonOf = (message: string): string =>
+export const reasonOf = (message: string): string =>
   (
     message
       .split('\n')

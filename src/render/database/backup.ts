@@ -4,6 +4,7 @@
  * The restore script reads what the backup script writes.
  */
 import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
@@ -16,7 +17,10 @@ import { CREDENTIALS_DIR, MYSQL_UID, TLS_DIR } from './render.js';
 import { MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 
 /** The labels of a database's backup Jobs and pods, which its customize hook selects them by. */
-export const backupLabels = (name: string): Record<string, string> => ({ [LABELS.database]: labelValue(name), [LABELS.component]: 'backup' });
+export const backupLabels = (name: string, component: 'backup' | 'restore' = 'backup'): Record<string, string> => ({
+  [LABELS.database]: labelValue(name),
+  [LABELS.component]: component,
+});
 
 /** Where the backup volume is mounted. */
 export const BACKUP_DIR = '/backups';
@@ -125,28 +129,38 @@ export const RESTORE_SCRIPT = [
   'mariadb --defaults-file="$work/client.cnf" -e \'CREATE DATABASE IF NOT EXISTS `ironic`\'',
   'gzip -dc "$file" | mariadb --defaults-file="$work/client.cnf" --database=ironic',
   'echo "restored ${file##*/}"',
+  'log="${TERMINATION_LOG:-/dev/termination-log}"',
+  'if [ -w "$log" ]; then',
+  '  printf \'%s\' "${file##*/}" > "$log"',
+  'fi',
   '',
 ].join('\n');
 
-/** The environment of both scripts: where the database is, and the retention (none of it secret). */
-const scriptEnv = (input: DatabaseRenderInput, backup: DatabaseBackupModel): { name: string; value: string }[] => [
+/** The environment of both scripts: where the database is (none of it secret). */
+const serverEnv = (input: DatabaseRenderInput): { name: string; value: string }[] => [
   { name: 'DATABASE_HOST', value: `${databaseNames(input.name).service}.${input.namespace}.svc` },
   { name: 'DATABASE_PORT', value: String(MARIADB_PORT) },
   ...(input.tls !== undefined ? [{ name: 'DATABASE_CA', value: `${TLS_DIR}/ca.crt` }] : []),
+];
+
+/** The retention, for the backup script. */
+const retentionEnv = (backup: DatabaseBackupModel): { name: string; value: string }[] => [
   ...(backup.keepCount !== undefined ? [{ name: 'RETENTION_COUNT', value: String(backup.keepCount) }] : []),
   ...(backup.maxAgeMinutes !== undefined ? [{ name: 'RETENTION_MAX_AGE_MINUTES', value: String(backup.maxAgeMinutes) }] : []),
 ];
 
-/** The pod of a backup (or restore) run: the script as MariaDB's user, the credentials and the backup volume. */
-export const backupPodSpec = (
-  input: DatabaseRenderInput,
-  backup: DatabaseBackupModel,
-  container: Pick<IContainer, 'name' | 'command'>,
-  env: { name: string; value: string }[] = [],
-): IPodSpec => {
+type ScriptPod = {
+  readonly container: Pick<IContainer, 'name' | 'command'>;
+  readonly claimName: string;
+  readonly readOnly: boolean;
+  readonly env: { name: string; value: string }[];
+};
+
+/** The pod of a backup or restore run: the script as MariaDB's user, the credentials and the backup volume. */
+const scriptPodSpec = (input: DatabaseRenderInput, pod: ScriptPod): IPodSpec => {
   const volumes: IVolume[] = [
     { name: 'credentials', secret: { secretName: input.credentials.secretName, defaultMode: 0o440 } },
-    { name: 'backups', persistentVolumeClaim: { claimName: databaseNames(input.name).backupClaim } },
+    { name: 'backups', persistentVolumeClaim: { claimName: pod.claimName, ...(pod.readOnly && { readOnly: true }) } },
     { name: 'tmp', emptyDir: { medium: 'Memory' } },
     // Only the CA: the server's private key stays out of the backup pod.
     ...(input.tls !== undefined
@@ -162,12 +176,12 @@ export const backupPodSpec = (
     ...(input.model.priorityClassName !== undefined && { priorityClassName: input.model.priorityClassName }),
     containers: [
       {
-        ...container,
+        ...pod.container,
         image: input.model.image ?? input.config.images.mariadb,
-        env: [...scriptEnv(input, backup), ...env],
+        env: [...serverEnv(input), ...pod.env],
         volumeMounts: [
           { name: 'credentials', mountPath: CREDENTIALS_DIR, readOnly: true },
-          { name: 'backups', mountPath: BACKUP_DIR },
+          { name: 'backups', mountPath: BACKUP_DIR, ...(pod.readOnly && { readOnly: true }) },
           { name: 'tmp', mountPath: '/tmp' },
           ...(input.tls !== undefined ? [{ name: 'tls', mountPath: TLS_DIR, readOnly: true }] : []),
         ],
@@ -217,7 +231,12 @@ export const renderBackupCronJob = (input: DatabaseRenderInput, backup: Database
         backoffLimit: 2,
         template: {
           metadata: { labels: { ...databaseLabels(input.name), ...backupLabels(input.name) } },
-          spec: backupPodSpec(input, backup, { name: 'backup', command: ['bash', '-c', BACKUP_SCRIPT, 'backup-database'] }),
+          spec: scriptPodSpec(input, {
+            container: { name: 'backup', command: ['bash', '-c', BACKUP_SCRIPT, 'backup-database'] },
+            claimName: databaseNames(input.name).backupClaim,
+            readOnly: false,
+            env: retentionEnv(backup),
+          }),
         },
       },
     },
@@ -231,3 +250,30 @@ export const renderBackupChildren = (input: DatabaseRenderInput): (IPersistentVo
   const claim = renderBackupClaim(input, backup);
   return [...(claim !== undefined ? [claim] : []), renderBackupCronJob(input, backup)];
 };
+
+/**
+ * The Job that fills a new database from a backup (spec.restoreFrom), read-only on the claim that holds it. It is
+ * retried twice (the restore replays the whole dump, tables dropped first, so a retry gives the same result); when
+ * it fails, the database's status says why, and it runs again once its Job is deleted.
+ */
+export const renderRestoreJob = (input: DatabaseRenderInput, restore: { readonly backup: string; readonly claimName?: string }): IJob => ({
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: {
+    name: databaseNames(input.name).restoreJob,
+    namespace: input.namespace,
+    labels: { ...databaseLabels(input.name), ...backupLabels(input.name, 'restore') },
+  },
+  spec: {
+    backoffLimit: 2,
+    template: {
+      metadata: { labels: { ...databaseLabels(input.name), ...backupLabels(input.name, 'restore') } },
+      spec: scriptPodSpec(input, {
+        container: { name: 'restore', command: ['bash', '-c', RESTORE_SCRIPT, 'restore-database'] },
+        claimName: restore.claimName ?? databaseNames(input.name).backupClaim,
+        readOnly: true,
+        env: [{ name: 'RESTORE_FROM', value: restore.backup }],
+      }),
+    },
+  },
+});

@@ -43,6 +43,8 @@ export const computeDatabaseStatus = (params: {
   readonly now: string;
   /** The backup status and its condition, when backups are configured (or were). */
   readonly backup?: { readonly status: DatabaseBackupStatus; readonly condition?: Condition };
+  /** The backup the database was filled from, once restored. */
+  readonly restoredFrom?: string;
 }): IronicDatabaseStatus => {
   const conditions: Condition[] = [
     readyCondition({ ...reasonOf(params.outcome), generation: params.generation, previousStatus: params.previousStatus, now: params.now }),
@@ -65,6 +67,7 @@ export const computeDatabaseStatus = (params: {
     ...(params.outcome.kind === 'rendered' && connection(params.outcome.input)),
     ...usageStatus(params.usage),
     ...(params.backup !== undefined && { backup: params.backup.status }),
+    ...(params.restoredFrom !== undefined && { restoredFrom: params.restoredFrom }),
     ...(params.generation !== undefined && { observedGeneration: params.generation }),
   };
 };
