@@ -6,7 +6,20 @@
  */
 import type { RelatedResourceRule } from '../api/shared/hook.js';
 import { PARENT_KINDS } from '../kinds/index.js';
-import { CONFIG_MAPS, DAEMON_SETS, DEPLOYMENTS, INGRESSES, SECRETS, SERVICES, STATEFUL_SETS, type ResourceType } from '../kinds/resources.js';
+import {
+  CONFIG_MAPS,
+  CRON_JOBS,
+  DAEMON_SETS,
+  DEPLOYMENTS,
+  INGRESSES,
+  JOBS,
+  PERSISTENT_VOLUME_CLAIMS,
+  PODS,
+  SECRETS,
+  SERVICES,
+  STATEFUL_SETS,
+  type ResourceType,
+} from '../kinds/resources.js';
 import { groupKeyOf, isRecord, objectKeyOf, type KubeResource } from './objects.js';
 
 /** Plural resource names the hooks may ask for (every parent kind among them), and their kinds. */
@@ -18,6 +31,10 @@ const RESOURCES: ReadonlyMap<string, ResourceType> = new Map(
     DEPLOYMENTS,
     DAEMON_SETS,
     STATEFUL_SETS,
+    JOBS,
+    CRON_JOBS,
+    PERSISTENT_VOLUME_CLAIMS,
+    PODS,
     INGRESSES,
     ...PARENT_KINDS.map(({ apiVersion, kind, plural }) => ({ apiVersion, kind, resource: plural })),
   ].map((type) => [type.resource, type]),
