@@ -237,6 +237,30 @@ export type VolumeStorageModel = {
 /** Storage of the database, and what happens to its volume when the database is deleted. */
 export type DatabaseStorageModel = VolumeStorageModel & { readonly whenDeleted: 'Retain' | 'Delete' };
 
+/** Where backups go: the database's backup claim, or an S3 bucket. */
+export type BackupDestinationModel =
+  | { readonly kind: 'PersistentVolumeClaim'; readonly size: string; readonly storageClassName?: string }
+  | {
+      readonly kind: 'S3';
+      readonly endpoint: string;
+      readonly bucket: string;
+      readonly prefix?: string;
+      readonly region?: string;
+      readonly credentialsSecretName: string;
+      readonly caSecretName?: string;
+    };
+
+/** Scheduled backups of an IronicDatabase. */
+export type DatabaseBackupModel = {
+  /** A CronJob schedule, in UTC. */
+  readonly schedule: string;
+  /** How many backups are kept (the newest); undefined: no limit by count. */
+  readonly keepCount?: number;
+  /** How old, in minutes, a kept backup may be; undefined: no limit by age. */
+  readonly maxAgeMinutes?: number;
+  readonly destination: BackupDestinationModel;
+};
+
 export type IronicDatabaseModel = {
   readonly engine: DatabaseEngine;
   /** Galera nodes (MariaDBOperator); 1 for Builtin. */
@@ -254,6 +278,10 @@ export type IronicDatabaseModel = {
   readonly nodeSelector: Readonly<Record<string, string>>;
   /** The most conductors (Ironic pods) using the database at once: sizes the connection limits. */
   readonly maxConductors: number;
+  /** Scheduled backups, when spec.backup asks for them. */
+  readonly backup?: DatabaseBackupModel;
+  /** The backup a new database is filled from (`latest` or a file name), and the claim that holds it. */
+  readonly restore?: { readonly backup: string; readonly claimName?: string };
 };
 
 /** The result of a parse: the model, or every problem (path and message) to report. */

@@ -6,16 +6,17 @@ import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } f
 import { isRecord, textOf } from '../render/observed.js';
 import { finalizeDatabase, finishDatabase, needsPassword, prepareDatabase, wantedDatabaseChildren } from '../render/database/plan.js';
 import { parseIronicDatabase } from '../api/ironic-database/parse.js';
-import { databaseNames } from '../render/names.js';
 import { usersRule } from '../render/used-by.js';
 import type { HookContext } from './context.js';
 import { viewOf } from './parent.js';
 import { wire } from './wire.js';
 import { namesRule, withWanted } from './related.js';
+import { databaseNames, LABELS, labelValue } from '../render/names.js';
 
 /**
  * customize: the referenced Secrets by name, the Ironic objects of the namespace (to know who uses us), the
- * objects in the way of our children and, with mariadb-operator, the Service of the Galera primary.
+ * objects in the way of our children, with mariadb-operator the Service of the Galera primary, and with backups
+ * the backup Jobs and their pods (by label).
  */
 export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
@@ -26,7 +27,18 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
   const wanted = parsed.ok ? wantedDatabaseChildren(parsed.model, names) : [];
   // The Service mariadb-operator makes for the Galera primary: the host an Ironic connects to.
   const primary = parsed.ok && parsed.model.engine === 'MariaDBOperator' ? namesRule('v1', 'services', namespace, [names.primaryService]) : [];
-  return { relatedResources: withWanted([...referenced, ...primary], wanted, namespace) };
+  // The backup Jobs and the pods of backups and restores: the Jobs belong to the CronJob, and pods to their Jobs.
+  const builtin = parsed.ok && parsed.model.engine === 'Builtin' ? parsed.model : undefined;
+  const components = [...(builtin?.backup !== undefined ? ['backup'] : []), ...(builtin?.restore !== undefined ? ['restore'] : [])];
+  const selector = (values: readonly string[]) => ({
+    matchLabels: { [LABELS.database]: labelValue(request.parent.metadata.name) },
+    matchExpressions: [{ key: LABELS.component, operator: 'In', values }],
+  });
+  const backups = [
+    ...(builtin?.backup !== undefined ? [{ apiVersion: 'batch/v1', resource: 'jobs', namespace, labelSelector: selector(['backup']) }] : []),
+    ...(components.length > 0 ? [{ apiVersion: 'v1', resource: 'pods', namespace, labelSelector: selector(components) }] : []),
+  ];
+  return { relatedResources: [...withWanted([...referenced, ...primary], wanted, namespace), ...backups] };
 };
 
 const answer = (request: SyncRequest, ctx: HookContext, finish: typeof finishDatabase): SyncResponse => {

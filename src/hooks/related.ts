@@ -22,6 +22,9 @@ const RESOURCES: Readonly<Record<string, { readonly apiVersion: string; readonly
   [GROUP_KEYS.statefulSet]: { apiVersion: 'apps/v1', resource: 'statefulsets' },
   [GROUP_KEYS.ingress]: { apiVersion: 'networking.k8s.io/v1', resource: 'ingresses' },
   [GROUP_KEYS.podDisruptionBudget]: { apiVersion: 'policy/v1', resource: 'poddisruptionbudgets' },
+  [GROUP_KEYS.cronJob]: { apiVersion: 'batch/v1', resource: 'cronjobs' },
+  [GROUP_KEYS.job]: { apiVersion: 'batch/v1', resource: 'jobs' },
+  [GROUP_KEYS.persistentVolumeClaim]: { apiVersion: 'v1', resource: 'persistentvolumeclaims' },
 };
 
 /**

@@ -3,9 +3,21 @@ import { DATABASE_USED_BY, IronicDatabaseSpec, IronicDatabaseStatus } from '../a
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronicDatabase, finalizeIronicDatabase, syncIronicDatabase } from '../hooks/ironic-database.js';
 import { children, overlayChildren, parentIdentity, type ParentKind } from './descriptor.js';
-import { CONFIG_MAPS, MARIADB_DATABASES, MARIADB_GRANTS, MARIADB_USERS, MARIADBS, SECRETS, SERVICES, STATEFUL_SETS } from './resources.js';
+import {
+  CONFIG_MAPS,
+  CRON_JOBS,
+  JOBS,
+  MARIADB_DATABASES,
+  MARIADB_GRANTS,
+  MARIADB_USERS,
+  MARIADBS,
+  PERSISTENT_VOLUME_CLAIMS,
+  SECRETS,
+  SERVICES,
+  STATEFUL_SETS,
+} from './resources.js';
 
-/** IronicDatabase: its MariaDB StatefulSet, configuration, Service and generated password, or mariadb-operator objects. */
+/** IronicDatabase: its MariaDB StatefulSet, configuration, Service, generated password, backup CronJob and volume and restore Job, or mariadb-operator objects. */
 export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
   ...parentIdentity('IronicDatabase'),
   plural: 'ironicdatabases',
@@ -22,7 +34,7 @@ export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
   },
   hooks: { customize: customizeIronicDatabase, sync: syncIronicDatabase, finalize: finalizeIronicDatabase },
   childTypes: [
-    ...children(SECRETS, CONFIG_MAPS, STATEFUL_SETS, SERVICES),
+    ...children(SECRETS, CONFIG_MAPS, STATEFUL_SETS, SERVICES, CRON_JOBS, PERSISTENT_VOLUME_CLAIMS, JOBS),
     // Engine MariaDBOperator: for clusters with mariadb-operator only.
     ...overlayChildren('mariadb-operator', MARIADBS, MARIADB_DATABASES, MARIADB_USERS, MARIADB_GRANTS),
   ],

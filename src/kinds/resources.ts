@@ -22,6 +22,9 @@ export const DEPLOYMENTS: ResourceType = { kind: 'Deployment', apiVersion: 'apps
 export const DAEMON_SETS: ResourceType = { kind: 'DaemonSet', apiVersion: 'apps/v1', resource: 'daemonsets' };
 export const STATEFUL_SETS: ResourceType = { kind: 'StatefulSet', apiVersion: 'apps/v1', resource: 'statefulsets' };
 export const JOBS: ResourceType = { kind: 'Job', apiVersion: 'batch/v1', resource: 'jobs' };
+/** Read only (the pods of backup and restore Jobs, for their termination messages): never a child. */
+export const PODS: ResourceType = { kind: 'Pod', apiVersion: 'v1', resource: 'pods' };
+export const CRON_JOBS: ResourceType = { kind: 'CronJob', apiVersion: 'batch/v1', resource: 'cronjobs' };
 export const INGRESSES: ResourceType = { kind: 'Ingress', apiVersion: 'networking.k8s.io/v1', resource: 'ingresses' };
 export const POD_DISRUPTION_BUDGETS: ResourceType = { kind: 'PodDisruptionBudget', apiVersion: 'policy/v1', resource: 'poddisruptionbudgets' };
 export const NETWORK_POLICIES: ResourceType = { kind: 'NetworkPolicy', apiVersion: 'networking.k8s.io/v1', resource: 'networkpolicies' };
@@ -43,6 +46,7 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
   DAEMON_SETS,
   STATEFUL_SETS,
   JOBS,
+  CRON_JOBS,
   INGRESSES,
   NETWORK_POLICIES,
   POD_DISRUPTION_BUDGETS,

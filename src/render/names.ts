@@ -165,8 +165,18 @@ export const ironicNames = (name: string): IronicNames => ({
   upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string => fitTo(`${name}-${phase}-${from}-to-${to}`, 63),
 });
 
+/** The longest CronJob name: its Jobs are named `<CronJob>-<minutes since the epoch>`, and must fit a label value. */
+const CRON_JOB_NAME_MAX = 52;
+const BACKUP_SUFFIX = '-database-backup';
+
 /** The names of an IronicDatabase's children. */
 export type DatabaseNames = {
+  /** The CronJob of scheduled backups (engine Builtin). */
+  readonly backupCronJob: string;
+  /** The PersistentVolumeClaim the backups are written to. */
+  readonly backupClaim: string;
+  /** The Job that fills a new database from a backup (spec.restoreFrom). */
+  readonly restoreJob: string;
   readonly statefulSet: string;
   readonly service: string;
   readonly credentials: string;
@@ -200,6 +210,11 @@ const workOutDatabaseNames = (name: string): DatabaseNames => {
     service: dnsLabel(name, '-database'),
     credentials: objectName(name, '-database-credentials'),
     config: objectName(name, '-database-config'),
+    // The suffix stays whole (a long name is shortened before it), so alerts can select backup CronJobs by name.
+    backupCronJob: `${fitTo(name, CRON_JOB_NAME_MAX - BACKUP_SUFFIX.length)}${BACKUP_SUFFIX}`,
+    backupClaim: objectName(name, '-database-backups'),
+    // A Job's name is a label value of its pods: at most 63 characters.
+    restoreJob: fitTo(`${name}-database-restore`, 63),
     // mariadb-operator (engine MariaDBOperator): the MariaDB and its Database, User and Grant share one name;
     // mariadb-operator names the Service of the current primary `<MariaDB>-primary` (PrimaryServiceKey) and
     // generates the root password under rootPassword.

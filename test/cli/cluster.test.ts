@@ -282,7 +282,7 @@ t.test('related objects: names, a whole namespace, label selectors', async (t) =
   t.same(keys({ namespace: 'x' }), ['x/a', 'x/b'], 'a namespace only: all of it');
   t.same(keys({ labelSelector: { matchLabels: { app: 'i' } } }), ['x/a', 'y/a']);
   t.same(keys({ namespace: 'z' }), [], 'the group is there even when empty');
-  t.throws(() => resolveRelated([{ apiVersion: 'v1', resource: 'pods' }], objects), /does not serve/);
+  t.throws(() => resolveRelated([{ apiVersion: 'v1', resource: 'endpoints' }], objects), /does not serve/);
   t.throws(() => resolveRelated([{ apiVersion: 'v1', resource: 'secrets', names: ['a'], labelSelector: {} }], objects), /both names and labelSelector/);
   t.ok(
     selectorMatches(

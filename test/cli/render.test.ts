@@ -340,3 +340,24 @@ t.test('an input that needs cert-manager or mariadb-operator gets a stand-in of 
   const plain = await run(['-f', 'examples/minimal.yaml']);
   t.notMatch(plain.stderr, /note:/, 'no note for an input that needs neither');
 });
+
+t.test('ironic-render shows the backup CronJob and volume, and its rounds hold the database until the restore Job completed', async (t) => {
+  const database = (spec: Obj): string =>
+    JSON.stringify({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabase', metadata: { name: 'ironic-db', namespace: 'metal3' }, spec });
+  const backup = await run(['-f', 'db.yaml'], { 'db.yaml': database({ backup: { schedule: '@daily' } }) });
+  t.equal(backup.code, 0, backup.stderr);
+  t.match(names(documents(backup.stdout)), [
+    'Secret ironic-db-database-credentials',
+    'ConfigMap ironic-db-database-config',
+    'StatefulSet ironic-db-database',
+    'Service ironic-db-database',
+    'PersistentVolumeClaim ironic-db-database-backups',
+    'CronJob ironic-db-database-backup',
+  ]);
+  const restore = await run(['-f', 'db.yaml', '--rounds', '4'], { 'db.yaml': database({ restoreFrom: { backup: 'latest' } }) });
+  t.equal(restore.code, 0, restore.stderr);
+  t.match(restore.stdout, /# round 1: .*Ready=False .*then backup latest of claim ironic-db-database-backups is restored before the database is Ready/);
+  t.match(restore.stdout, /# round 2: .*1 created.*Ready=False .*restoring backup latest/);
+  t.match(restore.stdout, /# round 3: .*Ready=True/);
+  t.ok(names(documents(restore.stdout)).includes('Job ironic-db-database-restore'));
+});

@@ -9,6 +9,7 @@ import { parser } from '@prometheus-io/lezer-promql';
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { checkAgainstCrd } from '../helpers/crd-check.js';
 import { hookMetrics } from '../../src/server/metrics.js';
+import { databaseNames } from '../../src/render/names.js';
 import { kustomizeBuild, readYamlDocuments, type Obj } from './kustomize.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { ofKind } from '../helpers/children.js';
@@ -121,6 +122,7 @@ t.test('every rule is an alert with valid PromQL, a duration, a severity and a s
       'BaremetalPowerWarning',
       'BaremetalTemperatureCritical',
       'BaremetalTemperatureWarning',
+      'IronicDatabaseBackupsFailing',
       'IronicDown',
       'IronicExporterDown',
       'IronicHookServerErrors',
@@ -128,8 +130,20 @@ t.test('every rule is an alert with valid PromQL, a duration, a severity and a s
       'IronicHooksDown',
       'IronicSensorDataStale',
     ],
-    'Ironic down, exporter errors, hook 5xx, hook latency, hook server down, hardware health and stale sensor data',
+    'Ironic down, exporter errors, hook 5xx, hook latency, hook server down, hardware health, stale sensor data and failing database backups',
   );
+});
+
+t.test('the backup alert selects the backup CronJob of every IronicDatabase name, and no other CronJob', async (t) => {
+  const expr = String(allRules.find((r) => r.alert === 'IronicDatabaseBackupsFailing')?.expr ?? '');
+  const pattern = /owner_name=~"([^"]+)"/.exec(expr)?.[1] ?? '';
+  // Prometheus anchors label regular expressions.
+  const selects = (name: string): boolean => new RegExp(`^(?:${pattern})$`).test(name);
+  for (const name of ['ironic-db', 'a', 'x'.repeat(43), 'db.v1']) {
+    const cronJob = databaseNames(name).backupCronJob;
+    t.ok(selects(cronJob) && cronJob.length <= 52, `${cronJob} (IronicDatabase ${name})`);
+  }
+  for (const other of ['ironic-db-database', 'nightly-report', 'ironic-db-database-backup-x']) t.notOk(selects(other), `not ${other}`);
 });
 
 t.test("the age of a node's sensor data only silences its old status; the conductor's own metrics say data is stale", async (t) => {
@@ -168,6 +182,11 @@ t.test('the rules read metrics that exist', async (t) => {
     'baremetal_drive_status',
     'baremetal_last_payload_timestamp_seconds',
     'conductor_service_last_payload_timestamp_seconds',
+    'kube_job_status_start_time',
+    'kube_job_owner',
+    'kube_job_failed',
+    'kube_cronjob_status_last_successful_time',
+    'kube_cronjob_created',
   ]);
   const read = [...new Set(allRules.flatMap((r) => metricNames(String(r.expr))))].sort();
   t.ok(read.includes('ironic_hook_errors_total') && read.includes('ironic_hook_call_duration_seconds_bucket'), `the hook metrics are read: ${read.join(', ')}`);

@@ -83,6 +83,9 @@ const EXPECTED_CHILDREN: Record<string, { apiVersion: string; resource: string; 
     { apiVersion: 'v1', resource: 'configmaps', method: 'InPlace' },
     { apiVersion: 'apps/v1', resource: 'statefulsets', method: 'InPlace' },
     { apiVersion: 'v1', resource: 'services', method: 'InPlace' },
+    { apiVersion: 'batch/v1', resource: 'cronjobs', method: 'InPlace' },
+    { apiVersion: 'v1', resource: 'persistentvolumeclaims', method: 'OnDelete' },
+    { apiVersion: 'batch/v1', resource: 'jobs', method: 'OnDelete' },
   ],
   ironicimagecache: [
     { apiVersion: 'v1', resource: 'configmaps', method: 'InPlace' },
@@ -109,6 +112,8 @@ const RESOURCE_OF_KIND: Record<string, string> = {
   DaemonSet: 'daemonsets',
   StatefulSet: 'statefulsets',
   Job: 'jobs',
+  CronJob: 'cronjobs',
+  PersistentVolumeClaim: 'persistentvolumeclaims',
   Ingress: 'ingresses',
   PodDisruptionBudget: 'poddisruptionbudgets',
   ServiceMonitor: 'servicemonitors',

@@ -6,6 +6,7 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { Job } from 'kubernetes-models/batch/v1/Job';
+import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { Service } from 'kubernetes-models/v1/Service';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
@@ -81,6 +82,8 @@ const models: Record<string, (data: Obj) => { validate: () => void }> = {
   'apps/v1/DaemonSet': (d) => new DaemonSet(d),
   'apps/v1/StatefulSet': (d) => new StatefulSet(d),
   'batch/v1/Job': (d) => new Job(d),
+  // Its constructor's type asks for a spec; the data then replaces the placeholder (a missing spec stays missing and is refused).
+  'batch/v1/CronJob': (d) => Object.assign(new CronJob({ spec: { schedule: '', jobTemplate: {} } }), { spec: undefined, ...d }),
   'v1/Service': (d) => new Service(d),
   'v1/Secret': (d) => new Secret(d),
   'v1/ConfigMap': (d) => new ConfigMap(d),

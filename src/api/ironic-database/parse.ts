@@ -3,12 +3,40 @@
  */
 import { pullSecretNames } from '../shared/pull-secrets.js';
 import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MAX_CONDUCTORS, DEFAULT_WHEN_DELETED } from '../shared/constants.js';
-import { IronicDatabaseSpec } from './schema.js';
-import type { IronicDatabaseModel, Parsed } from '../model.js';
-import { canonicalResources, given, optionalFields, sortedMap } from '../shared/fields.js';
+import { DEFAULT_BACKUP_COUNT, DEFAULT_BACKUP_SIZE, IronicDatabaseSpec, type DatabaseBackup } from './schema.js';
+import type { DatabaseBackupModel, IronicDatabaseModel, Parsed } from '../model.js';
+import { canonical, canonicalResources, given, optionalFields, sortedMap } from '../shared/fields.js';
 import { compiledCheck } from '../shared/problems.js';
 import { volumeStorageModel } from '../shared/storage.js';
 import { validateIronicDatabase } from './validate.js';
+
+/** `36h` or `30d`, in minutes. */
+const minutesOf = (age: string): number => Number(age.slice(0, -1)) * (age.endsWith('d') ? 24 * 60 : 60);
+
+const backupModel = (backup: DatabaseBackup): DatabaseBackupModel => {
+  const { retention, s3, persistentVolumeClaim: claim } = backup;
+  const byAge = retention?.maxAge !== undefined ? { maxAgeMinutes: minutesOf(retention.maxAge) } : {};
+  const keepCount = retention?.count ?? (retention?.maxAge === undefined ? DEFAULT_BACKUP_COUNT : undefined);
+  return {
+    schedule: backup.schedule.trim(),
+    ...(keepCount !== undefined && { keepCount }),
+    ...byAge,
+    destination:
+      s3 !== undefined
+        ? {
+            kind: 'S3',
+            endpoint: s3.endpoint,
+            bucket: s3.bucket,
+            credentialsSecretName: s3.credentialsSecretName,
+            ...optionalFields({ prefix: given(s3.prefix), region: given(s3.region), caSecretName: given(s3.caSecretName) }),
+          }
+        : {
+            kind: 'PersistentVolumeClaim',
+            size: canonical(claim?.size ?? DEFAULT_BACKUP_SIZE),
+            ...optionalFields({ storageClassName: given(claim?.storageClassName) }),
+          },
+  };
+};
 
 const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
   const engine = spec.engine ?? DEFAULT_DATABASE_ENGINE;
@@ -26,6 +54,10 @@ const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
     ...(spec.resources && { resources: canonicalResources(spec.resources) }),
     nodeSelector: sortedMap(spec.nodeSelector),
     maxConductors: spec.maxConductors ?? DEFAULT_MAX_CONDUCTORS,
+    ...(spec.backup !== undefined && { backup: backupModel(spec.backup) }),
+    ...(spec.restoreFrom !== undefined && {
+      restore: { backup: spec.restoreFrom.backup, ...optionalFields({ claimName: given(spec.restoreFrom.claimName) }) },
+    }),
   };
 };
 

@@ -69,6 +69,100 @@ export const DatabaseEngine = StringEnum(DATABASE_ENGINES, {
   default: DEFAULT_DATABASE_ENGINE,
 });
 
+/** The default number of backups kept, when the retention says neither a count nor an age. */
+export const DEFAULT_BACKUP_COUNT = 7;
+export const DEFAULT_BACKUP_SIZE = '10Gi';
+
+export const BackupRetention = Type.Object(
+  {
+    count: Type.Optional(
+      Type.Integer({ description: 'How many backups are kept: the newest ones. The backup just taken always counts as one.', minimum: 1, maximum: 1000 }),
+    ),
+    maxAge: Type.Optional(
+      Type.String({
+        description: 'How old a backup may be before it is deleted, in hours (`36h`) or days (`30d`). The backup just taken is always kept.',
+        pattern: '^[1-9][0-9]{0,4}[hd]$',
+      }),
+    ),
+  },
+  { description: `Which backups are kept, by count and/or age (both apply when both are given). Defaults to the newest ${DEFAULT_BACKUP_COUNT}.` },
+);
+
+export const BackupClaim = Type.Object(
+  {
+    size: Type.Optional(
+      Type.String({
+        description: `Size of the backup volume, as a Kubernetes quantity. Defaults to ${DEFAULT_BACKUP_SIZE}. Set when the claim is created; later, grow it with kubectl edit pvc.`,
+        pattern: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
+        default: DEFAULT_BACKUP_SIZE,
+      }),
+    ),
+    storageClassName: Type.Optional(Type.String({ description: 'StorageClass of the backup volume. Empty means the cluster default.', maxLength: 253 })),
+  },
+  {
+    description:
+      'Backups go to a PersistentVolumeClaim `<name>-database-backups` (the default destination). It is deleted with the IronicDatabase: use a storage class with reclaimPolicy Retain to keep the volume.',
+  },
+);
+
+export const BackupS3 = Type.Object(
+  {
+    endpoint: Type.String({ description: 'S3 endpoint, host and port, like `minio.storage.svc:9000` or `s3.eu-west-1.amazonaws.com`.', minLength: 1 }),
+    bucket: Type.String({ description: 'Bucket the backups are written to.', minLength: 1 }),
+    prefix: Type.Optional(Type.String({ description: 'Prefix (folder) of the backups inside the bucket.' })),
+    region: Type.Optional(Type.String({ description: 'Region of the bucket.' })),
+    credentialsSecretName: Type.String({
+      description: 'Secret with the keys `access-key-id` and `secret-access-key` of the S3 account.',
+      minLength: 1,
+      maxLength: 253,
+    }),
+    caSecretName: Type.Optional(
+      Type.String({ description: 'Secret with `ca.crt`, the CA that signed the endpoint certificate, when not a public one.', maxLength: 253 }),
+    ),
+  },
+  { description: 'Backups go to an S3-compatible bucket. Engine MariaDBOperator only (the official MariaDB image has no S3 client).' },
+);
+
+export const DatabaseBackup = Type.Object(
+  {
+    schedule: Type.String({
+      description: 'When backups are taken, a CronJob schedule in UTC: five fields like `30 2 * * *` (02:30 every day), or `@daily`, `@hourly`.',
+      minLength: 1,
+      maxLength: 100,
+    }),
+    retention: Type.Optional(BackupRetention),
+    persistentVolumeClaim: Type.Optional(BackupClaim),
+    s3: Type.Optional(BackupS3),
+  },
+  {
+    description:
+      'Scheduled backups of the ironic schema: a consistent dump (one transaction), compressed, named ironic-<UTC time>.sql.gz, pruned by the retention. Take one now with `kubectl create job --from=cronjob/<name>-database-backup <job name>` (README, section Backups).',
+  },
+);
+export type DatabaseBackup = Static<typeof DatabaseBackup>;
+
+export const RestoreFrom = Type.Object(
+  {
+    backup: Type.String({
+      description:
+        'The backup to restore: a file name `ironic-<UTC time>.sql.gz` (status.backup.lastBackup of the database it comes from), or `latest` for the newest.',
+      pattern: '^(latest|ironic-[0-9]{8}T[0-9]{6}Z\\.sql\\.gz)$',
+    }),
+    claimName: Type.Optional(
+      Type.String({
+        description:
+          "A PersistentVolumeClaim of this namespace that holds the backup (a copy or a clone of another database's backup volume, for a restore into a new namespace). Defaults to this database's own backup volume, `<name>-database-backups`.",
+        maxLength: 253,
+      }),
+    ),
+  },
+  {
+    description:
+      'Engine Builtin: fill the new database from a backup before it is Ready, so that the Ironics using it start on the restored rows (they wait until then). Read once, when the database is created: the restore runs once, and a failed one is a Ready=False condition saying why.',
+  },
+);
+export type RestoreFrom = Static<typeof RestoreFrom>;
+
 export const IronicDatabaseSpec = Type.Object(
   {
     credentialsName: Type.Optional(
@@ -117,6 +211,8 @@ export const IronicDatabaseSpec = Type.Object(
     storage: Type.Optional(DatabaseStorage),
     resources: Type.Optional(ResourceRequirements),
     nodeSelector: Type.Optional(StringMap('Node labels the database pod must match.')),
+    backup: Type.Optional(DatabaseBackup),
+    restoreFrom: Type.Optional(RestoreFrom),
   },
   {
     description: 'Desired state of the managed database.',
@@ -149,6 +245,21 @@ export const IronicDatabaseSpec = Type.Object(
 );
 export type IronicDatabaseSpec = Static<typeof IronicDatabaseSpec>;
 
+export const DatabaseBackupStatus = Type.Object(
+  {
+    lastScheduleTime: Type.Optional(Type.String({ description: 'When the backup CronJob last started a run.', format: 'date-time' })),
+    lastSuccessfulTime: Type.Optional(Type.String({ description: 'When the last successful backup finished.', format: 'date-time' })),
+    lastSuccessfulJob: Type.Optional(Type.String({ description: 'The Job of the last successful backup.' })),
+    lastBackup: Type.Optional(Type.String({ description: 'The file of the last successful backup (ironic-<UTC time>.sql.gz): a name for spec.restoreFrom.' })),
+    lastFailureTime: Type.Optional(Type.String({ description: 'When the last failed backup gave up (after its retries).', format: 'date-time' })),
+    lastFailureJob: Type.Optional(Type.String({ description: 'The Job of the last failed backup: `kubectl logs job/<it>` says more.' })),
+    lastFailureReason: Type.Optional(Type.String({ description: 'The last line its log ended with.' })),
+    consecutiveFailures: Type.Optional(Type.Integer({ description: 'Failed backups since the last successful one.', minimum: 0 })),
+  },
+  { description: 'Backups (spec.backup): the last success and failure, as the backup Jobs report them.' },
+);
+export type DatabaseBackupStatus = Static<typeof DatabaseBackupStatus>;
+
 export const IronicDatabaseStatus = Type.Object(
   {
     conditions: Type.Optional(Conditions),
@@ -159,6 +270,10 @@ export const IronicDatabaseStatus = Type.Object(
     tlsCertificateName: Type.Optional(Type.String({ description: 'Secret with the server certificate, when TLS is on. Clients must use TLS.' })),
     tlsCAKey: Type.Optional(Type.String({ description: 'Key of tlsCertificateName that clients trust: ca.crt when present, else tls.crt.' })),
     usedBy: UsedByStatus(DATABASE_USED_BY),
+    backup: Type.Optional(DatabaseBackupStatus),
+    restoredFrom: Type.Optional(
+      Type.String({ description: 'The backup the database was filled from (spec.restoreFrom), once its restore Job completed: it never runs again.' }),
+    ),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
   },
   { description: 'Observed state of the managed database.' },

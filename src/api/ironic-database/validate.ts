@@ -4,6 +4,7 @@
  */
 import { imagePullSecretsProblems } from '../shared/pull-secrets.js';
 import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, type DatabaseEngine } from '../shared/constants.js';
+import { cronProblem } from '../shared/cron.js';
 import { registerFormats } from '../shared/formats.js';
 import { nodeSelectorProblems } from '../shared/labels.js';
 import { GALERA_SHRINK_MESSAGE, IronicDatabaseSpec } from './schema.js';
@@ -108,6 +109,49 @@ const quantitiesValid: Rule = (spec) => [
 // Only pairs whose quantities both parse are compared; quantitiesValid reports the others.
 const requestsWithinLimits: Rule = (spec) => requestsAboveLimits('spec.resources', spec.resources ?? {});
 
+const backupScheduleValid: Rule = (spec) => {
+  const why = spec.backup === undefined ? undefined : cronProblem(spec.backup.schedule);
+  return why === undefined ? [] : [problem('spec.backup.schedule', `schedule "${spec.backup?.schedule ?? ''}" is not a valid CronJob schedule: ${why}`)];
+};
+
+const backupOneDestination: Rule = (spec) =>
+  spec.backup?.s3 !== undefined && spec.backup.persistentVolumeClaim !== undefined
+    ? [problem('spec.backup', 'backup has one destination: persistentVolumeClaim or s3, not both; remove one of them')]
+    : [];
+
+// The official MariaDB image has no S3 client, and mariadb-operator's Backup objects are not rendered yet.
+const backupS3Unsupported: Rule = (spec) =>
+  spec.backup?.s3 !== undefined
+    ? [
+        problem(
+          'spec.backup.s3',
+          engineOf(spec) === 'Builtin'
+            ? 'backup.s3 cannot be used with engine Builtin: its CronJob runs on the official MariaDB image, which has no S3 client; remove s3 to back up to the persistentVolumeClaim (the default), and copy the files to a bucket from there if needed'
+            : 'backup.s3 is not supported yet with engine MariaDBOperator; remove s3 to back up to the persistentVolumeClaim (the default)',
+        ),
+      ]
+    : [];
+
+const backupNeedsBuiltin: Rule = (spec) =>
+  spec.backup !== undefined && spec.backup.s3 === undefined && engineOf(spec) === 'MariaDBOperator'
+    ? [
+        problem(
+          'spec.backup',
+          "backup is not supported yet with engine MariaDBOperator: remove backup, or back the Galera cluster up with mariadb-operator's own Backup object",
+        ),
+      ]
+    : [];
+
+const restoreNeedsBuiltin: Rule = (spec) =>
+  spec.restoreFrom !== undefined && engineOf(spec) === 'MariaDBOperator'
+    ? [
+        problem(
+          'spec.restoreFrom',
+          "restoreFrom is not supported yet with engine MariaDBOperator: remove it, and restore the Galera cluster with mariadb-operator's own Restore object, or restore into a Builtin database and move it to Galera (README, section Backups)",
+        ),
+      ]
+    : [];
+
 const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
 
 /** The semantic rules, in order. */
@@ -124,6 +168,11 @@ const RULES: readonly Rule[] = [
   requestsWithinLimits,
   nodeSelectorKeys,
   (spec) => imagePullSecretsProblems(spec.imagePullSecrets),
+  backupScheduleValid,
+  backupOneDestination,
+  backupS3Unsupported,
+  backupNeedsBuiltin,
+  restoreNeedsBuiltin,
 ];
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);

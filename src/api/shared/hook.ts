@@ -83,6 +83,7 @@ export const GROUP_KEYS = {
   daemonSet: 'DaemonSet.apps/v1',
   statefulSet: 'StatefulSet.apps/v1',
   job: 'Job.batch/v1',
+  cronJob: 'CronJob.batch/v1',
   ingress: 'Ingress.networking.k8s.io/v1',
   podDisruptionBudget: 'PodDisruptionBudget.policy/v1',
   serviceMonitor: 'ServiceMonitor.monitoring.coreos.com/v1',

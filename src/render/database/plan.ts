@@ -5,9 +5,11 @@
  */
 import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import type { IronicDatabaseModel } from '../../api/model.js';
-import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
+import { DATABASE_USED_BY, type DatabaseBackupStatus, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
+import type { Condition } from '../../api/shared/common.js';
+import { backupStatus, backupsFailingCondition, jobPodMessage, previousBackup, reasonOf } from './backup-status.js';
 import { parseIronicDatabase } from '../../api/ironic-database/parse.js';
-import { keepObservedChildren, type KubeChild } from '../child.js';
+import { keepObserved, keepObservedChildren, toChild, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { databaseNames, type DatabaseNames } from '../names.js';
 import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
@@ -17,7 +19,18 @@ import { describeValue } from '../../api/shared/problems.js';
 import type { ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
 import { resolveCredentialsSecret, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
-import { combineReadiness, findCondition, progressing, readinessAfterApply, ready, serviceReadiness, statefulSetReadiness, type Readiness } from '../status.js';
+import {
+  combineReadiness,
+  failed,
+  findCondition,
+  jobReadiness,
+  progressing,
+  readinessAfterApply,
+  ready,
+  serviceReadiness,
+  statefulSetReadiness,
+  type Readiness,
+} from '../status.js';
 import { READY_CONDITION } from '../../api/shared/common.js';
 import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
 import { observedClaimTemplates } from '../volume-claim.js';
@@ -27,6 +40,7 @@ import { MARIADB_API_VERSION, renderOperatorChildren } from './operator.js';
 import { previousUsers, userObjectName } from './users.js';
 import type { DatabaseCredentials, DatabaseRenderInput, DatabaseTLS } from './input.js';
 import { renderDatabaseChildren } from './render.js';
+import { BACKUP_FILE_PATTERN, renderBackupChildren, renderRestoreJob } from './backup.js';
 import { computeDatabaseStatus, type DatabaseOutcome } from './status.js';
 
 /** A sync's answer before it is put on the wire. */
@@ -89,9 +103,28 @@ export const wantedDatabaseChildren = (model: IronicDatabaseModel, names: Databa
         { group: GROUP_KEYS.configMap, name: names.config },
         { group: GROUP_KEYS.statefulSet, name: names.statefulSet },
         { group: GROUP_KEYS.service, name: names.service },
+        ...(model.backup !== undefined
+          ? [
+              { group: GROUP_KEYS.cronJob, name: names.backupCronJob },
+              ...(model.backup.destination.kind === 'PersistentVolumeClaim' ? [{ group: GROUP_KEYS.persistentVolumeClaim, name: names.backupClaim }] : []),
+            ]
+          : []),
+        ...(model.restore !== undefined ? [{ group: GROUP_KEYS.job, name: names.restoreJob }] : []),
       ]
     : []),
 ];
+
+/**
+ * The backup children, and the observed backup volume when the spec no longer asks for it: removing spec.backup
+ * stops the backups, never deletes the ones taken (the claim goes with the IronicDatabase only).
+ */
+const backupChildren = (view: ParentView, input: DatabaseRenderInput): KubeChild[] => {
+  const rendered = renderBackupChildren(input).map(toChild);
+  const claimName = databaseNames(view.name).backupClaim;
+  const observedClaim = findObject(view.children, GROUP_KEYS.persistentVolumeClaim, view.namespace, claimName);
+  const keep = observedClaim !== undefined && !rendered.some((c) => c.kind === 'PersistentVolumeClaim') ? [keepObserved(observedClaim)] : [];
+  return [...rendered, ...keep];
+};
 
 /** The engine the observed children were made by (a previous spec that is never sent to the hook). */
 export const observedEngine = (view: ParentView): DatabaseEngine | undefined => {
@@ -284,8 +317,72 @@ const planDatabase = (
     config,
   };
   if (prepared.model.engine === 'MariaDBOperator') return planOperator(view, input);
-  const children = renderDatabaseChildren(input);
-  return { outcome: { kind: 'rendered', readiness: readinessAfterApply(builtinReadiness(view, observedSet), children, view.children), input }, children };
+  const children = [...renderDatabaseChildren(input), ...backupChildren(view, input)];
+  const database = readinessAfterApply(builtinReadiness(view, observedSet), children, view.children);
+  const restore = restoreStep(view, input, database);
+  return { outcome: { kind: 'rendered', readiness: restore.readiness, input }, children: [...children, ...restore.children] };
+};
+
+/**
+ * The backup status while backups are configured (with its BackupsFailing condition); otherwise the previous
+ * one as it was, so that an invalid spec or removed backups never hide the last backup taken.
+ */
+const backupOf = (view: ParentView, outcome: DatabaseOutcome): { backup?: { status: DatabaseBackupStatus; condition?: Condition } } => {
+  if (outcome.kind === 'rendered' && outcome.input.model.backup !== undefined && outcome.input.model.engine === 'Builtin') {
+    const status = backupStatus({ related: view.related, children: view.children, namespace: view.namespace, name: view.name, previousStatus: view.status });
+    return { backup: { status, condition: backupsFailingCondition(status, view.status, view.now) } };
+  }
+  const previous = previousBackup(view.status);
+  return previous !== undefined ? { backup: { status: previous } } : {};
+};
+
+/** The backup a database was restored from, as its status says (then the restore never runs again). */
+const restoredFrom = (status: unknown): string | undefined => textOf(pathOf(status, 'restoredFrom'));
+
+/**
+ * spec.restoreFrom of a new Builtin database: once MariaDB is up, a Job replays the backup; the database is Ready
+ * only after it completed, so the Ironics using it wait, and never migrate an empty schema. A failed restore is
+ * Ready=False with the end of its log. Once the status records the restore, it is done for good: a deleted Job is
+ * not created again (it would overwrite the rows written since).
+ */
+const restoreStep = (view: ParentView, input: DatabaseRenderInput, database: Readiness): { children: KubeChild[]; readiness: Readiness } => {
+  const restore = input.model.restore;
+  const job = findObject(view.children, GROUP_KEYS.job, view.namespace, databaseNames(view.name).restoreJob);
+  if (restore === undefined || restoredFrom(view.status) !== undefined) return { children: job !== undefined ? [keepObserved(job)] : [], readiness: database };
+  const claim = restore.claimName ?? databaseNames(view.name).backupClaim;
+  const what = `backup ${restore.backup} of claim ${claim}`;
+  if (job === undefined) {
+    if (database.state !== 'ready')
+      return { children: [], readiness: { ...database, message: `${database.message}; then ${what} is restored before the database is Ready` } };
+    return {
+      children: [toChild(renderRestoreJob(input, restore))],
+      readiness: progressing(`restoring ${what}: Job ${databaseNames(view.name).restoreJob} is being created`),
+    };
+  }
+  const children = [toChild(renderRestoreJob(input, restore))];
+  const state = jobReadiness(job, 'restore');
+  if (state.state === 'failed') {
+    const why = jobPodMessage(view.related, view.namespace, job.metadata.name);
+    return {
+      children,
+      readiness: failed(
+        `restoring ${what} failed${why !== undefined ? `: ${reasonOf(why)}` : ` (${state.message})`}; the database is not used until it is restored: fix the cause (kubectl logs job/${job.metadata.name}), then delete Job ${job.metadata.name} to run the restore again`,
+      ),
+    };
+  }
+  if (state.state === 'progressing') return { children, readiness: progressing(`restoring ${what}: Job ${job.metadata.name} is running`) };
+  return { children, readiness: database };
+};
+
+/** The restored backup for the status: recorded once its Job completed, then kept. */
+const restoredOf = (view: ParentView, outcome: DatabaseOutcome): { restoredFrom?: string } => {
+  const previous = restoredFrom(view.status);
+  if (previous !== undefined) return { restoredFrom: previous };
+  const restore = outcome.kind === 'rendered' ? outcome.input.model.restore : undefined;
+  const job = findObject(view.children, GROUP_KEYS.job, view.namespace, databaseNames(view.name).restoreJob);
+  if (restore === undefined || job === undefined || jobReadiness(job, 'restore').state !== 'ready') return {};
+  const file = jobPodMessage(view.related, view.namespace, job.metadata.name);
+  return { restoredFrom: file !== undefined && BACKUP_FILE_PATTERN.test(file) ? file : restore.backup };
 };
 
 /** Whether the hook must generate a password before `finishDatabase`. */
@@ -300,7 +397,16 @@ const usedDatabase = (
 ): UsedKind<DatabaseOutcome, IronicDatabaseStatus> => ({
   usedBy: DATABASE_USED_BY,
   plan: () => planDatabase(view, prepared, password, config),
-  status: (outcome, usage) => computeDatabaseStatus({ outcome, usage, previousStatus: view.status, generation: view.generation, now: view.now }),
+  status: (outcome, usage) =>
+    computeDatabaseStatus({
+      outcome,
+      usage,
+      previousStatus: view.status,
+      generation: view.generation,
+      now: view.now,
+      ...backupOf(view, outcome),
+      ...restoredOf(view, outcome),
+    }),
 });
 
 /** sync: the children and the status (`password` is used only when `needsPassword`). */

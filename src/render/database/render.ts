@@ -26,13 +26,13 @@ import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input
  * wrote (owned by 27:27, directories 0700) works unchanged, with no recursive ownership change and on
  * volumes that ignore fsGroup.
  */
-const MYSQL_UID = 27;
+export const MYSQL_UID = 27;
 const CONFIG_FILE = 'ironic-database.cnf';
 const DATA_VOLUME = 'data';
 /** Where the official image reads extra configuration files, on every start. */
 const CONFIG_DIR = '/etc/mysql/conf.d';
-const CREDENTIALS_DIR = '/auth/mariadb';
-const TLS_DIR = '/certs/mariadb';
+export const CREDENTIALS_DIR = '/auth/mariadb';
+export const TLS_DIR = '/certs/mariadb';
 
 const selector = (input: DatabaseRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(databaseNames(input.name).statefulSet) });
 

@@ -1,11 +1,14 @@
 /** The status of an IronicDatabase. */
 import type { Condition } from '../../api/shared/common.js';
-import { DATABASE_USED_BY, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
+import { DATABASE_USED_BY, type DatabaseBackupStatus, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
 import { databaseNames } from '../names.js';
 import { previousTrueTime, readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
 import { usageConditions, usageStatus, type Usage } from '../used-by.js';
 import { pendingResize } from './render.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
+
+/** The backup status, as the renderers of backups (backup-status.ts) build it. */
+export type { DatabaseBackupStatus };
 
 export const DATABASE_REASONS = {
   available: 'DatabaseAvailable',
@@ -38,6 +41,10 @@ export const computeDatabaseStatus = (params: {
   readonly previousStatus: unknown;
   readonly generation: number | undefined;
   readonly now: string;
+  /** The backup status and its condition, when backups are configured (or were). */
+  readonly backup?: { readonly status: DatabaseBackupStatus; readonly condition?: Condition };
+  /** The backup the database was filled from, once restored. */
+  readonly restoredFrom?: string;
 }): IronicDatabaseStatus => {
   const conditions: Condition[] = [
     readyCondition({ ...reasonOf(params.outcome), generation: params.generation, previousStatus: params.previousStatus, now: params.now }),
@@ -53,11 +60,14 @@ export const computeDatabaseStatus = (params: {
       lastTransitionTime: previousTrueTime(params.previousStatus, 'StorageResizePending') ?? params.now,
     });
   }
+  if (params.backup?.condition !== undefined) conditions.push(params.backup.condition);
   conditions.push(...usageConditions(DATABASE_USED_BY, params.usage, params.previousStatus, params.now));
   return {
     conditions,
     ...(params.outcome.kind === 'rendered' && connection(params.outcome.input)),
     ...usageStatus(params.usage),
+    ...(params.backup !== undefined && { backup: params.backup.status }),
+    ...(params.restoredFrom !== undefined && { restoredFrom: params.restoredFrom }),
     ...(params.generation !== undefined && { observedGeneration: params.generation }),
   };
 };

@@ -1,0 +1,61 @@
+/**
+ * The schedules a Kubernetes CronJob accepts (robfig/cron's standard parser): five fields (minute, hour,
+ * day of month, month, day of week) of `*`, `?`, numbers, ranges, steps and lists, month and day names,
+ * or one of the `@` descriptors. What this refuses, the API server would refuse on the CronJob.
+ */
+
+type Field = { readonly name: string; readonly min: number; readonly max: number; readonly names?: readonly string[] };
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+const FIELDS: readonly Field[] = [
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day of month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12, names: MONTHS },
+  { name: 'day of week', min: 0, max: 6, names: DAYS },
+];
+
+const DESCRIPTORS = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'];
+
+/** A number or a name of the field, as its value; undefined when it is neither or out of range. */
+const valueOf = (text: string, field: Field): number | undefined => {
+  const named = field.names?.indexOf(text.toLowerCase()) ?? -1;
+  if (named >= 0) return field.min + named;
+  if (!/^[0-9]{1,2}$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= field.min && value <= field.max ? value : undefined;
+};
+
+/** Whether one element of a list (`*`, `a`, `a-b`, each with an optional `/step`) is valid for the field. */
+const elementValid = (element: string, field: Field): boolean => {
+  const [range = '', step, ...rest] = element.split('/');
+  if (rest.length > 0 || (step !== undefined && !/^[1-9][0-9]{0,1}$/.test(step))) return false;
+  if (range === '*' || range === '?') return true;
+  const [from = '', to, ...more] = range.split('-');
+  if (more.length > 0) return false;
+  const start = valueOf(from, field);
+  if (start === undefined) return false;
+  if (to === undefined) return true;
+  const end = valueOf(to, field);
+  return end !== undefined && end >= start;
+};
+
+/** Why a schedule is not one a CronJob accepts, or undefined when it is. */
+export const cronProblem = (schedule: string): string | undefined => {
+  const trimmed = schedule.trim();
+  if (trimmed.startsWith('@')) {
+    return DESCRIPTORS.includes(trimmed) ? undefined : `unknown descriptor ${trimmed}: use one of ${DESCRIPTORS.join(', ')}, or five fields`;
+  }
+  if (/^(TZ|CRON_TZ)=/.test(trimmed)) return 'a time zone cannot be given in the schedule: backups are scheduled in UTC';
+  const parts = trimmed.split(/\s+/);
+  if (parts.length !== FIELDS.length)
+    return `a schedule has five fields (minute hour day-of-month month day-of-week), like "30 2 * * *" for 02:30 UTC every day, but this one has ${parts.length}`;
+  for (const [index, field] of FIELDS.entries()) {
+    const part = parts[index] ?? '';
+    if (!part.split(',').every((element) => elementValid(element, field)))
+      return `the ${field.name} field "${part}" is not valid: use *, numbers from ${field.min} to ${field.max}${field.names !== undefined ? ' or names' : ''}, ranges a-b, lists a,b and steps */n`;
+  }
+  return undefined;
+};
