@@ -12,6 +12,7 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IronicContainerName } from './shared/constants.js';
 import type { IPFamily } from './shared/net.js';
 import type { DatabaseEngine, DeployLogs } from './shared/constants.js';
+import type { TLSProfile } from './shared/tls-profile.js';
 
 /** A DHCP pool with its network parsed: the mask is in dnsmasq's form (dotted for IPv4, a prefix length for IPv6). */
 export type DHCPPool = {
@@ -113,6 +114,8 @@ export type TLSModel = {
   readonly insecureRPC: boolean;
   /** iPXE over TLS: firmware built with the CA, scripts and images over HTTPS (validation ensures a certificate). */
   readonly ipxe: boolean;
+  /** spec.tls.profile as given: without it, the image's own TLS defaults. */
+  readonly profile?: TLSProfile;
   readonly bmcCA?: CAReference;
   readonly trustedCA?: CAReference & { readonly key?: string };
 };

@@ -88,6 +88,16 @@ const tls = someOf({
   issuerRef: fc.constantFrom({ name: 'ca' }, { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }),
   insecureRPC: fc.boolean(),
   ipxe: fc.boolean(),
+  profile: fc
+    .tuple(
+      fc.constantFrom('Old', 'Intermediate', 'Modern', 'Custom'),
+      someOf({
+        minTLSVersion: fc.constantFrom('VersionTLS10', 'VersionTLS12', 'VersionTLS13'),
+        ciphers: fc.constantFrom([], ['AES128-SHA']),
+        curves: fc.constant(['X25519']),
+      }),
+    )
+    .map(([type, rest]) => ({ ...rest, type })),
   trustedCA: caReference,
   trustedCAName: text,
 });

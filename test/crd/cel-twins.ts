@@ -302,6 +302,14 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       samples: tlsSamples,
       twin: problemAt('.ipxe', /^ipxe needs a certificate/),
     },
+    'spec.tls.profile: minTLSVersion, ciphers and curves are only for type Custom': {
+      samples: tlsSamples,
+      twin: problemAt(['.minTLSVersion', '.ciphers', '.curves'], /^(minTLSVersion|ciphers|curves) is only for type Custom/),
+    },
+    'spec.tls.profile: a Custom profile below TLS 1.3 needs ciphers': {
+      samples: tlsSamples,
+      twin: problemAt('.ciphers', /^a Custom profile below TLS 1\.3 needs ciphers/),
+    },
     'spec.tls: bmcCA and bmcCAName are both set but do not match: use bmcCA only': {
       samples: tlsSamples,
       twin: problemAt('.bmcCAName', /^tls\.bmcCA and tls\.bmcCAName are both set but inconsistent/),

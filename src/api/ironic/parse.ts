@@ -176,6 +176,7 @@ const tlsModel = (spec: IronicSpec): TLSModel => {
     virtualMedia: enabled && spec.tls?.disableVirtualMediaTLS !== true,
     insecureRPC: spec.tls?.insecureRPC === true,
     ipxe: enabled && spec.tls?.ipxe === true,
+    ...(spec.tls?.profile !== undefined && { profile: spec.tls.profile }),
     ...(bmcCA && { bmcCA }),
     ...(trusted && { trustedCA: { ...trusted, ...(key !== undefined && { key }) } }),
   };

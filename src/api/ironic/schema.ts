@@ -10,6 +10,7 @@
  * (a hook cannot write the spec back).
  */
 import { ImagePullSecrets } from '../shared/pull-secrets.js';
+import { TLSProfile } from '../shared/tls-profile.js';
 import { Type, type Static, type TRecord, type TString } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, ObjectMeta, QuantityMap, ResourceReference, ResourceReferenceWithKey, StringEnum, StringMap } from '../shared/common.js';
 import {
@@ -675,6 +676,7 @@ export const TLS = Type.Object(
       }),
     ),
     insecureRPC: Type.Optional(Type.Boolean({ description: 'Do not verify the JSON-RPC certificates between replicas. Only with high availability.' })),
+    profile: Type.Optional(TLSProfile),
     ipxe: Type.Optional(
       Type.Boolean({
         description:

@@ -31,6 +31,7 @@ import {
   type ProviderNetwork,
 } from './schema.js';
 import { nodeSelectorProblems } from '../shared/labels.js';
+import { tlsProfileProblems } from '../shared/tls-profile.js';
 import { isLoopback, parseIP } from '../shared/net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
 import { resourcesProblems } from '../validate-resources.js';
@@ -807,6 +808,7 @@ const RULES: readonly Rule[] = [
   haWithoutServiceMonitor,
   bindAddressRules,
   insecureRPCNeedsHA,
+  ({ spec }) => tlsProfileProblems(spec.tls?.profile, 'spec.tls.profile'),
   issuerRules,
   noZoneInCertificate,
   ipxeRules,

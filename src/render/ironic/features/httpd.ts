@@ -7,15 +7,61 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import { preStopPause } from '../conductor.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
 import { buildCommonEnv, htpasswdEnv } from '../common-env.js';
-import { PORT_NAMES, containerPort, dedupeEnv, resourcesOf } from '../facts.js';
+import { PORT_NAMES, containerPort, dedupeEnv, env, joinedEnv, resourcesOf } from '../facts.js';
 import type { ContainerContext, IronicFeature } from '../feature.js';
 import type { IronicRenderInput } from '../input.js';
 import { httpdProbe, startupProbe } from '../probes.js';
 import { buildIronicMounts, scratchMounts } from '../volumes.js';
+import { apacheSSLProtocol, resolveTLSProfile, type ResolvedTLSProfile } from '../../shared/tls-profiles.js';
+
+/**
+ * One virtual host's share of spec.tls.profile, under the names ironic-image's templates read for it
+ * (httpd-ironic-api.conf.j2, apache2-vmedia.conf.j2, apache2-ipxe.conf.j2). The iPXE vhost reads only its
+ * SSLProtocol. TLS 1.3 suites are never set: every profile keeps OpenSSL's (Mozilla's) defaults.
+ */
+type VhostVariables = { readonly protocol: string; readonly ciphers?: string; readonly curves?: string; readonly serverOrder?: string };
+
+const API_VARIABLES: VhostVariables = {
+  protocol: 'IRONIC_SSL_PROTOCOL',
+  ciphers: 'IRONIC_TLS_12_CIPHERS',
+  curves: 'IRONIC_TLS_CURVES',
+  serverOrder: 'IRONIC_TLS_ENFORCE_SERVER_CIPHER_ORDER',
+};
+const VMEDIA_VARIABLES: VhostVariables = {
+  protocol: 'IRONIC_VMEDIA_SSL_PROTOCOL',
+  ciphers: 'IRONIC_VMEDIA_TLS_12_CIPHERS',
+  curves: 'IRONIC_VMEDIA_CURVES',
+  serverOrder: 'IRONIC_VMEDIA_TLS_ENFORCE_SERVER_CIPHER_ORDER',
+};
+const IPXE_VARIABLES: VhostVariables = { protocol: 'IPXE_SSL_PROTOCOL' };
+
+const vhostEnv = (names: VhostVariables, profile: ResolvedTLSProfile): IEnvVar[] => [
+  env(names.protocol, apacheSSLProtocol(profile.minTLSVersion)),
+  ...(names.ciphers !== undefined ? joinedEnv(names.ciphers, profile.ciphers, ':') : []),
+  ...(names.curves !== undefined ? joinedEnv(names.curves, profile.curves, ':') : []),
+  ...(names.serverOrder !== undefined && profile.serverCipherOrder ? [env(names.serverOrder, 'true')] : []),
+];
+
+/** The variables of spec.tls.profile for the vhosts this Ironic serves over TLS; none without a profile (the image's defaults). */
+export const tlsProfileEnv = (input: IronicRenderInput): IEnvVar[] => {
+  const { tls } = input.model;
+  if (tls.profile === undefined || !tls.enabled) return [];
+  const profile = resolveTLSProfile(tls.profile);
+  return [
+    ...vhostEnv(API_VARIABLES, profile),
+    ...(tls.virtualMedia ? vhostEnv(VMEDIA_VARIABLES, profile) : []),
+    ...(tls.ipxe ? vhostEnv(IPXE_VARIABLES, profile) : []),
+  ];
+};
 
 /** Common variables, and the htpasswd when it terminates TLS. */
 const buildHttpdEnv = (input: IronicRenderInput, added: readonly IEnvVar[]): IEnvVar[] =>
-  dedupeEnv([...buildCommonEnv(input), ...(input.model.tls.enabled ? [htpasswdEnv(input.credentials.htpasswdSecretName)] : []), ...added]);
+  dedupeEnv([
+    ...buildCommonEnv(input),
+    ...(input.model.tls.enabled ? [htpasswdEnv(input.credentials.htpasswdSecretName)] : []),
+    ...tlsProfileEnv(input),
+    ...added,
+  ]);
 
 const buildHttpdContainer = (input: IronicRenderInput, context: ContainerContext): IContainer => {
   const { networking: n, overrides, tls } = input.model;
