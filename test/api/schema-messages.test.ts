@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { validateIronic, validateIronicDatabase, validateIronicImageCache } from '../../src/api/validate.js';
-import { FORMAT_RULES, PATTERN_RULES } from '../../src/api/shared/schema-messages.js';
+import { AGE_PATTERN, BACKUP_NAME_PATTERN, FORMAT_RULES, OPENSSL_NAME_PATTERN, PATTERN_RULES } from '../../src/api/shared/schema-messages.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { crdSchemaOf, parentProblems } from '../../src/cli/admission.js';
 import { isRecord } from '../../src/api/shared/problems.js';
@@ -124,6 +124,29 @@ const CASES: readonly Case[] = [
       'spec.networkingService.providerNetworks[0].allowedVLANs[0]: "10,20" is not a VLAN ID or a range of them (a number, or two joined by -): write it like "100-200"',
   },
   {
+    name: 'a backup age in weeks',
+    kind: 'IronicDatabase',
+    covers: 'age',
+    spec: { backup: { schedule: '0 2 * * *', retention: { maxAge: '2w' } } },
+    problem: 'spec.backup.retention.maxAge: "2w" is not an age in hours or days (a whole number followed by h or d): write it like 30d',
+  },
+  {
+    name: 'a backup named by its date only',
+    kind: 'IronicDatabase',
+    covers: 'backup',
+    spec: { restoreFrom: { backup: '2026-01-01' } },
+    problem:
+      'spec.restoreFrom.backup: "2026-01-01" is not latest, or the file name of a backup (ironic-<UTC time>.sql.gz): write it like ironic-20260101T020000Z.sql.gz',
+  },
+  {
+    name: 'a cipher list in one string',
+    kind: 'Ironic',
+    covers: 'openssl',
+    spec: { networking: ip, tls: { certificateName: 'tls', profile: { type: 'Custom', ciphers: ['AES128-SHA:AES256-SHA'] } } },
+    problem:
+      "spec.tls.profile.ciphers[0]: \"AES128-SHA:AES256-SHA\" is not an OpenSSL cipher or curve name (letters, digits, '_' and '-'): write it like ECDHE-RSA-AES128-GCM-SHA256",
+  },
+  {
     name: 'IPA file name with a directory',
     kind: 'IronicImageCache',
     covers: 'file',
@@ -174,6 +197,9 @@ const COVERED: Readonly<Record<string, string>> = {
   dns: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$',
   vlan: '^[0-9]+(-[0-9]+)?$',
   file: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+  age: AGE_PATTERN,
+  backup: BACKUP_NAME_PATTERN,
+  openssl: OPENSSL_NAME_PATTERN,
   uri: 'uri',
   'date-time': 'date-time',
 };

@@ -158,6 +158,9 @@ t.test('names and label values are worked out once per parent name, boundedly, a
     rootPassword: objectName('db.v1', '-database-root'),
     otherUser: database.otherUser,
     userPassword: database.userPassword,
+    backupCronJob: 'db.v1-database-backup',
+    backupClaim: 'db.v1-database-backups',
+    restoreJob: 'db.v1-database-restore',
   });
   t.equal(database.userPassword('db-v1-database', 'abcdef0123456789'), objectName('db-v1-database', '-password-abcdef0123'));
   t.equal(database.otherUser('bob'), `${database.mariadb}-81b637d8`, 'the MariaDB name and a hash of the user name');

@@ -3,6 +3,7 @@
  * safe deletion. An `Ironic` uses it through `spec.databaseName`.
  */
 import { ImagePullSecrets } from '../shared/pull-secrets.js';
+import { AGE_PATTERN, BACKUP_NAME_PATTERN } from '../shared/schema-messages.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, ObjectMeta, Quantity, StringEnum, StringMap } from '../shared/common.js';
 import {
@@ -81,7 +82,7 @@ export const BackupRetention = Type.Object(
     maxAge: Type.Optional(
       Type.String({
         description: 'How old a backup may be before it is deleted, in hours (`36h`) or days (`30d`). The backup just taken is always kept.',
-        pattern: '^[1-9][0-9]{0,4}[hd]$',
+        pattern: AGE_PATTERN,
       }),
     ),
   },
@@ -146,7 +147,7 @@ export const RestoreFrom = Type.Object(
     backup: Type.String({
       description:
         'The backup to restore: a file name `ironic-<UTC time>.sql.gz` (status.backup.lastBackup of the database it comes from), or `latest` for the newest.',
-      pattern: '^(latest|ironic-[0-9]{8}T[0-9]{6}Z\\.sql\\.gz)$',
+      pattern: BACKUP_NAME_PATTERN,
     }),
     claimName: Type.Optional(
       Type.String({

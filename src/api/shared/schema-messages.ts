@@ -61,6 +61,15 @@ export const VERSION_PATTERN = '^(latest|[0-9]+\\.[0-9]+)$';
 export const VLAN_RANGE_PATTERN = '^[0-9]+(-[0-9]+)?$';
 /** A file name without a directory. */
 export const FILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
+/** An age in hours or days (backup retention). */
+export const AGE_PATTERN = '^[1-9][0-9]{0,4}[hd]$';
+/** A database backup: `latest`, or the file name a backup run writes. */
+export const BACKUP_NAME_PATTERN = '^(latest|ironic-[0-9]{8}T[0-9]{6}Z\\.sql\\.gz)$';
+/**
+ * One OpenSSL name (a cipher suite or a group): letters, digits, `-` and `_` only, so that a value can never add
+ * a list separator, a space or a line to the httpd configuration it ends up in.
+ */
+export const OPENSSL_NAME_PATTERN = '^[A-Za-z0-9_-]+$';
 
 const SIZE_WORDS = 'a number with an optional suffix: k, M, G, T for powers of 1000 or Ki, Mi, Gi, Ti for powers of 1024';
 
@@ -87,6 +96,9 @@ export const PATTERN_RULES: Readonly<Record<string, NamedRule>> = {
     expected: "a file name (letters, digits, '.', '_' and '-', starting with a letter or digit, no directory)",
     example: 'ipa-centos9-master.tar.gz',
   },
+  [AGE_PATTERN]: { expected: 'an age in hours or days (a whole number followed by h or d)', example: '30d' },
+  [BACKUP_NAME_PATTERN]: { expected: 'latest, or the file name of a backup (ironic-<UTC time>.sql.gz)', example: 'ironic-20260101T020000Z.sql.gz' },
+  [OPENSSL_NAME_PATTERN]: { expected: "an OpenSSL cipher or curve name (letters, digits, '_' and '-')", example: 'ECDHE-RSA-AES128-GCM-SHA256' },
 };
 
 /** Every format of the API schemas. */

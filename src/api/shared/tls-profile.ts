@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from './common.js';
 import { problem, type Problem } from './problems.js';
+import { OPENSSL_NAME_PATTERN } from './schema-messages.js';
 
 export const TLS_PROFILE_TYPES = ['Old', 'Intermediate', 'Modern', 'Custom'] as const;
 export type TLSProfileType = (typeof TLS_PROFILE_TYPES)[number];
@@ -14,12 +15,7 @@ export type TLSProfileType = (typeof TLS_PROFILE_TYPES)[number];
 export const TLS_VERSIONS = ['VersionTLS10', 'VersionTLS11', 'VersionTLS12', 'VersionTLS13'] as const;
 export type TLSVersion = (typeof TLS_VERSIONS)[number];
 
-/**
- * One OpenSSL name (a cipher suite or a group): letters, digits, `-` and `_` only, so that a value can
- * never add a list separator, a space or a line to the httpd configuration it ends up in.
- */
-export const OPENSSL_NAME_PATTERN = '^[A-Za-z0-9_-]+$';
-
+/** OpenSSL names (OPENSSL_NAME_PATTERN: never a list separator, a space or a line in the httpd configuration). */
 const names = (description: string) => Type.Array(Type.String({ pattern: OPENSSL_NAME_PATTERN, minLength: 1, maxLength: 64 }), { description, maxItems: 64 });
 
 export const TLSProfile = Type.Object(
