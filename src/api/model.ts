@@ -275,6 +275,8 @@ export type IronicDatabaseModel = {
   /** The user's credentials Secret; undefined means generated. */
   readonly credentialsName?: string;
   readonly tlsCertificateName?: string;
+  /** spec.tlsProfile as given: without it, MariaDB's own TLS defaults. */
+  readonly tlsProfile?: TLSProfile;
   readonly storage: DatabaseStorageModel;
   readonly resources?: IResourceRequirements;
   /** Sorted. */

@@ -80,6 +80,18 @@ const networking = someOf({
 
 const caReference = allOf({ name: nonEmptyName, kind: fc.constantFrom('Secret', 'ConfigMap') });
 
+/** A TLS profile of any type, with or without the Custom-only fields. */
+const tlsProfile = fc
+  .tuple(
+    fc.constantFrom('Old', 'Intermediate', 'Modern', 'Custom'),
+    someOf({
+      minTLSVersion: fc.constantFrom('VersionTLS10', 'VersionTLS12', 'VersionTLS13'),
+      ciphers: fc.constantFrom([], ['AES128-SHA']),
+      curves: fc.constant(['X25519']),
+    }),
+  )
+  .map(([type, rest]) => ({ ...rest, type }));
+
 const tls = someOf({
   bmcCA: caReference,
   bmcCAName: text,
@@ -88,16 +100,7 @@ const tls = someOf({
   issuerRef: fc.constantFrom({ name: 'ca' }, { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' }),
   insecureRPC: fc.boolean(),
   ipxe: fc.boolean(),
-  profile: fc
-    .tuple(
-      fc.constantFrom('Old', 'Intermediate', 'Modern', 'Custom'),
-      someOf({
-        minTLSVersion: fc.constantFrom('VersionTLS10', 'VersionTLS12', 'VersionTLS13'),
-        ciphers: fc.constantFrom([], ['AES128-SHA']),
-        curves: fc.constant(['X25519']),
-      }),
-    )
-    .map(([type, rest]) => ({ ...rest, type })),
+  profile: tlsProfile,
   trustedCA: caReference,
   trustedCAName: text,
 });
@@ -207,6 +210,9 @@ const databaseSamplesOf = (specs: fc.Arbitrary<Json>): fc.Arbitrary<Sample> => {
 
 /** IronicDatabase objects (names near the length limit, storage or none), created or updated. */
 export const ironicDatabaseSamples: fc.Arbitrary<Sample> = databaseSamplesOf(someOf({ storage: someOf({ ephemeral: fc.boolean(), ...storageFields }) }));
+
+/** IronicDatabase objects with a TLS profile (and a certificate or not: the rules apply either way). */
+export const databaseTlsProfileSamples: fc.Arbitrary<Sample> = databaseSamplesOf(allOf({ tlsProfile: tlsProfile }));
 
 /** IronicDatabase objects with storage whose ephemeral field is set. */
 export const storageSamples: fc.Arbitrary<Sample> = databaseSamplesOf(allOf({ storage: withField(someOf(storageFields), 'ephemeral', fc.boolean()) }));

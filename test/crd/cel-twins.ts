@@ -12,6 +12,7 @@ import { validateIronic } from '../../src/api/ironic/validate.js';
 import {
   agentImageSamples,
   conductorSamples,
+  databaseTlsProfileSamples,
   upstreamVrrpSamples,
   containerResourcesSamples,
   cacheArchitectureSamples,
@@ -324,6 +325,14 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       samples: ironicDatabaseSamples,
       noTwin: 'a rule on metadata.name, which validateIronicDatabase (a validator of the spec) does not see',
       refuses: ({ object }) => object.metadata.name.length > 43,
+    },
+    'spec.tlsProfile: minTLSVersion, ciphers and curves are only for type Custom': {
+      samples: databaseTlsProfileSamples,
+      twin: problemAt(['.minTLSVersion', '.ciphers', '.curves'], /^(minTLSVersion|ciphers|curves) is only for type Custom/),
+    },
+    'spec.tlsProfile: a Custom profile below TLS 1.3 needs ciphers': {
+      samples: databaseTlsProfileSamples,
+      twin: problemAt('.ciphers', /^a Custom profile below TLS 1\.3 needs ciphers/),
     },
     'spec.storage: storageClassName cannot be used with ephemeral storage': {
       samples: storageSamples,

@@ -50,6 +50,7 @@ const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
       tlsCertificateName: given(spec.tlsCertificateName),
     }),
     imagePullSecrets: pullSecretNames(spec.imagePullSecrets),
+    ...(spec.tlsProfile !== undefined && { tlsProfile: spec.tlsProfile }),
     storage: { ...volumeStorageModel(spec.storage, DEFAULT_DATABASE_SIZE), whenDeleted: spec.storage?.whenDeleted ?? DEFAULT_WHEN_DELETED },
     ...(spec.resources && { resources: canonicalResources(spec.resources) }),
     nodeSelector: sortedMap(spec.nodeSelector),

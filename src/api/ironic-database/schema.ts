@@ -3,6 +3,7 @@
  * safe deletion. An `Ironic` uses it through `spec.databaseName`.
  */
 import { ImagePullSecrets } from '../shared/pull-secrets.js';
+import { TLSProfile } from '../shared/tls-profile.js';
 import { AGE_PATTERN, BACKUP_NAME_PATTERN } from '../shared/schema-messages.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, ObjectMeta, Quantity, StringEnum, StringMap } from '../shared/common.js';
@@ -207,6 +208,13 @@ export const IronicDatabaseSpec = Type.Object(
       Type.String({
         description: 'Name of a Secret (`tls.crt`, `tls.key`) with the server certificate. With it, clients must use TLS.',
         maxLength: 253,
+      }),
+    ),
+    tlsProfile: Type.Optional(
+      Type.Object(TLSProfile.properties, {
+        description:
+          "TLS versions and cipher suites MariaDB accepts, with tlsCertificateName (both engines): the profiles of the Ironic's spec.tls.profile, from Mozilla's server-side TLS guidelines (curves are not set: MariaDB has no such setting). Without it, MariaDB's defaults.",
+        'x-kubernetes-validations': TLSProfile['x-kubernetes-validations'] as unknown,
       }),
     ),
     storage: Type.Optional(DatabaseStorage),

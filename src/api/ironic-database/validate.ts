@@ -5,6 +5,7 @@
 import { imagePullSecretsProblems } from '../shared/pull-secrets.js';
 import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, type DatabaseEngine } from '../shared/constants.js';
 import { cronProblem } from '../shared/cron.js';
+import { tlsProfileProblems } from '../shared/tls-profile.js';
 import { registerFormats } from '../shared/formats.js';
 import { nodeSelectorProblems } from '../shared/labels.js';
 import { GALERA_SHRINK_MESSAGE, IronicDatabaseSpec } from './schema.js';
@@ -155,7 +156,10 @@ const restoreNeedsBuiltin: Rule = (spec) =>
 const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
 
 /** The semantic rules, in order. */
+const tlsProfileValid: Rule = (spec) => tlsProfileProblems(spec.tlsProfile, 'spec.tlsProfile');
+
 const RULES: readonly Rule[] = [
+  tlsProfileValid,
   engineUnchanged,
   galeraSizeNotDecreased,
   galeraStorageClassUnchanged,

@@ -18,6 +18,8 @@ import { compareQuantities, parseQuantity } from '../../api/shared/quantity.js';
 import { restricted } from '../security.js';
 import { claimFields, ephemeralVolumes } from '../volume-claim.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
+import type { TLSVersion } from '../../api/shared/tls-profile.js';
+import { resolveTLSProfile } from '../shared/tls-profiles.js';
 
 /**
  * The uid and gid MariaDB runs as. NOTE: 27 is the mysql user of the metal3 mariadb-image; the official
@@ -49,6 +51,31 @@ export const serverSettings = (input: DatabaseRenderInput): string[] => {
     `max_user_connections = ${budget.maxUserConnections}`,
     'character_set_server = utf8mb3',
     'collation_server = utf8mb3_general_ci',
+    ...tlsProfileSettings(input),
+  ];
+};
+
+/** MariaDB's names of the TLS versions, from the lowest up. */
+const MARIADB_TLS_VERSIONS: readonly (readonly [TLSVersion, string])[] = [
+  ['VersionTLS10', 'TLSv1.0'],
+  ['VersionTLS11', 'TLSv1.1'],
+  ['VersionTLS12', 'TLSv1.2'],
+  ['VersionTLS13', 'TLSv1.3'],
+];
+
+/**
+ * The profile's versions (`tls_version`: that one and every newer one) and TLS 1.2 cipher suites (`ssl_cipher`,
+ * OpenSSL names joined by `:`), only when TLS is on. TLS 1.3 suites stay OpenSSL's, as in every profile.
+ */
+const tlsProfileSettings = (input: DatabaseRenderInput): string[] => {
+  if (input.tls === undefined || input.model.tlsProfile === undefined) return [];
+  const profile = resolveTLSProfile(input.model.tlsProfile);
+  const from = MARIADB_TLS_VERSIONS.findIndex(([version]) => version === profile.minTLSVersion);
+  return [
+    `tls_version = ${MARIADB_TLS_VERSIONS.slice(from)
+      .map(([, name]) => name)
+      .join(',')}`,
+    ...(profile.ciphers.length > 0 ? [`ssl_cipher = ${profile.ciphers.join(':')}`] : []),
   ];
 };
 
