@@ -8,7 +8,6 @@ import t from 'tap';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,21 +17,12 @@ import { syncRequest, testContext } from '../helpers/hooks.js';
 import { ironicDatabase } from '../fixtures/database-scenarios.js';
 import { childOf } from '../helpers/render.js';
 import { present, objAt, listAt } from '../support/paths.js';
+import { freePort, stopProcess } from '../support/processes.js';
 
 const run = promisify(execFile);
 const have = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 const MISSING = ['mariadbd', 'mariadb', 'mariadb-dump', 'mariadb-install-db'].filter((p) => !have(p) && !existsSync(`/usr/sbin/${p}`));
 const MARIADBD = have('mariadbd') ? 'mariadbd' : '/usr/sbin/mariadbd';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 
 type Scene = {
   readonly dir: string;
@@ -178,9 +168,7 @@ t.test('back up, drop, restore, with a real MariaDB; interrupted backups and cor
     '--skip-test-db',
   ]);
   const server = await startServer(s);
-  t.teardown(() => {
-    server.kill('SIGTERM');
-  });
+  t.teardown(() => stopProcess(server));
   await asRoot(s, `${IRONIC_SCHEMA} CREATE USER 'ironic'@'%' IDENTIFIED BY 'Very_Secret-1'; GRANT ALL ON \`ironic\`.* TO 'ironic'@'%';`);
   // As a Secret volume shows them: the values as they are.
   writeFileSync(join(s.credentials, 'username'), 'ironic');

@@ -8,7 +8,6 @@
 import t from 'tap';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,20 +17,11 @@ import { syncRequest, testContext } from '../helpers/hooks.js';
 import { ironicDatabase } from '../fixtures/database-scenarios.js';
 import { childOf, containerOf, podSpecOf, podTemplateOf } from '../helpers/render.js';
 import { present } from '../support/paths.js';
+import { freePort, stopProcess } from '../support/processes.js';
 
 const run = promisify(execFile);
 const have = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 const MISSING = ['mariadbd', 'mariadb', 'mariadb-install-db'].filter((p) => !have(p) && !existsSync(`/usr/sbin/${p}`));
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 
 type Scene = { readonly dir: string; readonly data: string; readonly credentials: string; readonly bin: string; readonly sql: string };
 
@@ -118,18 +108,6 @@ const waitUntil = async (check: () => Promise<boolean>, server: ChildProcess, wh
   throw new Error(`timed out waiting until ${what}`);
 };
 
-const stop = (server: ChildProcess): Promise<void> =>
-  new Promise((resolve) => {
-    if (server.exitCode !== null) {
-      resolve();
-      return;
-    }
-    server.once('exit', () => {
-      resolve();
-    });
-    server.kill('SIGTERM');
-  });
-
 t.test('the rendered mariadb container starts with the script, and reads the credentials where they are mounted', async (t) => {
   const response = syncIronicDatabase(syncRequest({ parent: ironicDatabase({}), children: {}, related: {} }), testContext());
   const set = present(childOf(response.children, 'StatefulSet'));
@@ -169,10 +147,10 @@ t.test('a new password, a new user name, and a first start left to the entrypoin
 
   const port = await freePort();
   let server = start(s, port);
-  t.teardown(() => stop(server));
+  t.teardown(() => stopProcess(server));
   await waitUntil(() => logsIn(port, 'ironic', 'first-password'), server, 'ironic logs in with the first password');
   t.ok(readFileSync(join(s.dir, 'entrypoint-args'), 'utf8').includes(`--init-file=${s.sql}`), 'the server is given the SQL');
-  await stop(server);
+  await stopProcess(server);
 
   // A new password with everything an SQL string literal must escape.
   const tricky = `it's a "new"\\pass\nword; DROP USER 'ironic'@'%'; --`;
@@ -181,11 +159,11 @@ t.test('a new password, a new user name, and a first start left to the entrypoin
   await waitUntil(() => logsIn(port, 'ironic', tricky), server, 'ironic logs in with the new password');
   t.notOk(await logsIn(port, 'ironic', 'first-password'), 'the previous password no longer works');
   t.ok(await logsInAsRoot(s, tricky), 'root@localhost (over the socket) has the new password too');
-  await stop(server);
+  await stopProcess(server);
 
   // Another user name in the Secret: the user is created with the grants Ironic needs.
   setCredentials(s, 'bob', 'bobs-password');
   server = start(s, port);
   await waitUntil(() => logsIn(port, 'bob', 'bobs-password'), server, 'bob logs in');
-  await stop(server);
+  await stopProcess(server);
 });

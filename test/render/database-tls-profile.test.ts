@@ -6,7 +6,6 @@
 import t from 'tap';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +17,7 @@ import { TEST_LEAF } from '../fixtures/tls.js';
 import { syncRequest, testContext, type Obj } from '../helpers/hooks.js';
 import { childOf } from '../helpers/render.js';
 import { present } from '../support/paths.js';
+import { freePort, stopProcess } from '../support/processes.js';
 
 const run = promisify(execFile);
 
@@ -50,16 +50,6 @@ t.test('the profile becomes tls_version and ssl_cipher, only with TLS', async (t
 });
 
 const MARIADBD = '/usr/sbin/mariadbd';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 
 /** Whether a TLS handshake with these openssl options succeeds against the server. */
 const handshake = (port: number, options: readonly string[]): boolean =>
@@ -94,18 +84,6 @@ const serve = async (dir: string, config: string): Promise<{ server: ChildProces
   return { server, port };
 };
 
-const stop = (server: ChildProcess): Promise<void> =>
-  new Promise((resolve) => {
-    if (server.exitCode !== null) {
-      resolve();
-      return;
-    }
-    server.once('exit', () => {
-      resolve();
-    });
-    server.kill('SIGTERM');
-  });
-
 t.test('a real mariadbd with the rendered settings refuses what the profile refuses', async (t) => {
   t.ok(existsSync(MARIADBD), 'mariadb-server is installed (apt-get install mariadb-server; .ci/run does it)');
   if (!existsSync(MARIADBD)) return;
@@ -125,6 +103,6 @@ t.test('a real mariadbd with the rendered settings refuses what the profile refu
     const name = c.profile ?? 'no profile';
     for (const options of c.accepted) t.ok(handshake(port, options), `${name}: ${options.join(' ')} is accepted`);
     for (const options of c.refused) t.notOk(handshake(port, options), `${name}: ${options.join(' ')} is refused`);
-    await stop(server);
+    await stopProcess(server);
   }
 });

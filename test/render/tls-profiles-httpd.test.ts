@@ -6,25 +6,14 @@
 import t from 'tap';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { containerOf, envOf, podOf, syncFor } from '../helpers/render.js';
+import { freePort } from '../support/processes.js';
 
 const APACHE = '/usr/sbin/apache2';
 const MODULES = '/usr/lib/apache2/modules';
-
-const freePort = async (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** The API vhost's TLS lines as the image's template renders them from the variables. */
 const vhostLines = (env: Record<string, string>): string[] => [

@@ -1,11 +1,9 @@
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { tcpAddress } from '../helpers/net.js';
 import { Type } from '@sinclair/typebox';
 import { parseJson } from '../helpers/json.js';
+import { freePort } from '../support/processes.js';
 
 /** Runs src/main.ts with the TypeScript loader of the test run. */
 const main = (env: NodeJS.ProcessEnv) => {
@@ -20,14 +18,6 @@ const main = (env: NodeJS.ProcessEnv) => {
     child.once('error', reject);
   });
   return { child, exit, stdout: () => stdout, stderr: () => stderr };
-};
-
-const freePort = async (): Promise<number> => {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = tcpAddress(probe);
-  probe.close();
-  return port;
 };
 
 t.test('an invalid configuration exits with code 2 and names the variable', async (t) => {
