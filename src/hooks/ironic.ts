@@ -75,28 +75,10 @@ export const syncIronic = async (request: SyncRequest, ctx: HookContext, feature
     secrets: ctx.secrets,
   });
   if (!credentials.ok) return wire(keepIronic(view, referenceOutcome([credentials.problem]), model.version));
-  const rpcCA = model.highAvailability
-    ? await materializeRpcCA({
-        name: view.name,
-        names,
-        namespace: view.namespace,
-        children: view.children,
-        now: new Date(view.now),
-        secrets: ctx.secrets,
-        rollout: prepared.rollout,
-      })
-    : undefined;
-  const generated = model.tls.generate
-    ? await materializeGeneratedTLS({
-        name: view.name,
-        names,
-        namespace: view.namespace,
-        children: view.children,
-        now: new Date(view.now),
-        secrets: ctx.secrets,
-        rollout: prepared.tlsRollout,
-      })
-    : undefined;
+  // What both certificate authorities are made from: the parent, what it has, the time and the key generator.
+  const authority = { name: view.name, names, namespace: view.namespace, children: view.children, now: new Date(view.now), secrets: ctx.secrets };
+  const rpcCA = model.highAvailability ? await materializeRpcCA({ ...authority, rollout: prepared.rollout }) : undefined;
+  const generated = model.tls.generate ? await materializeGeneratedTLS({ ...authority, rollout: prepared.tlsRollout }) : undefined;
   const materials = {
     credentials: credentials.credentials,
     ...(rpcCA && { rpcCA }),

@@ -12,6 +12,7 @@ import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, witho
 import { resourcesProblems } from '../validate-resources.js';
 import { storageProblems } from '../shared/validate-storage.js';
 import { proxyProblems } from '../ironic/validate.js';
+import { repeatedValues } from '../shared/fields.js';
 
 type Rule = (spec: IronicImageCacheSpec) => Problem[];
 
@@ -19,7 +20,7 @@ const storageValid: Rule = (spec) => storageProblems(spec.storage, DEFAULT_IMAGE
 
 const architecturesOnce: Rule = (spec) => {
   const names = (spec.architectures ?? []).map((a) => a.name);
-  const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
+  const repeated = repeatedValues(names);
   return repeated.length > 0
     ? [
         problem(

@@ -3,6 +3,9 @@ import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequire
 import { canonicalQuantity, compareQuantities, parseQuantity } from './quantity.js';
 
 /** A non-empty string, or undefined: the API treats an empty string as unset. */
+/** The values that stand more than once in a list, each once, in the order of their first repetition. */
+export const repeatedValues = (values: readonly string[]): string[] => [...new Set(values.filter((value, i) => values.indexOf(value) !== i))];
+
 export const given = (value: string | undefined): string | undefined => (value !== undefined && value !== '' ? value : undefined);
 
 /** A positive number, or the fallback: a missing or zero port gets its default. */

@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DNS_SUBDOMAIN_PATTERN } from './constants.js';
 import { describeValue, problem, type Problem } from './problems.js';
+import { repeatedValues } from './fields.js';
 
 /** How many pull secrets a spec may name (a pod spec has no limit; this keeps objects small). */
 export const MAX_IMAGE_PULL_SECRETS = 16;
@@ -34,7 +35,7 @@ export const pullSecretNames = (list: ImagePullSecrets | undefined): string[] =>
 /** A name given twice: the API server refuses it (a list map keyed by name), so the hook does too. */
 export const imagePullSecretsProblems = (list: ImagePullSecrets | undefined): Problem[] => {
   const names = pullSecretNames(list);
-  const repeated = [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
+  const repeated = repeatedValues(names);
   return repeated.length > 0
     ? [
         problem(
