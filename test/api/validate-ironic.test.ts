@@ -318,26 +318,46 @@ const TABLES: readonly RuleTable[] = [
     ],
   },
   {
-    rule: '9: high availability forbids networking.ipAddress',
-    accepted: [{ name: 'HA with an interface', spec: { ...HA, networking: { interface: 'eth0' } } }],
+    rule: '9: high availability takes networking.ipAddress only as the virtual IP of keepalived',
+    accepted: [
+      { name: 'HA with an interface', spec: { ...HA, networking: { interface: 'eth0' } } },
+      { name: 'HA with keepalived', spec: { ...HA, networking: { ...PROV, keepalived: { enabled: true } } } },
+      { name: 'HA with the deprecated ipAddressManager', spec: { ...HA, networking: { ...PROV, ipAddressManager: 'keepalived' } } },
+    ],
     refused: [
       {
         name: 'HA with an ipAddress',
         spec: { ...HA, networking: { ipAddress: '192.0.2.2' } },
         path: 'spec.networking.ipAddress',
-        words: ['high availability', 'remove'],
+        words: ['needs keepalived with high availability', 'virtual IP', 'remove ipAddress'],
+      },
+      {
+        name: 'HA with an ipAddress and keepalived disabled',
+        spec: { ...HA, networking: { ...PROV, keepalived: { enabled: false } } },
+        path: 'spec.networking.ipAddress',
+        words: ['enable networking.keepalived'],
       },
     ],
   },
   {
-    rule: '10: no DHCP with high availability',
-    accepted: [{ name: 'DHCP without HA', spec: dhcpSpec(MAIN) }],
+    rule: '10: DHCP with high availability needs keepalived',
+    accepted: [
+      { name: 'DHCP without HA', spec: dhcpSpec(MAIN) },
+      { name: 'DHCP with HA and keepalived', spec: dhcpSpec(MAIN, { ...PROV, keepalived: { enabled: true } }, HA) },
+      { name: 'DHCP with HA and ipAddressManager', spec: dhcpSpec(MAIN, { ...PROV, ipAddressManager: 'keepalived' }, HA) },
+    ],
     refused: [
       {
         name: 'DHCP with HA',
         spec: dhcpSpec(MAIN, { interface: 'eth0' }, HA),
         path: 'spec.networking.dhcp',
-        words: ['DHCP', 'not available with high availability'],
+        words: ['DHCP with high availability needs keepalived', 'networking.keepalived.enabled'],
+      },
+      {
+        name: 'DHCP with HA and keepalived: the DHCP rules apply as without HA',
+        spec: dhcpSpec({ ...MAIN, rangeEnd: '198.51.100.9' }, { ...PROV, keepalived: { enabled: true } }, HA),
+        path: 'spec.networking.dhcp.rangeEnd',
+        words: ['198.51.100.9'],
       },
     ],
   },
@@ -660,13 +680,6 @@ const TABLES: readonly RuleTable[] = [
         path: 'spec.networking.interface',
         words: ['keepalived requires both', 'set interface'],
       },
-      {
-        name: 'in HA',
-        spec: { ...HA, networking: { interface: 'eth0', ipAddressManager: 'keepalived' } },
-        path: 'spec.networking.ipAddressManager',
-        paths: ['spec.networking.ipAddressManager', 'spec.networking.ipAddress'],
-        words: ['keepalived', 'not available with high availability'],
-      },
     ],
   },
   {
@@ -696,13 +709,6 @@ const TABLES: readonly RuleTable[] = [
         spec: { networking: { ...PROV, ipAddressManager: 'keepalived', keepalived: { enabled: true } } },
         path: 'spec.networking.ipAddressManager',
         words: ['cannot be used together', 'remove ipAddressManager'],
-      },
-      {
-        name: 'in HA',
-        spec: { ...HA, networking: { interface: 'eth0', keepalived: { enabled: true } } },
-        path: 'spec.networking.keepalived',
-        paths: ['spec.networking.keepalived', 'spec.networking.ipAddress'],
-        words: ['keepalived is not available with high availability'],
       },
       {
         name: 'no ipAddress',
@@ -1382,7 +1388,7 @@ for (const table of TABLES) {
 t.test('every problem, in rule order', async (t) => {
   const spec = {
     highAvailability: true,
-    networking: { ipAddress: '192.0.2.2', interface: 'eth0', keepalived: { enabled: true } },
+    networking: { ipAddress: '192.0.2.2', interface: 'eth0' },
     prometheusExporter: { enabled: true },
     tls: { bmcCA: { name: 'a', kind: 'ConfigMap' }, bmcCAName: 'b' },
     version: '36.0',
@@ -1393,7 +1399,6 @@ t.test('every problem, in rule order', async (t) => {
     [
       'spec.highAvailability',
       'spec.networking.ipAddress',
-      'spec.networking.keepalived',
       'spec.prometheusExporter.disableServiceMonitor',
       'spec.tls.bmcCAName',
       'spec.version',

@@ -92,11 +92,11 @@ const mapEntryPath = (at: string): string => {
   return match?.[1] !== undefined && match[2] !== undefined ? fieldPath(match[1], parseJson(match[2], Type.String())) : at;
 };
 
-const HA_DHCP = 'spec: networking.dhcp is not available with highAvailability';
+const HA_DHCP = 'spec: networking.dhcp with highAvailability needs keepalived, whose virtual IP elects the node that serves DHCP';
 const HA_MASKS_DHCP = {
   key: HA_DHCP,
   reason:
-    'with high availability, validateIronic refuses networking.dhcp as a whole without looking inside it (as upstream); the CEL rules of the DHCP block cannot see highAvailability',
+    'with high availability and no keepalived, validateIronic refuses networking.dhcp as a whole without looking inside it; the CEL rules of the DHCP block cannot see highAvailability',
 };
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -153,17 +153,13 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
         samples: imageCacheNameSamples,
         twin: problemAt('.imageCacheName', /^imageCacheName cannot be used with tls\.ipxe/),
       },
-    'spec: networking.ipAddress cannot be used with highAvailability': {
+    'spec: networking.ipAddress needs keepalived with highAvailability: it can only be the virtual IP that keepalived moves between the nodes': {
       samples: networkingSamples,
-      twin: problemAt('.networking.ipAddress', /^networking\.ipAddress cannot be used with high availability/),
+      twin: problemAt('.networking.ipAddress', /^networking\.ipAddress needs keepalived with high availability/),
     },
     [HA_DHCP]: {
       samples: networkingSamples,
-      twin: problemAt('.networking.dhcp', /^DHCP is not available with high availability/),
-    },
-    'spec: keepalived is not available with highAvailability': {
-      samples: keepalivedSamples,
-      twin: problemAt(['.networking.keepalived', '.networking.ipAddressManager'], /^keepalived is not available with high availability/),
+      twin: problemAt('.networking.dhcp', /^DHCP with high availability needs keepalived/),
     },
     'spec: tls.insecureRPC only makes sense with highAvailability': {
       samples: tlsSamples,

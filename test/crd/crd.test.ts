@@ -124,7 +124,7 @@ const refused = [
   {
     scenario: 'HA with ipAddress',
     spec: { highAvailability: true, databaseName: 'db', networking: { ipAddress: '192.0.2.2' } },
-    message: /ipAddress cannot be used with highAvailability/,
+    message: /ipAddress needs keepalived with highAvailability/,
   },
   {
     scenario: 'HA with DHCP',
@@ -133,12 +133,7 @@ const refused = [
       databaseName: 'db',
       networking: { interface: 'eth1', dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.20' } },
     },
-    message: /dhcp is not available with highAvailability/,
-  },
-  {
-    scenario: 'HA with keepalived',
-    spec: { highAvailability: true, databaseName: 'db', networking: { keepalived: { enabled: true } } },
-    message: /keepalived is not available/,
+    message: /dhcp with highAvailability needs keepalived/,
   },
   { scenario: 'insecureRPC without HA', spec: { tls: { insecureRPC: true } }, message: /insecureRPC only makes sense/ },
   {

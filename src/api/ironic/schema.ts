@@ -224,7 +224,8 @@ export const DHCP = Type.Object(
     serveDNS: Type.Optional(Type.Boolean({ description: 'Announce the provisioning IP as the DNS server.' })),
   },
   {
-    description: 'DHCP for the provisioning network, served by dnsmasq. Not available with high availability.',
+    description:
+      'DHCP for the provisioning network, served by dnsmasq. With high availability it needs keepalived: only the node that holds the virtual IP serves.',
     'x-kubernetes-validations': [
       {
         rule: `!(has(self.serveDNS) && self.serveDNS && ${celGiven('self.dnsAddress')})`,
@@ -276,7 +277,8 @@ export const Keepalived = Type.Object(
     ),
   },
   {
-    description: 'A keepalived sidecar that keeps the provisioning IP on the node running Ironic. Not available with high availability.',
+    description:
+      'A keepalived sidecar that keeps the provisioning IP on the node running Ironic. With high availability, keepalived runs on every node and one of them holds the virtual IP; that node serves DHCP.',
     'x-kubernetes-validations': [
       { rule: 'self.enabled || (!has(self.vrid) && !has(self.passwordRef))', message: 'vrid and passwordRef require enabled to be true' },
     ],
@@ -315,7 +317,12 @@ export const Networking = Type.Object(
     ipxeTLSPort: Type.Optional(
       Port('HTTPS port that iPXE loads its scripts, the kernel and the ramdisk from with tls.ipxe, also used as the host port.', DEFAULT_PORTS.ipxeTLSPort),
     ),
-    ipAddress: Type.Optional(Type.String({ description: 'Provisioning IP address of Ironic.' })),
+    ipAddress: Type.Optional(
+      Type.String({
+        description:
+          'Provisioning IP address of Ironic. With high availability, only with keepalived: the virtual IP of the node that serves DHCP and the iPXE chain.',
+      }),
+    ),
     ipAddressManager: Type.Optional(
       StringEnum(['', 'keepalived'], { description: 'Deprecated: use keepalived.enabled. `keepalived` runs keepalived for the provisioning IP.' }),
     ),
@@ -792,16 +799,12 @@ export const IronicSpec = Type.Object(
           "imageCacheName cannot be used with tls.ipxe: iPXE over TLS loads IPA only from the Ironic's own httpd, which has no IPA when an image cache provides it",
       },
       {
-        rule: `!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !${celGiven('self.networking.ipAddress')}`,
-        message: 'networking.ipAddress cannot be used with highAvailability',
+        rule: `!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !${celGiven('self.networking.ipAddress')} || ((has(self.networking.keepalived) && self.networking.keepalived.enabled) || (has(self.networking.ipAddressManager) && self.networking.ipAddressManager == 'keepalived'))`,
+        message: 'networking.ipAddress needs keepalived with highAvailability: it can only be the virtual IP that keepalived moves between the nodes',
       },
       {
-        rule: '!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !has(self.networking.dhcp)',
-        message: 'networking.dhcp is not available with highAvailability',
-      },
-      {
-        rule: "!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !((has(self.networking.keepalived) && self.networking.keepalived.enabled) || (has(self.networking.ipAddressManager) && self.networking.ipAddressManager == 'keepalived'))",
-        message: 'keepalived is not available with highAvailability',
+        rule: "!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !has(self.networking.dhcp) || ((has(self.networking.keepalived) && self.networking.keepalived.enabled) || (has(self.networking.ipAddressManager) && self.networking.ipAddressManager == 'keepalived'))",
+        message: 'networking.dhcp with highAvailability needs keepalived, whose virtual IP elects the node that serves DHCP',
       },
       {
         rule: '(has(self.highAvailability) && self.highAvailability) || !has(self.tls) || !has(self.tls.insecureRPC) || !self.tls.insecureRPC',

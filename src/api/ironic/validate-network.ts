@@ -13,6 +13,9 @@ import { EXTRA_RANGES_MIN_VERSION } from '../shared/constants.js';
 export const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== '';
 
 /** True for an absent, empty or whitespace-only string. */
+/** keepalived holds networking.ipAddress, in either form (keepalived.enabled, or the deprecated ipAddressManager). */
+export const keepalivedOn = (spec: IronicSpec): boolean => spec.networking?.keepalived?.enabled === true || spec.networking?.ipAddressManager === 'keepalived';
+
 export const isBlank = (value: string | undefined): boolean => value === undefined || value.trim() === '';
 
 const IP_EXAMPLES = 'use an IPv4 address such as 192.0.2.10 (four numbers from 0 to 255, without leading zeros) or an IPv6 address such as 2001:db8::10';
@@ -227,15 +230,20 @@ const poolRules = (networking: Networking, dhcp: DHCP): Problem[] => {
 };
 
 /**
- * Rule 10 and its parts 10a–10h, then the extraRanges version check. DHCP in high availability is refused
- * as a whole, without looking inside it.
+ * Rule 10 and its parts 10a–10h, then the extraRanges version check. DHCP in high availability without
+ * keepalived is refused as a whole, without looking inside it: the virtual IP elects the one node that serves.
  */
 export const dhcpRules = (spec: IronicSpec): Problem[] => {
   const networking = spec.networking ?? {};
   const dhcp = networking.dhcp;
   if (dhcp === undefined) return [];
-  if (spec.highAvailability === true) {
-    return [problem(DHCP_PATH, 'DHCP is not available with high availability: remove networking.dhcp, or set highAvailability to false')];
+  if (spec.highAvailability === true && !keepalivedOn(spec)) {
+    return [
+      problem(
+        DHCP_PATH,
+        'DHCP with high availability needs keepalived, whose virtual IP elects the one node that serves DHCP: set networking.keepalived.enabled with networking.ipAddress (the virtual IP) and networking.interface, or remove networking.dhcp, or set highAvailability to false',
+      ),
+    ];
   }
   return [
     ...provisioningNetworkRule(networking),

@@ -35,7 +35,7 @@ import { tlsProfileProblems } from '../shared/tls-profile.js';
 import { isLoopback, parseIP } from '../shared/net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
 import { resourcesProblems } from '../validate-resources.js';
-import { dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
+import { dhcpRules, invalidIPMessage, ipProblems, isBlank, keepalivedOn, nonEmpty } from './validate-network.js';
 import { DEFAULT_VERSION, imageTagFor, isAtLeast, parseVersion, supportedVersionsText } from '../shared/version.js';
 
 /** What the rules need to know about the previous spec (on update). */
@@ -207,13 +207,13 @@ const externalURLsTogether: Rule = ({ spec }) => {
   ];
 };
 
-// Rule 9.
+// Rule 9. NOTE: with keepalived, ipAddress is the virtual IP it moves between the nodes (DHCP in HA).
 const haWithoutIPAddress: Rule = ({ spec }) =>
-  isHA(spec) && nonEmpty(spec.networking?.ipAddress)
+  isHA(spec) && nonEmpty(spec.networking?.ipAddress) && !keepalivedOn(spec)
     ? [
         problem(
           'spec.networking.ipAddress',
-          'networking.ipAddress cannot be used with high availability, where every replica uses its own node address: remove it',
+          'networking.ipAddress needs keepalived with high availability: every replica uses its own node address, and ipAddress can only be the virtual IP that keepalived moves between the nodes: enable networking.keepalived, or remove ipAddress',
         ),
       ]
     : [];
@@ -236,20 +236,10 @@ const keepalivedAddresses = (spec: IronicSpec): Problem[] => {
     );
 };
 
-// Rule 11 (the deprecated ipAddressManager). NOTE: refused in HA, as upstream.
+// Rule 11 (the deprecated ipAddressManager). NOTE: upstream refuses it in HA; here it moves the DHCP server's VIP.
 const legacyKeepalivedRules: Rule = ({ spec }) => {
   if (spec.networking?.ipAddressManager !== 'keepalived') return [];
-  return [
-    ...(isHA(spec)
-      ? [
-          problem(
-            'spec.networking.ipAddressManager',
-            'keepalived is not available with high availability: remove ipAddressManager, or set highAvailability to false',
-          ),
-        ]
-      : []),
-    ...keepalivedAddresses(spec),
-  ];
+  return keepalivedAddresses(spec);
 };
 
 const vipProblems = (vip: { readonly ipAddress: string; readonly interface: string }, index: number): Problem[] => {
@@ -308,7 +298,7 @@ const upstreamVRRPRules: Rule = ({ spec }) => {
   ];
 };
 
-// Rule 12. NOTE: keepalived is refused in HA in this form too (upstream only checks the legacy form).
+// Rule 12. NOTE: upstream refuses keepalived in HA; here it elects the node that serves DHCP.
 const keepalivedRules: Rule = ({ spec }) => {
   const keepalived = spec.networking?.keepalived;
   if (keepalived !== undefined && !keepalived.enabled) return vrrpNeedsKeepalived(keepalived);
@@ -319,14 +309,6 @@ const keepalivedRules: Rule = ({ spec }) => {
           problem(
             'spec.networking.ipAddressManager',
             'keepalived and the deprecated ipAddressManager cannot be used together: remove ipAddressManager and keep keepalived',
-          ),
-        ]
-      : []),
-    ...(isHA(spec)
-      ? [
-          problem(
-            'spec.networking.keepalived',
-            'keepalived is not available with high availability: set keepalived.enabled to false, or set highAvailability to false',
           ),
         ]
       : []),

@@ -99,11 +99,18 @@ export const dedupeEnv = (vars: readonly IEnvVar[]): IEnvVar[] => {
   return out;
 };
 
+/**
+ * The address this replica of Ironic uses as its own: networking.ipAddress, except with high availability,
+ * where ipAddress is keepalived's virtual IP (held by one node at a time) and every replica uses its node's.
+ */
+export const ownIPAddress = (model: IronicRenderInput['model']): string | undefined =>
+  model.highAvailability || model.networking.ipAddress === '' ? undefined : model.networking.ipAddress;
+
 /** How the image finds its provisioning address: explicit settings, or the node's (or pod's) IP. */
 export const provisioningEnv = (input: IronicRenderInput): IEnvVar[] => {
   const n = input.model.networking;
   const explicit = [
-    ...optionalEnv('PROVISIONING_IP', n.ipAddress),
+    ...optionalEnv('PROVISIONING_IP', ownIPAddress(input.model)),
     ...optionalEnv('PROVISIONING_INTERFACE', n.interface),
     ...joinedEnv('PROVISIONING_MACS', n.macAddresses, ','),
   ];

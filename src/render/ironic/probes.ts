@@ -5,6 +5,7 @@
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import ipaddr from 'ipaddr.js';
 import type { IronicRenderInput } from './input.js';
+import { ownIPAddress } from './facts.js';
 
 const CURL = ['curl', '--head', '--insecure', '--location', '--silent', '--show-error', '--output', '/dev/null'];
 
@@ -31,7 +32,7 @@ export const startupProbe = (probe: IProbe): IProbe => ({ ...probe, initialDelay
 export const probeHost = (input: IronicRenderInput): string | undefined => {
   const n = input.model.networking;
   if (!n.bindInterface) return '127.0.0.1';
-  const ip = n.ipAddress;
+  const ip = ownIPAddress(input.model);
   if (ip === undefined || ip === '' || !ipaddr.isValid(ip)) return undefined;
   return ipaddr.parse(ip).kind() === 'ipv6' ? `[${ip}]` : ip;
 };
@@ -66,7 +67,12 @@ export const httpdProbe = (input: IronicRenderInput): IProbe => {
 export const dnsmasqProbe = (input: IronicRenderInput): IProbe => {
   const families = input.model.networking.dhcp?.families ?? new Set();
   const ports = [...(families.has('ipv4') || families.size === 0 ? [':67'] : []), ...(families.has('ipv6') ? [':547'] : []), ':69'];
-  return { exec: { command: ['sh', '-c', ports.map((p) => `ss -lun | grep ${p}`).join(' && ')] }, ...timing };
+  const listening = ports.map((p) => `ss -lun | grep ${p}`).join(' && ');
+  // With high availability, a node without the virtual IP serves nothing and is healthy.
+  const script = input.model.highAvailability
+    ? `if [ -z "$(ip -o addr show dev "$PROVISIONING_INTERFACE" to "$DHCP_VIRTUAL_IP")" ]; then exit 0; fi; ${listening}`
+    : listening;
+  return { exec: { command: ['sh', '-c', script] }, ...timing };
 };
 
 /** The exporter's readiness: GET /metrics, on the bind address unless it is a wildcard. */

@@ -19,7 +19,7 @@ import type { IronicFeature } from '../feature.js';
 import { generatedCertificateContainer, generatedTLSAnnotations, generatedTLSVolumes } from '../generated-certificate.js';
 import type { IronicRenderInput, SwitchSecrets } from '../input.js';
 import { SWITCH_PLACEHOLDERS } from '../references.js';
-import { childLabels, fieldEnv, ironicImages, ironicScheduling, resourcesOf } from '../facts.js';
+import { childLabels, fieldEnv, ironicImages, ironicScheduling, ownIPAddress, resourcesOf } from '../facts.js';
 import { networkingServiceDNSNames } from '../subjects.js';
 import { MOUNTS, VOLUMES, readOnlyMount, referenceVolume, rpcAuthMount, rpcAuthVolume, scratchMounts, scratchVolume } from '../volumes.js';
 
@@ -58,7 +58,7 @@ const ironicNetworkingEnv = (input: IronicRenderInput): IEnvVar[] => {
 };
 
 const networkingEnv = (input: IronicRenderInput): IEnvVar[] => {
-  const ip = input.model.networking.ipAddress;
+  const ip = ownIPAddress(input.model);
   return [
     { name: 'IRONIC_NETWORKING_ENABLED', value: 'true' },
     fieldEnv('IRONIC_NETWORKING_JSON_RPC_HOST', 'status.podIP'),
