@@ -25,6 +25,21 @@ export const mergeByName = <T extends { name: string }>(base: readonly T[], over
 /** What the features add to one container, in feature order. */
 const additionsFor = <T>(additions: readonly ContainerAdditions<T>[], container: string): T[] => additions.flatMap((a) => a[container] ?? []);
 
+/**
+ * The mounts the features add to one container, each once: two features may need the same mount (iPXE over TLS
+ * and high availability both give dnsmasq the shared volume). Different mounts on one path are kept, so that
+ * the API server's refusal names the conflict.
+ */
+const mountsFor = (additions: readonly ContainerAdditions<IVolumeMount>[], container: string): IVolumeMount[] => {
+  const seen = new Set<string>();
+  return additionsFor(additions, container).filter((m) => {
+    const key = JSON.stringify([m.name, m.mountPath, m.subPath, m.readOnly]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
 /** The containers (or init containers) of the features, each built with what the others add to it. */
 const buildAll = (
   input: IronicRenderInput,
@@ -36,7 +51,7 @@ const buildAll = (
   const mounts: ContainerAdditions<IVolumeMount>[] = features.flatMap((f) => (f.mounts ? [f.mounts(input)] : []));
   return features
     .flatMap((f) => pick(f) ?? [])
-    .map((c) => c.build(input, { images, env: additionsFor(env, c.name), mounts: additionsFor(mounts, c.name) }))
+    .map((c) => c.build(input, { images, env: additionsFor(env, c.name), mounts: mountsFor(mounts, c.name) }))
     .filter((c) => c !== undefined);
 };
 
