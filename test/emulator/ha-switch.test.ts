@@ -25,11 +25,11 @@ const withPods = (emulator: Emulator, seen: Set<string>): string[] => {
   });
 };
 
-const toggle = async (t: Test, from: boolean): Promise<void> => {
+const toggle = async (t: Test, from: boolean, example = 'examples/ha.yaml'): Promise<Emulator> => {
   const emulator = await startEmulator({ tickSeconds: 5, overlay: 'mariadb-operator' });
   t.teardown(() => emulator.close());
   // ha.yaml (a database, the control-plane node, no fixed IP address), with highAvailability as `from` says.
-  const objects = emulator.apply(readFileSync('examples/ha.yaml', 'utf8'));
+  const objects = emulator.apply(readFileSync(example, 'utf8'));
   const ironic = present(objects.find((o) => o.kind === 'Ironic'));
   const withHa = (on: boolean): KubeResource => ({ ...ironic, spec: { ...objAtOrEmpty(ironic, 'spec'), highAvailability: on } });
   if (!from) emulator.apply(withHa(false));
@@ -78,7 +78,24 @@ const toggle = async (t: Test, from: boolean): Promise<void> => {
   }
   const deletes = emulator.writes.filter((w) => w.verb === 'delete' && WORKLOADS.has(w.object.split(' ')[0] ?? '')).map((w) => w.object.split(' ')[0]);
   t.same(deletes, [before], 'the old workload was deleted');
+  return emulator;
 };
 
-t.test('highAvailability false → true: Deployment scaled to 0, grace period, deleted, DaemonSet created', (t) => toggle(t, false));
-t.test('highAvailability true → false: DaemonSet onto no node, grace period, deleted, Deployment created', (t) => toggle(t, true));
+t.test('highAvailability false → true: Deployment scaled to 0, grace period, deleted, DaemonSet created', async (t) => {
+  await toggle(t, false);
+});
+t.test('highAvailability true → false: DaemonSet onto no node, grace period, deleted, Deployment created', async (t) => {
+  await toggle(t, true);
+});
+t.test('with DHCP and keepalived (ha-dhcp.yaml), false → true: the same, and the DaemonSet serves DHCP', async (t) => {
+  const emulator = await toggle(t, false, 'examples/ha-dhcp.yaml');
+  const children = emulator.children('Ironic', 'ironic');
+  const daemonSet = children.find((c) => c.kind === 'DaemonSet');
+  const containers = JSON.stringify(objAtOrEmpty(daemonSet, 'spec', 'template', 'spec')['containers'] ?? []);
+  t.match(containers, /"name":"dnsmasq"/, 'dnsmasq on every node');
+  t.match(containers, /dhcp-failover/, 'behind the failover script');
+  t.ok(
+    children.some((c) => c.kind === 'Service' && c.metadata.name === 'ironic-conductors'),
+    'the headless Service of the peers',
+  );
+});
