@@ -43,7 +43,7 @@ export const operatorBackupStatus = (params: {
   const lastFailureTime = textOf(failed?.['lastTransitionTime']) ?? previous.lastFailureTime;
   const lastFailureReason =
     failed !== undefined
-      ? `mariadb-operator's Backup ${names.mariadbBackup} reports its last run Failed: kubectl -n ${params.namespace} get jobs -l app.kubernetes.io/instance=${names.mariadbBackup}, then kubectl logs the newest`
+      ? `mariadb-operator's Backup ${names.mariadbBackup} reports its last run Failed: kubectl -n ${params.namespace} logs job/<the newest Job of CronJob ${names.mariadbBackup}> says why`
       : previous.lastFailureReason;
   return {
     ...(lastScheduleTime !== undefined && { lastScheduleTime }),
