@@ -56,6 +56,7 @@ t.test('spec.backup to a claim: a Backup of the ironic schema, gzip, by age, val
   const result = sync({
     backup: { schedule: '30 2 * * *', persistentVolumeClaim: { size: '20Gi', storageClassName: 'backups' } },
     nodeSelector: { disk: 'ssd' },
+    priorityClassName: 'ironic-critical',
   });
   const backup = one(result, 'Backup');
   t.doesNotThrow(() => validateK8s(backup));
@@ -71,6 +72,7 @@ t.test('spec.backup to a claim: a Backup of the ironic schema, gzip, by age, val
     successfulJobsHistoryLimit: 3,
     failedJobsHistoryLimit: 3,
     nodeSelector: { disk: 'ssd' },
+    priorityClassName: 'ironic-critical',
   });
   t.equal(childrenOf(result, 'CronJob').length, 0, 'no CronJob of ours: the Backup makes its own');
   t.match(objAt(result.status)['backup'], {}, 'a backup status from the first sync');
