@@ -240,18 +240,21 @@ export type VolumeStorageModel = {
 /** Storage of the database, and what happens to its volume when the database is deleted. */
 export type DatabaseStorageModel = VolumeStorageModel & { readonly whenDeleted: 'Retain' | 'Delete' };
 
+/** An S3-compatible bucket (engine MariaDBOperator). */
+export type S3Model = {
+  readonly kind: 'S3';
+  readonly endpoint: string;
+  readonly bucket: string;
+  readonly prefix?: string;
+  readonly region?: string;
+  readonly credentialsSecretName: string;
+  /** HTTPS (true, the default) or plain HTTP. */
+  readonly tls: boolean;
+  readonly caSecretName?: string;
+};
+
 /** Where backups go: the database's backup claim, or an S3 bucket. */
-export type BackupDestinationModel =
-  | { readonly kind: 'PersistentVolumeClaim'; readonly size: string; readonly storageClassName?: string }
-  | {
-      readonly kind: 'S3';
-      readonly endpoint: string;
-      readonly bucket: string;
-      readonly prefix?: string;
-      readonly region?: string;
-      readonly credentialsSecretName: string;
-      readonly caSecretName?: string;
-    };
+export type BackupDestinationModel = { readonly kind: 'PersistentVolumeClaim'; readonly size: string; readonly storageClassName?: string } | S3Model;
 
 /** Scheduled backups of an IronicDatabase. */
 export type DatabaseBackupModel = {
@@ -263,6 +266,9 @@ export type DatabaseBackupModel = {
   readonly maxAgeMinutes?: number;
   readonly destination: BackupDestinationModel;
 };
+
+/** spec.restoreFrom: the backup (`latest` or a file name), and the claim (undefined: the database's own) or bucket holding it. */
+export type RestoreModel = { readonly backup: string; readonly claimName?: string; readonly s3?: S3Model };
 
 export type IronicDatabaseModel = {
   readonly engine: DatabaseEngine;
@@ -285,8 +291,8 @@ export type IronicDatabaseModel = {
   readonly maxConductors: number;
   /** Scheduled backups, when spec.backup asks for them. */
   readonly backup?: DatabaseBackupModel;
-  /** The backup a new database is filled from (`latest` or a file name), and the claim that holds it. */
-  readonly restore?: { readonly backup: string; readonly claimName?: string };
+  /** The backup a new database is filled from (`latest` or a file name), and the claim or bucket that holds it. */
+  readonly restore?: RestoreModel;
 };
 
 /** The result of a parse: the model, or every problem (path and message) to report. */

@@ -13,8 +13,8 @@ import { deepEqual, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResou
 
 export const MARIADB_API_VERSION = 'k8s.mariadb.com/v1alpha1';
 
-/** mariadb-operator's kinds the hooks create. */
-const KINDS = new Set(['MariaDB', 'Database', 'User', 'Grant']);
+/** mariadb-operator's kinds the hooks create, and the Restore it creates itself for a MariaDB's bootstrapFrom. */
+const KINDS = new Set(['MariaDB', 'Database', 'User', 'Grant', 'Backup', 'Restore']);
 
 /** A Secret with this label (any value) is watched: a change to it reconciles the objects that use it. */
 export const WATCH_LABEL = 'k8s.mariadb.com/watch';
@@ -73,9 +73,22 @@ const IMMUTABLE: Readonly<Record<string, readonly ImmutableField[]>> = {
     { path: ['spec', 'grantOption'] },
   ],
   Database: [SQL_REFERENCE, { path: ['spec', 'characterSet'] }, { path: ['spec', 'collate'] }, { path: ['spec', 'name'] }],
-  // NOTE: the tagged fields of sections the hooks never render (bootstrapFrom, metrics, replication, the
-  // Galera recovery and agent settings, the Jobs' pod templates) are not listed.
+  Backup: [
+    SQL_REFERENCE,
+    { path: ['spec', 'storage'] },
+    { path: ['spec', 'stagingStorage'] },
+    { path: ['spec', 'maxRetention'], once: true },
+    { path: ['spec', 'restartPolicy'] },
+  ],
+  Restore: [SQL_REFERENCE, { path: ['spec', 'backupRef'], once: true }, { path: ['spec', 's3'], once: true }, { path: ['spec', 'targetRecoveryTime'] }],
+  // NOTE: the tagged fields of sections the hooks never render (metrics, replication, the Galera recovery and
+  // agent settings, the Jobs' pod templates) are not listed.
   MariaDB: [
+    { path: ['spec', 'bootstrapFrom', 'backupRef'], once: true },
+    { path: ['spec', 'bootstrapFrom', 'backupContentType'], once: true },
+    { path: ['spec', 'bootstrapFrom', 's3'], once: true },
+    { path: ['spec', 'bootstrapFrom', 'volume'], once: true },
+    { path: ['spec', 'bootstrapFrom', 'targetRecoveryTime'] },
     { path: ['spec', 'storage', 'storageClassName'] },
     { path: ['spec', 'storage', 'ephemeral'], once: true },
     { path: ['spec', 'affinity', 'antiAffinityEnabled'] },
@@ -195,6 +208,53 @@ export const mariadbOperatorReadyStatus = (object: KubeResource): Json => {
   };
 };
 
+/** The status of a Backup or Restore: its one condition, Complete (pkg/condition/complete.go). */
+const completeStatus = (complete: boolean, reason: string, message: string): Json => ({
+  conditions: [{ type: 'Complete', status: complete ? 'True' : 'False', reason, message }],
+});
+
+/** The status of a MariaDB while its bootstrap Restore runs (SetRestoringBackup). */
+const restoringStatus = (): Json => ({
+  conditions: [
+    { type: 'Ready', status: 'False', reason: 'RestoreBackup', message: 'Restoring backup' },
+    { type: 'BackupRestored', status: 'False', reason: 'RestoreBackup', message: 'Restoring backup' },
+  ],
+});
+
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+const conditionOf = (object: KubeResource, type: string): Json | undefined =>
+  listOf(at(object, ['status', 'conditions'])).find((c): c is Json => isRecord(c) && c['type'] === type);
+
+const hasCondition = (object: KubeResource, type: string, status: string): boolean => conditionOf(object, type)?.['status'] === status;
+
+/** The Restore of a MariaDB's bootstrapFrom (BuildRestore): its source, owned by the MariaDB. */
+const restoreOf = (mariadb: KubeResource): KubeResource => {
+  const bootstrap = at(mariadb, ['spec', 'bootstrapFrom']);
+  const source = Object.fromEntries(
+    Object.entries(isRecord(bootstrap) ? bootstrap : {}).filter(([key]) => key !== 'backupContentType' && key !== 'restoreJob'),
+  );
+  return {
+    apiVersion: MARIADB_API_VERSION,
+    kind: 'Restore',
+    metadata: {
+      name: `${mariadb.metadata.name}-restore`,
+      namespace: mariadb.metadata.namespace ?? '',
+      ownerReferences: [
+        {
+          apiVersion: MARIADB_API_VERSION,
+          kind: 'MariaDB',
+          name: mariadb.metadata.name,
+          uid: mariadb.metadata.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    spec: { mariaDbRef: { name: mariadb.metadata.name }, ...source },
+  };
+};
+
 /** The status of an object its controller failed to reconcile. NOTE: mariadb-operator words its reasons and messages its own way. */
 const failedStatus = (message: string): Json => ({ conditions: [{ type: 'Ready', status: 'False', reason: 'Failed', message }] });
 
@@ -270,6 +330,7 @@ export type MariaDBOperatorStore = {
   create(object: KubeResource): KubeResource;
   update(object: KubeResource): KubeResource | undefined;
   updateStatus(object: KubeResource, status: unknown): KubeResource;
+  delete(group: string, key: string): unknown;
 };
 
 const decoded = (secret: KubeResource | undefined, key: string): string | undefined => {
@@ -302,7 +363,7 @@ export class MariaDBOperatorStandIn {
     const objects = store.list().filter(isMariadbOperatorObject);
     this.#forget(objects);
     let writes = 0;
-    for (const kind of ['MariaDB', 'Database', 'User', 'Grant']) {
+    for (const kind of ['MariaDB', 'Database', 'User', 'Grant', 'Backup', 'Restore']) {
       for (const object of objects.filter((o) => o.kind === kind && o.metadata.deletionTimestamp === undefined)) {
         writes += this.#reconcileOne(store, store.get(groupKeyOf(object), objectKeyOf(object)) ?? object, Date.parse(now));
       }
@@ -340,9 +401,34 @@ export class MariaDBOperatorStandIn {
         return this.#reconcileUser(store, object, now);
       case 'Grant':
         return this.#reconcileGrant(store, object, now);
+      case 'Backup':
+        // NOTE: the stand-in runs no CronJob: a Backup stays Scheduled (SetCompleteWithCronJob before a first run).
+        return this.#setStatus(store, object, completeStatus(false, 'CronJobScheduled', 'Scheduled'));
+      case 'Restore':
+        // NOTE: the stand-in's restore Job always succeeds at once (SetCompleteWithJob of a complete Job).
+        return this.#setStatus(store, object, completeStatus(true, 'JobComplete', 'Success'));
       default:
         return this.#setStatus(store, object, mariadbOperatorReadyStatus(object));
     }
+  }
+
+  /**
+   * A MariaDB bootstrapped from a logical backup (reconcileRestore of mariadb_controller.go): once its nodes run,
+   * it is Ready=False and BackupRestored=False while its Restore `<name>-restore` runs; once that is Complete, the
+   * Restore is deleted and BackupRestored=True stays in the status. Undefined when there is nothing to restore
+   * (no bootstrapFrom, or restored already).
+   */
+  #restoreStatus(store: MariaDBOperatorStore, mariadb: KubeResource): Json | undefined {
+    if (!isRecord(at(mariadb, ['spec', 'bootstrapFrom'])) || hasCondition(mariadb, 'BackupRestored', 'True')) return undefined;
+    const key = `${mariadb.metadata.namespace ?? ''}/${mariadb.metadata.name}-restore`;
+    const restore = store.get(`Restore.${MARIADB_API_VERSION}`, key);
+    if (restore === undefined) {
+      store.create(restoreOf(mariadb));
+      return restoringStatus();
+    }
+    if (!hasCondition(restore, 'Complete', 'True') || conditionOf(restore, 'Complete')?.['reason'] === 'JobFailed') return restoringStatus();
+    store.delete(`Restore.${MARIADB_API_VERSION}`, key);
+    return undefined;
   }
 
   #reconcileMariaDB(store: MariaDBOperatorStore, mariadb: KubeResource): number {
@@ -356,7 +442,16 @@ export class MariaDBOperatorStandIn {
       writes += 1;
     }
     if (!this.#accounts.has(objectKeyOf(current))) this.#accounts.set(objectKeyOf(current), new Map());
-    return writes + this.#setStatus(store, current, mariadbOperatorReadyStatus(current));
+    const restoring = this.#restoreStatus(store, current);
+    if (restoring !== undefined) return writes + 1 + this.#setStatus(store, current, restoring);
+    const ready = mariadbOperatorReadyStatus(current);
+    const restored = isRecord(at(current, ['spec', 'bootstrapFrom']))
+      ? {
+          ...ready,
+          conditions: [...listOf(ready['conditions']), { type: 'BackupRestored', status: 'True', reason: 'RestoreBackup', message: 'Restored backup' }],
+        }
+      : ready;
+    return writes + this.#setStatus(store, current, restored);
   }
 
   /** The MariaDB of a User or Grant (`mariaDbRef`, in its namespace), or undefined. */

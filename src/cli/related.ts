@@ -13,6 +13,7 @@ import {
   DEPLOYMENTS,
   INGRESSES,
   JOBS,
+  MARIADB_RESTORES,
   PERSISTENT_VOLUME_CLAIMS,
   PODS,
   POD_DISRUPTION_BUDGETS,
@@ -38,6 +39,7 @@ const RESOURCES: ReadonlyMap<string, ResourceType> = new Map(
     PODS,
     INGRESSES,
     POD_DISRUPTION_BUDGETS,
+    MARIADB_RESTORES,
     ...PARENT_KINDS.map(({ apiVersion, kind, plural }) => ({ apiVersion, kind, resource: plural })),
   ].map((type) => [type.resource, type]),
 );

@@ -12,21 +12,45 @@ import { viewOf } from './parent.js';
 import { wire } from './wire.js';
 import { namesRule, withWanted } from './related.js';
 import { databaseNames, LABELS, labelValue } from '../render/names.js';
+import type { IronicDatabaseModel } from '../api/model.js';
+import { MARIADB_API_VERSION } from '../render/database/operator.js';
+
+/** The Secrets of the S3 buckets of the backups and the restore: their credentials and CA. */
+const s3Secrets = (model: IronicDatabaseModel): (string | undefined)[] =>
+  [model.backup?.destination.kind === 'S3' ? model.backup.destination : undefined, model.restore?.s3].flatMap((s3) =>
+    s3 === undefined ? [] : [s3.credentialsSecretName, s3.caSecretName],
+  );
 
 /**
- * customize: the referenced Secrets by name, the Ironic objects of the namespace (to know who uses us), the
- * objects in the way of our children, with mariadb-operator the Service of the Galera primary, and with backups
- * the backup Jobs and their pods (by label).
+ * customize: the referenced Secrets by name (S3 ones included), the Ironic objects of the namespace (to know who
+ * uses us), the objects in the way of our children, with mariadb-operator the Service of the Galera primary, its
+ * Backup's CronJob and its Restore, and with Builtin backups the backup Jobs and their pods (by label).
  */
 export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
-  const referenced = [...namesRule('v1', 'secrets', namespace, [textOf(spec['credentialsName']), textOf(spec['tlsCertificateName'])]), usersRule(namespace)];
   const parsed = parseIronicDatabase(spec);
+  const referenced = [
+    ...namesRule('v1', 'secrets', namespace, [
+      textOf(spec['credentialsName']),
+      textOf(spec['tlsCertificateName']),
+      ...(parsed.ok ? s3Secrets(parsed.model) : []),
+    ]),
+    usersRule(namespace),
+  ];
   const names = databaseNames(request.parent.metadata.name);
   const wanted = parsed.ok ? wantedDatabaseChildren(parsed.model, names) : [];
-  // The Service mariadb-operator makes for the Galera primary: the host an Ironic connects to.
-  const primary = parsed.ok && parsed.model.engine === 'MariaDBOperator' ? namesRule('v1', 'services', namespace, [names.primaryService]) : [];
+  // The Service mariadb-operator makes for the Galera primary: the host an Ironic connects to; with backups the
+  // CronJob of its Backup (the times of the runs), with a restore its Restore (a failed one).
+  const galera = parsed.ok && parsed.model.engine === 'MariaDBOperator' ? parsed.model : undefined;
+  const primary =
+    galera === undefined
+      ? []
+      : [
+          ...namesRule('v1', 'services', namespace, [names.primaryService]),
+          ...(galera.backup !== undefined ? namesRule('batch/v1', 'cronjobs', namespace, [names.mariadbBackup]) : []),
+          ...(galera.restore !== undefined ? namesRule(MARIADB_API_VERSION, 'restores', namespace, [names.mariadbRestore]) : []),
+        ];
   // The backup Jobs and the pods of backups and restores: the Jobs belong to the CronJob, and pods to their Jobs.
   const builtin = parsed.ok && parsed.model.engine === 'Builtin' ? parsed.model : undefined;
   const components = [...(builtin?.backup !== undefined ? ['backup'] : []), ...(builtin?.restore !== undefined ? ['restore'] : [])];

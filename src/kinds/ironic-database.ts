@@ -7,6 +7,7 @@ import {
   CONFIG_MAPS,
   CRON_JOBS,
   JOBS,
+  MARIADB_BACKUPS,
   MARIADB_DATABASES,
   MARIADB_GRANTS,
   MARIADB_USERS,
@@ -36,7 +37,7 @@ export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
   childTypes: [
     ...children(SECRETS, CONFIG_MAPS, STATEFUL_SETS, SERVICES, CRON_JOBS, PERSISTENT_VOLUME_CLAIMS, JOBS),
     // Engine MariaDBOperator: for clusters with mariadb-operator only.
-    ...overlayChildren('mariadb-operator', MARIADBS, MARIADB_DATABASES, MARIADB_USERS, MARIADB_GRANTS),
+    ...overlayChildren('mariadb-operator', MARIADBS, MARIADB_DATABASES, MARIADB_USERS, MARIADB_GRANTS, MARIADB_BACKUPS),
   ],
   controllerName: 'ironicdatabase',
   metricLabel: 'IronicDatabase',

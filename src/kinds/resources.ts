@@ -35,6 +35,9 @@ export const MARIADBS: ResourceType = { kind: 'MariaDB', apiVersion: 'k8s.mariad
 export const MARIADB_DATABASES: ResourceType = { kind: 'Database', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'databases' };
 export const MARIADB_USERS: ResourceType = { kind: 'User', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'users' };
 export const MARIADB_GRANTS: ResourceType = { kind: 'Grant', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'grants' };
+export const MARIADB_BACKUPS: ResourceType = { kind: 'Backup', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'backups' };
+/** Read only (the Restore mariadb-operator makes for a MariaDB's bootstrapFrom, for a failed restore): never a child. */
+export const MARIADB_RESTORES: ResourceType = { kind: 'Restore', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'restores' };
 
 /** Every built-in (not ironic.metal3.io) resource type the project knows, for lookups by plural or kind. */
 export const BUILTIN_RESOURCES: readonly ResourceType[] = [
@@ -56,4 +59,6 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = [
   MARIADB_DATABASES,
   MARIADB_USERS,
   MARIADB_GRANTS,
+  MARIADB_BACKUPS,
+  MARIADB_RESTORES,
 ];

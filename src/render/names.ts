@@ -188,6 +188,13 @@ export type DatabaseNames = {
   readonly primaryService: string;
   readonly rootPassword: string;
   /**
+   * mariadb-operator's Backup (engine MariaDBOperator): it names its CronJob and its claim after itself, so it
+   * is a CronJob name ending in `-backup` (`<name>-database-backup` as the Builtin CronJob, for most names).
+   */
+  readonly mariadbBackup: string;
+  /** The Restore mariadb-operator creates for a MariaDB bootstrapped from a backup (RestoreKey): `<MariaDB>-restore`. */
+  readonly mariadbRestore: string;
+  /**
    * The User and Grant of a database user while the MariaDB's own name is held by those of another user
    * (mariadb-operator never renames a user: a new one gets new objects, and the old ones are dropped).
    */
@@ -224,6 +231,8 @@ const workOutDatabaseNames = (name: string): DatabaseNames => {
     mariadb,
     primaryService: `${mariadb}-primary`,
     rootPassword: objectName(name, '-database-root'),
+    mariadbBackup: `${fitTo(mariadb, CRON_JOB_NAME_MAX - '-backup'.length)}-backup`,
+    mariadbRestore: `${mariadb}-restore`,
     otherUser: (username) => objectName(mariadb, `-${shortHash(username)}`),
     userPassword: (user, hash) => objectName(user, `-password-${hash.slice(0, CONTENT_HASH_LENGTH)}`),
   };

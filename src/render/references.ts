@@ -110,3 +110,14 @@ export const resolveCredentialsSecret = (lookup: Lookup, name: string, path: str
   if (bad.length > 0) return invalid(path, `the ${bad.join(' and ')} in Secret ${lookup.namespace}/${name} may only contain ${rules.allowed}`);
   return { ok: true, value: { username, password } };
 };
+
+/** A Secret named in `path` that must exist and hold every one of `keys`, not empty. */
+export const resolveKeysSecret = (lookup: Lookup, name: string, path: string, keys: readonly string[]): Resolved<{ readonly hash: string }> => {
+  const secret = findReferenced(lookup, 'Secret', name);
+  if (secret === undefined)
+    return { ok: false, problem: missingReference(lookup, 'Secret', name, path, `create it with ${keys.join(' and ')}, or fix the name`) };
+  const data = dataOf(secret);
+  const absent = keys.filter((k) => (data[k] ?? '').trim() === '');
+  if (absent.length > 0) return invalid(path, `Secret ${lookup.namespace}/${name} named in ${path} has no ${absent.join(' and ')} (or an empty one)`);
+  return { ok: true, value: { hash: objectContentHash(secret) } };
+};

@@ -30,7 +30,7 @@ t.test('schedules: what a CronJob accepts, and a reason for what it refuses', as
 
 const problemsOf = (spec: unknown): string[] => validateIronicDatabase(spec).map((p) => `${p.path}: ${p.message}`);
 
-t.test('spec.backup rules: a valid schedule, one destination, and S3 or Galera are refused with what to do', async (t) => {
+t.test('spec.backup rules: a valid schedule, one destination, and S3 refused with Builtin with what to do', async (t) => {
   t.same(problemsOf({ backup: { schedule: '@daily' } }), [], 'a schedule alone');
   t.same(
     problemsOf({ backup: { schedule: '0 * * * *', retention: { count: 3, maxAge: '36h' }, persistentVolumeClaim: { size: '5Gi', storageClassName: 'x' } } }),
@@ -45,9 +45,31 @@ t.test('spec.backup rules: a valid schedule, one destination, and S3 or Galera a
   const s3 = { endpoint: 'minio:9000', bucket: 'b', credentialsSecretName: 's' };
   t.match(problemsOf({ backup: { schedule: '@daily', s3 } }), [/^spec\.backup\.s3: backup\.s3 cannot be used with engine Builtin: .*no S3 client/]);
   t.match(problemsOf({ backup: { schedule: '@daily', s3, persistentVolumeClaim: {} } }), [/^spec\.backup: backup has one destination/, /^spec\.backup\.s3/]);
-  t.match(problemsOf({ engine: 'MariaDBOperator', backup: { schedule: '@daily' } }), [
-    /^spec\.backup: backup is not supported yet with engine MariaDBOperator/,
+  t.same(problemsOf({ engine: 'MariaDBOperator', backup: { schedule: '@daily', s3 } }), [], 'S3 with engine MariaDBOperator');
+  t.same(problemsOf({ engine: 'MariaDBOperator', backup: { schedule: '@daily', retention: { maxAge: '14d' } } }), [], 'an age with MariaDBOperator');
+  t.match(problemsOf({ engine: 'MariaDBOperator', backup: { schedule: '@daily', retention: { count: 3 } } }), [
+    /^spec\.backup\.retention\.count: retention\.count cannot be used with engine MariaDBOperator: mariadb-operator's Backup prunes backups by age only .*older than 30d/,
   ]);
+  t.match(problemsOf({ engine: 'MariaDBOperator', backup: { schedule: '@daily', s3: { ...s3, tls: false, caSecretName: 'ca' } } }), [
+    /^spec\.backup\.s3\.caSecretName: s3\.caSecretName needs tls/,
+  ]);
+});
+
+t.test('spec.restoreFrom rules: one source, S3 with MariaDBOperator only, and each engine reads its own files', async (t) => {
+  const s3 = { endpoint: 'minio:9000', bucket: 'b', credentialsSecretName: 's' };
+  const galera = (restoreFrom: unknown) => problemsOf({ engine: 'MariaDBOperator', restoreFrom });
+  t.same(galera({ backup: 'latest', s3 }), [], 'from a bucket');
+  t.same(galera({ backup: 'backup.2026-01-01T02:30:00Z.sql.gz', claimName: 'old-backups' }), [], 'a mariadb-operator file');
+  t.same(problemsOf({ restoreFrom: { backup: 'ironic-20260101T023000Z.sql.gz' } }), [], 'a Builtin file with Builtin');
+  t.match(galera({ backup: 'latest', s3, claimName: 'c' }), [/^spec\.restoreFrom: restoreFrom has one source: claimName or s3, not both/]);
+  t.match(problemsOf({ restoreFrom: { backup: 'latest', s3 } }), [/^spec\.restoreFrom\.s3: restoreFrom\.s3 cannot be used with engine Builtin/]);
+  t.match(galera({ backup: 'ironic-20260101T023000Z.sql.gz' }), [
+    /^spec\.restoreFrom\.backup: restoreFrom\.backup ironic-20260101T023000Z\.sql\.gz is a file of a Builtin backup.*backup\.<its UTC time>\.sql\.gz/,
+  ]);
+  t.match(problemsOf({ restoreFrom: { backup: 'backup.2026-01-01T02:30:00Z.sql' } }), [
+    /^spec\.restoreFrom\.backup: .* is a file of mariadb-operator's backups/,
+  ]);
+  t.match(galera({ backup: 'backup.2026-01-01.sql.gz' }), [/^spec\.restoreFrom\.backup/], 'a name that is neither');
 });
 
 t.test('the backup model: the newest 7 by default, ages in minutes, sizes canonical', async (t) => {
@@ -69,4 +91,30 @@ t.test('the backup model: the newest 7 by default, ages in minutes, sizes canoni
   });
   const parsed = parseIronicDatabase({});
   t.equal(parsed.ok && parsed.model.backup, undefined, 'no backup unless asked');
+});
+
+t.test('the backup model of engine MariaDBOperator: by age only (30 days unless told), S3 with TLS unless told', async (t) => {
+  const modelOf = (spec: Record<string, unknown>) => {
+    const parsed = parseIronicDatabase({ engine: 'MariaDBOperator', ...spec });
+    return parsed.ok ? { backup: parsed.model.backup, restore: parsed.model.restore } : parsed.problems;
+  };
+  const s3 = { endpoint: 'minio:9000', bucket: 'b', prefix: 'ironic/', credentialsSecretName: 's', caSecretName: 'ca' };
+  t.same(modelOf({ backup: { schedule: '@daily' } }), {
+    backup: { schedule: '@daily', maxAgeMinutes: 43200, destination: { kind: 'PersistentVolumeClaim', size: '10Gi' } },
+    restore: undefined,
+  });
+  t.same(
+    modelOf({
+      backup: { schedule: '@daily', retention: { maxAge: '36h' }, s3 },
+      restoreFrom: { backup: 'latest', s3: { ...s3, tls: false, caSecretName: undefined } },
+    }),
+    {
+      backup: {
+        schedule: '@daily',
+        maxAgeMinutes: 2160,
+        destination: { kind: 'S3', endpoint: 'minio:9000', bucket: 'b', prefix: 'ironic/', credentialsSecretName: 's', caSecretName: 'ca', tls: true },
+      },
+      restore: { backup: 'latest', s3: { kind: 'S3', endpoint: 'minio:9000', bucket: 'b', prefix: 'ironic/', credentialsSecretName: 's', tls: false } },
+    },
+  );
 });

@@ -136,7 +136,7 @@ const CASES: readonly Case[] = [
     covers: 'backup',
     spec: { restoreFrom: { backup: '2026-01-01' } },
     problem:
-      'spec.restoreFrom.backup: "2026-01-01" is not latest, or the file name of a backup (ironic-<UTC time>.sql.gz): write it like ironic-20260101T020000Z.sql.gz',
+      'spec.restoreFrom.backup: "2026-01-01" is not latest, or the file name of a backup (ironic-<UTC time>.sql.gz, or backup.<UTC time>.sql.gz of mariadb-operator): write it like ironic-20260101T020000Z.sql.gz',
   },
   {
     name: 'a cipher list in one string',

@@ -318,6 +318,29 @@ export const engineSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
   }),
 );
 
+const s3Bucket = someOf({ tls: fc.boolean(), caSecretName: fc.constantFrom('ca') }).map((s3) => ({
+  endpoint: 'minio:9000',
+  bucket: 'backups',
+  credentialsSecretName: 's3',
+  ...s3,
+}));
+
+/** IronicDatabase objects (either engine) with backups to a claim, a bucket, both or neither. */
+export const backupSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
+  someOf({
+    engine: fc.constantFrom('Builtin', 'MariaDBOperator'),
+    backup: someOf({ persistentVolumeClaim: someOf({ size: fc.constantFrom('1Gi') }), s3: s3Bucket }).map((b) => ({ schedule: '@daily', ...b })),
+  }),
+);
+
+/** IronicDatabase objects (either engine) restored from a claim, a bucket, both or neither. */
+export const restoreSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
+  someOf({
+    engine: fc.constantFrom('Builtin', 'MariaDBOperator'),
+    restoreFrom: someOf({ claimName: fc.constantFrom('old-backups'), s3: s3Bucket }).map((r) => ({ backup: 'latest', ...r })),
+  }),
+);
+
 /** Galera (or not) IronicDatabase objects whose storage size and class change or not, sizes written several ways. */
 export const galeraStorageSamples: fc.Arbitrary<Sample> = databaseSamplesOf(
   someOf({

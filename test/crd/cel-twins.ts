@@ -29,6 +29,8 @@ import {
   galeraStorageSamples,
   ipxeSamples,
   ironicDatabaseSamples,
+  backupSamples,
+  restoreSamples,
   keepalivedSamples,
   networkingSamples,
   providerNetworkSamples,
@@ -356,6 +358,14 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
         // The hook passes the engine its observed children were made by as the previous spec.
         twin: problemAt('.engine', /^engine cannot be changed once the database exists/),
       },
+    'spec.backup: backup has one destination: persistentVolumeClaim or s3, not both': {
+      samples: backupSamples,
+      twin: problemAt('', /^backup has one destination: persistentVolumeClaim or s3, not both/),
+    },
+    'spec.restoreFrom: restoreFrom has one source: claimName or s3, not both': {
+      samples: restoreSamples,
+      twin: problemAt('', /^restoreFrom has one source: claimName or s3, not both/),
+    },
     'spec: replicas is only for engine MariaDBOperator: the Builtin engine runs one MariaDB pod': {
       samples: engineSamples,
       twin: problemAt('.replicas', /^replicas is only for engine MariaDBOperator/),

@@ -95,7 +95,7 @@ const EXPECTED_CHILDREN: Record<string, { apiVersion: string; resource: string; 
 };
 const SERVICE_MONITORS = { apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors', method: 'InPlace' };
 // The mariadb-operator objects of engine MariaDBOperator, all updated in place.
-const MARIADB_OPERATOR_CHILDREN = ['mariadbs', 'databases', 'users', 'grants'].map((resource) => ({
+const MARIADB_OPERATOR_CHILDREN = ['mariadbs', 'databases', 'users', 'grants', 'backups'].map((resource) => ({
   apiVersion: 'k8s.mariadb.com/v1alpha1',
   resource,
   method: 'InPlace',
@@ -121,6 +121,7 @@ const RESOURCE_OF_KIND: Record<string, string> = {
   Database: 'databases',
   User: 'users',
   Grant: 'grants',
+  Backup: 'backups',
 };
 const childRules = (cc: CompositeController): { apiVersion: string; resource: string; method: string | undefined }[] =>
   (cc.spec.childResources ?? []).map((c: ChildResource) => ({ apiVersion: c.apiVersion, resource: c.resource, method: c.updateStrategy?.method }));

@@ -58,7 +58,7 @@ const hasStatusSubresource = (crd: Obj): boolean => {
 
 /**
  * A mariadb-operator object checked as the API server would: its CRD's schema with defaults applied, CEL
- * rules included, and no field the schema would prune. With the status subresource (all four kinds), a
+ * rules included, and no field the schema would prune. With the status subresource (every kind), a
  * write of the main resource ignores `.status` (the server keeps the stored one), so it is not checked: an
  * update Metacontroller merges onto an observed object carries the status mariadb-operator wrote.
  */
@@ -101,6 +101,8 @@ const models: Record<string, (data: Obj) => { validate: () => void }> = {
   'k8s.mariadb.com/v1alpha1/Database': foreignModel('databases'),
   'k8s.mariadb.com/v1alpha1/User': foreignModel('users'),
   'k8s.mariadb.com/v1alpha1/Grant': foreignModel('grants'),
+  'k8s.mariadb.com/v1alpha1/Backup': foreignModel('backups'),
+  'k8s.mariadb.com/v1alpha1/Restore': foreignModel('restores'),
 };
 
 /** Throws when `object` is not a valid instance of its kind (or of a kind we do not know). */

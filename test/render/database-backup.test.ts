@@ -198,6 +198,7 @@ t.test('back up, drop, restore, with a real MariaDB; interrupted backups and cor
   t.match(dump, /CREATE TABLE `nodes`/);
   t.match(dump, /-- Dump completed/);
   t.notMatch(dump, /CREATE DATABASE/, 'the schema only: it restores into any database named ironic');
+  t.notMatch(dump, /LOCK TABLES/, 'no LOCK TABLES, which Galera does not support: mariadb-operator can replay it into a Galera cluster');
 
   // A lost database.
   await asRoot(s, 'DROP DATABASE ironic');
@@ -210,6 +211,16 @@ t.test('back up, drop, restore, with a real MariaDB; interrupted backups and cor
   const again = await runScript(s, RESTORE_SCRIPT, { RESTORE_FROM: name });
   t.equal(again.code, 0, 'restoring by name, twice, gives the same rows');
   t.equal(await asRoot(s, ROWS), rows);
+
+  // Into a Galera cluster (README, Backups and restore): mariadb-operator's Restore with `database: ironic` replays
+  // the decompressed file with `mariadb --one-database ironic` into the schema its Database object made.
+  await asRoot(s, 'DROP DATABASE ironic; CREATE DATABASE ironic');
+  const decompressed = join(dir, 'restore.sql');
+  writeFileSync(decompressed, dump);
+  const operatorRestore = spawnSync('sh', ['-c', `mariadb --no-defaults --socket="$1" -uroot --one-database ironic < "$2"`, 'restore', s.socket, decompressed]);
+  t.equal(operatorRestore.status, 0, `mariadb-operator's restore command succeeds: ${operatorRestore.stderr.toString()}`);
+  t.equal(await asRoot(s, ROWS), rows, 'every row is back');
+  rmSync(decompressed);
 
   // A corrupt file and a truncated dump: a clear failure, nothing changed.
   await asRoot(s, "UPDATE ironic.nodes SET provision_state = 'deploying' WHERE name = 'worker-1'");

@@ -50,12 +50,13 @@ const observed = (children: readonly unknown[], job: 'Complete' | 'Failed' | 'Ru
     (o) => (o['kind'] === 'StatefulSet' ? readyStatefulSet(o) : o['kind'] === 'Job' ? jobStatus(job) : undefined),
   );
 
-t.test('restoreFrom: validated, Builtin only', async (t) => {
+t.test('restoreFrom: validated, each engine with the files it writes', async (t) => {
   t.same(validateIronicDatabase(SPEC), []);
   t.same(validateIronicDatabase({ restoreFrom: { backup: 'ironic-20260101T023000Z.sql.gz' } }), []);
   t.match(validateIronicDatabase({ restoreFrom: { backup: '../etc/passwd' } }), [{ path: 'spec.restoreFrom.backup' }]);
-  t.match(validateIronicDatabase({ engine: 'MariaDBOperator', restoreFrom: { backup: 'latest' } }), [
-    { path: 'spec.restoreFrom', message: /not supported yet with engine MariaDBOperator/ },
+  t.same(validateIronicDatabase({ engine: 'MariaDBOperator', restoreFrom: { backup: 'latest' } }), []);
+  t.match(validateIronicDatabase({ engine: 'MariaDBOperator', restoreFrom: { backup: 'ironic-20260101T023000Z.sql.gz' } }), [
+    { path: 'spec.restoreFrom.backup', message: /is a file of a Builtin backup/ },
   ]);
 });
 

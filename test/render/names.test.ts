@@ -161,7 +161,12 @@ t.test('names and label values are worked out once per parent name, boundedly, a
     backupCronJob: 'db.v1-database-backup',
     backupClaim: 'db.v1-database-backups',
     restoreJob: 'db.v1-database-restore',
+    mariadbBackup: `${dnsLabel('db.v1', '-database', 52)}-backup`,
+    mariadbRestore: `${dnsLabel('db.v1', '-database', 52)}-restore`,
   });
+  t.equal(databaseNames('ironic-db').mariadbBackup, 'ironic-db-database-backup', "mariadb-operator's Backup: named as the Builtin CronJob");
+  const long = databaseNames('d'.repeat(43)).mariadbBackup;
+  t.ok(long.length <= 52 && long.endsWith('-backup'), `a CronJob name that fits (${long})`);
   t.equal(database.userPassword('db-v1-database', 'abcdef0123456789'), objectName('db-v1-database', '-password-abcdef0123'));
   t.equal(database.otherUser('bob'), `${database.mariadb}-81b637d8`, 'the MariaDB name and a hash of the user name');
   t.equal(database.statefulSet, statefulSetName('db.v1', '-database'));

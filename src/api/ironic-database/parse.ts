@@ -3,8 +3,17 @@
  */
 import { pullSecretNames } from '../shared/pull-secrets.js';
 import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MAX_CONDUCTORS, DEFAULT_WHEN_DELETED } from '../shared/constants.js';
-import { DEFAULT_BACKUP_COUNT, DEFAULT_BACKUP_SIZE, IronicDatabaseSpec, type DatabaseBackup } from './schema.js';
-import type { DatabaseBackupModel, IronicDatabaseModel, Parsed } from '../model.js';
+import {
+  DEFAULT_BACKUP_COUNT,
+  DEFAULT_BACKUP_SIZE,
+  DEFAULT_GALERA_BACKUP_MAX_AGE,
+  IronicDatabaseSpec,
+  type BackupS3,
+  type DatabaseBackup,
+  type RestoreFrom,
+} from './schema.js';
+import type { DatabaseBackupModel, IronicDatabaseModel, Parsed, RestoreModel, S3Model } from '../model.js';
+import type { DatabaseEngine } from '../shared/constants.js';
 import { canonical, canonicalResources, given, optionalFields, sortedMap } from '../shared/fields.js';
 import { compiledCheck } from '../shared/problems.js';
 import { volumeStorageModel } from '../shared/storage.js';
@@ -13,23 +22,33 @@ import { validateIronicDatabase } from './validate.js';
 /** `36h` or `30d`, in minutes. */
 const minutesOf = (age: string): number => Number(age.slice(0, -1)) * (age.endsWith('d') ? 24 * 60 : 60);
 
-const backupModel = (backup: DatabaseBackup): DatabaseBackupModel => {
-  const { retention, s3, persistentVolumeClaim: claim } = backup;
-  const byAge = retention?.maxAge !== undefined ? { maxAgeMinutes: minutesOf(retention.maxAge) } : {};
+const s3Model = (s3: BackupS3): S3Model => ({
+  kind: 'S3',
+  endpoint: s3.endpoint,
+  bucket: s3.bucket,
+  credentialsSecretName: s3.credentialsSecretName,
+  tls: s3.tls ?? true,
+  ...optionalFields({ prefix: given(s3.prefix), region: given(s3.region), caSecretName: given(s3.caSecretName) }),
+});
+
+/**
+ * The retention: Builtin keeps the newest DEFAULT_BACKUP_COUNT unless told; mariadb-operator prunes by age only
+ * (validation refuses a count), DEFAULT_GALERA_BACKUP_MAX_AGE unless told.
+ */
+const retentionModel = (retention: DatabaseBackup['retention'], engine: DatabaseEngine): { keepCount?: number; maxAgeMinutes?: number } => {
+  if (engine === 'MariaDBOperator') return { maxAgeMinutes: minutesOf(retention?.maxAge ?? DEFAULT_GALERA_BACKUP_MAX_AGE) };
   const keepCount = retention?.count ?? (retention?.maxAge === undefined ? DEFAULT_BACKUP_COUNT : undefined);
+  return { ...(keepCount !== undefined && { keepCount }), ...(retention?.maxAge !== undefined && { maxAgeMinutes: minutesOf(retention.maxAge) }) };
+};
+
+const backupModel = (backup: DatabaseBackup, engine: DatabaseEngine): DatabaseBackupModel => {
+  const { retention, s3, persistentVolumeClaim: claim } = backup;
   return {
     schedule: backup.schedule.trim(),
-    ...(keepCount !== undefined && { keepCount }),
-    ...byAge,
+    ...retentionModel(retention, engine),
     destination:
       s3 !== undefined
-        ? {
-            kind: 'S3',
-            endpoint: s3.endpoint,
-            bucket: s3.bucket,
-            credentialsSecretName: s3.credentialsSecretName,
-            ...optionalFields({ prefix: given(s3.prefix), region: given(s3.region), caSecretName: given(s3.caSecretName) }),
-          }
+        ? s3Model(s3)
         : {
             kind: 'PersistentVolumeClaim',
             size: canonical(claim?.size ?? DEFAULT_BACKUP_SIZE),
@@ -37,6 +56,12 @@ const backupModel = (backup: DatabaseBackup): DatabaseBackupModel => {
           },
   };
 };
+
+const restoreModel = (restore: RestoreFrom): RestoreModel => ({
+  backup: restore.backup,
+  ...optionalFields({ claimName: given(restore.claimName) }),
+  ...(restore.s3 !== undefined && { s3: s3Model(restore.s3) }),
+});
 
 const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
   const engine = spec.engine ?? DEFAULT_DATABASE_ENGINE;
@@ -55,10 +80,8 @@ const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
     ...(spec.resources && { resources: canonicalResources(spec.resources) }),
     nodeSelector: sortedMap(spec.nodeSelector),
     maxConductors: spec.maxConductors ?? DEFAULT_MAX_CONDUCTORS,
-    ...(spec.backup !== undefined && { backup: backupModel(spec.backup) }),
-    ...(spec.restoreFrom !== undefined && {
-      restore: { backup: spec.restoreFrom.backup, ...optionalFields({ claimName: given(spec.restoreFrom.claimName) }) },
-    }),
+    ...(spec.backup !== undefined && { backup: backupModel(spec.backup, engine) }),
+    ...(spec.restoreFrom !== undefined && { restore: restoreModel(spec.restoreFrom) }),
   };
 };
 

@@ -17,6 +17,8 @@ import {
   DEFAULT_WHEN_DELETED,
   DEFAULT_MAX_CONDUCTORS,
   MAX_CONDUCTORS_LIMIT,
+  S3_ACCESS_KEY_ID,
+  S3_SECRET_ACCESS_KEY,
   connectionBudget,
 } from '../shared/constants.js';
 import { ephemeralOf, storageTransitionRules, VolumeStorage } from '../shared/storage.js';
@@ -74,6 +76,8 @@ export const DatabaseEngine = StringEnum(DATABASE_ENGINES, {
 /** The default number of backups kept, when the retention says neither a count nor an age. */
 export const DEFAULT_BACKUP_COUNT = 7;
 export const DEFAULT_BACKUP_SIZE = '10Gi';
+/** The default retention of a Galera cluster's backups (mariadb-operator's own default, 30 days), which prunes by age only. */
+export const DEFAULT_GALERA_BACKUP_MAX_AGE = '30d';
 
 export const BackupRetention = Type.Object(
   {
@@ -87,7 +91,9 @@ export const BackupRetention = Type.Object(
       }),
     ),
   },
-  { description: `Which backups are kept, by count and/or age (both apply when both are given). Defaults to the newest ${DEFAULT_BACKUP_COUNT}.` },
+  {
+    description: `Which backups are kept, by count and/or age (both apply when both are given). Builtin: defaults to the newest ${DEFAULT_BACKUP_COUNT}. MariaDBOperator: by age only (mariadb-operator's maxRetention; count is refused), defaults to ${DEFAULT_GALERA_BACKUP_MAX_AGE}.`,
+  },
 );
 
 export const BackupClaim = Type.Object(
@@ -109,21 +115,34 @@ export const BackupClaim = Type.Object(
 
 export const BackupS3 = Type.Object(
   {
-    endpoint: Type.String({ description: 'S3 endpoint, host and port, like `minio.storage.svc:9000` or `s3.eu-west-1.amazonaws.com`.', minLength: 1 }),
-    bucket: Type.String({ description: 'Bucket the backups are written to.', minLength: 1 }),
-    prefix: Type.Optional(Type.String({ description: 'Prefix (folder) of the backups inside the bucket.' })),
+    endpoint: Type.String({
+      description: 'S3 endpoint, host and port without a scheme, like `minio.storage.svc:9000` or `s3.eu-west-1.amazonaws.com`.',
+      minLength: 1,
+    }),
+    bucket: Type.String({ description: 'The bucket of the backups.', minLength: 1 }),
+    prefix: Type.Optional(Type.String({ description: 'Prefix (folder) of the backups inside the bucket, like `ironic/`.' })),
     region: Type.Optional(Type.String({ description: 'Region of the bucket.' })),
     credentialsSecretName: Type.String({
-      description: 'Secret with the keys `access-key-id` and `secret-access-key` of the S3 account.',
+      description: `Secret of this namespace with the keys \`${S3_ACCESS_KEY_ID}\` and \`${S3_SECRET_ACCESS_KEY}\` of the S3 account.`,
       minLength: 1,
       maxLength: 253,
     }),
+    tls: Type.Optional(
+      Type.Boolean({
+        description: 'Whether the endpoint is reached over HTTPS (the default). false: plain HTTP, for an endpoint without TLS inside the cluster.',
+        default: true,
+      }),
+    ),
     caSecretName: Type.Optional(
-      Type.String({ description: 'Secret with `ca.crt`, the CA that signed the endpoint certificate, when not a public one.', maxLength: 253 }),
+      Type.String({
+        description: 'Secret of this namespace with `ca.crt`, a CA bundle trusted for the endpoint besides the system ones (for a private CA). Needs tls.',
+        maxLength: 253,
+      }),
     ),
   },
-  { description: 'Backups go to an S3-compatible bucket. Engine MariaDBOperator only (the official MariaDB image has no S3 client).' },
+  { description: 'An S3-compatible bucket. Engine MariaDBOperator only (the official MariaDB image the Builtin engine runs has no S3 client).' },
 );
+export type BackupS3 = Static<typeof BackupS3>;
 
 export const DatabaseBackup = Type.Object(
   {
@@ -134,11 +153,16 @@ export const DatabaseBackup = Type.Object(
     }),
     retention: Type.Optional(BackupRetention),
     persistentVolumeClaim: Type.Optional(BackupClaim),
-    s3: Type.Optional(BackupS3),
+    s3: Type.Optional(
+      Type.Object(BackupS3.properties, { description: `Backups go to an S3-compatible bucket instead of a claim. ${BackupS3.description ?? ''}` }),
+    ),
   },
   {
     description:
-      'Scheduled backups of the ironic schema: a consistent dump (one transaction), compressed, named ironic-<UTC time>.sql.gz, pruned by the retention. Take one now with `kubectl create job --from=cronjob/<name>-database-backup <job name>` (README, section Backups).',
+      "Scheduled backups of the ironic schema: a consistent dump (one transaction), compressed, pruned by the retention. Builtin: a CronJob writing ironic-<UTC time>.sql.gz; MariaDBOperator: mariadb-operator's Backup, writing backup.<UTC time>.sql.gz. Take one now with `kubectl create job --from=cronjob/<name>-database-backup <job name>` (README, section Backups).",
+    'x-kubernetes-validations': [
+      { rule: '!(has(self.s3) && has(self.persistentVolumeClaim))', message: 'backup has one destination: persistentVolumeClaim or s3, not both' },
+    ],
   },
 );
 export type DatabaseBackup = Static<typeof DatabaseBackup>;
@@ -153,14 +177,21 @@ export const RestoreFrom = Type.Object(
     claimName: Type.Optional(
       Type.String({
         description:
-          "A PersistentVolumeClaim of this namespace that holds the backup (a copy or a clone of another database's backup volume, for a restore into a new namespace). Defaults to this database's own backup volume, `<name>-database-backups`.",
+          "A PersistentVolumeClaim of this namespace that holds the backup (a copy or a clone of another database's backup volume, for a restore into a new namespace). Defaults to this database's own backup volume: `<name>-database-backups` (Builtin), the claim of its Backup `<name>-database-backup` (MariaDBOperator).",
         maxLength: 253,
+      }),
+    ),
+    s3: Type.Optional(
+      Type.Object(BackupS3.properties, {
+        description:
+          'Restore from an S3-compatible bucket (the s3 of the backup of the database it comes from) instead of a claim. Engine MariaDBOperator only.',
       }),
     ),
   },
   {
     description:
-      'Engine Builtin: fill the new database from a backup before it is Ready, so that the Ironics using it start on the restored rows (they wait until then). Read once, when the database is created: the restore runs once, and a failed one is a Ready=False condition saying why.',
+      'Fill the new database from a backup before it is Ready, so that the Ironics using it start on the restored rows (they wait until then). Read once, when the database is created: the restore runs once, and a failed one is a Ready=False condition saying why. Builtin: a Job replays the file; MariaDBOperator: the MariaDB bootstraps from it (bootstrapFrom).',
+    'x-kubernetes-validations': [{ rule: '!(has(self.s3) && has(self.claimName))', message: 'restoreFrom has one source: claimName or s3, not both' }],
   },
 );
 export type RestoreFrom = Static<typeof RestoreFrom>;
@@ -265,7 +296,10 @@ export const DatabaseBackupStatus = Type.Object(
     lastFailureReason: Type.Optional(Type.String({ description: 'The last line its log ended with.' })),
     consecutiveFailures: Type.Optional(Type.Integer({ description: 'Failed backups since the last successful one.', minimum: 0 })),
   },
-  { description: 'Backups (spec.backup): the last success and failure, as the backup Jobs report them.' },
+  {
+    description:
+      "Backups (spec.backup): the last success and failure. Builtin: as the backup Jobs report them. MariaDBOperator: the times of the CronJob of mariadb-operator's Backup, and the last failure when the Backup reports its last run Failed (it reports no file names).",
+  },
 );
 export type DatabaseBackupStatus = Static<typeof DatabaseBackupStatus>;
 

@@ -8,7 +8,7 @@ import { cronProblem } from '../shared/cron.js';
 import { tlsProfileProblems } from '../shared/tls-profile.js';
 import { registerFormats } from '../shared/formats.js';
 import { nodeSelectorProblems } from '../shared/labels.js';
-import { GALERA_SHRINK_MESSAGE, IronicDatabaseSpec } from './schema.js';
+import { DEFAULT_GALERA_BACKUP_MAX_AGE, GALERA_SHRINK_MESSAGE, IronicDatabaseSpec } from './schema.js';
 import { compiledCheck, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
 import { compareQuantities, parseQuantity } from '../shared/quantity.js';
 import { storageClassMessage } from '../shared/storage.js';
@@ -120,38 +120,78 @@ const backupOneDestination: Rule = (spec) =>
     ? [problem('spec.backup', 'backup has one destination: persistentVolumeClaim or s3, not both; remove one of them')]
     : [];
 
-// The official MariaDB image has no S3 client, and mariadb-operator's Backup objects are not rendered yet.
-const backupS3Unsupported: Rule = (spec) =>
-  spec.backup?.s3 !== undefined
+// The official MariaDB image has no S3 client: the Builtin CronJob and restore Job cannot reach a bucket.
+const s3NeedsOperator: Rule = (spec) =>
+  engineOf(spec) !== 'Builtin'
+    ? []
+    : [
+        ...(spec.backup?.s3 !== undefined
+          ? [
+              problem(
+                'spec.backup.s3',
+                'backup.s3 cannot be used with engine Builtin: its CronJob runs on the official MariaDB image, which has no S3 client; remove s3 to back up to the persistentVolumeClaim (the default), and copy the files to a bucket from there if needed',
+              ),
+            ]
+          : []),
+        ...(spec.restoreFrom?.s3 !== undefined
+          ? [
+              problem(
+                'spec.restoreFrom.s3',
+                'restoreFrom.s3 cannot be used with engine Builtin: its restore Job runs on the official MariaDB image, which has no S3 client; copy the file into a claim of this namespace and name it in restoreFrom.claimName',
+              ),
+            ]
+          : []),
+      ];
+
+const restoreOneSource: Rule = (spec) =>
+  spec.restoreFrom?.s3 !== undefined && spec.restoreFrom.claimName !== undefined
+    ? [problem('spec.restoreFrom', 'restoreFrom has one source: claimName or s3, not both; remove one of them')]
+    : [];
+
+// A CA is handed to the S3 client only over HTTPS (mariadb-operator's tls.caSecretKeyRef).
+const s3CANeedsTLS: Rule = (spec) =>
+  (
+    [
+      ['spec.backup.s3', spec.backup?.s3],
+      ['spec.restoreFrom.s3', spec.restoreFrom?.s3],
+    ] as const
+  ).flatMap(([path, s3]) =>
+    s3?.caSecretName !== undefined && s3.tls === false
+      ? [problem(`${path}.caSecretName`, 's3.caSecretName needs tls: a CA is only used over HTTPS; remove caSecretName, or tls: false')]
+      : [],
+  );
+
+// mariadb-operator's Backup prunes by age only (spec.maxRetention): a count has nothing to map to.
+const galeraRetentionByAge: Rule = (spec) =>
+  spec.backup?.retention?.count !== undefined && engineOf(spec) === 'MariaDBOperator'
     ? [
         problem(
-          'spec.backup.s3',
-          engineOf(spec) === 'Builtin'
-            ? 'backup.s3 cannot be used with engine Builtin: its CronJob runs on the official MariaDB image, which has no S3 client; remove s3 to back up to the persistentVolumeClaim (the default), and copy the files to a bucket from there if needed'
-            : 'backup.s3 is not supported yet with engine MariaDBOperator; remove s3 to back up to the persistentVolumeClaim (the default)',
+          'spec.backup.retention.count',
+          `retention.count cannot be used with engine MariaDBOperator: mariadb-operator's Backup prunes backups by age only (maxRetention); remove count and set retention.maxAge (without it, backups older than ${DEFAULT_GALERA_BACKUP_MAX_AGE} are deleted)`,
         ),
       ]
     : [];
 
-const backupNeedsBuiltin: Rule = (spec) =>
-  spec.backup !== undefined && spec.backup.s3 === undefined && engineOf(spec) === 'MariaDBOperator'
-    ? [
-        problem(
-          'spec.backup',
-          "backup is not supported yet with engine MariaDBOperator: remove backup, or back the Galera cluster up with mariadb-operator's own Backup object",
-        ),
-      ]
-    : [];
-
-const restoreNeedsBuiltin: Rule = (spec) =>
-  spec.restoreFrom !== undefined && engineOf(spec) === 'MariaDBOperator'
-    ? [
-        problem(
-          'spec.restoreFrom',
-          "restoreFrom is not supported yet with engine MariaDBOperator: remove it, and restore the Galera cluster with mariadb-operator's own Restore object, or restore into a Builtin database and move it to Galera (README, section Backups)",
-        ),
-      ]
-    : [];
+/** Each engine reads the backup files it writes: the Builtin restore `ironic-<time>.sql.gz`, mariadb-operator `backup.<time>.sql…`. */
+const restoreFileOfEngine: Rule = (spec) => {
+  const backup = spec.restoreFrom?.backup;
+  if (backup === undefined || backup === 'latest') return [];
+  if (engineOf(spec) === 'Builtin' && backup.startsWith('backup.'))
+    return [
+      problem(
+        'spec.restoreFrom.backup',
+        `restoreFrom.backup ${backup} is a file of mariadb-operator's backups: with engine Builtin it is latest or a file ironic-<UTC time>.sql.gz of a Builtin backup`,
+      ),
+    ];
+  if (engineOf(spec) === 'MariaDBOperator' && backup.startsWith('ironic-'))
+    return [
+      problem(
+        'spec.restoreFrom.backup',
+        `restoreFrom.backup ${backup} is a file of a Builtin backup, which mariadb-operator does not find by that name: use latest or a file backup.<UTC time>.sql.gz; to move a Builtin backup to Galera, copy it into a claim as backup.<its UTC time>.sql.gz (README, section Backups and restore)`,
+      ),
+    ];
+  return [];
+};
 
 const nodeSelectorKeys: Rule = (spec) => nodeSelectorProblems('spec.nodeSelector', spec.nodeSelector);
 
@@ -174,9 +214,11 @@ const RULES: readonly Rule[] = [
   (spec) => imagePullSecretsProblems(spec.imagePullSecrets),
   backupScheduleValid,
   backupOneDestination,
-  backupS3Unsupported,
-  backupNeedsBuiltin,
-  restoreNeedsBuiltin,
+  restoreOneSource,
+  s3NeedsOperator,
+  s3CANeedsTLS,
+  galeraRetentionByAge,
+  restoreFileOfEngine,
 ];
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);

@@ -183,3 +183,7 @@ export const DEFAULT_CACHE_CONTAINER_REQUESTS: Readonly<Record<string, Readonly<
 
 /** The names of the containers of an IronicImageCache pod that its `spec.resources` may set. */
 export const CACHE_CONTAINER_NAMES: readonly string[] = Object.keys(DEFAULT_CACHE_CONTAINER_REQUESTS);
+
+/** The keys of the S3 credentials Secret of an IronicDatabase's backups (spec.backup.s3.credentialsSecretName). */
+export const S3_ACCESS_KEY_ID = 'access-key-id';
+export const S3_SECRET_ACCESS_KEY = 'secret-access-key';

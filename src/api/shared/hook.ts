@@ -92,6 +92,8 @@ export const GROUP_KEYS = {
   mariadbDatabase: 'Database.k8s.mariadb.com/v1alpha1',
   mariadbUser: 'User.k8s.mariadb.com/v1alpha1',
   mariadbGrant: 'Grant.k8s.mariadb.com/v1alpha1',
+  mariadbBackup: 'Backup.k8s.mariadb.com/v1alpha1',
+  mariadbRestore: 'Restore.k8s.mariadb.com/v1alpha1',
   ironic: 'Ironic.ironic.metal3.io/v1alpha1',
   ironicDatabase: 'IronicDatabase.ironic.metal3.io/v1alpha1',
   ironicImageCache: 'IronicImageCache.ironic.metal3.io/v1alpha1',

@@ -63,8 +63,12 @@ export const VLAN_RANGE_PATTERN = '^[0-9]+(-[0-9]+)?$';
 export const FILE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 /** An age in hours or days (backup retention). */
 export const AGE_PATTERN = '^[1-9][0-9]{0,4}[hd]$';
-/** A database backup: `latest`, or the file name a backup run writes. */
-export const BACKUP_NAME_PATTERN = '^(latest|ironic-[0-9]{8}T[0-9]{6}Z\\.sql\\.gz)$';
+/**
+ * A database backup: `latest`, or the file name a backup run writes: `ironic-<UTC time>.sql.gz` (engine Builtin)
+ * or mariadb-operator's `backup.<RFC 3339 UTC time>.sql[.gz|.bz2]` (engine MariaDBOperator).
+ */
+export const BACKUP_NAME_PATTERN =
+  '^(latest|ironic-[0-9]{8}T[0-9]{6}Z\\.sql\\.gz|backup\\.[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\\.sql(\\.gz|\\.bz2)?)$';
 /**
  * One OpenSSL name (a cipher suite or a group): letters, digits, `-` and `_` only, so that a value can never add
  * a list separator, a space or a line to the httpd configuration it ends up in.
@@ -97,7 +101,10 @@ export const PATTERN_RULES: Readonly<Record<string, NamedRule>> = {
     example: 'ipa-centos9-master.tar.gz',
   },
   [AGE_PATTERN]: { expected: 'an age in hours or days (a whole number followed by h or d)', example: '30d' },
-  [BACKUP_NAME_PATTERN]: { expected: 'latest, or the file name of a backup (ironic-<UTC time>.sql.gz)', example: 'ironic-20260101T020000Z.sql.gz' },
+  [BACKUP_NAME_PATTERN]: {
+    expected: 'latest, or the file name of a backup (ironic-<UTC time>.sql.gz, or backup.<UTC time>.sql.gz of mariadb-operator)',
+    example: 'ironic-20260101T020000Z.sql.gz',
+  },
   [OPENSSL_NAME_PATTERN]: { expected: "an OpenSSL cipher or curve name (letters, digits, '_' and '-')", example: 'ECDHE-RSA-AES128-GCM-SHA256' },
 };
 

@@ -57,7 +57,8 @@ const CLIENT_OPTIONS = [
  * partial file, which the next run deletes. Then the retention prunes the oldest backups: by count
  * (RETENTION_COUNT), then by age (RETENTION_MAX_AGE_MINUTES); the backup just taken is always kept. Paths and the
  * server can be moved with CREDENTIALS_DIR, BACKUP_DIR, DATABASE_HOST, DATABASE_PORT (the tests run it against a
- * real MariaDB).
+ * real MariaDB). NOTE: --skip-add-locks writes no LOCK TABLES around the rows, which Galera does not support, so
+ * that mariadb-operator's Restore can replay the file into a Galera cluster (README, moving to Galera).
  */
 export const BACKUP_SCRIPT = [
   'set -euo pipefail',
@@ -66,7 +67,7 @@ export const BACKUP_SCRIPT = [
   'rm -f -- "$dir"/.ironic-*.partial',
   'name="ironic-$(date -u +%Y%m%dT%H%M%SZ).sql.gz"',
   'partial="$dir/.$name.partial"',
-  'mariadb-dump --defaults-file="$work/client.cnf" --single-transaction --quick --skip-lock-tables --no-tablespaces --hex-blob --triggers ironic | gzip -c > "$partial"',
+  'mariadb-dump --defaults-file="$work/client.cnf" --single-transaction --quick --skip-lock-tables --skip-add-locks --no-tablespaces --hex-blob --triggers ironic | gzip -c > "$partial"',
   'gzip -t "$partial"',
   'sync "$partial"',
   'mv -- "$partial" "$dir/$name"',

@@ -61,9 +61,11 @@ const ONE_NODE_EACH: Spec = { affinity: { antiAffinityEnabled: true } };
  */
 const ONE_NODE_AT_A_TIME: Spec = { podDisruptionBudget: { maxUnavailable: 1 } };
 
-export const renderMariaDB = (input: DatabaseRenderInput): KubeChild => {
+/** The MariaDB; `bootstrapFrom`: the backup a new cluster is filled from (operator-backup.ts), or the one it was. */
+export const renderMariaDB = (input: DatabaseRenderInput, bootstrapFrom?: Spec): KubeChild => {
   const { model } = input;
   return object(input, 'MariaDB', {
+    ...(bootstrapFrom !== undefined && { bootstrapFrom }),
     ...(model.image !== undefined && { image: model.image }),
     replicas: model.replicas,
     galera: { enabled: true },
@@ -143,10 +145,13 @@ export const renderMariaDBGrant = (input: DatabaseRenderInput, name: string): Ku
     name,
   );
 
-/** Every child of an IronicDatabase with engine MariaDBOperator, in a fixed order; `user` names the User, its Grant and password. */
-export const renderOperatorChildren = (input: DatabaseRenderInput, user: OperatorUser): KubeChild[] => [
+/**
+ * Every child of an IronicDatabase with engine MariaDBOperator but its Backup, in a fixed order; `user` names the
+ * User, its Grant and password; `bootstrapFrom` goes into the MariaDB.
+ */
+export const renderOperatorChildren = (input: DatabaseRenderInput, user: OperatorUser, bootstrapFrom?: Spec): KubeChild[] => [
   ...[renderDatabaseCredentials(input), renderUserPassword(input, user)].filter((c) => c !== undefined).map(toChild),
-  renderMariaDB(input),
+  renderMariaDB(input, bootstrapFrom),
   renderMariaDBDatabase(input),
   renderMariaDBUser(input, user),
   renderMariaDBGrant(input, user.name),

@@ -18,7 +18,7 @@ import { canonicalJson, keyedContentHash } from '../meta.js';
 import { describeValue } from '../../api/shared/problems.js';
 import type { ParentView } from '../parent.js';
 import { describeProblems } from '../problems.js';
-import { resolveCredentialsSecret, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
+import { resolveCredentialsSecret, resolveKeysSecret, resolveTLSSecret, type Lookup, type ReferenceProblem } from '../references.js';
 import {
   combineReadiness,
   failed,
@@ -37,6 +37,9 @@ import { observedClaimTemplates } from '../volume-claim.js';
 import type { DatabaseEngine } from '../../api/shared/constants.js';
 import { compareQuantities, parseQuantity } from '../../api/shared/quantity.js';
 import { MARIADB_API_VERSION, renderOperatorChildren } from './operator.js';
+import { renderBootstrapFrom, renderMariaDBBackup } from './operator-backup.js';
+import { operatorBackupStatus, operatorBackupsFailing, operatorRestoreState } from './operator-backup-status.js';
+import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } from '../../api/shared/constants.js';
 import { previousUsers, userObjectName } from './users.js';
 import type { DatabaseCredentials, DatabaseRenderInput, DatabaseTLS } from './input.js';
 import { renderDatabaseChildren } from './render.js';
@@ -154,6 +157,24 @@ export const previousSpec = (view: ParentView): Record<string, unknown> | undefi
   return { engine, storage: { ...(size !== undefined && { size }), storageClassName: textOf(pathOf(storage, 'storageClassName')) ?? '' } };
 };
 
+/**
+ * The Secrets of the S3 buckets (engine MariaDBOperator, which hands them to mariadb-operator's Jobs): each must
+ * exist with non-empty keys, or the database waits with the reason rather than a Backup failing at night.
+ */
+const s3SecretProblems = (lookup: Lookup, model: IronicDatabaseModel): ReferenceProblem[] => {
+  if (model.engine !== 'MariaDBOperator') return [];
+  const buckets = [
+    ['spec.backup.s3', model.backup?.destination.kind === 'S3' ? model.backup.destination : undefined],
+    ['spec.restoreFrom.s3', model.restore?.s3],
+  ] as const;
+  return buckets.flatMap(([path, s3]) => {
+    if (s3 === undefined) return [];
+    const credentials = resolveKeysSecret(lookup, s3.credentialsSecretName, `${path}.credentialsSecretName`, [S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY]);
+    const ca = s3.caSecretName === undefined ? undefined : resolveKeysSecret(lookup, s3.caSecretName, `${path}.caSecretName`, ['ca.crt']);
+    return [...(credentials.ok ? [] : [credentials.problem]), ...(ca?.ok === false ? [ca.problem] : [])];
+  });
+};
+
 /** Parses the spec and resolves its references; otherwise the outcome that keeps every observed child. */
 export const prepareDatabase = (view: ParentView): PreparedDatabase => {
   const parsed = parseIronicDatabase(view.spec, previousSpec(view));
@@ -177,8 +198,8 @@ export const prepareDatabase = (view: ParentView): PreparedDatabase => {
   const credentials = credentialsOf(view, model, lookup);
   const tls = model.tlsCertificateName === undefined ? undefined : resolveTLSSecret(lookup, model.tlsCertificateName, 'spec.tlsCertificateName', view.now);
   // Both references at once, so that one sync says all there is to fix.
-  const problems = [...(credentials.ok ? [] : [credentials.problem]), ...(tls?.ok === false ? [tls.problem] : [])];
-  if (!credentials.ok || tls?.ok === false) return { kind: 'keep', outcome: problemOutcome(problems) };
+  const problems = [...(credentials.ok ? [] : [credentials.problem]), ...(tls?.ok === false ? [tls.problem] : []), ...s3SecretProblems(lookup, model)];
+  if (!credentials.ok || tls?.ok === false || problems.length > 0) return { kind: 'keep', outcome: problemOutcome(problems) };
   if (tls === undefined) return { kind: 'render', model, credentials: credentials.value };
   const { name, hash, keys } = tls.value;
   return { kind: 'render', model, credentials: credentials.value, tls: { secretName: name, caKey: keys.includes('ca.crt') ? 'ca.crt' : 'tls.crt', hash } };
@@ -238,24 +259,93 @@ const operatorReadiness = (view: ParentView, children: readonly KubeChild[]): Re
   const primary = findObject(view.related, GROUP_KEYS.service, view.namespace, service);
   return combineReadiness(
     [
-      ...children.filter((c) => c.apiVersion === MARIADB_API_VERSION).map((c) => operatorObjectReadiness(view, c)),
+      // A Backup has no Ready condition (its Complete one is the backups' state, in status.backup).
+      ...children.filter((c) => c.apiVersion === MARIADB_API_VERSION && c.kind !== 'Backup').map((c) => operatorObjectReadiness(view, c)),
       primary === undefined ? progressing(`waiting for mariadb-operator to create Service ${service} of the Galera primary`) : serviceReadiness(primary),
     ],
     'the Galera cluster, its database, user and grant are ready',
   );
 };
 
+type Plan = { outcome: DatabaseOutcome; children: KubeChild[] };
+
+/**
+ * The bootstrapFrom of the MariaDB: once it exists, the one it was created with (mariadb-operator refuses a change,
+ * and restores only when it is created), else the one of spec.restoreFrom. A restoreFrom added to an existing
+ * cluster is refused: mariadb-operator would replay the backup over the live database.
+ */
+const bootstrapOf = (view: ParentView, input: DatabaseRenderInput): { bootstrapFrom?: Record<string, unknown> } | { problem: DatabaseOutcome } => {
+  const mariadb = findObject(view.children, GROUP_KEYS.mariadb, view.namespace, databaseNames(view.name).mariadb);
+  if (mariadb === undefined) {
+    const rendered = renderBootstrapFrom(input);
+    return rendered !== undefined ? { bootstrapFrom: rendered } : {};
+  }
+  const observed = pathOf(mariadb, 'spec', 'bootstrapFrom');
+  if (isRecord(observed)) return { bootstrapFrom: observed };
+  if (input.model.restore === undefined) return {};
+  return {
+    problem: {
+      kind: 'invalidSpec',
+      message:
+        'spec.restoreFrom: the Galera cluster of this IronicDatabase exists already, and a restore is only for a new one (mariadb-operator would replay the backup over the live database); remove restoreFrom, or create a new IronicDatabase with it',
+    },
+  };
+};
+
+/**
+ * A change of the Backup that mariadb-operator's webhook refuses (its storage never changes, its maxRetention
+ * once set): reported with what to do, rather than a Backup that never gets the asked spec.
+ */
+const backupChangeProblem = (view: ParentView, backup: KubeChild | undefined): DatabaseOutcome | undefined => {
+  if (backup === undefined) return undefined;
+  const observed = findObject(view.children, GROUP_KEYS.mariadbBackup, view.namespace, backup.metadata.name);
+  if (observed === undefined) return undefined;
+  const difference =
+    unapplied(pathOf(backup, 'spec', 'storage'), pathOf(observed, 'spec', 'storage'), 'spec.storage') ??
+    unapplied(pathOf(backup, 'spec', 'maxRetention'), pathOf(observed, 'spec', 'maxRetention'), 'spec.maxRetention');
+  if (difference === undefined) return undefined;
+  return {
+    kind: 'invalidSpec',
+    message: `spec.backup: the destination and the retention of a Galera database's backups cannot change once its Backup ${backup.metadata.name} exists (mariadb-operator refuses a new storage or maxRetention; its ${difference.path} is ${describeValue(difference.found)}, not ${describeValue(difference.asked)}): set them back, or remove spec.backup, apply, and add it again with the new values (a claim of the backups stays: mariadb-operator never deletes it)`,
+  };
+};
+
+/** While a new cluster is filled from a backup: Ready=False saying so, or failed when mariadb-operator's Restore failed. */
+const restoreReadiness = (view: ParentView, input: DatabaseRenderInput, asked: Readiness): Readiness => {
+  const restore = input.model.restore;
+  if (restore === undefined || textOf(pathOf(view.status, 'restoredFrom')) !== undefined) return asked;
+  const names = databaseNames(view.name);
+  const source = restore.s3 !== undefined ? `bucket ${restore.s3.bucket}` : `claim ${restore.claimName ?? names.mariadbBackup}`;
+  const what = `backup ${restore.backup} of ${source}`;
+  const state = operatorRestoreState(
+    findObject(view.children, GROUP_KEYS.mariadb, view.namespace, names.mariadb),
+    findObject(view.related, GROUP_KEYS.mariadbRestore, view.namespace, names.mariadbRestore),
+  );
+  if (state.state === 'restored') return asked;
+  if (state.state === 'failed')
+    return failed(
+      `restoring ${what} failed: mariadb-operator's Restore ${names.mariadbRestore} reports its Job failed; the database is not used until it is restored: see kubectl -n ${view.namespace} logs job/${names.mariadbRestore}, fix the cause, then delete this IronicDatabase and its volumes and create it again`,
+    );
+  return progressing(`restoring ${what} into the Galera cluster: ${state.message ?? asked.message}`);
+};
+
 /**
  * The MariaDBOperator engine: its objects, the user's under the name users.ts gives them, and the objects
- * of previous users until they are dropped; Ready once the asked objects are, and no previous user remains.
+ * of previous users until they are dropped; Ready once the asked objects are, no previous user remains, and a
+ * restore asked for completed.
  */
-const planOperator = (view: ParentView, input: DatabaseRenderInput): { outcome: DatabaseOutcome; children: KubeChild[] } => {
+const planOperator = (view: ParentView, input: DatabaseRenderInput): Plan => {
   const { username, password } = input.credentials;
   const name = userObjectName(view, username);
   // Keyed with the parent's uid: the name is readable by more than the Secret, and a password has few guesses.
   const user = { name, passwordSecret: databaseNames(view.name).userPassword(name, keyedContentHash(view.uid ?? view.name, password)) };
-  const children = renderOperatorChildren(input, user);
-  const asked = operatorReadiness(view, children);
+  const bootstrap = bootstrapOf(view, input);
+  if ('problem' in bootstrap) return { outcome: bootstrap.problem, children: keepObservedChildren(view.children) };
+  const backup = renderMariaDBBackup(input);
+  const backupProblem = backupChangeProblem(view, backup);
+  if (backupProblem !== undefined) return { outcome: backupProblem, children: keepObservedChildren(view.children) };
+  const children = [...renderOperatorChildren(input, user, bootstrap.bootstrapFrom), ...(backup !== undefined ? [backup] : [])];
+  const asked = restoreReadiness(view, input, operatorReadiness(view, children));
   const previous = previousUsers(view, name, asked.state === 'ready');
   const readiness =
     previous.switchingFrom.length > 0 && asked.state !== 'ready'
@@ -332,6 +422,10 @@ const backupOf = (view: ParentView, outcome: DatabaseOutcome): { backup?: { stat
     const status = backupStatus({ related: view.related, children: view.children, namespace: view.namespace, name: view.name, previousStatus: view.status });
     return { backup: { status, condition: backupsFailingCondition(status, view.status, view.now) } };
   }
+  if (outcome.kind === 'rendered' && outcome.input.model.backup !== undefined) {
+    const where = { children: view.children, namespace: view.namespace, name: view.name, previousStatus: view.status };
+    return { backup: { status: operatorBackupStatus({ ...where, related: view.related }), condition: operatorBackupsFailing({ ...where, now: view.now }) } };
+  }
   const previous = previousBackup(view.status);
   return previous !== undefined ? { backup: { status: previous } } : {};
 };
@@ -379,6 +473,11 @@ const restoredOf = (view: ParentView, outcome: DatabaseOutcome): { restoredFrom?
   const previous = restoredFrom(view.status);
   if (previous !== undefined) return { restoredFrom: previous };
   const restore = outcome.kind === 'rendered' ? outcome.input.model.restore : undefined;
+  if (restore !== undefined && outcome.kind === 'rendered' && outcome.input.model.engine === 'MariaDBOperator') {
+    // mariadb-operator names no file: the backup asked for is recorded.
+    const mariadb = findObject(view.children, GROUP_KEYS.mariadb, view.namespace, databaseNames(view.name).mariadb);
+    return operatorRestoreState(mariadb, undefined).state === 'restored' ? { restoredFrom: restore.backup } : {};
+  }
   const job = findObject(view.children, GROUP_KEYS.job, view.namespace, databaseNames(view.name).restoreJob);
   if (restore === undefined || job === undefined || jobReadiness(job, 'restore').state !== 'ready') return {};
   const file = jobPodMessage(view.related, view.namespace, job.metadata.name);

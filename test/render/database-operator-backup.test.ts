@@ -1,0 +1,270 @@
+/**
+ * Backups and restores of an IronicDatabase with engine MariaDBOperator: mariadb-operator's Backup (to a claim or
+ * an S3 bucket) and the MariaDB's bootstrapFrom, each checked against mariadb-operator's published CRD schema
+ * (test/fixtures/mariadb-operator); the S3 Secrets a database waits for; the restore holding Ready until
+ * mariadb-operator reports it restored; the status read from the Backup and its CronJob. NOTE: S3 is handed to
+ * mariadb-operator's own Jobs, so a local S3 server would test mariadb-operator, not these objects.
+ */
+import t from 'tap';
+import { customizeIronicDatabase, syncIronicDatabase } from '../../src/hooks/ironic-database.js';
+import { customizeRequest, syncRequest, testConfig, testContext, type Obj } from '../helpers/hooks.js';
+import { ironicDatabase, mariadbOperatorReady, primaryService, WITH_MARIADB_OPERATOR } from '../fixtures/database-scenarios.js';
+import { related, secret } from '../fixtures/ironic-scenarios.js';
+import { observeAll, validateK8s } from '../helpers/k8s.js';
+import { listAt, objAt, present } from '../support/paths.js';
+import { goDuration } from '../../src/render/database/operator-backup.js';
+
+type Children = Record<string, Record<string, Obj>>;
+const context = { ...testContext(), config: testConfig(WITH_MARIADB_OPERATOR).render };
+const S3_SECRET = secret('s3', { 'access-key-id': 'AKIA0', 'secret-access-key': 'key' });
+const S3_CA = secret('s3-ca', { 'ca.crt': '-----BEGIN CERTIFICATE-----' });
+const S3 = { endpoint: 'minio.storage.svc:9000', bucket: 'metal3', prefix: 'ironic/', region: 'eu-1', credentialsSecretName: 's3', caSecretName: 's3-ca' };
+
+const sync = (spec: Obj, children: Children = {}, rel: Obj[] = [], status?: Obj) =>
+  syncIronicDatabase(
+    syncRequest({
+      parent: ironicDatabase({ engine: 'MariaDBOperator', ...spec }, status !== undefined ? { status } : {}),
+      children,
+      related: related(...rel),
+    }),
+    context,
+  );
+
+const childrenOf = (result: { children: unknown[] }, kind: string): Obj[] => result.children.map((c) => objAt(c)).filter((c) => c['kind'] === kind);
+const one = (result: { children: unknown[] }, kind: string): Obj => present(childrenOf(result, kind)[0]);
+const conditionOf = (status: unknown, type: string): Obj => objAt(listAt(status, 'conditions').find((c) => objAt(c)['type'] === type));
+
+/** Every mariadb-operator object observed Ready, the MariaDB with `mariadbStatus` when given. */
+const observed = (result: { children: unknown[] }, mariadbStatus?: Obj, backupStatus?: Obj): Children =>
+  observeAll(
+    result.children.map((c) => objAt(c)),
+    {},
+    (o) => {
+      if (o['kind'] === 'MariaDB' && mariadbStatus !== undefined) return mariadbStatus;
+      if (o['kind'] === 'Backup') return backupStatus;
+      return String(o['apiVersion']).startsWith('k8s.mariadb.com/') ? mariadbOperatorReady() : undefined;
+    },
+  );
+
+t.test('goDuration: how Go writes a metav1.Duration, so that mariadb-operator never rewrites it', async (t) => {
+  t.equal(goDuration(30 * 24 * 60), '720h0m0s');
+  t.equal(goDuration(36 * 60), '36h0m0s');
+  t.equal(goDuration(90), '1h30m0s');
+});
+
+t.test('spec.backup to a claim: a Backup of the ironic schema, gzip, by age, valid for mariadb-operator', async (t) => {
+  const result = sync({
+    backup: { schedule: '30 2 * * *', persistentVolumeClaim: { size: '20Gi', storageClassName: 'backups' } },
+    nodeSelector: { disk: 'ssd' },
+    priorityClassName: 'ironic-critical',
+  });
+  const backup = one(result, 'Backup');
+  t.doesNotThrow(() => validateK8s(backup));
+  t.same(backup['metadata'], { name: 'ironic-db-database-backup', namespace: 'metal3', labels: objAt(backup, 'metadata')['labels'] });
+  t.same(backup['spec'], {
+    mariaDbRef: { name: 'ironic-db-database' },
+    schedule: { cron: '30 2 * * *', suspend: false },
+    timeZone: 'Etc/UTC',
+    maxRetention: '720h0m0s',
+    compression: 'gzip',
+    databases: ['ironic'],
+    storage: { persistentVolumeClaim: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } }, storageClassName: 'backups' } },
+    successfulJobsHistoryLimit: 3,
+    failedJobsHistoryLimit: 3,
+    nodeSelector: { disk: 'ssd' },
+    priorityClassName: 'ironic-critical',
+  });
+  t.equal(childrenOf(result, 'CronJob').length, 0, 'no CronJob of ours: the Backup makes its own');
+  t.match(objAt(result.status)['backup'], {}, 'a backup status from the first sync');
+  t.match(conditionOf(result.status, 'BackupsFailing'), {
+    status: 'False',
+    message: /waiting for mariadb-operator to report Backup ironic-db-database-backup/,
+  });
+});
+
+t.test('spec.backup to S3: the bucket and its Secrets for mariadb-operator; the database waits for missing or incomplete Secrets', async (t) => {
+  const spec = { backup: { schedule: '@daily', retention: { maxAge: '14d' }, s3: S3 } };
+  const missing = sync(spec);
+  t.match(conditionOf(missing.status, 'Ready'), {
+    status: 'False',
+    message:
+      /Secret metal3\/s3 named in spec\.backup\.s3\.credentialsSecretName was not found: create it with access-key-id and secret-access-key.*Secret metal3\/s3-ca named in spec\.backup\.s3\.caSecretName was not found/,
+  });
+  t.same(missing.children, [], 'nothing created while a Secret is missing');
+  const incomplete = sync(spec, {}, [secret('s3', { 'access-key-id': 'AKIA0' }), S3_CA]);
+  t.match(conditionOf(incomplete.status, 'Ready'), {
+    status: 'False',
+    message: /Secret metal3\/s3 named in spec\.backup\.s3\.credentialsSecretName has no secret-access-key/,
+  });
+
+  const result = sync(spec, {}, [S3_SECRET, S3_CA]);
+  const backup = one(result, 'Backup');
+  t.doesNotThrow(() => validateK8s(backup));
+  t.same(objAt(backup, 'spec')['storage'], {
+    s3: {
+      bucket: 'metal3',
+      endpoint: 'minio.storage.svc:9000',
+      prefix: 'ironic/',
+      region: 'eu-1',
+      accessKeyIdSecretKeyRef: { name: 's3', key: 'access-key-id' },
+      secretAccessKeySecretKeyRef: { name: 's3', key: 'secret-access-key' },
+      tls: { enabled: true, caSecretKeyRef: { name: 's3-ca', key: 'ca.crt' } },
+    },
+  });
+  t.equal(objAt(backup, 'spec')['maxRetention'], '336h0m0s');
+  const plain = one(sync({ backup: { schedule: '@daily', s3: { ...S3, tls: false, caSecretName: undefined } } }, {}, [S3_SECRET]), 'Backup');
+  t.doesNotThrow(() => validateK8s(plain));
+  t.equal(objAt(plain, 'spec', 'storage', 's3')['tls'], undefined, 'plain HTTP: no tls');
+
+  const customize = customizeIronicDatabase(
+    customizeRequest({
+      controller: {},
+      parent: ironicDatabase({ engine: 'MariaDBOperator', ...spec, restoreFrom: { backup: 'latest', s3: { ...S3, credentialsSecretName: 'old-s3' } } }),
+    }),
+  );
+  const secrets = customize.relatedResources.find((r) => r.resource === 'secrets')?.names ?? [];
+  t.ok(
+    ['old-s3', 's3', 's3-ca'].every((n) => secrets.includes(n)),
+    'customize asks for the S3 Secrets',
+  );
+  t.ok(
+    customize.relatedResources.some((r) => r.resource === 'cronjobs' && r.names?.includes('ironic-db-database-backup') === true),
+    "and the Backup's CronJob",
+  );
+  t.ok(
+    customize.relatedResources.some((r) => r.resource === 'restores' && r.names?.includes('ironic-db-database-restore') === true),
+    'and the Restore',
+  );
+});
+
+t.test("a change of the Backup's storage or retention, which mariadb-operator refuses, is refused with what to do", async (t) => {
+  const first = sync({ backup: { schedule: '@daily' } });
+  const children = observed(first);
+  const changed = sync({ backup: { schedule: '@daily', retention: { maxAge: '7d' } } }, children);
+  t.match(conditionOf(changed.status, 'Ready'), {
+    status: 'False',
+    reason: 'InvalidSpec',
+    message:
+      /the destination and the retention of a Galera database's backups cannot change once its Backup ironic-db-database-backup exists .*spec\.maxRetention is "720h0m0s", not "168h0m0s"/,
+  });
+  t.equal(changed.children.length, first.children.length, 'every child kept');
+  const scheduleOnly = sync({ backup: { schedule: '@hourly' } }, children);
+  t.match(objAt(one(scheduleOnly, 'Backup'), 'spec', 'schedule'), { cron: '@hourly' }, 'the schedule changes in place');
+});
+
+t.test('status.backup from the CronJob of the Backup and its Complete condition; BackupsFailing while it reports Failed', async (t) => {
+  const spec = { backup: { schedule: '@daily' } };
+  const first = sync(spec);
+  const cronJob = {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: 'ironic-db-database-backup', namespace: 'metal3' },
+    status: { lastScheduleTime: '2026-01-02T00:00:00Z', lastSuccessfulTime: '2026-01-01T00:03:00Z' },
+  };
+  const failedRun = {
+    conditions: [{ type: 'Complete', status: 'False', reason: 'CronJobScheduled', message: 'Failed', lastTransitionTime: '2026-01-02T00:09:00Z' }],
+  };
+  const failing = sync(spec, observed(first, undefined, failedRun), [cronJob]);
+  t.match(objAt(failing.status)['backup'], {
+    lastScheduleTime: '2026-01-02T00:00:00Z',
+    lastSuccessfulTime: '2026-01-01T00:03:00Z',
+    lastFailureTime: '2026-01-02T00:09:00Z',
+    lastFailureReason: /reports its last run Failed/,
+  });
+  t.match(conditionOf(failing.status, 'BackupsFailing'), { status: 'True', reason: 'BackupJobsFailed' });
+  const success = {
+    conditions: [{ type: 'Complete', status: 'True', reason: 'CronJobSuccess', message: 'Success', lastTransitionTime: '2026-01-03T00:04:00Z' }],
+  };
+  const fine = sync(
+    spec,
+    observed(first, undefined, success),
+    [{ ...cronJob, status: { lastScheduleTime: '2026-01-03T00:00:00Z', lastSuccessfulTime: '2026-01-03T00:04:00Z' } }],
+    objAt(failing.status),
+  );
+  t.match(objAt(fine.status)['backup'], { lastSuccessfulTime: '2026-01-03T00:04:00Z', lastFailureTime: '2026-01-02T00:09:00Z' }, 'the last failure is kept');
+  t.match(conditionOf(fine.status, 'BackupsFailing'), { status: 'False', message: /reports Success/ });
+  t.equal(
+    objAt(fine.status)['backup'] !== undefined && 'lastBackup' in objAt(objAt(fine.status)['backup']),
+    false,
+    'no file name: mariadb-operator reports none',
+  );
+});
+
+const RESTORING = {
+  conditions: [
+    { type: 'Ready', status: 'False', reason: 'RestoreBackup', message: 'Restoring backup' },
+    { type: 'BackupRestored', status: 'False', reason: 'RestoreBackup', message: 'Restoring backup' },
+  ],
+};
+const RESTORED = {
+  conditions: [
+    { type: 'Ready', status: 'True', reason: 'StatefulSetReady', message: 'Running' },
+    { type: 'BackupRestored', status: 'True', reason: 'RestoreBackup', message: 'Restored backup' },
+  ],
+};
+
+t.test('spec.restoreFrom: a new MariaDB bootstraps from the backup, and the database is Ready only once restored', async (t) => {
+  const spec = { restoreFrom: { backup: 'backup.2026-01-01T02:30:00Z.sql.gz', claimName: 'old-backups' } };
+  const first = sync(spec);
+  const mariadb = one(first, 'MariaDB');
+  t.doesNotThrow(() => validateK8s(mariadb));
+  t.same(objAt(mariadb, 'spec')['bootstrapFrom'], {
+    backupContentType: 'Logical',
+    volume: { persistentVolumeClaim: { claimName: 'old-backups' } },
+    targetRecoveryTime: '2026-01-01T02:30:00Z',
+  });
+  const latest = one(sync({ restoreFrom: { backup: 'latest', s3: S3 } }, {}, [S3_SECRET, S3_CA]), 'MariaDB');
+  t.doesNotThrow(() => validateK8s(latest));
+  t.match(objAt(latest, 'spec')['bootstrapFrom'], { backupContentType: 'Logical', s3: { bucket: 'metal3', tls: { enabled: true } } });
+  t.equal(objAt(latest, 'spec', 'bootstrapFrom')['targetRecoveryTime'], undefined, 'latest: the newest backup when it runs');
+  t.same(objAt(one(sync({ restoreFrom: { backup: 'latest' } }), 'MariaDB'), 'spec', 'bootstrapFrom')['volume'], {
+    persistentVolumeClaim: { claimName: 'ironic-db-database-backup' },
+  });
+
+  const restoring = sync(spec, observed(first, RESTORING), [primaryService()]);
+  t.match(conditionOf(restoring.status, 'Ready'), {
+    status: 'False',
+    message: /^restoring backup backup\.2026-01-01T02:30:00Z\.sql\.gz of claim old-backups into the Galera cluster: Restoring backup/,
+  });
+  t.equal(objAt(restoring.status)['restoredFrom'], undefined);
+
+  // The Galera nodes report Ready before BackupRestored: still not Ready.
+  const early = { conditions: [{ type: 'Ready', status: 'True', reason: 'StatefulSetReady', message: 'Running' }] };
+  t.match(conditionOf(sync(spec, observed(first, early), [primaryService()]).status, 'Ready'), { status: 'False', message: /^restoring backup/ });
+
+  const failedRestore = {
+    apiVersion: 'k8s.mariadb.com/v1alpha1',
+    kind: 'Restore',
+    metadata: { name: 'ironic-db-database-restore', namespace: 'metal3' },
+    spec: { mariaDbRef: { name: 'ironic-db-database' } },
+    status: { conditions: [{ type: 'Complete', status: 'True', reason: 'JobFailed', message: 'Failed' }] },
+  };
+  const failed = sync(spec, observed(first, RESTORING), [primaryService(), failedRestore]);
+  t.match(conditionOf(failed.status, 'Ready'), {
+    status: 'False',
+    message:
+      /^restoring backup .* failed: mariadb-operator's Restore ironic-db-database-restore reports its Job failed; the database is not used until it is restored/,
+  });
+
+  const restored = sync(spec, observed(first, RESTORED), [primaryService()]);
+  t.match(conditionOf(restored.status, 'Ready'), { status: 'True' });
+  t.equal(objAt(restored.status)['restoredFrom'], 'backup.2026-01-01T02:30:00Z.sql.gz');
+});
+
+t.test('bootstrapFrom is read once: kept as the MariaDB has it, and refused on an existing cluster', async (t) => {
+  const spec = { restoreFrom: { backup: 'latest', claimName: 'old-backups' } };
+  const first = sync(spec);
+  const children = observed(first, RESTORED);
+  const removed = sync({}, children, [primaryService()]);
+  t.same(objAt(one(removed, 'MariaDB'), 'spec')['bootstrapFrom'], objAt(one(first, 'MariaDB'), 'spec')['bootstrapFrom'], 'kept when restoreFrom is removed');
+  t.match(conditionOf(removed.status, 'Ready'), { status: 'True' });
+
+  const plain = observed(sync({}), RESTORED);
+  const added = sync(spec, plain, [primaryService()]);
+  t.match(conditionOf(added.status, 'Ready'), {
+    status: 'False',
+    reason: 'InvalidSpec',
+    message: /^spec\.restoreFrom: the Galera cluster of this IronicDatabase exists already, and a restore is only for a new one/,
+  });
+  t.equal(objAt(one(added, 'MariaDB'), 'spec')['bootstrapFrom'], undefined, 'never added to a live cluster');
+});
