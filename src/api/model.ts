@@ -262,6 +262,8 @@ export type DatabaseBackupModel = {
   /** How old, in minutes, a kept backup may be; undefined: no limit by age. */
   readonly maxAgeMinutes?: number;
   readonly destination: BackupDestinationModel;
+  /** Whether an Ironic backs the database up before it upgrades the schema (spec.backup.beforeUpgrade, default true). */
+  readonly beforeUpgrade: boolean;
 };
 
 export type IronicDatabaseModel = {

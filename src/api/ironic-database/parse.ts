@@ -21,6 +21,7 @@ const backupModel = (backup: DatabaseBackup): DatabaseBackupModel => {
     schedule: backup.schedule.trim(),
     ...(keepCount !== undefined && { keepCount }),
     ...byAge,
+    beforeUpgrade: backup.beforeUpgrade ?? true,
     destination:
       s3 !== undefined
         ? {

@@ -133,6 +133,13 @@ export const DatabaseBackup = Type.Object(
       maxLength: 100,
     }),
     retention: Type.Optional(BackupRetention),
+    beforeUpgrade: Type.Optional(
+      Type.Boolean({
+        description:
+          "Whether an Ironic using this database takes a backup (the same run as a scheduled one, into the same destination) before it upgrades the schema to a new Ironic version, and holds the upgrade until that backup succeeded. Defaults to true. The Ironic's status.upgradeBackup names it.",
+        default: true,
+      }),
+    ),
     persistentVolumeClaim: Type.Optional(BackupClaim),
     s3: Type.Optional(BackupS3),
   },
