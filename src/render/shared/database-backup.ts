@@ -87,10 +87,10 @@ export const BACKUP_SCRIPT = [
   'mv -- "$partial" "$dir/$name"',
   'partial=""',
   'echo "backup $name written ($(stat -c %s "$dir/$name") bytes)"',
-  // The file's name as the pod's termination message, for the IronicDatabase's status.
+  // The file's name and size as the pod's termination message, for the IronicDatabase's status.
   'log="${TERMINATION_LOG:-/dev/termination-log}"',
   'if [ -w "$log" ]; then',
-  '  printf \'%s\' "$name" > "$log"',
+  '  printf \'%s %s\' "$name" "$(stat -c %s "$dir/$name")" > "$log"',
   'fi',
   'backups=("$dir"/ironic-*.sql.gz)',
   'keep="${RETENTION_COUNT:-0}"',
