@@ -45,11 +45,12 @@ const lastBackupOf = (status: unknown): UpgradeBackupSource['lastBackup'] => {
 
 /**
  * How to back the IronicDatabase up before an upgrade: when its spec asks for backups with beforeUpgrade (the
- * default), the pod of its backup CronJob, from its spec and the Secrets its status publishes. Undefined when no
+ * default), the pod of its backup CronJob, from its spec and the Secrets its status publishes; it runs in the
+ * namespace of the database, which is the Ironic's (spec.databaseName names one of its namespace). Undefined when no
  * backup is due. NOTE: engine MariaDBOperator would take a one-shot mariadb-operator Backup (one without a
  * schedule) here; its backups are not rendered by the hooks yet, and its spec.backup is refused meanwhile.
  */
-export const upgradeBackupSource = (db: KubeObject, connection: DatabaseConnection): UpgradeBackupSource | undefined => {
+export const upgradeBackupSource = (db: KubeObject, namespace: string, connection: DatabaseConnection): UpgradeBackupSource | undefined => {
   const parsed = parseIronicDatabase(db['spec']);
   if (!parsed.ok) return undefined;
   const { model } = parsed;
@@ -59,7 +60,7 @@ export const upgradeBackupSource = (db: KubeObject, connection: DatabaseConnecti
   return {
     pod: {
       database: db.metadata.name,
-      namespace: db.metadata.namespace ?? '',
+      namespace,
       ...(model.image !== undefined && { image: model.image }),
       nodeSelector: model.nodeSelector,
       ...(model.priorityClassName !== undefined && { priorityClassName: model.priorityClassName }),
@@ -109,7 +110,7 @@ export const resolveDatabase = (database: DatabaseModel, related: ObjectMap | nu
   // A single MariaDB pod (engine Builtin, the default): named, so that high availability can say so.
   const engine = pathOf(db, 'spec', 'engine');
   const maxConductors = pathOf(db, 'spec', 'maxConductors');
-  const backup = upgradeBackupSource(db, connection);
+  const backup = upgradeBackupSource(db, namespace, connection);
   return {
     ok: true,
     database: {
