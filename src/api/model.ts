@@ -265,6 +265,8 @@ export type DatabaseBackupModel = {
   /** How old, in minutes, a kept backup may be; undefined: no limit by age. */
   readonly maxAgeMinutes?: number;
   readonly destination: BackupDestinationModel;
+  /** Whether an Ironic backs the database up before it upgrades the schema (spec.backup.beforeUpgrade, default true). */
+  readonly beforeUpgrade: boolean;
 };
 
 /** spec.restoreFrom: the backup (`latest` or a file name), and the claim (undefined: the database's own) or bucket holding it. */

@@ -3,7 +3,8 @@
  * `ironic-render`: what the hooks make of parent objects (every kind of src/kinds), without a cluster. Reads
  * YAML files, runs customize → sync through the hook server in process (app.inject, no network) the
  * way Metacontroller would, and prints the children as YAML for `kubectl apply -f -`, each parent's
- * status as comments. `--rounds N` replays Metacontroller's loop with every workload becoming ready.
+ * status as comments. `--rounds N` replays Metacontroller's loop with every workload becoming ready; with
+ * `--advance DURATION` the clock moves between rounds, and CronJobs (scheduled backups) start their Jobs.
  *
  * Exit codes: 0 rendered; 1 the API server (unknown kind of our group, unknown field, the CRD's schema or CEL rules) or the hooks
  * refused an object (invalid spec, missing or invalid reference, failed hook); 2 bad usage or unreadable input.
@@ -22,6 +23,7 @@ import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONTROLLERS } from './controllers.js';
 import { isNamespaceName, migrateCommand, readObjects, type ReadResult } from './documents.js';
 import { settledStatus } from './kubelet.js';
+import { reconcileCronJobs } from './cron-jobs.js';
 import { CertManagerStandIn } from './cert-manager.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
 import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
@@ -41,7 +43,7 @@ export type RenderIO = {
 /** The parent kinds, e.g. `Ironic and IronicDatabase`. */
 const PARENT_NAMES = PARENT_KINDS.map((k) => k.kind);
 
-export const USAGE = `Usage: ironic-render -f FILE [-f FILE ...] [-n NAMESPACE] [--rounds N]
+export const USAGE = `Usage: ironic-render -f FILE [-f FILE ...] [-n NAMESPACE] [--rounds N [--advance DURATION]]
        ironic-render migrate -f FILE    (objects of ironic-standalone-operator; see migrate --help)
 
 Runs the ${wordList(PARENT_NAMES)} objects of the files through the hooks, as Metacontroller would,
@@ -58,6 +60,9 @@ Options:
       --rounds N         replay Metacontroller's loop N times (1-100): children are applied, workloads
                          become ready and Jobs complete, and the status is fed back; prints what each
                          round created, updated and deleted, then the final children
+      --advance DURATION with --rounds: the clock moves forward by DURATION (like 30m, 6h or 1d)
+                         before each round after the first, and CronJobs start the Jobs their
+                         schedule has by then (the IronicDatabase's scheduled backups)
   -h, --help             print this help
 
 Exit status: 0 rendered; 1 an object is refused by the API server (a kind of ironic.metal3.io it does not
@@ -68,7 +73,14 @@ const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1
 const REFUSED = new Set(['InvalidSpec', 'MissingReference', 'InvalidReference']);
 const MAX_ROUNDS = 100;
 
-type Options = { readonly files: readonly string[]; readonly namespace: string; readonly rounds: number | undefined; readonly help: boolean };
+type Options = {
+  readonly files: readonly string[];
+  readonly namespace: string;
+  readonly rounds: number | undefined;
+  /** Seconds the clock moves before each round after the first. */
+  readonly advance: number;
+  readonly help: boolean;
+};
 
 class UsageError extends Error {}
 
@@ -77,6 +89,20 @@ const parseRounds = (raw: string | undefined): number | undefined => {
   const rounds = Number(raw);
   if (!/^\d+$/.test(raw) || rounds < 1 || rounds > MAX_ROUNDS) throw new UsageError(`--rounds must be a whole number from 1 to ${MAX_ROUNDS}, got "${raw}"`);
   return rounds;
+};
+
+const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86400 };
+/** The longest --advance: a year. */
+const MAX_ADVANCE_SECONDS = 366 * 86400;
+
+const parseAdvance = (raw: string | undefined, rounds: number | undefined): number => {
+  if (raw === undefined) return 0;
+  if (rounds === undefined) throw new UsageError('--advance needs --rounds: the clock moves between rounds');
+  const match = /^([0-9]{1,9})(s|m|h|d)$/.exec(raw);
+  const seconds = match === null ? Number.NaN : Number(match[1]) * (UNIT_SECONDS[match[2] ?? ''] ?? Number.NaN);
+  if (!(seconds > 0 && seconds <= MAX_ADVANCE_SECONDS))
+    throw new UsageError(`--advance must be a duration from 1s to 366d, a whole number and a unit (s, m, h or d) like 30m or 1d, got "${raw}"`);
+  return seconds;
 };
 
 /** The options, or a UsageError. */
@@ -91,6 +117,7 @@ export const parseOptions = (argv: readonly string[]): Options => {
         filename: { type: 'string', short: 'f', multiple: true },
         namespace: { type: 'string', short: 'n' },
         rounds: { type: 'string' },
+        advance: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -102,7 +129,8 @@ export const parseOptions = (argv: readonly string[]): Options => {
   if (values.help !== true && files.length === 0) throw new UsageError('give at least one file with -f (or -f - for standard input)');
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input (-f -) can be read only once');
   if (!isNamespaceName(namespace)) throw new UsageError(`--namespace "${namespace}" is not a valid namespace name`);
-  return { files, namespace, rounds: parseRounds(values.rounds), help: values.help === true };
+  const rounds = parseRounds(values.rounds);
+  return { files, namespace, rounds, advance: parseAdvance(values.advance, rounds), help: values.help === true };
 };
 
 /** The objects of the files, or an Error whose message lists what is wrong. */
@@ -181,14 +209,19 @@ const roundLine = (round: number, outcome: SyncOutcome): string => {
 /** The stand-ins of the operators the hooks create objects for. */
 type StandIns = { readonly mariadbOperator: MariaDBOperatorStandIn; readonly certManager: CertManagerStandIn | undefined };
 
-/** Workloads become ready and Jobs complete, as their controllers and the kubelet would make them; mariadb-operator and cert-manager reconcile. */
-const settle = (cluster: Cluster, operators: StandIns, now: string): void => {
+/**
+ * CronJobs start the Jobs their schedule has by `now`; workloads become ready and Jobs complete, as their
+ * controllers and the kubelet would make them; mariadb-operator and cert-manager reconcile.
+ */
+const settle = (cluster: Cluster, operators: StandIns, now: string): readonly string[] => {
+  const { started } = reconcileCronJobs(cluster.store, now);
   for (const object of cluster.store.list()) {
     const status = settledStatus(object, now);
     if (status !== undefined) cluster.store.updateStatus(object, status);
   }
   operators.mariadbOperator.reconcile(cluster.store, now);
   operators.certManager?.reconcile(cluster, now);
+  return started;
 };
 
 /** An optional operator an input can ask for: the setting of the hook server, and which objects ask for it. */
@@ -266,16 +299,21 @@ const runRounds = async (
   cluster: Cluster,
   parents: readonly KubeResource[],
   options: Options & { readonly certManager: boolean },
-  now: () => string,
+  clock: RenderClock,
   out: string[],
 ): Promise<SyncOutcome[]> => {
+  const now = clock.now;
   const last = new Map<string, SyncOutcome>();
   const operators: StandIns = {
     mariadbOperator: new MariaDBOperatorStandIn(),
     certManager: options.certManager && options.rounds !== undefined ? await CertManagerStandIn.start(now()) : undefined,
   };
   for (let round = 1; round <= (options.rounds ?? 1); round += 1) {
-    if (round > 1) settle(cluster, operators, now());
+    if (round > 1) {
+      clock.advance(options.advance);
+      const started = settle(cluster, operators, now());
+      if (options.rounds !== undefined) out.push(...started.map((job) => `# round ${round}: ${now()}: the CronJob started Job ${job}, which ran\n`));
+    }
     for (const outcome of (await cluster.round()).syncs) {
       last.set(outcome.parent, outcome);
       if (options.rounds !== undefined) out.push(roundLine(round, outcome));
@@ -294,7 +332,26 @@ const hintForEmpty = (outcomes: readonly SyncOutcome[], io: RenderIO): void => {
   }
 };
 
-const render = async (options: Options & { readonly certManager: boolean }, input: ReadResult, io: RenderIO, app: FastifyInstance): Promise<number> => {
+/** The clock of the render (the hook server's and the cluster's): the wall clock, or the tests', moved forward by --advance. */
+type RenderClock = { readonly now: () => string; readonly advance: (seconds: number) => void };
+
+const renderClock = (base: () => string): RenderClock => {
+  let offset = 0;
+  return {
+    now: () => (offset === 0 ? base() : new Date(Date.parse(base()) + offset * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')),
+    advance: (seconds) => {
+      offset += seconds;
+    },
+  };
+};
+
+const render = async (
+  options: Options & { readonly certManager: boolean },
+  input: ReadResult,
+  io: RenderIO,
+  app: FastifyInstance,
+  clock: RenderClock,
+): Promise<number> => {
   const { objects } = input;
   // As `kubectl apply` would: kinds the API does not serve, unknown fields, the CRD's schema and CEL rules, before any hook runs.
   const invalid = [...input.refused, ...admissionRefusals(objects)];
@@ -302,8 +359,7 @@ const render = async (options: Options & { readonly certManager: boolean }, inpu
     invalid.forEach((line) => io.stderr(`ironic-render: ${line}\n`));
     return 1;
   }
-  const now = io.deps?.now ?? rfc3339Now;
-  const cluster = new Cluster({ transport: injectTransport(app), clock: now });
+  const cluster = new Cluster({ transport: injectTransport(app), clock: clock.now });
   // A status in the input (from `kubectl get -o yaml`) is what the hooks observe, e.g. installedVersion.
   objects.forEach((o) => {
     const created = cluster.put(o);
@@ -315,7 +371,7 @@ const render = async (options: Options & { readonly certManager: boolean }, inpu
     return 2;
   }
   const rounds: string[] = [];
-  const outcomes = await runRounds(cluster, parents, options, now, rounds);
+  const outcomes = await runRounds(cluster, parents, options, clock, rounds);
   const refusals = outcomes.map(refusal).filter((r): r is string => r !== undefined);
   if (refusals.length > 0) {
     refusals.forEach((r) => io.stderr(`ironic-render: ${r}\n`));
@@ -335,6 +391,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
   let input: ReadResult;
   let app: FastifyInstance;
   let certManager: boolean;
+  const clock = renderClock(io.deps?.now ?? rfc3339Now);
   try {
     options = parseOptions(argv);
     if (options.help) {
@@ -346,7 +403,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
     const env = io.env ?? {};
     const { tls: _tls, auth: _auth, ...config } = loadConfig({ ...env, ...operatorSettings(input.objects, env, io), LOG_LEVEL: 'silent' });
     certManager = config.render.certManager === true;
-    app = buildServer(config, { ...io.deps, logger: false });
+    app = buildServer(config, { ...io.deps, now: clock.now, logger: false });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`ironic-render: ${error instanceof ConfigError ? `invalid configuration: ${message}` : message}\n`);
@@ -354,7 +411,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
     return 2;
   }
   try {
-    return await render({ ...options, certManager }, input, io, app);
+    return await render({ ...options, certManager }, input, io, app, clock);
   } finally {
     await app.close();
   }

@@ -77,16 +77,23 @@ t.test('the backup model: the newest 7 by default, ages in minutes, sizes canoni
     const parsed = parseIronicDatabase({ backup });
     return parsed.ok ? parsed.model.backup : parsed.problems;
   };
-  t.same(modelOf({ schedule: ' @daily ' }), { schedule: '@daily', keepCount: 7, destination: { kind: 'PersistentVolumeClaim', size: '10Gi' } });
+  t.same(modelOf({ schedule: ' @daily ' }), {
+    schedule: '@daily',
+    keepCount: 7,
+    beforeUpgrade: true,
+    destination: { kind: 'PersistentVolumeClaim', size: '10Gi' },
+  });
   t.same(modelOf({ schedule: '@daily', retention: { maxAge: '2d' }, persistentVolumeClaim: { size: '1024Mi', storageClassName: '' } }), {
     schedule: '@daily',
     maxAgeMinutes: 2880,
+    beforeUpgrade: true,
     destination: { kind: 'PersistentVolumeClaim', size: '1Gi' },
   });
-  t.same(modelOf({ schedule: '@daily', retention: { count: 2, maxAge: '5h' }, persistentVolumeClaim: { storageClassName: 'slow' } }), {
+  t.same(modelOf({ schedule: '@daily', retention: { count: 2, maxAge: '5h' }, persistentVolumeClaim: { storageClassName: 'slow' }, beforeUpgrade: false }), {
     schedule: '@daily',
     keepCount: 2,
     maxAgeMinutes: 300,
+    beforeUpgrade: false,
     destination: { kind: 'PersistentVolumeClaim', size: '10Gi', storageClassName: 'slow' },
   });
   const parsed = parseIronicDatabase({});
@@ -100,7 +107,7 @@ t.test('the backup model of engine MariaDBOperator: by age only (30 days unless 
   };
   const s3 = { endpoint: 'minio:9000', bucket: 'b', prefix: 'ironic/', credentialsSecretName: 's', caSecretName: 'ca' };
   t.same(modelOf({ backup: { schedule: '@daily' } }), {
-    backup: { schedule: '@daily', maxAgeMinutes: 43200, destination: { kind: 'PersistentVolumeClaim', size: '10Gi' } },
+    backup: { schedule: '@daily', maxAgeMinutes: 43200, beforeUpgrade: true, destination: { kind: 'PersistentVolumeClaim', size: '10Gi' } },
     restore: undefined,
   });
   t.same(
@@ -112,6 +119,7 @@ t.test('the backup model of engine MariaDBOperator: by age only (30 days unless 
       backup: {
         schedule: '@daily',
         maxAgeMinutes: 2160,
+        beforeUpgrade: true,
         destination: { kind: 'S3', endpoint: 'minio:9000', bucket: 'b', prefix: 'ironic/', credentialsSecretName: 's', caSecretName: 'ca', tls: true },
       },
       restore: { backup: 'latest', s3: { kind: 'S3', endpoint: 'minio:9000', bucket: 'b', prefix: 'ironic/', credentialsSecretName: 's', tls: false } },

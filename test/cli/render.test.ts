@@ -361,3 +361,42 @@ t.test('ironic-render shows the backup CronJob and volume, and its rounds hold t
   t.match(restore.stdout, /# round 3: .*Ready=True/);
   t.ok(names(documents(restore.stdout)).includes('Job ironic-db-database-restore'));
 });
+
+t.test('--advance moves the clock between rounds: the backup CronJob starts its Jobs on schedule, and the status shows them', async (t) => {
+  const database = JSON.stringify({
+    apiVersion: 'ironic.metal3.io/v1alpha1',
+    kind: 'IronicDatabase',
+    metadata: { name: 'ironic-db', namespace: 'metal3' },
+    spec: { backup: { schedule: '@hourly' } },
+  });
+  // FIXED_NOW is 00:00; rounds 2 to 6 run at 00:30, 01:00, 01:30, 02:00 and 02:30.
+  const r = await run(['-f', 'db.yaml', '--rounds', '6', '--advance', '30m'], { 'db.yaml': database });
+  t.equal(r.code, 0, r.stderr);
+  const jobName = (time: string): string => `ironic-db-database-backup-${Date.parse(time) / 60_000}`;
+  const status = r.stdout.split('\n').filter((line) => line.startsWith('#   '));
+  t.ok(status.includes('#   backup:'), 'the status has the backups');
+  t.ok(status.includes(`#     lastSuccessfulJob: ${jobName('2026-01-01T02:00:00Z')}`), 'the last run is the one of 02:00');
+  t.ok(status.includes('#     lastScheduleTime: 2026-01-01T02:00:00Z'));
+  t.ok(status.includes('#     nextScheduleTime: 2026-01-01T03:00:00Z'), 'the next run, from the schedule');
+  t.ok(status.includes('#     consecutiveFailures: 0'));
+  t.match(r.stdout, /# round 3: IronicDatabase metal3\/ironic-db: .*status written/, 'the first run of 01:00 reaches the status');
+  t.match(r.stdout, `# round 3: 2026-01-01T01:00:00Z: the CronJob started Job metal3/${jobName('2026-01-01T01:00:00Z')}, which ran\n`);
+  t.notMatch(r.stdout, /# round [1-2]: [^\n]*the CronJob started/, 'nothing before the first scheduled time');
+
+  const still = await run(['-f', 'db.yaml', '--rounds', '6'], { 'db.yaml': database });
+  t.notMatch(still.stdout, /lastSuccessfulJob/, 'without --advance the clock stands still and no backup runs');
+  t.ok(still.stdout.includes('#     nextScheduleTime: 2026-01-01T01:00:00Z'));
+});
+
+t.test('--advance needs --rounds and a duration', async (t) => {
+  for (const [argv, message] of [
+    [['-f', 'a', '--advance', '1h'], /--advance needs --rounds/],
+    [['-f', 'a', '--rounds', '2', '--advance', '1w'], /--advance must be a duration from 1s to 366d/],
+    [['-f', 'a', '--rounds', '2', '--advance', '0m'], /--advance must be a duration/],
+    [['-f', 'a', '--rounds', '2', '--advance', '367d'], /--advance must be a duration/],
+  ] as const) {
+    const r = await run([...argv]);
+    t.equal(r.code, 2);
+    t.match(r.stderr, message);
+  }
+});

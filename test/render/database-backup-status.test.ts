@@ -51,7 +51,7 @@ const mapOf = (objects: readonly KubeObject[]): ObjectMap => {
 };
 
 const statusOf = (objects: readonly KubeObject[], previousStatus: unknown = {}) =>
-  backupStatus({ related: mapOf(objects), children: {}, namespace: 'metal3', name: 'ironic-db', previousStatus });
+  backupStatus({ related: mapOf(objects), children: {}, namespace: 'metal3', name: 'ironic-db', schedule: '30 2 * * *', previousStatus });
 
 t.test('the last success, the last failure and the failures since', async (t) => {
   const ok = job('ironic-db-database-backup-100', 'Complete', '2026-01-01T02:31:00Z');
@@ -170,4 +170,36 @@ t.test('the sync reports the backups, and keeps the last status when the spec tu
     testContext(),
   );
   t.match(invalid.status, { backup: { consecutiveFailures: 2 }, conditions: [{ type: 'Ready', status: 'False' }] });
+});
+
+const cronJob = (status: Record<string, unknown>): ObjectMap => {
+  const metadata = { name: 'ironic-db-database-backup', namespace: 'metal3', creationTimestamp: '2026-01-01T00:10:00Z' };
+  return { 'CronJob.batch/v1': { 'metal3/ironic-db-database-backup': { apiVersion: 'batch/v1', kind: 'CronJob', metadata, status } } };
+};
+
+t.test('the next run: from the schedule and the last run, or the creation before any; none without the CronJob', async (t) => {
+  const next = (schedule: string, children: ObjectMap): string | undefined =>
+    backupStatus({ related: {}, children, namespace: 'metal3', name: 'ironic-db', schedule, previousStatus: {} }).nextScheduleTime;
+  t.equal(next('30 2 * * *', cronJob({})), '2026-01-01T02:30:00Z', 'after the creation');
+  t.equal(next('30 2 * * *', cronJob({ lastScheduleTime: '2026-01-03T02:30:00Z' })), '2026-01-04T02:30:00Z', 'after the last run');
+  t.equal(next('@hourly', cronJob({ lastScheduleTime: '2026-01-03T02:00:00Z' })), '2026-01-03T03:00:00Z');
+  t.equal(next('@midnight', cronJob({})), '2026-01-02T00:00:00Z', "the controller's @midnight");
+  t.equal(next('0 6 * * mon-fri', cronJob({ lastScheduleTime: '2026-01-02T06:00:00Z' })), '2026-01-05T06:00:00Z', 'Friday to Monday');
+  t.equal(next('0 0 13 * fri', cronJob({})), '2026-01-02T00:00:00Z', 'day of month or day of week, as cron');
+  t.equal(next('30 2 * * *', {}), undefined, 'the CronJob is not observed yet');
+  t.equal(next('0 0 31 2 *', cronJob({})), undefined, 'a schedule that never runs');
+  const previous = { backup: { nextScheduleTime: '2026-01-01T02:30:00Z', lastBackup: 'ironic-20251231T023000Z.sql.gz' } };
+  const kept = syncIronicDatabase(syncRequest({ parent: { ...ironicDatabase({}), status: previous }, children: {}, related: {} }), testContext());
+  t.same(kept.status['backup'], { lastBackup: 'ironic-20251231T023000Z.sql.gz' }, 'backups removed: the last backup stays, the next run goes');
+});
+
+t.test('the size of the last backup, from its termination message', async (t) => {
+  const ok = job('ironic-db-database-backup-100', 'Complete', '2026-01-01T02:31:00Z');
+  const withSize = statusOf([ok, pod('ironic-db-database-backup-100', 'ironic-20260101T023000Z.sql.gz 48213', '2026-01-01T02:31:00Z')]);
+  t.match(withSize, { lastBackup: 'ironic-20260101T023000Z.sql.gz', lastBackupBytes: 48213 });
+  const older = statusOf([ok, pod('ironic-db-database-backup-100', 'ironic-20260101T023000Z.sql.gz', '2026-01-01T02:31:00Z')]);
+  t.equal(older.lastBackup, 'ironic-20260101T023000Z.sql.gz', 'a message with the file only still names it');
+  t.notOk('lastBackupBytes' in older);
+  t.notOk('lastBackup' in statusOf([ok, pod('ironic-db-database-backup-100', 'not-a-backup 12', '2026-01-01T02:31:00Z')]));
+  t.equal(statusOf([], { backup: withSize }).lastBackupBytes, 48213, 'carried over once the Job is gone');
 });

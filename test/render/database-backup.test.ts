@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync, chmodSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -193,7 +193,11 @@ t.test('back up, drop, restore, with a real MariaDB; interrupted backups and cor
   t.match(backup.stdout, new RegExp(`backup ${name.replace(/\./g, '\\.')} written \\([0-9]+ bytes\\)`));
   t.same(backupsIn(s), [old[1], name].sort(), 'the count keeps the newest 3 (the oldest pruned), then the age prunes the one older than an hour');
   t.ok(existsSync(join(s.backups, 'notes.txt')), 'other files are left alone');
-  t.equal(readFileSync(terminationLog, 'utf8'), name, "the file's name is the pod's termination message, for the status");
+  t.equal(
+    readFileSync(terminationLog, 'utf8'),
+    `${name} ${statSync(join(s.backups, name)).size}`,
+    "the file's name and size are the pod's termination message, for the status",
+  );
   const dump = gunzipSync(readFileSync(join(s.backups, name))).toString();
   t.match(dump, /CREATE TABLE `nodes`/);
   t.match(dump, /-- Dump completed/);

@@ -35,6 +35,7 @@ import { admissionProblems, CERT_MANAGER_CRDS, storedObject, storedStatus } from
 import { certManagerWebhookRefusals } from './cert-manager-webhook.js';
 import { tcpAddress } from '../helpers/net.js';
 import { readYaml } from '../helpers/json.js';
+import { reconcileCronJobs } from '../../src/cli/cron-jobs.js';
 
 export type EmulatorOptions = {
   /** Passwords and bcrypt of the hook server (default: deterministic fakes). */
@@ -340,6 +341,11 @@ export class Emulator {
     this.#setStatus('Job', name, namespace, () => failedJobStatus(this.#now, message));
   }
 
+  /** The CronJob controller's stand-in (src/cli/cron-jobs.ts) at the cluster clock: returns how many writes it made. */
+  runCronJobs(): number {
+    return reconcileCronJobs(this.cluster.store, this.#now).writes;
+  }
+
   /** The cert-manager stand-in (src/cli/cert-manager.ts), with `certManager`: returns how many Secrets it issued. */
   issueCertificates(): number {
     return this.#certManager?.reconcile(this.cluster, this.#now) ?? 0;
@@ -350,7 +356,7 @@ export class Emulator {
    * issued, and every mariadb-operator object Ready (a MariaDB with its Services). Returns how many changed.
    */
   settleWorkloads(): number {
-    let changed = this.issueCertificates() + this.mariadbOperator.reconcile(this.cluster.store, this.#now);
+    let changed = this.runCronJobs() + this.issueCertificates() + this.mariadbOperator.reconcile(this.cluster.store, this.#now);
     for (const object of this.cluster.store.list()) {
       const status = settledStatus(object, this.#now);
       if (status === undefined) continue;

@@ -46,6 +46,7 @@ const backupModel = (backup: DatabaseBackup, engine: DatabaseEngine): DatabaseBa
   return {
     schedule: backup.schedule.trim(),
     ...retentionModel(retention, engine),
+    beforeUpgrade: backup.beforeUpgrade ?? true,
     destination:
       s3 !== undefined
         ? s3Model(s3)

@@ -152,6 +152,13 @@ export const DatabaseBackup = Type.Object(
       maxLength: 100,
     }),
     retention: Type.Optional(BackupRetention),
+    beforeUpgrade: Type.Optional(
+      Type.Boolean({
+        description:
+          "Whether an Ironic using this database takes a backup (the same run as a scheduled one, into the same destination) before it upgrades the schema to a new Ironic version, and holds the upgrade until that backup succeeded. Defaults to true. The Ironic's status.upgradeBackup names it.",
+        default: true,
+      }),
+    ),
     persistentVolumeClaim: Type.Optional(BackupClaim),
     s3: Type.Optional(
       Type.Object(BackupS3.properties, { description: `Backups go to an S3-compatible bucket instead of a claim. ${BackupS3.description ?? ''}` }),
@@ -291,6 +298,14 @@ export const DatabaseBackupStatus = Type.Object(
     lastSuccessfulTime: Type.Optional(Type.String({ description: 'When the last successful backup finished.', format: 'date-time' })),
     lastSuccessfulJob: Type.Optional(Type.String({ description: 'The Job of the last successful backup.' })),
     lastBackup: Type.Optional(Type.String({ description: 'The file of the last successful backup (ironic-<UTC time>.sql.gz): a name for spec.restoreFrom.' })),
+    lastBackupBytes: Type.Optional(Type.Integer({ description: 'The size of that file, in bytes (compressed), as its backup Job reported it.', minimum: 0 })),
+    nextScheduleTime: Type.Optional(
+      Type.String({
+        description:
+          "When the schedule runs the next backup: its first time after the CronJob's last run (after its creation before the first). A time in the past means the CronJob missed that run (see its events).",
+        format: 'date-time',
+      }),
+    ),
     lastFailureTime: Type.Optional(Type.String({ description: 'When the last failed backup gave up (after its retries).', format: 'date-time' })),
     lastFailureJob: Type.Optional(Type.String({ description: 'The Job of the last failed backup: `kubectl logs job/<it>` says more.' })),
     lastFailureReason: Type.Optional(Type.String({ description: 'The last line its log ended with.' })),

@@ -857,6 +857,28 @@ export const ClientAccess = Type.Object(
 );
 export type ClientAccess = Static<typeof ClientAccess>;
 
+/** The backup taken before the last schema upgrade (spec.backup.beforeUpgrade of the IronicDatabase). */
+export const UpgradeBackupStatus = Type.Object(
+  {
+    jobName: Type.String({ description: 'The backup Job: `kubectl logs job/<it>` says how it went. It is deleted once the upgrade completed.' }),
+    databaseName: Type.String({ description: 'The IronicDatabase backed up.' }),
+    fromVersion: Type.String({ description: 'The version installed when the backup was taken.' }),
+    toVersion: Type.String({ description: 'The version the upgrade goes to.' }),
+    state: StringEnum(['Running', 'Succeeded', 'Failed'], {
+      description: 'Running: the upgrade waits for it. Succeeded: the upgrade went on. Failed: the upgrade is held (the Ready condition says what to do).',
+    }),
+    completionTime: Type.Optional(Type.String({ description: 'When the backup Job completed.', format: 'date-time' })),
+    backup: Type.Optional(
+      Type.String({
+        description:
+          "The backup file (ironic-<UTC time>.sql.gz), as the IronicDatabase's status.backup.lastBackup reported it for this Job: a name for spec.restoreFrom of a new IronicDatabase.",
+      }),
+    ),
+  },
+  { description: 'The backup taken before the last Ironic version upgrade, when the IronicDatabase asks for one (spec.backup.beforeUpgrade).' },
+);
+export type UpgradeBackupStatus = Static<typeof UpgradeBackupStatus>;
+
 export const IronicStatus = Type.Object(
   {
     conditions: Type.Optional(Conditions),
@@ -867,6 +889,7 @@ export const IronicStatus = Type.Object(
     ),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
     access: Type.Optional(ClientAccess),
+    upgradeBackup: Type.Optional(UpgradeBackupStatus),
   },
   { description: 'Observed state of Ironic.' },
 );

@@ -3,6 +3,7 @@
  * day of month, month, day of week) of `*`, `?`, numbers, ranges, steps and lists, month and day names,
  * or one of the `@` descriptors. What this refuses, the API server would refuse on the CronJob.
  */
+import { CronExpressionParser } from 'cron-parser';
 
 type Field = { readonly name: string; readonly min: number; readonly max: number; readonly names?: readonly string[] };
 
@@ -58,4 +59,27 @@ export const cronProblem = (schedule: string): string | undefined => {
       return `the ${field.name} field "${part}" is not valid: use *, numbers from ${field.min} to ${field.max}${field.names !== undefined ? ' or names' : ''}, ranges a-b, lists a,b and steps */n`;
   }
   return undefined;
+};
+
+/** `@midnight`, which the CronJob controller knows and cron-parser does not, is `@daily`. */
+const SAME_AS: Readonly<Record<string, string>> = { '@midnight': '@daily' };
+
+/**
+ * The first time a CronJob schedule (UTC) fires strictly after `after` (an RFC 3339 time), as RFC 3339 without
+ * milliseconds; undefined when the schedule or the time cannot be read. Pure: the time is given, never the clock.
+ * `?` stands for `*`, as in the CronJob controller.
+ */
+export const nextRun = (schedule: string, after: string): string | undefined => {
+  const from = Date.parse(after);
+  if (Number.isNaN(from) || cronProblem(schedule) !== undefined) return undefined;
+  const trimmed = schedule.trim();
+  const expression = SAME_AS[trimmed] ?? trimmed.replaceAll('?', '*');
+  try {
+    const next = CronExpressionParser.parse(expression, { currentDate: new Date(from), tz: 'UTC' })
+      .next()
+      .toISOString();
+    return next === null ? undefined : next.replace(/\.000Z$/, 'Z');
+  } catch {
+    return undefined;
+  }
 };

@@ -3,7 +3,8 @@
  * their pods (customize asks for both by label: they belong to the CronJob, not to the IronicDatabase) and the
  * CronJob's own status. A backup pod writes the name of its file as its termination message; a failed one ends
  * with the tail of its log (terminationMessagePolicy FallbackToLogsOnError), which is the failure's reason.
- * What is no longer observed (Jobs beyond the CronJob's history) is carried over from the previous status.
+ * What is no longer observed (Jobs beyond the CronJob's history) is carried over from the previous status. The
+ * next run is worked out from the schedule and the CronJob's last run (or its creation), never from a clock.
  */
 import type { KubeObject, ObjectMap } from '../../api/shared/hook.js';
 import type { Condition } from '../../api/shared/common.js';
@@ -13,6 +14,7 @@ import { isRecord, objectsOf, pathOf, textOf } from '../observed.js';
 import { databaseNames, LABELS, labelValue } from '../names.js';
 import { BACKUP_FILE_PATTERN } from './backup.js';
 import { optionalFields } from '../../api/shared/fields.js';
+import { nextRun } from '../../api/shared/cron.js';
 
 /** Consecutive failed backup runs (each after its retries) that make the BackupsFailing condition True. */
 export const BACKUP_FAILURES_THRESHOLD = 2;
@@ -42,6 +44,18 @@ export const jobPodMessage = (related: ObjectMap | null | undefined, namespace: 
     objectsOf(related, PODS).filter((p) => p.metadata.namespace === namespace),
     job,
   );
+
+/** A successful backup's termination message: its file, then its size in bytes (older runs wrote the file only). */
+const SUCCESS_MESSAGE = /^(\S+)(?: ([0-9]{1,15}))?$/;
+
+/** The file and the size of a successful backup from its termination message, when it names a backup file. */
+export const backupOfMessage = (message: string | undefined): { readonly file: string; readonly bytes?: number } | undefined => {
+  const match = SUCCESS_MESSAGE.exec(message ?? '');
+  const file = match?.[1];
+  if (file === undefined || !BACKUP_FILE_PATTERN.test(file)) return undefined;
+  const bytes = match?.[2];
+  return { file, ...(bytes !== undefined && { bytes: Number(bytes) }) };
+};
 
 /** The last line of a log tail, short enough for a status field. */
 export const reasonOf = (message: string): string =>
@@ -86,14 +100,23 @@ const TEXT_FIELDS = [
   'lastFailureReason',
 ] as const;
 
-/** The backup status of the previous status, field by field (anything of another type is dropped); undefined when there is none. */
+/**
+ * The backup status of the previous status, field by field (anything of another type is dropped); undefined when
+ * there is none. The next run is not carried: it is worked out anew, and there is none once backups stop.
+ */
 export const previousBackup = (previousStatus: unknown): DatabaseBackupStatus | undefined => {
   const backup = pathOf(previousStatus, 'backup');
   if (!isRecord(backup)) return undefined;
-  const failures = backup['consecutiveFailures'];
+  const count = (key: string): number | undefined => {
+    const value = backup[key];
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+  };
+  const failures = count('consecutiveFailures');
+  const bytes = count('lastBackupBytes');
   return {
     ...optionalFields(Object.fromEntries(TEXT_FIELDS.map((key) => [key, textOf(backup[key])]))),
-    ...(typeof failures === 'number' && Number.isInteger(failures) && failures >= 0 && { consecutiveFailures: failures }),
+    ...(bytes !== undefined && { lastBackupBytes: bytes }),
+    ...(failures !== undefined && { consecutiveFailures: failures }),
   };
 };
 
@@ -106,6 +129,8 @@ export const backupStatus = (params: {
   readonly children: ObjectMap | null | undefined;
   readonly namespace: string;
   readonly name: string;
+  /** The schedule of spec.backup, for the next run. */
+  readonly schedule: string;
   readonly previousStatus: unknown;
 }): DatabaseBackupStatus => {
   const previous = previousBackup(params.previousStatus) ?? {};
@@ -114,17 +139,20 @@ export const backupStatus = (params: {
   const lastSuccess = runs.filter((r) => r.succeeded).at(-1);
   const lastFailure = runs.filter((r) => !r.succeeded).at(-1);
   const cronSuccess = textOf(pathOf(cronJob, 'status', 'lastSuccessfulTime'));
+  const written = backupOfMessage(lastSuccess?.message);
   const success =
     lastSuccess !== undefined && lastSuccess.time >= (previous.lastSuccessfulTime ?? '')
       ? {
           lastSuccessfulTime: lastSuccess.time,
           lastSuccessfulJob: lastSuccess.job,
-          ...(lastSuccess.message !== undefined && BACKUP_FILE_PATTERN.test(lastSuccess.message) && { lastBackup: lastSuccess.message }),
+          ...(written !== undefined && { lastBackup: written.file }),
+          ...(written?.bytes !== undefined && { lastBackupBytes: written.bytes }),
         }
       : {
           ...optionalFields({ lastSuccessfulTime: previous.lastSuccessfulTime ?? cronSuccess }),
           ...(previous.lastSuccessfulJob !== undefined && { lastSuccessfulJob: previous.lastSuccessfulJob }),
           ...(previous.lastBackup !== undefined && { lastBackup: previous.lastBackup }),
+          ...(previous.lastBackupBytes !== undefined && { lastBackupBytes: previous.lastBackupBytes }),
         };
   const failure =
     lastFailure !== undefined && lastFailure.time >= (previous.lastFailureTime ?? '')
@@ -134,13 +162,17 @@ export const backupStatus = (params: {
           ...(previous.lastFailureJob !== undefined && { lastFailureJob: previous.lastFailureJob }),
           ...(previous.lastFailureReason !== undefined && { lastFailureReason: previous.lastFailureReason }),
         };
-  const since = success.lastSuccessfulTime ?? '';
-  const observedFailures = runs.filter((r) => !r.succeeded && r.time > since).length;
+  const successSince = success.lastSuccessfulTime ?? '';
+  const observedFailures = runs.filter((r) => !r.succeeded && r.time > successSince).length;
   // Jobs beyond the history limit are gone: never count fewer failures than before unless a success came since.
-  const carried = (previous.lastSuccessfulTime ?? '') === since ? (previous.consecutiveFailures ?? 0) : 0;
+  const carried = (previous.lastSuccessfulTime ?? '') === successSince ? (previous.consecutiveFailures ?? 0) : 0;
   const lastSchedule = textOf(pathOf(cronJob, 'status', 'lastScheduleTime')) ?? previous.lastScheduleTime;
+  // As the CronJob controller: the first run after the last one, or after the CronJob's creation before any.
+  const since = lastSchedule ?? textOf(pathOf(cronJob, 'metadata', 'creationTimestamp'));
+  const next = cronJob !== undefined && since !== undefined ? nextRun(params.schedule, since) : undefined;
   return {
     ...(lastSchedule !== undefined && { lastScheduleTime: lastSchedule }),
+    ...(next !== undefined && { nextScheduleTime: next }),
     ...success,
     ...failure,
     consecutiveFailures: Math.max(observedFailures, carried),

@@ -1,199 +1,29 @@
 /**
  * Backups of a Builtin IronicDatabase (spec.backup): a CronJob on the database's own MariaDB image that dumps
  * the ironic schema over the network as Ironic's user, and the PersistentVolumeClaim the dumps are kept on.
- * The restore script reads what the backup script writes.
+ * The scripts and the pod of a run are in ../shared/database-backup.ts (an Ironic runs the same before an upgrade).
  */
 import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
-import type { IContainer } from 'kubernetes-models/v1/Container';
-import type { IVolume } from 'kubernetes-models/v1/Volume';
-import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { DatabaseBackupModel } from '../../api/model.js';
-import { databaseNames, LABELS, labelValue } from '../names.js';
-import { databaseLabels, nodeSelection } from '../meta.js';
-import { restricted } from '../security.js';
-import { CREDENTIALS_DIR, MYSQL_UID, TLS_DIR } from './render.js';
-import { MARIADB_PORT, type DatabaseRenderInput } from './input.js';
+import { databaseNames } from '../names.js';
+import { databaseLabels } from '../meta.js';
+import { backupJobSpec, backupLabels, RESTORE_SCRIPT, scriptPodSpec, type ScriptPodInput } from '../shared/database-backup.js';
+import type { DatabaseRenderInput } from './input.js';
 
-/** The labels of a database's backup Jobs and pods, which its customize hook selects them by. */
-export const backupLabels = (name: string, component: 'backup' | 'restore' = 'backup'): Record<string, string> => ({
-  [LABELS.database]: labelValue(name),
-  [LABELS.component]: component,
+export { BACKUP_DIR, BACKUP_FILE_PATTERN, BACKUP_SCRIPT, RESTORE_SCRIPT, backupLabels } from '../shared/database-backup.js';
+
+/** What the pod of a backup or restore run needs of the database. */
+export const scriptPodInput = (input: DatabaseRenderInput): ScriptPodInput => ({
+  database: input.name,
+  namespace: input.namespace,
+  image: input.model.image ?? input.config.images.mariadb,
+  nodeSelector: input.model.nodeSelector,
+  ...(input.model.priorityClassName !== undefined && { priorityClassName: input.model.priorityClassName }),
+  credentialsSecretName: input.credentials.secretName,
+  ...(input.tls !== undefined && { tls: { secretName: input.tls.secretName, caKey: input.tls.caKey } }),
 });
-
-/** Where the backup volume is mounted. */
-export const BACKUP_DIR = '/backups';
-/** The name of a complete backup; anything else in the backup directory is not one. */
-export const BACKUP_FILE_PATTERN = /^ironic-[0-9]{8}T[0-9]{6}Z\.sql\.gz$/;
-
-/**
- * The client options of both scripts, written to a file only MariaDB's user reads (mktemp -d, umask 077): the
- * user and password read from the mounted credentials files (never from the environment), the database
- * Service over TCP, and the CA of the server certificate when the database uses TLS.
- */
-const CLIENT_OPTIONS = [
-  'credentials="${CREDENTIALS_DIR:-/auth/mariadb}"',
-  'dir="${BACKUP_DIR:-/backups}"',
-  ': "${DATABASE_HOST:?the database host}" "${DATABASE_PORT:?the database port}"',
-  'umask 077',
-  'work="$(mktemp -d)"',
-  'partial=""',
-  'trap \'rm -rf -- "$work"; if [ -n "$partial" ]; then rm -f -- "$partial"; fi\' EXIT',
-  '{',
-  '  printf \'[client]\\nprotocol=tcp\\nhost=%s\\nport=%s\\n\' "$DATABASE_HOST" "$DATABASE_PORT"',
-  '  printf \'user=%s\\npassword=%s\\n\' "$(< "$credentials/username")" "$(< "$credentials/password")"',
-  '  if [ -n "${DATABASE_CA:-}" ]; then',
-  '    printf \'ssl-ca=%s\\n\' "$DATABASE_CA"',
-  '  fi',
-  '} > "$work/client.cnf"',
-];
-
-/**
- * The backup: `mariadb-dump --single-transaction` of the ironic schema (one consistent snapshot, no locks on
- * Ironic's InnoDB tables), through gzip into a hidden `.ironic-<UTC time>.sql.gz.partial`, checked, then renamed
- * to `ironic-<UTC time>.sql.gz`: only a complete dump ever has a backup's name. `pipefail` makes a failed dump
- * (or gzip, or a full volume) fail the script, and so the Job. A run that is killed midway leaves at most a hidden
- * partial file, which the next run deletes. Then the retention prunes the oldest backups: by count
- * (RETENTION_COUNT), then by age (RETENTION_MAX_AGE_MINUTES); the backup just taken is always kept. Paths and the
- * server can be moved with CREDENTIALS_DIR, BACKUP_DIR, DATABASE_HOST, DATABASE_PORT (the tests run it against a
- * real MariaDB). NOTE: --skip-add-locks writes no LOCK TABLES around the rows, which Galera does not support, so
- * that mariadb-operator's Restore can replay the file into a Galera cluster (README, moving to Galera).
- */
-export const BACKUP_SCRIPT = [
-  'set -euo pipefail',
-  ...CLIENT_OPTIONS,
-  'shopt -s nullglob',
-  'rm -f -- "$dir"/.ironic-*.partial',
-  'name="ironic-$(date -u +%Y%m%dT%H%M%SZ).sql.gz"',
-  'partial="$dir/.$name.partial"',
-  'mariadb-dump --defaults-file="$work/client.cnf" --single-transaction --quick --skip-lock-tables --skip-add-locks --no-tablespaces --hex-blob --triggers ironic | gzip -c > "$partial"',
-  'gzip -t "$partial"',
-  'sync "$partial"',
-  'mv -- "$partial" "$dir/$name"',
-  'partial=""',
-  'echo "backup $name written ($(stat -c %s "$dir/$name") bytes)"',
-  // The file's name as the pod's termination message, for the IronicDatabase's status.
-  'log="${TERMINATION_LOG:-/dev/termination-log}"',
-  'if [ -w "$log" ]; then',
-  '  printf \'%s\' "$name" > "$log"',
-  'fi',
-  'backups=("$dir"/ironic-*.sql.gz)',
-  'keep="${RETENTION_COUNT:-0}"',
-  'if [ "$keep" -gt 0 ] && [ "${#backups[@]}" -gt "$keep" ]; then',
-  '  for old in "${backups[@]:0:${#backups[@]}-keep}"; do',
-  '    rm -f -- "$old"',
-  '    echo "pruned ${old##*/} (more than $keep backups)"',
-  '  done',
-  'fi',
-  'age="${RETENTION_MAX_AGE_MINUTES:-0}"',
-  'if [ "$age" -gt 0 ]; then',
-  '  find "$dir" -maxdepth 1 -type f -name "ironic-*.sql.gz" ! -name "$name" -mmin "+$age" -printf "pruned %f (older than $age minutes)\\n" -delete',
-  'fi',
-  '',
-].join('\n');
-
-/**
- * The restore: RESTORE_FROM names a backup file of the backup directory, or is `latest` (the newest). The whole
- * file is checked before any statement runs: a corrupt or truncated gzip, or a dump without mariadb-dump's
- * closing `-- Dump completed` line, fails with nothing changed. Then the ironic schema is created if missing and
- * the dump is replayed into it (its tables are dropped and created again, so a second run gives the same result).
- */
-export const RESTORE_SCRIPT = [
-  'set -euo pipefail',
-  ...CLIENT_OPTIONS,
-  'from="${RESTORE_FROM:?the backup to restore, or latest}"',
-  'shopt -s nullglob',
-  'if [ "$from" = latest ]; then',
-  '  backups=("$dir"/ironic-*.sql.gz)',
-  '  if [ "${#backups[@]}" -eq 0 ]; then',
-  '    echo "restore failed: there is no backup (ironic-*.sql.gz) in the backup volume" >&2',
-  '    exit 1',
-  '  fi',
-  '  file="${backups[-1]}"',
-  'else',
-  '  file="$dir/$from"',
-  '  if [ ! -f "$file" ]; then',
-  '    echo "restore failed: there is no backup $from in the backup volume" >&2',
-  '    exit 1',
-  '  fi',
-  'fi',
-  'echo "restoring ${file##*/}"',
-  'if ! gzip -t "$file"; then',
-  '  echo "restore failed: ${file##*/} is corrupt (not a complete gzip file); nothing was changed" >&2',
-  '  exit 1',
-  'fi',
-  'if [ "$(gzip -dc "$file" | tail -n 1 | cut -c 1-17)" != "-- Dump completed" ]; then',
-  '  echo "restore failed: ${file##*/} is not a complete mariadb-dump (no closing -- Dump completed line); nothing was changed" >&2',
-  '  exit 1',
-  'fi',
-  'mariadb --defaults-file="$work/client.cnf" -e \'CREATE DATABASE IF NOT EXISTS `ironic`\'',
-  'gzip -dc "$file" | mariadb --defaults-file="$work/client.cnf" --database=ironic',
-  'echo "restored ${file##*/}"',
-  'log="${TERMINATION_LOG:-/dev/termination-log}"',
-  'if [ -w "$log" ]; then',
-  '  printf \'%s\' "${file##*/}" > "$log"',
-  'fi',
-  '',
-].join('\n');
-
-/** The environment of both scripts: where the database is (none of it secret). */
-const serverEnv = (input: DatabaseRenderInput): { name: string; value: string }[] => [
-  { name: 'DATABASE_HOST', value: `${databaseNames(input.name).service}.${input.namespace}.svc` },
-  { name: 'DATABASE_PORT', value: String(MARIADB_PORT) },
-  ...(input.tls !== undefined ? [{ name: 'DATABASE_CA', value: `${TLS_DIR}/ca.crt` }] : []),
-];
-
-/** The retention, for the backup script. */
-const retentionEnv = (backup: DatabaseBackupModel): { name: string; value: string }[] => [
-  ...(backup.keepCount !== undefined ? [{ name: 'RETENTION_COUNT', value: String(backup.keepCount) }] : []),
-  ...(backup.maxAgeMinutes !== undefined ? [{ name: 'RETENTION_MAX_AGE_MINUTES', value: String(backup.maxAgeMinutes) }] : []),
-];
-
-type ScriptPod = {
-  readonly container: Pick<IContainer, 'name' | 'command'>;
-  readonly claimName: string;
-  readonly readOnly: boolean;
-  readonly env: { name: string; value: string }[];
-};
-
-/** The pod of a backup or restore run: the script as MariaDB's user, the credentials and the backup volume. */
-const scriptPodSpec = (input: DatabaseRenderInput, pod: ScriptPod): IPodSpec => {
-  const volumes: IVolume[] = [
-    { name: 'credentials', secret: { secretName: input.credentials.secretName, defaultMode: 0o440 } },
-    { name: 'backups', persistentVolumeClaim: { claimName: pod.claimName, ...(pod.readOnly && { readOnly: true }) } },
-    { name: 'tmp', emptyDir: { medium: 'Memory' } },
-    // Only the CA: the server's private key stays out of the backup pod.
-    ...(input.tls !== undefined
-      ? [{ name: 'tls', secret: { secretName: input.tls.secretName, defaultMode: 0o440, items: [{ key: input.tls.caKey, path: 'ca.crt' }] } }]
-      : []),
-  ];
-  return {
-    restartPolicy: 'Never',
-    automountServiceAccountToken: false,
-    enableServiceLinks: false,
-    securityContext: { fsGroup: MYSQL_UID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
-    ...nodeSelection(input.model.nodeSelector),
-    ...(input.model.priorityClassName !== undefined && { priorityClassName: input.model.priorityClassName }),
-    containers: [
-      {
-        ...pod.container,
-        image: input.model.image ?? input.config.images.mariadb,
-        env: [...serverEnv(input), ...pod.env],
-        volumeMounts: [
-          { name: 'credentials', mountPath: CREDENTIALS_DIR, readOnly: true },
-          { name: 'backups', mountPath: BACKUP_DIR, ...(pod.readOnly && { readOnly: true }) },
-          { name: 'tmp', mountPath: '/tmp' },
-          ...(input.tls !== undefined ? [{ name: 'tls', mountPath: TLS_DIR, readOnly: true }] : []),
-        ],
-        // A failed run's log tail is its termination message: the failure's reason in the IronicDatabase's status.
-        terminationMessagePolicy: 'FallbackToLogsOnError',
-        securityContext: restricted(MYSQL_UID, MYSQL_UID),
-      },
-    ],
-    volumes,
-  };
-};
 
 /** The claim the backups are kept on (destination persistentVolumeClaim). */
 export const renderBackupClaim = (input: DatabaseRenderInput, backup: DatabaseBackupModel): IPersistentVolumeClaim | undefined =>
@@ -228,18 +58,7 @@ export const renderBackupCronJob = (input: DatabaseRenderInput, backup: Database
     failedJobsHistoryLimit: 3,
     jobTemplate: {
       metadata: { labels: { ...databaseLabels(input.name), ...backupLabels(input.name) } },
-      spec: {
-        backoffLimit: 2,
-        template: {
-          metadata: { labels: { ...databaseLabels(input.name), ...backupLabels(input.name) } },
-          spec: scriptPodSpec(input, {
-            container: { name: 'backup', command: ['bash', '-c', BACKUP_SCRIPT, 'backup-database'] },
-            claimName: databaseNames(input.name).backupClaim,
-            readOnly: false,
-            env: retentionEnv(backup),
-          }),
-        },
-      },
+      spec: backupJobSpec(scriptPodInput(input), backup),
     },
   },
 });
@@ -269,7 +88,7 @@ export const renderRestoreJob = (input: DatabaseRenderInput, restore: { readonly
     backoffLimit: 2,
     template: {
       metadata: { labels: { ...databaseLabels(input.name), ...backupLabels(input.name, 'restore') } },
-      spec: scriptPodSpec(input, {
+      spec: scriptPodSpec(scriptPodInput(input), {
         container: { name: 'restore', command: ['bash', '-c', RESTORE_SCRIPT, 'restore-database'] },
         claimName: restore.claimName ?? databaseNames(input.name).backupClaim,
         readOnly: true,

@@ -32,4 +32,4 @@ export type DatabaseRenderInput = {
 
 /** The database (schema) Ironic uses inside MariaDB. */
 export const DATABASE_SCHEMA = 'ironic';
-export const MARIADB_PORT = 3306;
+export { MARIADB_PORT } from '../shared/mariadb.js';

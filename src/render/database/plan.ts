@@ -419,7 +419,14 @@ const planDatabase = (
  */
 const backupOf = (view: ParentView, outcome: DatabaseOutcome): { backup?: { status: DatabaseBackupStatus; condition?: Condition } } => {
   if (outcome.kind === 'rendered' && outcome.input.model.backup !== undefined && outcome.input.model.engine === 'Builtin') {
-    const status = backupStatus({ related: view.related, children: view.children, namespace: view.namespace, name: view.name, previousStatus: view.status });
+    const status = backupStatus({
+      related: view.related,
+      children: view.children,
+      namespace: view.namespace,
+      name: view.name,
+      schedule: outcome.input.model.backup.schedule,
+      previousStatus: view.status,
+    });
     return { backup: { status, condition: backupsFailingCondition(status, view.status, view.now) } };
   }
   if (outcome.kind === 'rendered' && outcome.input.model.backup !== undefined) {

@@ -20,21 +20,12 @@ import { claimFields, ephemeralVolumes } from '../volume-claim.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 import type { TLSVersion } from '../../api/shared/tls-profile.js';
 import { resolveTLSProfile } from '../shared/tls-profiles.js';
+import { CREDENTIALS_DIR, MYSQL_UID, TLS_DIR } from '../shared/mariadb.js';
 
-/**
- * The uid and gid MariaDB runs as. NOTE: 27 is the mysql user of the metal3 mariadb-image; the official
- * image's own mysql user is 999, but its entrypoint runs under any uid (it steps down with gosu only when
- * started as root, and its /run/mysqld is world-writable). Keeping 27 means a data volume the metal3 image
- * wrote (owned by 27:27, directories 0700) works unchanged, with no recursive ownership change and on
- * volumes that ignore fsGroup.
- */
-export const MYSQL_UID = 27;
 const CONFIG_FILE = 'ironic-database.cnf';
 const DATA_VOLUME = 'data';
 /** Where the official image reads extra configuration files, on every start. */
 const CONFIG_DIR = '/etc/mysql/conf.d';
-export const CREDENTIALS_DIR = '/auth/mariadb';
-export const TLS_DIR = '/certs/mariadb';
 
 const selector = (input: DatabaseRenderInput): Record<string, string> => ({ [LABELS.app]: labelValue(databaseNames(input.name).statefulSet) });
 

@@ -12,7 +12,8 @@ import type { Wanted } from '../ownership.js';
 import { featuresOf, type IronicFeature } from './feature.js';
 import type { IronicRenderInput } from './input.js';
 import type { Readiness } from '../status.js';
-import { renderUpgradeJob, type Phase } from './upgrade.js';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
+import { renderUpgradeJob, type Phase, type UpgradeBackupStatus } from './upgrade.js';
 import { renderIronicWorkload } from './workload.js';
 
 /**
@@ -26,6 +27,10 @@ export type ChildrenDecision = {
   readonly kept: readonly KubeChild[];
   readonly readiness: Readiness;
   readonly resyncAfterSeconds?: number;
+  /** The backup Job before the upgrade, while the transition lasts. */
+  readonly backupJob?: IJob;
+  /** The backup before this transition, for the status. */
+  readonly upgradeBackup?: UpgradeBackupStatus;
 };
 
 const isWorkload = (child: KubeChild, input: IronicRenderInput): boolean =>
@@ -37,6 +42,7 @@ export const renderDecision = (input: IronicRenderInput, decision: ChildrenDecis
   return [
     ...(decision.workload === 'render' ? rendered : rendered.filter((c) => !isWorkload(c, input))),
     ...decision.kept,
+    ...(decision.backupJob !== undefined ? [toChild(decision.backupJob)] : []),
     ...decision.jobs.map((phase) => toChild(renderUpgradeJob(input, phase, from))),
   ];
 };

@@ -9,7 +9,9 @@ import { findObject, pathOf, textOf } from '../observed.js';
 import { findCondition, previousReady } from '../status.js';
 import { READY_CONDITION } from '../../api/shared/common.js';
 import { DEFAULT_MAX_CONDUCTORS } from '../../api/shared/constants.js';
-import type { DatabaseConnection } from './input.js';
+import { parseIronicDatabase } from '../../api/ironic-database/parse.js';
+import type { KubeObject } from '../../api/shared/hook.js';
+import type { DatabaseConnection, UpgradeBackupSource } from './input.js';
 
 export type DatabaseResult =
   { readonly ok: true; readonly database?: DatabaseConnection } | { readonly ok: false; readonly kind: 'missing' | 'waiting'; readonly message: string };
@@ -31,6 +33,47 @@ const managedConnection = (status: unknown): DatabaseConnection | undefined => {
     credentialsName,
     ...(tlsSecret !== undefined && { tlsCertificateName: tlsSecret }),
     ...(tlsSecret !== undefined && caKey !== undefined && { tlsCAKey: caKey }),
+  };
+};
+
+/** The last successful backup a database's status reports: its Job and its file. */
+const lastBackupOf = (status: unknown): UpgradeBackupSource['lastBackup'] => {
+  const job = textOf(pathOf(status, 'backup', 'lastSuccessfulJob'));
+  const file = textOf(pathOf(status, 'backup', 'lastBackup'));
+  return job !== undefined && file !== undefined ? { job, file } : undefined;
+};
+
+/**
+ * How to back the IronicDatabase up before an upgrade: when its spec asks for backups with beforeUpgrade (the
+ * default), the pod of its backup CronJob, from its spec and the Secrets its status publishes; it runs in the
+ * namespace of the database, which is the Ironic's (spec.databaseName names one of its namespace). Undefined when no
+ * backup is due. NOTE: engine MariaDBOperator would take a one-shot mariadb-operator Backup (one without a
+ * schedule) here; its backups are not rendered by the hooks yet, and its spec.backup is refused meanwhile.
+ */
+export const upgradeBackupSource = (db: KubeObject, namespace: string, connection: DatabaseConnection): UpgradeBackupSource | undefined => {
+  const parsed = parseIronicDatabase(db['spec']);
+  if (!parsed.ok) return undefined;
+  const { model } = parsed;
+  const backup = model.backup;
+  if (backup === undefined || !backup.beforeUpgrade || model.engine !== 'Builtin' || backup.destination.kind !== 'PersistentVolumeClaim') return undefined;
+  const lastBackup = lastBackupOf(db['status']);
+  return {
+    pod: {
+      database: db.metadata.name,
+      namespace,
+      ...(model.image !== undefined && { image: model.image }),
+      nodeSelector: model.nodeSelector,
+      ...(model.priorityClassName !== undefined && { priorityClassName: model.priorityClassName }),
+      credentialsSecretName: connection.credentialsName,
+      ...(connection.tlsCertificateName !== undefined && {
+        tls: { secretName: connection.tlsCertificateName, caKey: connection.tlsCAKey ?? 'tls.crt' },
+      }),
+    },
+    retention: {
+      ...(backup.keepCount !== undefined && { keepCount: backup.keepCount }),
+      ...(backup.maxAgeMinutes !== undefined && { maxAgeMinutes: backup.maxAgeMinutes }),
+    },
+    ...(lastBackup !== undefined && { lastBackup }),
   };
 };
 
@@ -67,12 +110,14 @@ export const resolveDatabase = (database: DatabaseModel, related: ObjectMap | nu
   // A single MariaDB pod (engine Builtin, the default): named, so that high availability can say so.
   const engine = pathOf(db, 'spec', 'engine');
   const maxConductors = pathOf(db, 'spec', 'maxConductors');
+  const backup = upgradeBackupSource(db, namespace, connection);
   return {
     ok: true,
     database: {
       ...connection,
       ...(engine !== 'MariaDBOperator' && { singlePodDatabase: dbName }),
       maxConductors: typeof maxConductors === 'number' ? maxConductors : DEFAULT_MAX_CONDUCTORS,
+      ...(backup !== undefined && { upgradeBackup: backup }),
     },
   };
 };

@@ -4,6 +4,7 @@
 import type { IronicModel } from '../../api/model.js';
 import type { RenderConfig } from '../config.js';
 import type { IronicNames } from '../names.js';
+import type { BackupRetentionInput, ScriptPodInput } from '../shared/database-backup.js';
 
 /** The JSON-RPC CA of an HA Ironic: the Secret that holds it and a hash of its certificate. */
 export type RpcCAReference = {
@@ -47,6 +48,17 @@ export type TLSReference = MountedReference & {
   readonly issuedFor?: { readonly altNames?: string; readonly ipSans?: string };
 };
 
+/**
+ * What an Ironic needs to back its IronicDatabase up before an upgrade (the database's spec.backup.beforeUpgrade):
+ * the pod of a backup run as the database's CronJob has it (the image left out when it is the default one), the
+ * retention, and the last successful backup as the database's status reports it.
+ */
+export type UpgradeBackupSource = {
+  readonly pod: Omit<ScriptPodInput, 'image'> & { readonly image?: string };
+  readonly retention: BackupRetentionInput;
+  readonly lastBackup?: { readonly job: string; readonly file: string };
+};
+
 /** Connection facts of the database Ironic uses (external or managed). */
 export type DatabaseConnection = {
   readonly host: string;
@@ -61,6 +73,8 @@ export type DatabaseConnection = {
   readonly singlePodDatabase?: string;
   /** The conductors a managed IronicDatabase is sized for (its spec.maxConductors, defaulted). */
   readonly maxConductors?: number;
+  /** How to back a managed IronicDatabase up before an upgrade, when it asks for that. */
+  readonly upgradeBackup?: UpgradeBackupSource;
 };
 
 /** The switch Secrets of the networking service: the user's (related) or our placeholders (children). */

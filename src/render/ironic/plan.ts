@@ -41,7 +41,7 @@ import { issuedForOtherNames, renderCertificate } from './features/cert-manager.
 import type { ApiCredentials, GeneratedTLS, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences, userCredentialsProblems } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
-import { downgradeRefusal, transitionFrom, type Phase } from './upgrade.js';
+import { downgradeRefusal, transitionFrom, upgradeBackupGate, type Phase } from './upgrade.js';
 
 /** A sync's answer before it is put on the wire. */
 export type IronicSyncResult = { readonly status: IronicStatus; readonly children: KubeChild[]; readonly resyncAfterSeconds?: number };
@@ -372,13 +372,23 @@ export const decideIronicChildren = (view: ParentView, input: IronicRenderInput,
   const from = transitionFrom(installed);
   const observedJob = (phase: Phase): KubeObject | undefined =>
     findObject(view.children, GROUP_KEYS.job, view.namespace, names.upgradeJob(phase, from, model.version));
+  const gate = upgradeBackupGate({
+    input,
+    installed,
+    observed: findObject(view.children, GROUP_KEYS.job, view.namespace, names.upgradeBackupJob(from, model.version)),
+    previousStatus: view.status,
+  });
+  // The backup Job stays in the response until the transition is over, like the upgrade Jobs.
+  const backup = gate.kind === 'none' ? {} : { ...(gate.job !== undefined && { backupJob: gate.job }), upgradeBackup: gate.status };
+  const running = observedWorkloads(view, names).map(keepObserved);
+  if (gate.kind === 'wait') return { workload: 'keep', jobs: [], kept: running, readiness: gate.readiness, ...backup };
   const pre = jobReadiness(observedJob('pre'), 'pre-upgrade');
-  if (pre.state !== 'ready') return { workload: 'keep', jobs: ['pre'], kept: observedWorkloads(view, names).map(keepObserved), readiness: pre };
+  if (pre.state !== 'ready') return { workload: 'keep', jobs: ['pre'], kept: running, readiness: pre, ...backup };
   // A Job once created stays in the response until the transition is over: one left out is deleted.
   if (workload.state !== 'ready')
-    return { workload: 'render', jobs: ['pre', ...(observedJob('post') !== undefined ? ['post' as const] : [])], kept: [], readiness: workload };
+    return { workload: 'render', jobs: ['pre', ...(observedJob('post') !== undefined ? ['post' as const] : [])], kept: [], readiness: workload, ...backup };
   const post = jobReadiness(observedJob('post'), 'post-upgrade');
-  return { workload: 'render', jobs: ['pre', 'post'], kept: [], readiness: post.state === 'ready' ? workload : post };
+  return { workload: 'render', jobs: ['pre', 'post'], kept: [], readiness: post.state === 'ready' ? workload : post, ...backup };
 };
 
 /**
@@ -471,6 +481,7 @@ export const finishIronic = (
       generation: view.generation,
       credentialsName: materials.credentials.secretName,
       access: clientAccess(input),
+      ...(planned.upgradeBackup !== undefined && { upgradeBackup: planned.upgradeBackup }),
       now: view.now,
     }),
     children: [...children, ...retained],

@@ -2,6 +2,7 @@
  * The status of an Ironic: one Ready condition, the version fields and the credentials Secret.
  */
 import type { ClientAccess, IronicStatus } from '../../api/ironic/schema.js';
+import { previousUpgradeBackup, type UpgradeBackupStatus } from './upgrade.js';
 import { pathOf } from '../observed.js';
 import { readyCondition, type Readiness } from '../status.js';
 
@@ -90,6 +91,8 @@ export const computeIronicStatus = (params: {
   readonly credentialsName: string | undefined;
   /** How clients reach the Ironic, when rendered; otherwise the previous status's is kept. */
   readonly access?: ClientAccess;
+  /** The backup before the current upgrade, when one is due; otherwise the previous status's is kept. */
+  readonly upgradeBackup?: UpgradeBackupStatus;
   readonly now: string;
 }): IronicStatus => {
   const { outcome, previousStatus } = params;
@@ -100,6 +103,7 @@ export const computeIronicStatus = (params: {
   const installed = isReady ? params.targetVersion : stringAt(previousStatus, 'installedVersion');
   const credentials = params.credentialsName ?? stringAt(previousStatus, 'apiCredentialsName');
   const access = params.access ?? previousAccess(previousStatus);
+  const upgradeBackup = params.upgradeBackup ?? previousUpgradeBackup(previousStatus);
   return {
     conditions: [condition],
     ...(requested !== undefined && { requestedVersion: requested }),
@@ -107,5 +111,6 @@ export const computeIronicStatus = (params: {
     ...(credentials !== undefined && { apiCredentialsName: credentials }),
     ...(params.generation !== undefined && { observedGeneration: params.generation }),
     ...(access !== undefined && { access }),
+    ...(upgradeBackup !== undefined && { upgradeBackup }),
   };
 };
