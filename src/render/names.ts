@@ -122,7 +122,6 @@ export type IronicNames = {
   readonly serviceMonitor: string;
   readonly networking: string;
   readonly networkingService: string;
-  readonly conductors: string;
   readonly switchConfig: string;
   readonly switchCredentials: string;
   readonly upgradeJob: (phase: 'pre' | 'post', from: string, to: string) => string;
@@ -162,8 +161,6 @@ export const ironicNames = (name: string): IronicNames => ({
   serviceMonitor: objectName(name, '-metrics'),
   networking: objectName(name, '-networking'),
   networkingService: dnsLabel(name, '-networking-service'),
-  /** The headless Service whose DNS name lists the nodes of a high-availability Ironic that serves DHCP. */
-  conductors: dnsLabel(name, '-conductors'),
   switchConfig: objectName(name, '-switch-config'),
   switchCredentials: objectName(name, '-switch-credentials'),
   /** Upgrade Jobs are named by the transition, as upstream: `<name>-pre-37.0-to-38.0`, `<name>-post-none-to-38.0`. */

@@ -332,6 +332,12 @@ const TABLES: readonly RuleTable[] = [
         words: ['needs keepalived with high availability', 'virtual IP', 'remove ipAddress'],
       },
       {
+        name: 'HA with an IPv6 virtual IP',
+        spec: { ...HA, networking: { ...PROV6, keepalived: { enabled: true } } },
+        path: 'spec.networking.ipAddress',
+        words: ['must be an IPv4 address', '2001:db8::2'],
+      },
+      {
         name: 'HA with an ipAddress and keepalived disabled',
         spec: { ...HA, networking: { ...PROV, keepalived: { enabled: false } } },
         path: 'spec.networking.ipAddress',
@@ -1274,6 +1280,7 @@ const TABLES: readonly RuleTable[] = [
     accepted: [
       { name: 'with ipAddress', spec: { networking: { bindInterface: true, ipAddress: '192.0.2.2', interface: 'eth1' } } },
       { name: 'node IP from the downward API', spec: { networking: { bindInterface: true } } },
+      { name: 'HA, node IP from the downward API', spec: { ...HA, networking: { bindInterface: true } } },
     ],
     refused: [
       {
@@ -1287,6 +1294,12 @@ const TABLES: readonly RuleTable[] = [
         spec: { networking: { bindInterface: true, macAddresses: ['52:54:00:00:00:01'] } },
         path: 'spec.networking.bindInterface',
         words: ['set ipAddress'],
+      },
+      {
+        name: 'HA with a virtual IP: each node listens on its own address',
+        spec: { ...HA, networking: { ...PROV, bindInterface: true, keepalived: { enabled: true } } },
+        path: 'spec.networking.bindInterface',
+        words: ['bindInterface cannot be used with high availability', 'remove bindInterface'],
       },
     ],
   },

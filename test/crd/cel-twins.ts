@@ -163,6 +163,14 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
       samples: networkingSamples,
       twin: problemAt('.networking.dhcp', /^DHCP with high availability needs keepalived/),
     },
+    'spec: networking.ipAddress with highAvailability must be an IPv4 address': {
+      samples: networkingSamples,
+      twin: problemAt('.networking.ipAddress', /^networking\.ipAddress with high availability must be an IPv4 address/),
+    },
+    'spec: bindInterface cannot be used with highAvailability and a virtual IP (networking.ipAddress)': {
+      samples: networkingSamples,
+      twin: problemAt('.networking.bindInterface', /^bindInterface cannot be used with high availability and a virtual IP/),
+    },
     'spec: tls.insecureRPC only makes sense with highAvailability': {
       samples: tlsSamples,
       twin: problemAt('.tls.insecureRPC', /^insecureRPC only makes sense with highAvailability/),

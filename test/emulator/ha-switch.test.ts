@@ -94,8 +94,5 @@ t.test('with DHCP and keepalived (ha-dhcp.yaml), false → true: the same, and t
   const containers = JSON.stringify(objAtOrEmpty(daemonSet, 'spec', 'template', 'spec')['containers'] ?? []);
   t.match(containers, /"name":"dnsmasq"/, 'dnsmasq on every node');
   t.match(containers, /dhcp-failover/, 'behind the failover script');
-  t.ok(
-    children.some((c) => c.kind === 'Service' && c.metadata.name === 'ironic-conductors'),
-    'the headless Service of the peers',
-  );
+  t.match(containers, /DHCP_PEERS_API/, 'and writes the fallback script from the local API');
 });

@@ -110,10 +110,16 @@ const rendered = async (): Promise<Rendered> => {
   const keepalived = containerOf(pod, 'keepalived');
   const secret = children.map((c) => objAt(c)).find((c) => c['kind'] === 'Secret' && String(objAt(c['metadata'])['name']).startsWith('ironic-keepalived-'));
   const template = Buffer.from(String(objAt(objAt(secret)['data'])['keepalived.conf']), 'base64').toString('utf8');
+  const secretValue = (name: string, key: string): string => {
+    const found = children.map((c) => objAt(c)).find((c) => c['kind'] === 'Secret' && objAt(c['metadata'])['name'] === name);
+    return Buffer.from(String(objAt(objAt(found)['data'])[key]), 'base64').toString('utf8');
+  };
   const env: Record<string, string> = {};
   for (const e of dnsmasq?.env ?? []) {
+    const ref = e.valueFrom?.secretKeyRef;
     if (e.value !== undefined) env[e.name] = e.value;
     else if (e.valueFrom?.fieldRef?.fieldPath === 'spec.nodeName') env[e.name] = 'NODE';
+    else if (ref?.name !== undefined) env[e.name] = secretValue(ref.name, ref.key);
     else throw new Error(`dnsmasq variable ${e.name} comes from ${JSON.stringify(e.valueFrom)}: the test does not resolve it`);
   }
   const vips = keepalived?.env?.find((e) => e.name === 'KEEPALIVED_VIRTUAL_IPS')?.value ?? '';
@@ -198,18 +204,32 @@ t.test('DHCP with high availability: one server, the one holding the virtual IP,
     const file = join(dir, `${what}-${node}.log`);
     return existsSync(file) ? readFileSync(file, 'utf8') : '';
   };
-  // The cluster's DNS answers for the headless Service with the nodes of ready Ironic pods.
+  // Each node's Ironic API stands in a small server on the node's loopback: it checks the credentials and lists
+  // the conductors by the addresses they registered (one of them dead); the image's python3.12 is Debian's /usr/bin/python3.
   const bin = join(dir, 'bin');
   mkdirSync(bin);
-  const answer = NODES.map((n) => `${NODE_ADDRESSES[n] ?? ''}    STREAM ${pod.env['DHCP_PEERS_NAME'] ?? ''}`).join('\n');
-  writeFileSync(
-    join(bin, 'getent'),
-    `#!/bin/sh\n[ "$1" = ahostsv4 ] && [ "$2" = "${pod.env['DHCP_PEERS_NAME'] ?? ''}" ] || exit 2\nprintf '%s\\n' '${answer}'\n`,
-  );
-  chmodSync(join(bin, 'getent'), 0o755);
+  writeFileSync(join(bin, 'python3.12'), '#!/bin/sh\nexec /usr/bin/python3 "$@"\n');
+  chmodSync(join(bin, 'python3.12'), 0o755);
+  const conductors = [...NODES.map((n) => ({ hostname: NODE_ADDRESSES[n], alive: true })), { hostname: '192.0.2.99', alive: false }];
+  const api = new URL(pod.env['DHCP_PEERS_API'] ?? '');
+  const expected = `Basic ${Buffer.from(`${pod.env['DHCP_PEERS_USERNAME'] ?? ''}:${pod.env['DHCP_PEERS_PASSWORD'] ?? ''}`).toString('base64')}`;
+  const fakeAPI = [
+    'import http.server, json, sys',
+    'class H(http.server.BaseHTTPRequestHandler):',
+    '    def do_GET(self):',
+    `        ok = self.path == "/v1/conductors" and self.headers.get("Authorization") == ${JSON.stringify(expected)} and self.headers.get("X-OpenStack-Ironic-API-Version") == "1.49"`,
+    `        body = json.dumps({"conductors": json.loads(${JSON.stringify(JSON.stringify(conductors))})} if ok else {"error": "refused"}).encode()`,
+    '        self.send_response(200 if ok else 401)',
+    '        self.end_headers()',
+    '        self.wfile.write(body)',
+    '    def log_message(self, *args):',
+    '        pass',
+    `http.server.HTTPServer((${JSON.stringify(api.hostname)}, ${api.port}), H).serve_forever()`,
+  ].join('\n');
   const peersFile = (node: string): string => join(dir, `root-${node}`, 'shared', 'html', 'ha-peers.ipxe');
   const keepaliveds = new Map<string, ChildProcess>();
   for (const node of NODES) {
+    start(node, 'api', ['/usr/bin/python3', '-c', fakeAPI]);
     const conf = join(dir, `keepalived-${node}.conf`);
     writeFileSync(conf, keepalivedConf(pod.keepalived, pod.vips));
     keepaliveds.set(
@@ -246,19 +266,21 @@ t.test('DHCP with high availability: one server, the one holding the virtual IP,
   t.match(readFileSync(join(dir, `root-${holder}`, 'conf', 'dnsmasq', 'dnsmasq.conf'), 'utf8'), /\ndhcp-authoritative\n/, 'dnsmasq is authoritative');
 
   t.equal(pod.env['DHCP_PEERS_FILE'], '/shared/html/ha-peers.ipxe', 'the fallback script is served by httpd');
-  t.equal(
-    readFileSync(peersFile(holder), 'utf8'),
-    [
-      '#!ipxe',
-      ...NODES.map(
-        (n) =>
-          `chain --autofree http://${NODE_ADDRESSES[n] ?? ''}:6180/pxelinux.cfg/\${mac:hexhyp} || echo no boot configuration on ${NODE_ADDRESSES[n] ?? ''}`,
-      ),
-      'chain --autofree inspector.ipxe',
-      '',
-    ].join('\n'),
-    "the serving node writes boot.ipxe's fallback: every node's per-host file, then inspection",
-  );
+  const peers = [
+    '#!ipxe',
+    ...NODES.map(
+      (n) =>
+        `chain --autofree --timeout 10000 http://${NODE_ADDRESSES[n] ?? ''}:6180/pxelinux.cfg/\${mac:hexhyp} || echo no boot configuration on ${NODE_ADDRESSES[n] ?? ''}`,
+    ),
+    'chain --autofree inspector.ipxe',
+    '',
+  ].join('\n');
+  const content = (node: string): string | undefined => (existsSync(peersFile(node)) ? readFileSync(peersFile(node), 'utf8') : undefined);
+  // Written at once (the API may not answer yet: then inspection only), and again every ten seconds.
+  const written = await waitFor(() => (content(holder) === peers ? true : undefined), 15);
+  t.ok(written, "the serving node writes boot.ipxe's fallback: the per-host file on every live conductor, then inspection", {
+    found: content(holder) ?? 'nothing',
+  });
   t.notOk(
     NODES.some((n) => n !== holder && existsSync(peersFile(n))),
     'only the serving node writes it',
@@ -299,7 +321,7 @@ t.test('DHCP with high availability: one server, the one holding the virtual IP,
   t.ok(next, 'another node took the virtual IP and serves DHCP');
   t.ok(failover <= FAILOVER_SECONDS, `a new DHCP server within ${String(FAILOVER_SECONDS)} s (took ${failover.toFixed(1)} s)`);
   if (next === undefined || h1 === undefined) return;
-  t.ok(existsSync(peersFile(next)), 'the new server writes the fallback script too');
+  t.ok(await waitFor(() => (content(next) === peers ? true : undefined), 15), 'the new server writes the fallback script too');
 
   // h1 asks again for the lease the lost node gave it (INIT-REBOOT): the new server, authoritative, confirms it.
   const renewed = ask('h1');

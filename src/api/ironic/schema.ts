@@ -807,6 +807,14 @@ export const IronicSpec = Type.Object(
         message: 'networking.dhcp with highAvailability needs keepalived, whose virtual IP elects the node that serves DHCP',
       },
       {
+        rule: `!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !${celGiven('self.networking.ipAddress')} || !self.networking.ipAddress.contains(':')`,
+        message: 'networking.ipAddress with highAvailability must be an IPv4 address',
+      },
+      {
+        rule: `!(has(self.highAvailability) && self.highAvailability) || !has(self.networking) || !(has(self.networking.bindInterface) && self.networking.bindInterface) || !${celGiven('self.networking.ipAddress')}`,
+        message: 'bindInterface cannot be used with highAvailability and a virtual IP (networking.ipAddress)',
+      },
+      {
         rule: '(has(self.highAvailability) && self.highAvailability) || !has(self.tls) || !has(self.tls.insecureRPC) || !self.tls.insecureRPC',
         message: 'tls.insecureRPC only makes sense with highAvailability',
       },

@@ -12,10 +12,10 @@ import { EXTRA_RANGES_MIN_VERSION } from '../shared/constants.js';
 /** True for a string with at least one character. */
 export const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== '';
 
-/** True for an absent, empty or whitespace-only string. */
 /** keepalived holds networking.ipAddress, in either form (keepalived.enabled, or the deprecated ipAddressManager). */
 export const keepalivedOn = (spec: IronicSpec): boolean => spec.networking?.keepalived?.enabled === true || spec.networking?.ipAddressManager === 'keepalived';
 
+/** True for an absent, empty or whitespace-only string. */
 export const isBlank = (value: string | undefined): boolean => value === undefined || value.trim() === '';
 
 const IP_EXAMPLES = 'use an IPv4 address such as 192.0.2.10 (four numbers from 0 to 255, without leading zeros) or an IPv6 address such as 2001:db8::10';

@@ -207,16 +207,44 @@ const externalURLsTogether: Rule = ({ spec }) => {
   ];
 };
 
-// Rule 9. NOTE: with keepalived, ipAddress is the virtual IP it moves between the nodes (DHCP in HA).
-const haWithoutIPAddress: Rule = ({ spec }) =>
-  isHA(spec) && nonEmpty(spec.networking?.ipAddress) && !keepalivedOn(spec)
-    ? [
-        problem(
-          'spec.networking.ipAddress',
-          'networking.ipAddress needs keepalived with high availability: every replica uses its own node address, and ipAddress can only be the virtual IP that keepalived moves between the nodes: enable networking.keepalived, or remove ipAddress',
-        ),
-      ]
-    : [];
+// Rule 9. NOTE: with keepalived, ipAddress is the virtual IP it moves between the nodes (DHCP in HA). An IPv6
+// one is refused: the image takes the newest IPv6 address of the interface as Ironic's own, which on the node
+// holding it would be the virtual IP.
+const haWithoutIPAddress: Rule = ({ spec }) => {
+  const ip = spec.networking?.ipAddress;
+  if (!isHA(spec) || !nonEmpty(ip)) return [];
+  return [
+    ...(keepalivedOn(spec)
+      ? []
+      : [
+          problem(
+            'spec.networking.ipAddress',
+            'networking.ipAddress needs keepalived with high availability: every replica uses its own node address, and ipAddress can only be the virtual IP that keepalived moves between the nodes: enable networking.keepalived, or remove ipAddress',
+          ),
+        ]),
+    ...(ip.includes(':')
+      ? [
+          problem(
+            'spec.networking.ipAddress',
+            `networking.ipAddress with high availability must be an IPv4 address, not ${describeValue(ip)}: with an IPv6 virtual IP, the node holding it would take it as Ironic's own address`,
+          ),
+        ]
+      : []),
+  ];
+};
+
+// Rule 9b. With high availability every node listens on an address only the node knows (its interface's),
+// which nothing can probe from the pod spec; the virtual IP is not it.
+const haBindInterface: Rule = ({ spec }) => {
+  const n = spec.networking;
+  if (!isHA(spec) || n?.bindInterface !== true || !nonEmpty(n.ipAddress)) return [];
+  return [
+    problem(
+      'spec.networking.bindInterface',
+      'bindInterface cannot be used with high availability and a virtual IP: each node would listen only on its own address of the interface, which the probes and the other nodes cannot know; remove bindInterface',
+    ),
+  ];
+};
 
 // Rule 10 (DHCP) lives in validate-network.ts.
 const dhcpRule: Rule = ({ spec }) => dhcpRules(spec);
@@ -783,6 +811,7 @@ const RULES: readonly Rule[] = [
   externalIPAlone,
   externalURLsTogether,
   haWithoutIPAddress,
+  haBindInterface,
   dhcpRule,
   legacyKeepalivedRules,
   keepalivedRules,

@@ -6,16 +6,14 @@
  * only the node that holds keepalived's virtual IP serves: a start script runs rundnsmasq while the address is
  * on the provisioning interface and stops dnsmasq within a second of it leaving. dnsmasq is then authoritative,
  * so that the new server answers the renewals of leases the lost one handed out, and it names the virtual IP
- * as next server and in the iPXE chain URL (IRONIC_IP), so hosts always boot from the node that answered.
+ * in the iPXE chain URL (IRONIC_IP), so hosts always load boot.ipxe from the node that answered.
  */
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import type { IService } from 'kubernetes-models/v1/Service';
 import type { DHCPModel } from '../../../api/model.js';
 import { IRONIC_GID, IRONIC_UID, withCapabilities } from '../../security.js';
 import { buildCommonEnv } from '../common-env.js';
-import { GROUP_KEYS } from '../../../api/shared/hook.js';
-import { PORT_NAMES, childLabels, dedupeEnv, env, fieldEnv, joinedEnv, optionalEnv, resourcesOf, selectorLabels } from '../facts.js';
+import { dedupeEnv, env, fieldEnv, joinedEnv, optionalEnv, resourcesOf } from '../facts.js';
 import { MOUNTS, sharedMount } from '../volumes.js';
 import type { ContainerContext, IronicFeature } from '../feature.js';
 import type { IronicRenderInput } from '../input.js';
@@ -25,29 +23,56 @@ import { dnsmasqProbe, startupProbe } from '../probes.js';
 export const RUNDNSMASQ = '/bin/rundnsmasq';
 
 /**
+ * The fallback of boot.ipxe with high availability, served from /shared/html. Each conductor writes the iPXE file
+ * of every host it manages under its own httpd, but hosts load boot.ipxe from the node that holds the virtual IP:
+ * when a host's file is not there, boot.ipxe chains this script, which tries the file on every live conductor,
+ * then inspection. The conductors are listed by the node's own Ironic API (`GET /v1/conductors`): their host
+ * names are the addresses Ironic builds its URLs from (the image's IRONIC_CONDUCTOR_HOST is IRONIC_URL_HOST).
+ */
+export const PEERS_SCRIPT = 'ha-peers.ipxe';
+
+/**
+ * The live conductors' host names, one per line, from the local API (a loopback call to this pod's own Ironic,
+ * so its certificate is not verified; the API credentials come from the environment). Python is the image's
+ * own (python3.12 renders its configuration files).
+ */
+export const LIST_CONDUCTORS = [
+  'import base64, json, os, ssl, urllib.request',
+  'auth = base64.b64encode((os.environ["DHCP_PEERS_USERNAME"] + ":" + os.environ["DHCP_PEERS_PASSWORD"]).encode()).decode()',
+  'request = urllib.request.Request(os.environ["DHCP_PEERS_API"] + "/v1/conductors", headers={"Authorization": "Basic " + auth, "X-OpenStack-Ironic-API-Version": "1.49"})',
+  'with urllib.request.urlopen(request, timeout=5, context=ssl._create_unverified_context()) as answer:',
+  '    for conductor in json.load(answer)["conductors"]:',
+  '        if conductor.get("alive"):',
+  '            print(conductor["hostname"])',
+].join('\n');
+
+/**
  * The start script with high availability: it runs its arguments (rundnsmasq, which execs dnsmasq in its own
  * process) while DHCP_VIRTUAL_IP is on PROVISIONING_INTERFACE, stops it when the address leaves, and exits
  * with dnsmasq's status when dnsmasq stops on its own (the kubelet restarts the container). Each change is
- * one log line that names the node: `kubectl logs -c dnsmasq` tells which node serves.
+ * one log line that names the node: `kubectl logs -c dnsmasq` tells which node serves. While it serves, it
+ * writes the fallback script every ten seconds in the background (so that a slow API never delays the check
+ * of the address), and keeps the last one when the API does not answer.
  */
 export const DHCP_FAILOVER_SCRIPT = [
   'set -u',
   'node="${NODE_NAME:-this node}"',
   'holds_vip() { [ -n "$(ip -o addr show dev "$PROVISIONING_INTERFACE" to "$DHCP_VIRTUAL_IP" 2>/dev/null)" ]; }',
-  'pid=""',
-  // The fallback of boot.ipxe on this node: the per-host iPXE files of the other nodes, then inspection.
   'write_peers() {',
-  '  tmp="$DHCP_PEERS_FILE.tmp"',
+  '  tmp="$DHCP_PEERS_FILE.$BASHPID.tmp"',
   '  mkdir -p "$(dirname "$DHCP_PEERS_FILE")"',
+  '  peers="$(python3.12 -c "$DHCP_PEERS_QUERY" 2>/dev/null)" || peers=""',
+  '  if [ -z "$peers" ] && [ -e "$DHCP_PEERS_FILE" ]; then return 0; fi',
   '  {',
   "    echo '#!ipxe'",
-  '    for peer in $(getent "$DHCP_PEERS_DATABASE" "$DHCP_PEERS_NAME" | awk \'{ print $1 }\' | sort -u); do',
-  '      case "$peer" in *:*) host="[$peer]" ;; *) host="$peer" ;; esac',
-  '      echo "chain --autofree $DHCP_PEERS_URL_SCHEME://$host:$DHCP_PEERS_PORT/pxelinux.cfg/\\${mac:hexhyp} || echo no boot configuration on $peer"',
+  '    for peer in $peers; do',
+  '      case "$peer" in \\[*) host="$peer" ;; *:*) host="[$peer]" ;; *) host="$peer" ;; esac',
+  '      echo "chain --autofree --timeout 10000 $DHCP_PEERS_URL_SCHEME://$host:$DHCP_PEERS_PORT/pxelinux.cfg/\\${mac:hexhyp} || echo no boot configuration on $peer"',
   '    done',
   "    echo 'chain --autofree inspector.ipxe'",
   '  } >"$tmp" && mv -f "$tmp" "$DHCP_PEERS_FILE"',
   '}',
+  'pid=""',
   'ticks=0',
   'stop_dhcp() { if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null; wait "$pid"; pid=""; fi; }',
   "trap 'stop_dhcp; exit 0' TERM INT",
@@ -56,17 +81,16 @@ export const DHCP_FAILOVER_SCRIPT = [
   '  if holds_vip; then',
   '    if [ -z "$pid" ]; then',
   '      echo "dhcp-failover: $DHCP_VIRTUAL_IP is on $node: serving DHCP"',
-  '      write_peers',
   '      "$@" &',
   '      pid=$!',
+  '      ticks=0',
   '    elif ! kill -0 "$pid" 2>/dev/null; then',
   '      wait "$pid"',
   '      status=$?',
   '      echo "dhcp-failover: dnsmasq stopped on its own with status $status"',
   '      exit $(( status == 0 ? 1 : status ))',
-  '    elif [ $(( ticks % 10 )) -eq 0 ]; then',
-  '      write_peers',
   '    fi',
+  '    if [ $(( ticks % 10 )) -eq 0 ]; then write_peers & fi',
   '  elif [ -n "$pid" ]; then',
   '    echo "dhcp-failover: $DHCP_VIRTUAL_IP left $node: DHCP stopped"',
   '    stop_dhcp',
@@ -108,50 +132,28 @@ export const dhcpOptions = (dhcp: DHCPModel): string =>
 
 /**
  * With high availability: the virtual IP is dnsmasq's address (IRONIC_IP wins over the provisioning settings
- * in the image, so rundnsmasq does not wait for it), and the start script watches it.
+ * in the image, so rundnsmasq does not wait for it), the start script watches it, and the fallback script's
+ * settings: the local API (on loopback: validation refuses bindInterface here) and how the peers serve files.
  */
-/** The DNS name of the headless Service (without a cluster domain, the resolver's search list completes it). */
-const peersName = (input: IronicRenderInput): string => {
-  const domain = input.config.clusterDomain;
-  return `${input.names.conductors}.${input.namespace}.svc${domain !== '' ? `.${domain}` : ''}`;
-};
-
 const failoverEnv = (input: IronicRenderInput): IEnvVar[] => {
   const { networking: n, tls } = input.model;
   const vip = n.ipAddress;
   if (!input.model.highAvailability || vip === undefined) return [];
+  const secret = input.credentials.secretName;
   return [
     env('IRONIC_IP', vip),
     env('DHCP_VIRTUAL_IP', vip),
     fieldEnv('NODE_NAME', 'spec.nodeName'),
-    env('DHCP_PEERS_NAME', peersName(input)),
-    env('DHCP_PEERS_DATABASE', vip.includes(':') ? 'ahostsv6' : 'ahostsv4'),
+    env('DHCP_PEERS_API', `${tls.enabled ? 'https' : 'http'}://127.0.0.1:${String(n.apiPort)}`),
+    { name: 'DHCP_PEERS_USERNAME', valueFrom: { secretKeyRef: { name: secret, key: 'username' } } },
+    { name: 'DHCP_PEERS_PASSWORD', valueFrom: { secretKeyRef: { name: secret, key: 'password' } } },
+    env('DHCP_PEERS_QUERY', LIST_CONDUCTORS),
     // iPXE over TLS loads everything over HTTPS from the httpd's iPXE port.
     env('DHCP_PEERS_URL_SCHEME', tls.ipxe ? 'https' : 'http'),
     env('DHCP_PEERS_PORT', String(tls.ipxe ? n.ipxeTLSPort : n.imageServerPort)),
     env('DHCP_PEERS_FILE', `${MOUNTS.shared}/html/${PEERS_SCRIPT}`),
   ];
 };
-
-/**
- * The fallback script of boot.ipxe with high availability. Every node's Ironic writes the iPXE file of each
- * host it manages under its own httpd, and hosts load boot.ipxe from the node that holds the virtual IP: when
- * the file is not there, boot.ipxe chains this script, which the serving node writes (every ten seconds) from
- * the DNS name of a headless Service over the Ironic pods, the node addresses; inspector.ipxe comes last.
- */
-export const PEERS_SCRIPT = 'ha-peers.ipxe';
-
-/** The headless Service whose name resolves to the node of every ready Ironic pod (they use the host network). */
-export const renderConductorsService = (input: IronicRenderInput): IService => ({
-  apiVersion: 'v1',
-  kind: 'Service',
-  metadata: { name: input.names.conductors, namespace: input.namespace, labels: childLabels(input) },
-  spec: {
-    clusterIP: 'None',
-    selector: selectorLabels(input),
-    ports: [{ name: PORT_NAMES.imageServer, port: input.model.networking.imageServerPort, targetPort: PORT_NAMES.imageServer, protocol: 'TCP' }],
-  },
-});
 
 /** The container's command: rundnsmasq, behind the failover script with high availability. */
 const dnsmasqCommand = (input: IronicRenderInput): string[] =>
@@ -197,6 +199,4 @@ export const DNSMASQ: IronicFeature = {
   // With high availability: the peers' fallback script, written into /shared/html and named in ironic.conf.
   mounts: (input) => (input.model.highAvailability ? { dnsmasq: [sharedMount] } : {}),
   env: (input) => (input.model.highAvailability ? { ironic: [env('OS_PXE__IPXE_FALLBACK_SCRIPT', PEERS_SCRIPT)] } : {}),
-  children: (input) => (input.model.highAvailability ? [renderConductorsService(input)] : []),
-  wanted: (model, names) => (model.highAvailability ? [{ group: GROUP_KEYS.service, name: names.conductors }] : []),
 };
