@@ -228,6 +228,47 @@ const conditionOf = (object: KubeResource, type: string): Json | undefined =>
 
 const hasCondition = (object: KubeResource, type: string, status: string): boolean => conditionOf(object, type)?.['status'] === status;
 
+/**
+ * A status with its conditions' lastTransitionTime as meta.SetStatusCondition keeps it: the previous time while a
+ * condition's status is unchanged, `now` when it changes.
+ */
+const transitioned = (object: KubeResource, status: Json, now: number): Json => ({
+  ...status,
+  conditions: listOf(status['conditions']).map((c) => {
+    if (!isRecord(c)) return c;
+    const before = listOf(at(object, ['status', 'conditions'])).find((p): p is Json => isRecord(p) && p['type'] === c['type']);
+    const since = before !== undefined && before['status'] === c['status'] ? before['lastTransitionTime'] : undefined;
+    return { ...c, lastTransitionTime: typeof since === 'string' ? since : new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+  }),
+});
+
+/** The Job of a one-shot Backup (BuildBackupJob): named as the Backup, owned by it. NOTE: a placeholder pod. */
+const oneShotBackupJob = (backup: KubeResource): KubeResource => ({
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: {
+    name: backup.metadata.name,
+    namespace: backup.metadata.namespace ?? '',
+    ownerReferences: [
+      {
+        apiVersion: MARIADB_API_VERSION,
+        kind: 'Backup',
+        name: backup.metadata.name,
+        uid: backup.metadata.uid ?? '',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ],
+  },
+  spec: {
+    backoffLimit: 5,
+    template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'mariadb', image: 'docker-registry1.mariadb.com/library/mariadb' }] } },
+  },
+});
+
+const jobConditionTrue = (job: KubeResource, type: string): boolean =>
+  listOf(at(job, ['status', 'conditions'])).some((c) => isRecord(c) && c['type'] === type && c['status'] === 'True');
+
 /** The Restore of a MariaDB's bootstrapFrom (BuildRestore): its source, owned by the MariaDB. */
 const restoreOf = (mariadb: KubeResource): KubeResource => {
   const bootstrap = at(mariadb, ['spec', 'bootstrapFrom']);
@@ -402,14 +443,37 @@ export class MariaDBOperatorStandIn {
       case 'Grant':
         return this.#reconcileGrant(store, object, now);
       case 'Backup':
-        // NOTE: the stand-in runs no CronJob: a Backup stays Scheduled (SetCompleteWithCronJob before a first run).
-        return this.#setStatus(store, object, completeStatus(false, 'CronJobScheduled', 'Scheduled'));
+        // NOTE: the stand-in runs no CronJob: a scheduled Backup stays Scheduled (SetCompleteWithCronJob before a first run).
+        if (isRecord(at(object, ['spec', 'schedule']))) return this.#setStatus(store, object, completeStatus(false, 'CronJobScheduled', 'Scheduled'));
+        return this.#reconcileOneShotBackup(store, object, now);
       case 'Restore':
         // NOTE: the stand-in's restore Job always succeeds at once (SetCompleteWithJob of a complete Job).
         return this.#setStatus(store, object, completeStatus(true, 'JobComplete', 'Success'));
       default:
         return this.#setStatus(store, object, mariadbOperatorReadyStatus(object));
     }
+  }
+
+  /**
+   * A Backup without a schedule runs once (BatchReconciler.reconcileJob): its Job, named as the Backup and owned by
+   * it, is created when missing (so deleting the Backup deletes the Job, and a new Backup runs a new one), and the
+   * Backup's Complete condition follows it (SetCompleteWithJob): True JobFailed, True JobComplete, else False
+   * JobRunning. The test plays the Job's pods (completeJob, failJob, or settleWorkloads). NOTE: the Job runs no
+   * mariadb-dump; its pod template is a placeholder.
+   */
+  #reconcileOneShotBackup(store: MariaDBOperatorStore, backup: KubeResource, now: number): number {
+    const key = objectKeyOf(backup);
+    const job = store.get('Job.batch/v1', key);
+    if (job === undefined) {
+      store.create(oneShotBackupJob(backup));
+      return 1 + this.#setStatus(store, backup, transitioned(backup, completeStatus(false, 'JobRunning', 'Running'), now));
+    }
+    const status = jobConditionTrue(job, 'Failed')
+      ? completeStatus(true, 'JobFailed', 'Failed')
+      : jobConditionTrue(job, 'Complete')
+        ? completeStatus(true, 'JobComplete', 'Success')
+        : completeStatus(false, 'JobRunning', 'Running');
+    return this.#setStatus(store, backup, transitioned(backup, status, now));
   }
 
   /**

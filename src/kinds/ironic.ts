@@ -10,13 +10,14 @@ import {
   DEPLOYMENTS,
   INGRESSES,
   JOBS,
+  MARIADB_BACKUPS,
   POD_DISRUPTION_BUDGETS,
   SECRETS,
   SERVICE_MONITORS,
   SERVICES,
 } from './resources.js';
 
-/** Ironic: its Deployment (or DaemonSet and PodDisruptionBudget in high availability), Service, Secrets, upgrade Jobs and Ingress. */
+/** Ironic: its Deployment (or DaemonSet and PodDisruptionBudget in high availability), Service, Secrets, upgrade Jobs (and the backup before them) and Ingress. */
 export const IRONIC: ParentKind<'Ironic'> = {
   ...parentIdentity('Ironic'),
   plural: 'ironics',
@@ -39,6 +40,9 @@ export const IRONIC: ParentKind<'Ironic'> = {
     ...overlayChildren('servicemonitor', SERVICE_MONITORS),
     // The cert-manager Certificate of spec.tls.issuerRef: for clusters with cert-manager only.
     ...overlayChildren('cert-manager', CERTIFICATES),
+    // mariadb-operator's one-shot Backup before a version upgrade on a Galera IronicDatabase: for clusters with
+    // mariadb-operator only. OnDelete: it runs once, its storage is immutable, and deleting it takes it again.
+    { type: MARIADB_BACKUPS, strategy: 'OnDelete', overlay: 'mariadb-operator' },
   ],
   controllerName: 'ironic',
   metricLabel: 'Ironic',

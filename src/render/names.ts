@@ -125,8 +125,8 @@ export type IronicNames = {
   readonly switchConfig: string;
   readonly switchCredentials: string;
   readonly upgradeJob: (phase: 'pre' | 'post', from: string, to: string) => string;
-  /** The backup of the IronicDatabase taken before the schema upgrade of a transition. */
-  readonly upgradeBackupJob: (from: string, to: string) => string;
+  /** The backup of the IronicDatabase taken before the schema upgrade of a transition (a Job, or mariadb-operator's Backup). */
+  readonly upgradeBackup: (from: string, to: string) => string;
 };
 
 /** Names of the children of an Ironic. */
@@ -166,7 +166,7 @@ export const ironicNames = (name: string): IronicNames => ({
   /** Upgrade Jobs are named by the transition, as upstream: `<name>-pre-37.0-to-38.0`, `<name>-post-none-to-38.0`. */
   upgradeJob: (phase: 'pre' | 'post', from: string, to: string): string => fitTo(`${name}-${phase}-${from}-to-${to}`, 63),
   /** Named by the transition like the upgrade Jobs, `<name>-backup-37.0-to-38.0`: one backup per upgrade. */
-  upgradeBackupJob: (from: string, to: string): string => fitTo(`${name}-backup-${from}-to-${to}`, 63),
+  upgradeBackup: (from: string, to: string): string => fitTo(`${name}-backup-${from}-to-${to}`, 63),
 });
 
 /** The longest CronJob name: its Jobs are named `<CronJob>-<minutes since the epoch>`, and must fit a label value. */

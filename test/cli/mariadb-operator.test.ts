@@ -11,6 +11,7 @@ import { MariaDBOperatorStandIn, mariadbOperatorDenial, WATCH_LABEL } from '../.
 import type { Json, KubeResource } from '../../src/cli/objects.js';
 import { ApiError, ObjectStore } from '../../src/cli/store.js';
 import { present } from '../support/paths.js';
+import { completeJobStatus, failedJobStatus } from '../../src/cli/kubelet.js';
 
 const NS = 'db';
 const API = 'k8s.mariadb.com/v1alpha1';
@@ -305,4 +306,36 @@ t.test('a User without its Secret, or a Grant without its user, is not Ready; a 
   o.store.delete(`MariaDB.${API}`, `${NS}/m`);
   o.reconcile();
   t.same(o.accounts(), {}, 'the accounts go with the MariaDB');
+});
+
+t.test('the Backup controller: a scheduled Backup stays Scheduled; a one-shot Backup runs its Job, named as it and owned by it', async (t) => {
+  const o = operator();
+  const storage = { volume: { persistentVolumeClaim: { claimName: 'm-backup' } } };
+  o.store.create(object('Backup', { mariaDbRef: { name: 'm' }, schedule: { cron: '@daily' }, storage: { s3: { bucket: 'b' } } }, 'daily'));
+  const once = o.store.create(object('Backup', { mariaDbRef: { name: 'm' }, storage }, 'once'));
+  o.reconcile();
+  const complete = (name: string): Json | undefined =>
+    (((o.store.get(`Backup.${API}`, `${NS}/${name}`)?.['status'] as Json | undefined)?.['conditions'] as Json[] | undefined) ?? [])[0];
+  t.match(complete('daily'), { type: 'Complete', status: 'False', reason: 'CronJobScheduled', message: 'Scheduled' });
+  t.equal(o.store.get('Job.batch/v1', `${NS}/daily`), undefined, 'no Job for a scheduled Backup (the stand-in runs no CronJob)');
+  const job = present(o.store.get('Job.batch/v1', `${NS}/once`), 'the Job of the one-shot Backup');
+  t.match(job.metadata.ownerReferences, [{ kind: 'Backup', name: 'once', uid: once.metadata.uid, controller: true }]);
+  t.match(complete('once'), { status: 'False', reason: 'JobRunning', message: 'Running', lastTransitionTime: '2026-01-01T00:00:00Z' });
+  o.advance(60);
+  t.equal(o.reconcile(), 0, 'nothing new while the Job runs (the transition time stays)');
+
+  o.store.updateStatus(job, failedJobStatus('2026-01-01T00:01:00Z'));
+  o.reconcile();
+  t.match(complete('once'), { status: 'True', reason: 'JobFailed', message: 'Failed', lastTransitionTime: '2026-01-01T00:01:00Z' });
+  o.store.delete(`Backup.${API}`, `${NS}/once`);
+  t.equal(o.store.get('Job.batch/v1', `${NS}/once`), undefined, 'the Job goes with its Backup');
+
+  o.store.create(object('Backup', { mariaDbRef: { name: 'm' }, storage }, 'once'));
+  o.reconcile();
+  const again = present(o.store.get('Job.batch/v1', `${NS}/once`), 'a new Backup runs a new Job');
+  t.equal(again['status'], undefined);
+  o.advance(60);
+  o.store.updateStatus(again, completeJobStatus('2026-01-01T00:02:00Z'));
+  o.reconcile();
+  t.match(complete('once'), { status: 'True', reason: 'JobComplete', message: 'Success', lastTransitionTime: '2026-01-01T00:02:00Z' });
 });

@@ -93,6 +93,8 @@ const EXPECTED_CHILDREN: Record<string, { apiVersion: string; resource: string; 
     { apiVersion: 'v1', resource: 'services', method: 'InPlace' },
   ],
 };
+// The one-shot Backup an Ironic takes before a version upgrade on a Galera database: it runs once, never updated.
+const UPGRADE_BACKUPS = { apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'backups', method: 'OnDelete' };
 const SERVICE_MONITORS = { apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors', method: 'InPlace' };
 // The mariadb-operator objects of engine MariaDBOperator, all updated in place.
 const MARIADB_OPERATOR_CHILDREN = ['mariadbs', 'databases', 'users', 'grants', 'backups'].map((resource) => ({
@@ -411,7 +413,7 @@ t.test('every child type the hooks render is declared, with its deliberate updat
     t.same(childRules(controllerOf(base, name)), expected, `deploy: ${name}`);
     const withMonitors = name === 'ironic' ? [...expected, SERVICE_MONITORS] : expected;
     t.same(childRules(controllerOf(overlay, name)), withMonitors, `overlay: ${name}`);
-    const withMariadb = name === 'ironicdatabase' ? [...expected, ...MARIADB_OPERATOR_CHILDREN] : expected;
+    const withMariadb = name === 'ironicdatabase' ? [...expected, ...MARIADB_OPERATOR_CHILDREN] : name === 'ironic' ? [...expected, UPGRADE_BACKUPS] : expected;
     t.same(childRules(controllerOf(mariadbOverlay, name)), withMariadb, `mariadb-operator overlay: ${name}`);
   }
   for (const { name, build } of builds) {
@@ -459,7 +461,7 @@ t.test('the mariadb-operator overlay turns engine MariaDBOperator on, and combin
   const both = { objects: kustomizeBuild(dir) };
   t.match(variables(both), { SERVICE_MONITORS: 'true', MARIADB_OPERATOR: 'true' });
   t.same(childRules(controllerOf(both, 'ironicdatabase')), [...(EXPECTED_CHILDREN['ironicdatabase'] ?? []), ...MARIADB_OPERATOR_CHILDREN]);
-  t.same(childRules(controllerOf(both, 'ironic')), [...(EXPECTED_CHILDREN['ironic'] ?? []), SERVICE_MONITORS]);
+  t.same(childRules(controllerOf(both, 'ironic')), [...(EXPECTED_CHILDREN['ironic'] ?? []), SERVICE_MONITORS, UPGRADE_BACKUPS]);
 });
 
 t.test('the servicemonitor overlay turns ServiceMonitors on and scrapes the hook server', async (t) => {

@@ -1,7 +1,7 @@
 /**
  * The backup before an Ironic version upgrade (the IronicDatabase's spec.backup.beforeUpgrade): the gate that
  * holds the pre-upgrade Job until the backup Job succeeded, walked through simulated observed Job states, a
- * table of the gate's cases, the backup Job's pod next to the database's CronJob, and determinism.
+ * table of the gate's cases (engine Builtin; engine MariaDBOperator: upgrade-backup-galera.test.ts), the backup Job's pod next to the database's CronJob, and determinism.
  */
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
@@ -101,7 +101,7 @@ t.test('37.0 → 38.0 with backups before upgrades, step by step', async (t) => 
   t.equal(image(r), 'quay.io/metal3-io/ironic:release-37.0');
   t.equal(ready(r)['status'], 'False');
   t.match(String(ready(r)['message']), `backing up IronicDatabase ironic-db before the upgrade from 37.0 to 38.0: Job ${BACKUP_JOB} is being created`);
-  t.match(upgradeBackup(r), { jobName: BACKUP_JOB, databaseName: 'ironic-db', fromVersion: '37.0', toVersion: '38.0', state: 'Running' });
+  t.match(upgradeBackup(r), { kind: 'Job', name: BACKUP_JOB, databaseName: 'ironic-db', fromVersion: '37.0', toVersion: '38.0', state: 'Running' });
   let parent = { ...start.parent, status: r.status };
   let observed = apply(r, start.children, {});
 
@@ -118,7 +118,8 @@ t.test('37.0 → 38.0 with backups before upgrades, step by step', async (t) => 
   t.same(jobs(r), [BACKUP_JOB, PRE_JOB]);
   t.equal(image(r), 'quay.io/metal3-io/ironic:release-37.0', 'the workload waits for the schema');
   t.same(upgradeBackup(r), {
-    jobName: BACKUP_JOB,
+    kind: 'Job',
+    name: BACKUP_JOB,
     databaseName: 'ironic-db',
     fromVersion: '37.0',
     toVersion: '38.0',
@@ -162,7 +163,7 @@ type Case = {
   readonly state?: string;
 };
 
-const succeededRecord = { jobName: BACKUP_JOB, databaseName: 'ironic-db', fromVersion: '37.0', toVersion: '38.0', state: 'Succeeded' };
+const succeededRecord = { kind: 'Job', name: BACKUP_JOB, databaseName: 'ironic-db', fromVersion: '37.0', toVersion: '38.0', state: 'Succeeded' };
 
 const CASES: readonly Case[] = [
   { scenario: 'no backups: the pre-upgrade Job runs', db: database(undefined), jobs: [PRE_JOB], ready: /pre-upgrade job/ },
@@ -210,17 +211,19 @@ const CASES: readonly Case[] = [
   {
     scenario: 'a record of another upgrade does not count',
     db: database(BACKUP),
-    previous: { ...succeededRecord, fromVersion: '36.0', jobName: 'ironic-backup-36.0-to-38.0' },
+    previous: { ...succeededRecord, fromVersion: '36.0', name: 'ironic-backup-36.0-to-38.0' },
     jobs: [BACKUP_JOB],
     ready: /is being created/,
     state: 'Running',
   },
   { scenario: 'version unchanged: no backup, no Job', db: database(BACKUP), version: '37.0', jobs: [], ready: /Ironic is available/ },
   {
-    scenario: 'engine MariaDBOperator: no backup Job from the Ironic (not rendered yet)',
-    db: { ...database(BACKUP), spec: { engine: 'MariaDBOperator', backup: BACKUP } },
-    jobs: [PRE_JOB],
-    ready: /pre-upgrade job/,
+    scenario: 'a record of the same transition by another kind does not count',
+    db: database(BACKUP),
+    previous: { ...succeededRecord, kind: 'Backup' },
+    jobs: [BACKUP_JOB],
+    ready: /is being created/,
+    state: 'Running',
   },
 ];
 

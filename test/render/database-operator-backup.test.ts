@@ -12,7 +12,7 @@ import { ironicDatabase, mariadbOperatorReady, primaryService, WITH_MARIADB_OPER
 import { related, secret } from '../fixtures/ironic-scenarios.js';
 import { observeAll, validateK8s } from '../helpers/k8s.js';
 import { listAt, objAt, present } from '../support/paths.js';
-import { goDuration } from '../../src/render/database/operator-backup.js';
+import { goDuration } from '../../src/render/shared/mariadb-operator-backup.js';
 
 type Children = Record<string, Record<string, Obj>>;
 const context = { ...testContext(), config: testConfig(WITH_MARIADB_OPERATOR).render };

@@ -134,6 +134,7 @@ const VALIDATED = new Set([
   'Database',
   'User',
   'Grant',
+  'Backup',
 ]);
 
 /**

@@ -868,18 +868,24 @@ export type ClientAccess = Static<typeof ClientAccess>;
 /** The backup taken before the last schema upgrade (spec.backup.beforeUpgrade of the IronicDatabase). */
 export const UpgradeBackupStatus = Type.Object(
   {
-    jobName: Type.String({ description: 'The backup Job: `kubectl logs job/<it>` says how it went. It is deleted once the upgrade completed.' }),
+    kind: StringEnum(['Job', 'Backup'], {
+      description:
+        "Job: the database's backup run (engine Builtin). Backup: a one-shot mariadb-operator Backup (k8s.mariadb.com, engine MariaDBOperator), whose Job has its name.",
+    }),
+    name: Type.String({
+      description: 'The backup Job or Backup: `kubectl logs job/<it>` says how it went. It is deleted once the upgrade completed (the backup file stays).',
+    }),
     databaseName: Type.String({ description: 'The IronicDatabase backed up.' }),
     fromVersion: Type.String({ description: 'The version installed when the backup was taken.' }),
     toVersion: Type.String({ description: 'The version the upgrade goes to.' }),
     state: StringEnum(['Running', 'Succeeded', 'Failed'], {
       description: 'Running: the upgrade waits for it. Succeeded: the upgrade went on. Failed: the upgrade is held (the Ready condition says what to do).',
     }),
-    completionTime: Type.Optional(Type.String({ description: 'When the backup Job completed.', format: 'date-time' })),
+    completionTime: Type.Optional(Type.String({ description: 'When the backup completed.', format: 'date-time' })),
     backup: Type.Optional(
       Type.String({
         description:
-          "The backup file (ironic-<UTC time>.sql.gz), as the IronicDatabase's status.backup.lastBackup reported it for this Job: a name for spec.restoreFrom of a new IronicDatabase.",
+          "The backup file (ironic-<UTC time>.sql.gz), as the IronicDatabase's status.backup.lastBackup reported it for this Job: a name for spec.restoreFrom of a new IronicDatabase. Engine Builtin only: mariadb-operator reports no file names (its newest file is the one `restoreFrom: latest` takes).",
       }),
     ),
   },

@@ -12,8 +12,9 @@ import { base64, databaseLabels } from '../meta.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 import { connectionBudget } from '../../api/shared/constants.js';
 import { renderDatabaseCredentials, serverSettings } from './render.js';
+import { MARIADB_API_VERSION } from '../shared/mariadb-operator-backup.js';
 
-export const MARIADB_API_VERSION = 'k8s.mariadb.com/v1alpha1';
+export { MARIADB_API_VERSION };
 
 type Spec = Record<string, unknown>;
 

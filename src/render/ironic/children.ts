@@ -12,7 +12,6 @@ import type { Wanted } from '../ownership.js';
 import { featuresOf, type IronicFeature } from './feature.js';
 import type { IronicRenderInput } from './input.js';
 import type { Readiness } from '../status.js';
-import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import { renderUpgradeJob, type Phase, type UpgradeBackupStatus } from './upgrade.js';
 import { renderIronicWorkload } from './workload.js';
 
@@ -27,8 +26,8 @@ export type ChildrenDecision = {
   readonly kept: readonly KubeChild[];
   readonly readiness: Readiness;
   readonly resyncAfterSeconds?: number;
-  /** The backup Job before the upgrade, while the transition lasts. */
-  readonly backupJob?: IJob;
+  /** The backup before the upgrade (a Job, or mariadb-operator's Backup), while the transition lasts. */
+  readonly backup?: KubeChild;
   /** The backup before this transition, for the status. */
   readonly upgradeBackup?: UpgradeBackupStatus;
 };
@@ -42,7 +41,7 @@ export const renderDecision = (input: IronicRenderInput, decision: ChildrenDecis
   return [
     ...(decision.workload === 'render' ? rendered : rendered.filter((c) => !isWorkload(c, input))),
     ...decision.kept,
-    ...(decision.backupJob !== undefined ? [toChild(decision.backupJob)] : []),
+    ...(decision.backup !== undefined ? [decision.backup] : []),
     ...decision.jobs.map((phase) => toChild(renderUpgradeJob(input, phase, from))),
   ];
 };

@@ -4,7 +4,9 @@
  */
 import type { ObjectMap } from '../../api/shared/hook.js';
 import { GROUP_KEYS } from '../../api/shared/hook.js';
-import type { DatabaseModel } from '../../api/model.js';
+import type { BackupDestinationModel, DatabaseModel } from '../../api/model.js';
+import { databaseNames } from '../names.js';
+import { operatorS3 } from '../shared/mariadb-operator-backup.js';
 import { findObject, pathOf, textOf } from '../observed.js';
 import { findCondition, previousReady } from '../status.js';
 import { READY_CONDITION } from '../../api/shared/common.js';
@@ -37,29 +39,55 @@ const managedConnection = (status: unknown): DatabaseConnection | undefined => {
 };
 
 /** The last successful backup a database's status reports: its Job and its file. */
-const lastBackupOf = (status: unknown): UpgradeBackupSource['lastBackup'] => {
+const lastBackupOf = (status: unknown): { readonly job: string; readonly file: string } | undefined => {
   const job = textOf(pathOf(status, 'backup', 'lastSuccessfulJob'));
   const file = textOf(pathOf(status, 'backup', 'lastBackup'));
   return job !== undefined && file !== undefined ? { job, file } : undefined;
 };
 
 /**
- * How to back the IronicDatabase up before an upgrade: when its spec asks for backups with beforeUpgrade (the
- * default), the pod of its backup CronJob, from its spec and the Secrets its status publishes; it runs in the
- * namespace of the database, which is the Ironic's (spec.databaseName names one of its namespace). Undefined when no
- * backup is due. NOTE: engine MariaDBOperator would take a one-shot mariadb-operator Backup (one without a
- * schedule) here; its backups are not rendered by the hooks yet, and its spec.backup is refused meanwhile.
+ * Where the one-shot Backup before an upgrade writes: the claim mariadb-operator made for the database's scheduled
+ * Backup (named as that Backup; an existing claim is given as `volume`, which mariadb-operator mounts as it is and
+ * never creates), or the same bucket and prefix. Either way a restore (`bootstrapFrom`, `latest`) sees the file.
+ */
+const operatorStorage = (destination: BackupDestinationModel, database: string): Record<string, unknown> =>
+  destination.kind === 'S3' ? { s3: operatorS3(destination) } : { volume: { persistentVolumeClaim: { claimName: databaseNames(database).mariadbBackup } } };
+
+/**
+ * How to back the IronicDatabase up before an upgrade, when its spec asks for backups with beforeUpgrade (the
+ * default); undefined when no backup is due. It runs in the namespace of the database, which is the Ironic's
+ * (spec.databaseName names one of its namespace). Engine Builtin: the pod of its backup CronJob, from its spec and
+ * the Secrets its status publishes. Engine MariaDBOperator: a one-shot Backup (one without a schedule) of its
+ * MariaDB, with the storage and the retention of its scheduled Backup.
  */
 export const upgradeBackupSource = (db: KubeObject, namespace: string, connection: DatabaseConnection): UpgradeBackupSource | undefined => {
   const parsed = parseIronicDatabase(db['spec']);
   if (!parsed.ok) return undefined;
   const { model } = parsed;
   const backup = model.backup;
-  if (backup === undefined || !backup.beforeUpgrade || model.engine !== 'Builtin' || backup.destination.kind !== 'PersistentVolumeClaim') return undefined;
+  if (backup?.beforeUpgrade !== true) return undefined;
+  const database = db.metadata.name;
+  if (model.engine === 'MariaDBOperator') {
+    return {
+      engine: 'MariaDBOperator',
+      database,
+      backup: {
+        mariadb: databaseNames(database).mariadb,
+        storage: operatorStorage(backup.destination, database),
+        // parse.ts always sets an age for this engine (mariadb-operator prunes by age only).
+        maxAgeMinutes: backup.maxAgeMinutes ?? 0,
+        nodeSelector: model.nodeSelector,
+        ...(model.priorityClassName !== undefined && { priorityClassName: model.priorityClassName }),
+      },
+    };
+  }
+  // Validation refuses S3 with engine Builtin (its image has no S3 client).
+  if (backup.destination.kind !== 'PersistentVolumeClaim') return undefined;
   const lastBackup = lastBackupOf(db['status']);
   return {
+    engine: 'Builtin',
     pod: {
-      database: db.metadata.name,
+      database,
       namespace,
       ...(model.image !== undefined && { image: model.image }),
       nodeSelector: model.nodeSelector,

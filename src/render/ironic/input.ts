@@ -5,6 +5,7 @@ import type { IronicModel } from '../../api/model.js';
 import type { RenderConfig } from '../config.js';
 import type { IronicNames } from '../names.js';
 import type { BackupRetentionInput, ScriptPodInput } from '../shared/database-backup.js';
+import type { OperatorBackupInput } from '../shared/mariadb-operator-backup.js';
 
 /** The JSON-RPC CA of an HA Ironic: the Secret that holds it and a hash of its certificate. */
 export type RpcCAReference = {
@@ -49,15 +50,25 @@ export type TLSReference = MountedReference & {
 };
 
 /**
- * What an Ironic needs to back its IronicDatabase up before an upgrade (the database's spec.backup.beforeUpgrade):
- * the pod of a backup run as the database's CronJob has it (the image left out when it is the default one), the
- * retention, and the last successful backup as the database's status reports it.
+ * What an Ironic needs to back its IronicDatabase up before an upgrade (the database's spec.backup.beforeUpgrade).
+ * Engine Builtin: the pod of a backup run as the database's CronJob has it (the image left out when it is the
+ * default one), the retention, and the last successful backup as the database's status reports it. Engine
+ * MariaDBOperator: what a one-shot mariadb-operator Backup needs, with the storage and retention of the database's.
  */
-export type UpgradeBackupSource = {
-  readonly pod: Omit<ScriptPodInput, 'image'> & { readonly image?: string };
-  readonly retention: BackupRetentionInput;
-  readonly lastBackup?: { readonly job: string; readonly file: string };
-};
+export type UpgradeBackupSource =
+  | {
+      readonly engine: 'Builtin';
+      readonly pod: Omit<ScriptPodInput, 'image'> & { readonly image?: string };
+      readonly retention: BackupRetentionInput;
+      readonly lastBackup?: { readonly job: string; readonly file: string };
+    }
+  | {
+      readonly engine: 'MariaDBOperator';
+      /** The IronicDatabase's name. */
+      readonly database: string;
+      /** A one-shot Backup into the destination of the database's scheduled one. */
+      readonly backup: OperatorBackupInput;
+    };
 
 /** Connection facts of the database Ironic uses (external or managed). */
 export type DatabaseConnection = {

@@ -375,11 +375,11 @@ export const decideIronicChildren = (view: ParentView, input: IronicRenderInput,
   const gate = upgradeBackupGate({
     input,
     installed,
-    observed: findObject(view.children, GROUP_KEYS.job, view.namespace, names.upgradeBackupJob(from, model.version)),
+    observed: (group, name) => findObject(view.children, group, view.namespace, name),
     previousStatus: view.status,
   });
-  // The backup Job stays in the response until the transition is over, like the upgrade Jobs.
-  const backup = gate.kind === 'none' ? {} : { ...(gate.job !== undefined && { backupJob: gate.job }), upgradeBackup: gate.status };
+  // The backup stays in the response until the transition is over, like the upgrade Jobs.
+  const backup = gate.kind === 'none' ? {} : { ...(gate.child !== undefined && { backup: gate.child }), upgradeBackup: gate.status };
   const running = observedWorkloads(view, names).map(keepObserved);
   if (gate.kind === 'wait') return { workload: 'keep', jobs: [], kept: running, readiness: gate.readiness, ...backup };
   const pre = jobReadiness(observedJob('pre'), 'pre-upgrade');

@@ -7,24 +7,31 @@
  * Ironic is Ready, and installedVersion moves, only once the post-upgrade Job completed. Jobs are kept in
  * the response until the transition is over (a Job left out would be deleted, and recreated).
  * When the IronicDatabase asks for it (spec.backup.beforeUpgrade), a version change from an installed version
- * first takes a backup (the database's own backup run, as an Ironic child), and the pre-upgrade Job waits for it.
+ * first takes a backup, as an Ironic child: the database's own backup run as a Job (engine Builtin), or a one-shot
+ * mariadb-operator Backup (engine MariaDBOperator); the pre-upgrade Job waits for it.
  */
 import { podPullSecrets } from '../shared/pull-secrets.js';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { compareVersions, parseVersion } from '../../api/shared/version.js';
-import type { KubeObject } from '../../api/shared/hook.js';
+import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import { backupJobSpec, backupLabels } from '../shared/database-backup.js';
 import { findCondition, failed, progressing, type Readiness } from '../status.js';
 import { pathOf, textOf } from '../observed.js';
 import type { IronicRenderInput, UpgradeBackupSource } from './input.js';
+import { toChild, type KubeChild } from '../child.js';
+import { MARIADB_API_VERSION, operatorBackupSpec } from '../shared/mariadb-operator-backup.js';
 import { proxyEnv } from './common-env.js';
 import { restricted } from '../security.js';
 import { childLabels, fieldEnv, ironicImages, ironicScheduling, resourcesOf } from './facts.js';
 import { databaseAuthVolume, databaseCAVolume, databaseMounts, scratchMounts, scratchVolume, sharedMount, sharedVolume } from './volumes.js';
 
 export type Phase = 'pre' | 'post';
+
+/** The source of the backup before an upgrade, per engine. */
+type BuiltinBackupSource = Extract<UpgradeBackupSource, { readonly engine: 'Builtin' }>;
+type OperatorBackupSource = Extract<UpgradeBackupSource, { readonly engine: 'MariaDBOperator' }>;
 
 const PHASES = {
   pre: { container: 'database-upgrade', command: '/bin/rundatabase-upgrade' },
@@ -109,17 +116,17 @@ export const renderUpgradeJob = (input: IronicRenderInput, phase: Phase, from: s
 };
 
 /**
- * The backup Job before the schema upgrade from `from`: the database's backup run (the pod template of its
- * CronJob, so the file lands in its backup volume under the same pattern, with the same retention, and
+ * The backup Job before the schema upgrade from `from` (engine Builtin): the database's backup run (the pod template
+ * of its CronJob, so the file lands in its backup volume under the same pattern, with the same retention, and
  * `restoreFrom: latest` sees it), with the database's backup labels so that its status counts it too.
  */
-export const renderUpgradeBackupJob = (input: IronicRenderInput, source: UpgradeBackupSource, from: string): IJob => {
+export const renderUpgradeBackupJob = (input: IronicRenderInput, source: BuiltinBackupSource, from: string): IJob => {
   const spec = backupJobSpec({ ...source.pod, image: source.pod.image ?? input.config.images.mariadb }, source.retention);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: {
-      name: input.names.upgradeBackupJob(from, input.model.version),
+      name: input.names.upgradeBackup(from, input.model.version),
       namespace: input.namespace,
       labels: { ...childLabels(input), ...backupLabels(source.pod.database) },
     },
@@ -127,9 +134,23 @@ export const renderUpgradeBackupJob = (input: IronicRenderInput, source: Upgrade
   };
 };
 
-/** The backup before an upgrade, as the Ironic's status.upgradeBackup records it. */
+/**
+ * The Backup before the schema upgrade from `from` (engine MariaDBOperator): a one-shot mariadb-operator Backup (no
+ * schedule: mariadb-operator runs it once, as a Job named as the Backup) of the database's MariaDB, into the claim
+ * or bucket of its scheduled Backup, pruned by the same age.
+ */
+export const renderUpgradeBackup = (input: IronicRenderInput, source: OperatorBackupSource, from: string): KubeChild => ({
+  apiVersion: MARIADB_API_VERSION,
+  kind: 'Backup',
+  metadata: { name: input.names.upgradeBackup(from, input.model.version), namespace: input.namespace, labels: childLabels(input) },
+  spec: operatorBackupSpec(source.backup),
+});
+
+/** The backup before the last schema upgrade, as the Ironic's status.upgradeBackup records it. */
 export type UpgradeBackupStatus = {
-  readonly jobName: string;
+  /** Job (engine Builtin) or mariadb-operator's Backup (engine MariaDBOperator). */
+  readonly kind: 'Job' | 'Backup';
+  readonly name: string;
   readonly databaseName: string;
   readonly fromVersion: string;
   readonly toVersion: string;
@@ -142,23 +163,25 @@ export type UpgradeBackupStatus = {
 export type UpgradeBackupGate =
   /** No backup before this transition (none asked for, or the first install). */
   | { readonly kind: 'none' }
-  /** The backup succeeded: the upgrade goes on, with the Job kept while the transition lasts (when observed). */
-  | { readonly kind: 'done'; readonly job?: IJob; readonly status: UpgradeBackupStatus }
+  /** The backup succeeded: the upgrade goes on, with its child kept while the transition lasts (when observed). */
+  | { readonly kind: 'done'; readonly child?: KubeChild; readonly status: UpgradeBackupStatus }
   /** The upgrade waits for the backup (running, being created, or failed: then readiness says what to do). */
-  | { readonly kind: 'wait'; readonly job: IJob; readonly status: UpgradeBackupStatus; readonly readiness: Readiness };
+  | { readonly kind: 'wait'; readonly child: KubeChild; readonly status: UpgradeBackupStatus; readonly readiness: Readiness };
 
 /** The previous status's record of a backup before an upgrade, when it has every required field. */
 export const previousUpgradeBackup = (status: unknown): UpgradeBackupStatus | undefined => {
   const record = pathOf(status, 'upgradeBackup');
-  const [jobName, databaseName, fromVersion, toVersion, state] = ['jobName', 'databaseName', 'fromVersion', 'toVersion', 'state'].map((k) =>
+  const [kind, name, databaseName, fromVersion, toVersion, state] = ['kind', 'name', 'databaseName', 'fromVersion', 'toVersion', 'state'].map((k) =>
     textOf(pathOf(record, k)),
   );
-  if (jobName === undefined || databaseName === undefined || fromVersion === undefined || toVersion === undefined) return undefined;
+  if (name === undefined || databaseName === undefined || fromVersion === undefined || toVersion === undefined) return undefined;
+  if (kind !== 'Job' && kind !== 'Backup') return undefined;
   if (state !== 'Running' && state !== 'Succeeded' && state !== 'Failed') return undefined;
   const completionTime = textOf(pathOf(record, 'completionTime'));
   const backup = textOf(pathOf(record, 'backup'));
   return {
-    jobName,
+    kind,
+    name,
     databaseName,
     fromVersion,
     toVersion,
@@ -168,42 +191,101 @@ export const previousUpgradeBackup = (status: unknown): UpgradeBackupStatus | un
   };
 };
 
-/** The observed backup Job's state. */
-const jobState = (job: KubeObject | undefined): UpgradeBackupStatus['state'] => {
-  if (findCondition(job?.['status'], 'Failed')?.status === 'True') return 'Failed';
-  return findCondition(job?.['status'], 'Complete')?.status === 'True' ? 'Succeeded' : 'Running';
+/** What the gate reads of the observed backup child of either engine. */
+type Observation = {
+  readonly state: UpgradeBackupStatus['state'];
+  readonly completionTime?: string;
+  /** What is going on, for the progress message (`Job <name> is running`). */
+  readonly progress: string;
+  /** Why it failed. */
+  readonly why: string;
+};
+
+/** The observed backup Job: Failed or Complete conditions (batch/v1). */
+const observeJob = (job: KubeObject): Observation => {
+  const status = job['status'];
+  const failure = findCondition(status, 'Failed');
+  const completionTime = textOf(pathOf(status, 'completionTime'));
+  const state = failure?.status === 'True' ? 'Failed' : findCondition(status, 'Complete')?.status === 'True' ? 'Succeeded' : 'Running';
+  return {
+    state,
+    ...(completionTime !== undefined && { completionTime }),
+    progress: `Job ${job.metadata.name} is running`,
+    why: `Job ${job.metadata.name}: ${textOf(failure?.message) ?? textOf(failure?.reason) ?? 'see its pods'}`,
+  };
 };
 
 /**
+ * The observed one-shot Backup: mariadb-operator reports its Job in the one condition Complete (pkg/condition
+ * complete.go, SetCompleteWithJob): True `JobComplete` (Success), True `JobFailed` (the Job failed after its
+ * retries), False `JobRunning` or `JobSuspended`; False `Failed` while it cannot start the Job (its MariaDB not
+ * found, a Job it could not create), which it retries.
+ */
+const observeBackup = (backup: KubeObject): Observation => {
+  const complete = findCondition(backup['status'], 'Complete');
+  const reason = textOf(complete?.reason);
+  const message = textOf(complete?.message);
+  const state = complete?.status !== 'True' ? 'Running' : reason === 'JobFailed' ? 'Failed' : 'Succeeded';
+  const time = textOf(complete?.lastTransitionTime);
+  const name = backup.metadata.name;
+  return {
+    state,
+    ...(state === 'Succeeded' && time !== undefined && { completionTime: time }),
+    progress:
+      message !== undefined ? `mariadb-operator's Backup ${name} reports ${message}` : `mariadb-operator's Backup ${name} is waiting for mariadb-operator`,
+    why: `mariadb-operator's Backup ${name} reports ${message ?? 'Failed'}${reason !== undefined ? ` (${reason})` : ''}`,
+  };
+};
+
+/** How to look into a failed backup and take it again, per engine. */
+const retryHint = (kind: UpgradeBackupStatus['kind'], name: string): string =>
+  kind === 'Job'
+    ? `Fix the cause (kubectl logs job/${name}; the IronicDatabase's status.backup.lastFailureReason), then delete Job ${name} to take the backup again`
+    : `Fix the cause (kubectl logs job/${name}: mariadb-operator's Job is named as its Backup), then delete Backup ${name} to take the backup again (its Job goes with it)`;
+
+/** The backup child of a transition from `installed`, rendered for the source's engine. */
+const renderBackupChild = (input: IronicRenderInput, source: UpgradeBackupSource, installed: string): KubeChild =>
+  source.engine === 'Builtin' ? toChild(renderUpgradeBackupJob(input, source, installed)) : renderUpgradeBackup(input, source, installed);
+
+/**
  * The gate of a transition from `installed` to the model's version: the pre-upgrade Job runs only once the
- * backup Job succeeded (as observed, or as the previous status recorded it for this very transition: a backup
- * that succeeded is never taken again for the same upgrade, even when its Job was deleted). A failed backup holds
- * the upgrade (Failed), and says how to go on.
+ * backup succeeded (the Job of engine Builtin, mariadb-operator's one-shot Backup of engine MariaDBOperator; as
+ * observed, or as the previous status recorded it for this very transition: a backup that succeeded is never taken
+ * again for the same upgrade, even when its child was deleted). A failed backup holds the upgrade (Failed), and says
+ * how to go on.
  */
 export const upgradeBackupGate = (params: {
   readonly input: IronicRenderInput;
   readonly installed: string | undefined;
-  /** The observed Job of this transition's backup, if any. */
-  readonly observed: KubeObject | undefined;
+  /** The observed child of a group by name, if any. */
+  readonly observed: (group: string, name: string) => KubeObject | undefined;
   readonly previousStatus: unknown;
 }): UpgradeBackupGate => {
-  const { input, installed, observed } = params;
+  const { input, installed } = params;
   const source = input.references.database?.upgradeBackup;
   // The first install has no schema of this Ironic's to lose.
   if (source === undefined || installed === undefined || installed === input.model.version) return { kind: 'none' };
-  const jobName = input.names.upgradeBackupJob(installed, input.model.version);
-  const database = source.pod.database;
+  const name = input.names.upgradeBackup(installed, input.model.version);
+  const kind = source.engine === 'Builtin' ? 'Job' : 'Backup';
+  const database = source.engine === 'Builtin' ? source.pod.database : source.database;
   const previous = previousUpgradeBackup(params.previousStatus);
   const recorded =
-    previous?.jobName === jobName && previous.databaseName === database && previous.fromVersion === installed && previous.toVersion === input.model.version
+    previous?.kind === kind &&
+    previous.name === name &&
+    previous.databaseName === database &&
+    previous.fromVersion === installed &&
+    previous.toVersion === input.model.version
       ? previous
       : undefined;
-  const job = renderUpgradeBackupJob(input, source, installed);
-  const state = observed !== undefined ? jobState(observed) : recorded?.state === 'Succeeded' ? 'Succeeded' : 'Running';
-  const completionTime = textOf(pathOf(observed, 'status', 'completionTime')) ?? recorded?.completionTime;
-  const file = recorded?.backup ?? (source.lastBackup?.job === jobName ? source.lastBackup.file : undefined);
+  const child = renderBackupChild(input, source, installed);
+  const found = params.observed(kind === 'Job' ? GROUP_KEYS.job : GROUP_KEYS.mariadbBackup, name);
+  const observation = found === undefined ? undefined : kind === 'Job' ? observeJob(found) : observeBackup(found);
+  const state = observation?.state ?? (recorded?.state === 'Succeeded' ? 'Succeeded' : 'Running');
+  const completionTime = observation?.completionTime ?? recorded?.completionTime;
+  const file = recorded?.backup ?? (source.engine === 'Builtin' && source.lastBackup?.job === name ? source.lastBackup.file : undefined);
   const status: UpgradeBackupStatus = {
-    jobName,
+    kind,
+    name,
     databaseName: database,
     fromVersion: installed,
     toVersion: input.model.version,
@@ -212,18 +294,13 @@ export const upgradeBackupGate = (params: {
     ...(state === 'Succeeded' && file !== undefined && { backup: file }),
   };
   const what = `the upgrade from ${installed} to ${input.model.version}`;
-  if (state === 'Succeeded') return { kind: 'done', ...(observed !== undefined && { job }), status };
-  if (observed === undefined)
-    return { kind: 'wait', job, status, readiness: progressing(`backing up IronicDatabase ${database} before ${what}: Job ${jobName} is being created`) };
-  if (state === 'Running')
-    return { kind: 'wait', job, status, readiness: progressing(`backing up IronicDatabase ${database} before ${what}: Job ${jobName} is running`) };
-  const why = textOf(findCondition(observed['status'], 'Failed')?.message) ?? textOf(findCondition(observed['status'], 'Failed')?.reason) ?? 'see its pods';
-  return {
-    kind: 'wait',
-    job,
-    status,
-    readiness: failed(
-      `${what} is held: the backup of IronicDatabase ${database} before it failed (Job ${jobName}: ${why}); the running version is untouched. Fix the cause (kubectl logs job/${jobName}; the IronicDatabase's status.backup.lastFailureReason), then delete Job ${jobName} to take the backup again, or set spec.backup.beforeUpgrade to false on IronicDatabase ${database} to upgrade without it`,
+  if (state === 'Succeeded') return { kind: 'done', ...(found !== undefined && { child }), status };
+  const waiting = (readiness: Readiness): UpgradeBackupGate => ({ kind: 'wait', child, status, readiness });
+  if (observation === undefined) return waiting(progressing(`backing up IronicDatabase ${database} before ${what}: ${kind} ${name} is being created`));
+  if (state === 'Running') return waiting(progressing(`backing up IronicDatabase ${database} before ${what}: ${observation.progress}`));
+  return waiting(
+    failed(
+      `${what} is held: the backup of IronicDatabase ${database} before it failed (${observation.why}); the running version is untouched. ${retryHint(kind, name)}, or set spec.backup.beforeUpgrade to false on IronicDatabase ${database} to upgrade without it`,
     ),
-  };
+  );
 };
