@@ -25,6 +25,8 @@ const HOOK = 'hook-registry';
 const podSpecsOf = (child: Obj): Obj[] => {
   const spec = objAtOrEmpty(child, 'spec');
   if (child['kind'] === 'MariaDB') return [spec];
+  // A CronJob's pods: its Job template's.
+  if (child['kind'] === 'CronJob') return podSpecsOf({ kind: 'Job', spec: objAtOrEmpty(spec, 'jobTemplate', 'spec') });
   const template = spec['template'];
   if (isRecord(template) && isRecord(template['spec'])) return [template['spec']];
   return [];
@@ -72,7 +74,7 @@ t.test('every rendered pod template of every scenario carries the pull secrets',
       }
     }
   }
-  for (const kind of ['Deployment', 'DaemonSet', 'StatefulSet', 'Job', 'MariaDB']) t.ok((seen.get(kind) ?? 0) > 0, `some ${kind} was checked`);
+  for (const kind of ['Deployment', 'DaemonSet', 'StatefulSet', 'Job', 'CronJob', 'MariaDB']) t.ok((seen.get(kind) ?? 0) > 0, `some ${kind} was checked`);
   t.ok(withHook > 0, 'some pod runs the hook image');
 });
 

@@ -22,6 +22,7 @@ export const scriptPodInput = (input: DatabaseRenderInput): ScriptPodInput => ({
   nodeSelector: input.model.nodeSelector,
   ...(input.model.priorityClassName !== undefined && { priorityClassName: input.model.priorityClassName }),
   credentialsSecretName: input.credentials.secretName,
+  imagePullSecrets: input.model.imagePullSecrets,
   ...(input.tls !== undefined && { tls: { secretName: input.tls.secretName, caKey: input.tls.caKey } }),
 });
 

@@ -93,6 +93,7 @@ export const upgradeBackupSource = (db: KubeObject, namespace: string, connectio
       nodeSelector: model.nodeSelector,
       ...(model.priorityClassName !== undefined && { priorityClassName: model.priorityClassName }),
       credentialsSecretName: connection.credentialsName,
+      imagePullSecrets: model.imagePullSecrets,
       ...(connection.tlsCertificateName !== undefined && {
         tls: { secretName: connection.tlsCertificateName, caKey: connection.tlsCAKey ?? 'tls.crt' },
       }),

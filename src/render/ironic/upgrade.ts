@@ -121,7 +121,9 @@ export const renderUpgradeJob = (input: IronicRenderInput, phase: Phase, from: s
  * `restoreFrom: latest` sees it), with the database's backup labels so that its status counts it too.
  */
 export const renderUpgradeBackupJob = (input: IronicRenderInput, source: BuiltinBackupSource, from: string): IJob => {
-  const spec = backupJobSpec({ ...source.pod, image: source.pod.image ?? input.config.images.mariadb }, source.retention);
+  // The database's pull secrets (it runs the database's image), then the Ironic's: every pod of the Ironic has them.
+  const imagePullSecrets = [...source.pod.imagePullSecrets, ...input.model.scheduling.imagePullSecrets];
+  const spec = backupJobSpec({ ...source.pod, image: source.pod.image ?? input.config.images.mariadb, imagePullSecrets }, source.retention);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

@@ -29,6 +29,8 @@ export type ScriptPodInput = {
   readonly priorityClassName?: string;
   readonly credentialsSecretName: string;
   readonly tls?: { readonly secretName: string; readonly caKey: string };
+  /** The pod's imagePullSecrets: the database's (and, for the Ironic's Job, the Ironic's too). */
+  readonly imagePullSecrets: readonly string[];
 };
 
 /** The labels of a database's backup Jobs and pods, which its customize hook selects them by. */
@@ -190,6 +192,7 @@ export const scriptPodSpec = (input: ScriptPodInput, pod: ScriptPod): IPodSpec =
     securityContext: { fsGroup: MYSQL_UID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
     ...nodeSelection(input.nodeSelector),
     ...(input.priorityClassName !== undefined && { priorityClassName: input.priorityClassName }),
+    ...(input.imagePullSecrets.length > 0 && { imagePullSecrets: [...new Set(input.imagePullSecrets)].map((name) => ({ name })) }),
     containers: [
       {
         ...pod.container,
