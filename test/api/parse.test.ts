@@ -14,7 +14,8 @@ import {
 } from '../../src/api/shared/constants.js';
 import type { IronicDatabaseModel, IronicModel } from '../../src/api/model.js';
 import { parseIronic, parsedIronicSpecs } from '../../src/api/ironic/parse.js';
-import { parseIronicDatabase } from '../../src/api/ironic-database/parse.js';
+import { parseIronicDatabase, parsedIronicDatabaseSpecs } from '../../src/api/ironic-database/parse.js';
+import { parseIronicImageCache } from '../../src/api/ironic-image-cache/parse.js';
 import { DEFAULT_VERSION } from '../../src/api/shared/version.js';
 
 const model = (spec: unknown): IronicModel => {
@@ -354,6 +355,24 @@ t.test('a spec is parsed once: the same frozen answer each time, equal to parsin
   for (let i = 0; i < 100; i += 1) parseIronic({ networking: { interface: `eth${i}` } });
   t.ok(parsedIronicSpecs.size() <= 64, `${parsedIronicSpecs.size()} specs kept`);
   t.same(parseIronic(spec), first, 'forgetting changes no answer');
+});
+
+t.test('database and image cache specs are parsed once per content (with the old database spec), frozen, the memo bounded', async (t) => {
+  const spec = { storage: { size: '20Gi' } };
+  const first = parseIronicDatabase(spec);
+  t.equal(parseIronicDatabase(structuredClone(spec)), first, 'the same spec answers the kept model');
+  t.ok(Object.isFrozen(first), 'frozen');
+  const old = { engine: 'MariaDB' };
+  const withOld = parseIronicDatabase(spec, old);
+  t.not(withOld, first, 'another old spec is another question');
+  t.equal(parseIronicDatabase(spec, structuredClone(old)), withOld, 'and is kept by its content too');
+  t.same(withOld, first, 'here with the same answer');
+  const changed = parseIronicDatabase({ ...spec, engine: 'MariaDBOperator' }, old);
+  t.equal(changed.ok, false, 'the engine cannot change: the old spec is part of the question');
+  for (let i = 0; i < 100; i += 1) parseIronicDatabase({ storage: { size: `${i + 1}Gi` } });
+  t.ok(parsedIronicDatabaseSpecs.size() <= 64, `${parsedIronicDatabaseSpecs.size()} kept`);
+  const cache = { architectures: [{ name: 'x86_64' }] };
+  t.equal(parseIronicImageCache(structuredClone(cache)), parseIronicImageCache(cache), 'an image cache spec too');
 });
 
 t.test('parseIronicDatabase', async (t) => {

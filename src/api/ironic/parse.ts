@@ -3,7 +3,7 @@
  * (validate-ironic.ts, validate-overrides.ts) decides what is refused; this module only builds the model
  * of a spec that passed, so nothing downstream re-defaults or re-parses.
  */
-import { boundedMemo, deepFrozen, exactJson, type Memo } from '../shared/memo.js';
+import { jsonMemo, type JsonMemo } from '../shared/memo.js';
 import { pullSecretNames } from '../shared/pull-secrets.js';
 import { Container } from 'kubernetes-models/v1/Container';
 import { Probe } from 'kubernetes-models/v1/Probe';
@@ -379,15 +379,10 @@ const MAX_KEPT_SPEC_LENGTH = 256 * 1024;
  * spec, and the validators (kubernetes-models' among them, for the user's overrides) cost a good part of a
  * sync. The answers are frozen, and are those of parsing there and then.
  */
-export const parsedIronicSpecs: Memo<Parsed<IronicModel>> = boundedMemo(KEPT_SPECS);
+export const parsedIronicSpecs: JsonMemo<Parsed<IronicModel>> = jsonMemo(KEPT_SPECS, MAX_KEPT_SPEC_LENGTH, (spec) => parseIronicNow(spec));
 
 /**
  * Parses an Ironic spec (`old`: the previous spec on update, for the rules about changes). Returns every
  * problem the validators find, or the model. Pure and total: never throws.
  */
-export const parseIronic = (spec: unknown, old?: unknown): Parsed<IronicModel> => {
-  const key = old === undefined ? exactJson(spec) : undefined;
-  if (key === undefined || key.length > MAX_KEPT_SPEC_LENGTH) return parseIronicNow(spec, old);
-  // Parsed from the key's own copy, so freezing the answer never freezes the caller's objects.
-  return parsedIronicSpecs.get(key, () => deepFrozen(parseIronicNow(JSON.parse(key))));
-};
+export const parseIronic = (spec: unknown, old?: unknown): Parsed<IronicModel> => (old === undefined ? parsedIronicSpecs.get(spec) : parseIronicNow(spec, old));

@@ -60,3 +60,29 @@ const isExactJson = (value: unknown, depth: number): boolean => {
   for (const field of Object.values(value)) if (!isExactJson(field, depth + 1)) return false;
   return true;
 };
+
+/** A pure function of a JSON value, answered once per exact JSON text while the answer is kept. */
+export type JsonMemo<V> = {
+  /** The answer for `value`: the kept one when `value` is exact JSON no longer than the limit, else worked out now. */
+  readonly get: (value: unknown) => V;
+  /** How many answers are kept: never more than the limit. */
+  readonly size: () => number;
+};
+
+/**
+ * A memo of `compute` keyed by the exact JSON of its argument (exactJson). On a miss, `compute` gets the
+ * key's own parsed copy and its answer is deep-frozen, so no caller's object is frozen and no caller can
+ * change what the next one gets. Values that are no exact JSON, or longer than `maxLength`, are computed
+ * every time.
+ */
+export const jsonMemo = <V>(limit: number, maxLength: number, compute: (value: unknown) => V): JsonMemo<V> => {
+  const answers = boundedMemo<V>(limit);
+  return {
+    get: (value) => {
+      const key = exactJson(value);
+      if (key === undefined || key.length > maxLength) return compute(value);
+      return answers.get(key, () => deepFrozen(compute(JSON.parse(key))));
+    },
+    size: answers.size,
+  };
+};
