@@ -21,8 +21,8 @@ const CONCURRENCY = [1, 32] as const;
 const MAX_REQUESTS = 2000;
 const MAX_MS = 10_000;
 const WARMUP = 300;
-const TARGET_P50 = 2;
-const TARGET_P99 = 3;
+const TARGET_P50 = 1.5;
+const TARGET_P99 = 2;
 const TARGET_LOOP_MS = 20;
 
 type Row = {
