@@ -25,13 +25,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // tsconfig.json holds src/ only; tsconfig.test.json (what `npm run typecheck` checks) holds src/, test/ and scripts/
+    // with the same compiler options. One program for every file: a second one for src/ alone cost ESLint about a
+    // seventh more time and 300 MB more memory.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs'],
+    languageOptions: { parserOptions: { project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname } },
   },
   {
-    // tsconfig.json holds src/ only; tsconfig.test.json (what `npm run typecheck` checks) holds test/ and scripts/ too.
     files: ['test/**/*.ts', 'scripts/**/*.mjs'],
-    languageOptions: { parserOptions: { project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       // tap runs a subtest that `t.test(...)` starts in order and reports its failures itself; nothing awaits it.
       '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: '@tapjs/test', name: ['test'] }] }],

@@ -120,25 +120,42 @@ export const availableDeployment = (): Obj => ({
   ],
 });
 
+/** The status of a StatefulSet whose pods run the current revision and are ready. */
+export const readyStatefulSet = (): Obj => ({
+  observedGeneration: 1,
+  replicas: 1,
+  readyReplicas: 1,
+  currentReplicas: 1,
+  updatedReplicas: 1,
+  availableReplicas: 1,
+  currentRevision: 'bench-5d8f7c9b6d',
+  updateRevision: 'bench-5d8f7c9b6d',
+});
+
 /** RSA keys from node (forge's pure-JS key generation is slow); certificates from forge. */
 export const rsaKey = (): string =>
   generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } })
     .privateKey;
 
-/** A certificate for `commonName` signed by `key` (self-signed: a CA or a serving certificate). */
-export const certificate = (commonName: string, key: string, serial: number): string => {
+/** Who signs a certificate: the issuer's name and private key. */
+type Issuer = { readonly commonName: string; readonly key: string };
+
+const subjectOf = (commonName: string): forge.pki.CertificateField[] => [
+  { name: 'commonName', value: commonName },
+  { name: 'organizationName', value: 'Metal3 Bench' },
+];
+
+/** A certificate for `commonName` with the public half of `key`, self-signed unless an issuer (a CA) signs it. */
+export const certificate = (commonName: string, key: string, serial: number, issuer: Issuer = { commonName, key }): string => {
   const privateKey = forge.pki.privateKeyFromPem(key);
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.setRsaPublicKey(privateKey.n, privateKey.e);
-  cert.serialNumber = serial.toString(16).padStart(8, '0');
+  // DER wants the shortest positive integer: a leading 01 byte keeps it positive without zero padding, which OpenSSL refuses.
+  cert.serialNumber = `01${serial.toString(16).padStart(4, '0')}`;
   cert.validity.notBefore = new Date(Date.UTC(2026, 0, 1));
   cert.validity.notAfter = new Date(Date.UTC(2027, 0, 1));
-  const subject = [
-    { name: 'commonName', value: commonName },
-    { name: 'organizationName', value: 'Metal3 Bench' },
-  ];
-  cert.setSubject(subject);
-  cert.setIssuer(subject);
+  cert.setSubject(subjectOf(commonName));
+  cert.setIssuer(subjectOf(issuer.commonName));
   cert.setExtensions([
     { name: 'basicConstraints', cA: true },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, keyCertSign: true },
@@ -150,6 +167,6 @@ export const certificate = (commonName: string, key: string, serial: number): st
       ],
     },
   ]);
-  cert.sign(privateKey, forge.md.sha256.create());
+  cert.sign(forge.pki.privateKeyFromPem(issuer.key), forge.md.sha256.create());
   return forge.pki.certificateToPem(cert);
 };

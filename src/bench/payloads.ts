@@ -3,7 +3,7 @@
  * without children (the warm-up), then, once the response has been applied, with every child observed.
  */
 import { PARENT_KINDS, type MetricLabel, type ParentKind } from '../kinds/index.js';
-import { applied, availableDeployment, certificate, fieldsV1, rsaKey, userObject, type Obj } from './objects.js';
+import { applied, availableDeployment, certificate, fieldsV1, readyStatefulSet, rsaKey, userObject, type Obj } from './objects.js';
 
 const NAMESPACE = 'baremetal-operator-system';
 const NAME = 'ironic';
@@ -81,13 +81,20 @@ const relatedMap = (objects: readonly Obj[]): Obj => {
   return out;
 };
 
+/** What the workload controllers report once a child of this kind has rolled out. */
+const observedStatus = (kind: unknown): Obj | undefined => {
+  if (kind === 'Deployment') return availableDeployment();
+  if (kind === 'StatefulSet') return readyStatefulSet();
+  return kind === 'Service' ? { loadBalancer: {} } : undefined;
+};
+
 /** Observed children (v2 keys) once `children` have been applied, the Deployment available. */
 export const observedChildren = (children: readonly Obj[]): Obj => {
   const out: Record<string, Obj> = {};
   children.forEach((child, index) => {
     const meta = child['metadata'] as Obj;
     const group = `${String(child['kind'])}.${String(child['apiVersion'])}`;
-    const status = child['kind'] === 'Deployment' ? availableDeployment() : child['kind'] === 'Service' ? { loadBalancer: {} } : undefined;
+    const status = observedStatus(child['kind']);
     (out[group] ??= {})[`${typeof meta['namespace'] === 'string' ? meta['namespace'] : NAMESPACE}/${String(meta['name'])}`] = applied(
       child,
       100 + index,
@@ -120,7 +127,13 @@ const ironicScenarios = (kind: ParentKind): Scenario[] => {
   const key = rsaKey();
   const caKey = rsaKey();
   const ca = certificate('metal3-ca', caKey, 1);
-  const tlsSecret = userObject('Secret', 'ironic-tls', NAMESPACE, { 'tls.crt': certificate('ironic.example.com', key, 2), 'tls.key': key, 'ca.crt': ca }, 1);
+  const tlsSecret = userObject(
+    'Secret',
+    'ironic-tls',
+    NAMESPACE,
+    { 'tls.crt': certificate('ironic.example.com', key, 2, { commonName: 'metal3-ca', key: caKey }), 'tls.key': key, 'ca.crt': ca },
+    1,
+  );
   const bundle = Array.from({ length: 24 }, (_, i) => certificate(`trusted-root-${i}.example.com`, caKey, 100 + i)).join('');
   const large: Scenario = {
     name: 'large',

@@ -21,8 +21,8 @@ const CONCURRENCY = [1, 32] as const;
 const MAX_REQUESTS = 2000;
 const MAX_MS = 10_000;
 const WARMUP = 300;
-const TARGET_P50 = 2;
-const TARGET_P99 = 3;
+const TARGET_P50 = 1.5;
+const TARGET_P99 = 2;
 const TARGET_LOOP_MS = 20;
 
 type Row = {
@@ -46,7 +46,7 @@ type Inject = (url: string, payload: Obj) => Promise<Obj>;
 /** The sync route of the scenario's parent kind. */
 const syncPath = (scenario: Scenario): string => `/${scenario.kind.hookPath}/sync`;
 
-/** Syncs once without children, applies the response, syncs again (its own htpasswd is known: no bcrypt): the steady-state request. */
+/** Syncs once without children, applies the response, syncs again (its own htpasswd is known: no bcrypt): the steady-state request, which must be Ready. */
 const steadyState = async (inject: Inject, scenario: Scenario): Promise<{ request: Obj; response: Obj }> => {
   const path = syncPath(scenario);
   const first = await inject(path, syncRequest(scenario, {}, undefined));
@@ -55,6 +55,8 @@ const steadyState = async (inject: Inject, scenario: Scenario): Promise<{ reques
   const response = await inject(path, request);
   const secrets = (list: unknown): string => JSON.stringify((list as Obj[]).filter((c) => c['kind'] === 'Secret').map((c) => c['data']));
   if (secrets(response['children']) !== secrets(first['children'])) throw new Error(`${scenario.name}: the steady-state sync generated new Secrets`);
+  const ready = ((response['status'] as Obj)['conditions'] as Obj[]).find((c) => c['type'] === 'Ready');
+  if (ready?.['status'] !== 'True') throw new Error(`${scenario.name}: the steady state is not Ready: ${String(ready?.['message'])}`);
   return { request, response };
 };
 

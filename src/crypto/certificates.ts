@@ -2,8 +2,10 @@
  * What the hooks read of PEM certificates, parsed once: a sync asks about the same CA certificates many
  * times (each step of the rotation, the renewal period, the order of observed CAs), and parsing a
  * certificate, let alone a private key, costs far more than the rest of a sync. Bounded memos keyed by the
- * certificate's text (public) or by a digest of the certificate and key (never the key itself); the
- * answers never depend on what was asked before. Texts larger than any certificate are parsed every time.
+ * certificate's text (public), by the fingerprints of a certificate and its CA, or by a digest of the
+ * certificate and key (never the key itself); the answers never depend on what was asked before. A bundle
+ * is parsed block by block, so each certificate is parsed once however many bundles hold it; texts larger
+ * than any certificate are parsed every time.
  */
 import { X509Certificate, createHash, createPrivateKey } from 'node:crypto';
 import { boundedMemo, type Memo } from '../api/shared/memo.js';
@@ -18,19 +20,26 @@ const KEPT = 256;
 
 const factsOf = (cert: X509Certificate): CertificateFacts => ({ ca: cert.ca, validFrom: Date.parse(cert.validFrom), validTo: Date.parse(cert.validTo) });
 
-const parse = (certPem: string): CertificateFacts | undefined => {
+const parseCertificate = (certPem: string): X509Certificate | undefined => {
   try {
-    return factsOf(new X509Certificate(certPem));
+    return new X509Certificate(certPem);
   } catch {
     return undefined;
   }
 };
 
-export const parsedCertificates: Memo<CertificateFacts | undefined> = boundedMemo(KEPT);
+/** Certificates already parsed, by their (public) text: one parse per certificate, whatever asks about it. */
+export const parsedCertificates: Memo<X509Certificate | undefined> = boundedMemo(KEPT);
+
+/** The certificate of a PEM text, or undefined when it does not parse. */
+const certificateOf = (certPem: string): X509Certificate | undefined =>
+  certPem.length <= MAX_KEPT_LENGTH ? parsedCertificates.get(certPem, () => parseCertificate(certPem)) : parseCertificate(certPem);
 
 /** The facts of a certificate, or undefined when it does not parse. */
-export const certificateFacts = (certPem: string): CertificateFacts | undefined =>
-  certPem.length <= MAX_KEPT_LENGTH ? parsedCertificates.get(certPem, () => parse(certPem)) : parse(certPem);
+export const certificateFacts = (certPem: string): CertificateFacts | undefined => {
+  const cert = certificateOf(certPem);
+  return cert === undefined ? undefined : factsOf(cert);
+};
 
 /** The facts of a certificate that must parse: otherwise throws what parsing it throws. */
 export const requiredCertificateFacts = (certPem: string): CertificateFacts => certificateFacts(certPem) ?? factsOf(new X509Certificate(certPem));
@@ -39,8 +48,9 @@ export const requiredCertificateFacts = (certPem: string): CertificateFacts => c
 type Pair = { readonly certPem: string; readonly keyPem: string };
 
 const matches = (pair: Pair): boolean => {
+  const cert = certificateOf(pair.certPem);
   try {
-    return new X509Certificate(pair.certPem).checkPrivateKey(createPrivateKey(pair.keyPem));
+    return cert?.checkPrivateKey(createPrivateKey(pair.keyPem)) === true;
   } catch {
     return false;
   }
@@ -57,22 +67,20 @@ export const keyMatchesCertificate = (pair: Pair): boolean => {
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
 
-const parseBundle = (pem: string): readonly X509Certificate[] | undefined => {
+/**
+ * The certificates of a PEM text, in order; undefined when it holds none or one of them does not parse.
+ * Each block is parsed once (a CA bundle of many roots is larger than any text kept whole).
+ */
+export const certificateBundle = (pem: string): readonly X509Certificate[] | undefined => {
   const blocks = pem.match(PEM_CERTIFICATE) ?? [];
-  if (blocks.length === 0) return undefined;
-  try {
-    return blocks.map((block) => new X509Certificate(block));
-  } catch {
-    return undefined;
+  const certs: X509Certificate[] = [];
+  for (const block of blocks) {
+    const cert = certificateOf(block);
+    if (cert === undefined) return undefined;
+    certs.push(cert);
   }
+  return certs.length === 0 ? undefined : certs;
 };
-
-/** Bundles already parsed, by their (public) text. */
-export const parsedBundles: Memo<readonly X509Certificate[] | undefined> = boundedMemo(KEPT);
-
-/** The certificates of a PEM text, in order; undefined when it holds none or one of them does not parse. */
-export const certificateBundle = (pem: string): readonly X509Certificate[] | undefined =>
-  pem.length <= MAX_KEPT_LENGTH ? parsedBundles.get(pem, () => parseBundle(pem)) : parseBundle(pem);
 
 const keyParses = (keyPem: string): boolean => {
   try {
@@ -89,9 +97,16 @@ export const parsedKeys: Memo<boolean> = boundedMemo(KEPT);
 export const privateKeyParses = (keyPem: string): boolean =>
   keyPem.length > MAX_KEPT_LENGTH ? keyParses(keyPem) : parsedKeys.get(createHash('sha256').update(keyPem).digest('hex'), () => keyParses(keyPem));
 
+/** Signature checks already made, by the fingerprints of the certificate and of the CA (both public). */
+export const signatureChecks: Memo<boolean> = boundedMemo(KEPT);
+
+/** Whether `ca` issued `cert` and its key signed it. */
+const signedBy = (cert: X509Certificate, ca: X509Certificate): boolean =>
+  signatureChecks.get(`${cert.fingerprint256} ${ca.fingerprint256}`, () => cert.checkIssued(ca) && cert.verify(ca.publicKey));
+
 /** Whether `cert` is one of `cas`, or issued and signed by one of them. */
 const signedByOneOf = (cert: X509Certificate, cas: readonly X509Certificate[]): boolean =>
-  cas.some((ca) => ca.fingerprint256 === cert.fingerprint256 || (cert.checkIssued(ca) && cert.verify(ca.publicKey)));
+  cas.some((ca) => ca.fingerprint256 === cert.fingerprint256 || signedBy(cert, ca));
 
 /** A certificate issued moments ago by an issuer whose clock runs ahead is not refused. */
 const NOT_YET_VALID_TOLERANCE_MS = 60 * 60 * 1000;

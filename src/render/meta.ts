@@ -25,7 +25,39 @@ export const canonicalJson = (value: unknown): string => {
     return `{${text}}`;
   }
   // JSON.stringify answers undefined for these, whatever its declared type says.
-  return value === undefined || typeof value === 'function' || typeof value === 'symbol' ? 'null' : JSON.stringify(value);
+  return leafJson(value);
+};
+
+/** The canonical JSON of a value that is neither an array nor an object. */
+const leafJson = (value: unknown): string => (value === undefined || typeof value === 'function' || typeof value === 'symbol' ? 'null' : JSON.stringify(value));
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+const definedKeys = (record: Record<string, unknown>): string[] => Object.keys(record).filter((key) => record[key] !== undefined);
+
+const sameArrays = (a: readonly unknown[], b: readonly unknown[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const present = i in a;
+    if (present !== i in b || (present && !sameCanonicalJson(a[i], b[i]))) return false;
+  }
+  return true;
+};
+
+const sameRecords = (a: Record<string, unknown>, b: Record<string, unknown>): boolean => {
+  const keys = definedKeys(a);
+  const others = new Set(definedKeys(b));
+  return keys.length === others.size && keys.every((key) => others.has(key) && sameCanonicalJson(a[key], b[key]));
+};
+
+/**
+ * Whether two values have the same canonical JSON, compared field by field without building either text
+ * (a sync compares each rendered workload with the one applied last).
+ */
+export const sameCanonicalJson = (a: unknown, b: unknown): boolean => {
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && sameArrays(a, b);
+  if (isObject(a) || isObject(b)) return isObject(a) && isObject(b) && sameRecords(a, b);
+  return typeof a === 'string' && typeof b === 'string' ? a === b : leafJson(a) === leafJson(b);
 };
 
 /** sha256 (hex) of the canonical JSON of a value: used for restart annotations. */

@@ -5,7 +5,8 @@
 import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
 import { READY_CONDITION, type Condition } from '../api/shared/common.js';
 import { LAST_APPLIED_ANNOTATION, type KubeChild } from './child.js';
-import { canonicalJson } from './meta.js';
+import { boundedMemo, type Memo } from '../api/shared/memo.js';
+import { sameCanonicalJson } from './meta.js';
 import { LABELS } from './names.js';
 import { findObject, pathOf } from './observed.js';
 
@@ -194,15 +195,32 @@ export const previousTrueTime = (status: unknown, type: string): string | undefi
 /** Workloads whose change takes effect only once their controller rolls the pods. */
 const WORKLOAD_KINDS: ReadonlySet<string> = new Set(['Deployment', 'DaemonSet', 'StatefulSet']);
 
-/** The spec Metacontroller last applied to an observed child (its dynamic apply records the whole desired object). */
-const lastAppliedSpec = (object: KubeObject): string | undefined => {
-  const text = object.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
-  if (text === undefined) return undefined;
+/** The spec in a last-applied record (kept whole: `spec` may be absent), or undefined when the record is no JSON. */
+type AppliedRecord = { readonly spec: unknown } | undefined;
+
+const appliedSpecOf = (text: string): AppliedRecord => {
   try {
-    return canonicalJson(pathOf(JSON.parse(text) as unknown, 'spec'));
+    return { spec: pathOf(JSON.parse(text) as unknown, 'spec') };
   } catch {
     return undefined;
   }
+};
+
+/** A few workloads per parent, each with the record of its last apply; larger records are read every time. */
+const KEPT_RECORDS = 64;
+const MAX_KEPT_RECORD_LENGTH = 256 * 1024;
+
+/**
+ * Last-applied records already parsed, by their text: a steady-state sync sees the same records every
+ * time. The parsed specs are only ever compared, never handed out.
+ */
+export const appliedSpecs: Memo<AppliedRecord> = boundedMemo(KEPT_RECORDS);
+
+/** The spec Metacontroller last applied to an observed child (its dynamic apply records the whole desired object). */
+const lastAppliedSpec = (object: KubeObject): AppliedRecord => {
+  const text = object.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
+  if (text === undefined) return undefined;
+  return text.length <= MAX_KEPT_RECORD_LENGTH ? appliedSpecs.get(text, () => appliedSpecOf(text)) : appliedSpecOf(text);
 };
 
 /**
@@ -217,7 +235,7 @@ export const readinessAfterApply = (readiness: Readiness, rendered: readonly Kub
     if (!WORKLOAD_KINDS.has(child.kind)) continue;
     const live = findObject(observed, `${child.kind}.${child.apiVersion}`, child.metadata.namespace ?? '', child.metadata.name);
     const applied = live === undefined ? undefined : lastAppliedSpec(live);
-    if (applied !== undefined && applied !== canonicalJson(child['spec']))
+    if (applied !== undefined && !sameCanonicalJson(applied.spec, child['spec']))
       return progressing(`${child.kind} ${child.metadata.name} is being updated with the change`);
   }
   return readiness;

@@ -1,6 +1,7 @@
 /** Bounded memos: the function's own answers, at most `limit` of them kept, the oldest forgotten first. */
 import t from 'tap';
-import { boundedMemo } from '../../src/api/shared/memo.js';
+import fc from 'fast-check';
+import { boundedMemo, deepFrozen, exactJson } from '../../src/api/shared/memo.js';
 
 t.test('a memo answers what the function answers, working each key out once while it is kept', async (t) => {
   const calls: string[] = [];
@@ -48,4 +49,43 @@ t.test('a key whose answer throws is not kept', async (t) => {
   t.throws(() => memo.get('bad', bad));
   t.equal(calls, 2);
   t.equal(memo.size(), 0);
+});
+
+/** Whether -0 (which JSON writes as 0) is somewhere in a JSON value. */
+const hasNegativeZero = (value: unknown): boolean =>
+  Object.is(value, -0) || (typeof value === 'object' && value !== null && Object.values(value).some(hasNegativeZero));
+
+t.test('exactJson is the JSON text of what JSON.parse could have made, and undefined for anything else', async (t) => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (value) => {
+      const text = exactJson(value);
+      return text === undefined ? hasNegativeZero(value) : text === JSON.stringify(value);
+    }),
+    { numRuns: 300 },
+  );
+  t.equal(exactJson({ a: [1, 'x', true, null, { b: 2.5 }] }), '{"a":[1,"x",true,null,{"b":2.5}]}');
+  t.equal(exactJson(JSON.parse('{"a":1}')), '{"a":1}', 'what JSON.parse makes');
+  for (const [what, value] of [
+    ['an undefined field', { a: undefined }],
+    ['undefined in a list', [undefined]],
+    // eslint-disable-next-line no-sparse-arrays -- the hole is what this row is about
+    ['a hole', [1, , 2]],
+    ['a function', { f: () => 1 }],
+    ['NaN', { n: Number.NaN }],
+    ['-0', { n: -0 }],
+    ['a Date', { d: new Date(0) }],
+    ['a class instance', new Set([1])],
+    ['a bigint', { n: 1n }],
+    ['undefined itself', undefined],
+  ] as const)
+    t.equal(exactJson(value), undefined, what);
+  t.equal(exactJson(Object.assign(Object.create(null) as object, { a: 1 })), '{"a":1}', 'an object without prototype is plain');
+});
+
+t.test('deepFrozen freezes every object and list inside, in place, and leaves sets alone', async (t) => {
+  const set = new Set([1]);
+  const value = deepFrozen({ a: { b: [{ c: 1 }] }, set });
+  t.ok(Object.isFrozen(value) && Object.isFrozen(value.a) && Object.isFrozen(value.a.b) && Object.isFrozen(value.a.b[0]), 'frozen all the way down');
+  t.notOk(Object.isFrozen(set), 'a set is left as it is');
+  t.equal(deepFrozen('text'), 'text', 'a primitive is itself');
 });

@@ -13,8 +13,9 @@ import {
   MIN_SENSOR_INTERVAL,
 } from '../../src/api/shared/constants.js';
 import type { IronicDatabaseModel, IronicModel } from '../../src/api/model.js';
-import { parseIronic } from '../../src/api/ironic/parse.js';
-import { parseIronicDatabase } from '../../src/api/ironic-database/parse.js';
+import { parseIronic, parsedIronicSpecs } from '../../src/api/ironic/parse.js';
+import { parseIronicDatabase, parsedIronicDatabaseSpecs } from '../../src/api/ironic-database/parse.js';
+import { parseIronicImageCache } from '../../src/api/ironic-image-cache/parse.js';
 import { DEFAULT_VERSION } from '../../src/api/shared/version.js';
 
 const model = (spec: unknown): IronicModel => {
@@ -337,6 +338,41 @@ t.test('parseIronic never mutates its input and is deterministic', async (t) => 
   const first = model(input);
   t.same(input, before);
   t.same(model(structuredClone(input)), first);
+});
+
+t.test('a spec is parsed once: the same frozen answer each time, equal to parsing a copy there and then, the memo bounded', async (t) => {
+  const spec = { networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, prometheusExporter: { enabled: true } };
+  const first = parseIronic(spec);
+  t.equal(parseIronic(structuredClone(spec)), first, 'the same spec (by content) answers the kept model');
+  t.ok(Object.isFrozen(first) && first.ok && Object.isFrozen(first.model.networking), 'frozen, so no caller can change what the next one gets');
+  t.notOk(Object.isFrozen(spec) || Object.isFrozen(spec.networking), "the caller's spec is not frozen");
+  t.same(parseIronic(spec, spec), first, 'with an old spec it is parsed there and then, to the same model');
+  const refused = parseIronic({ networking: { interface: 'eth1', ipAddress: '192.0.2.999' } });
+  t.equal(refused.ok, false);
+  t.equal(parseIronic({ networking: { interface: 'eth1', ipAddress: '192.0.2.999' } }), refused, 'a refusal is kept as well');
+  const withUndefined = parseIronic({ ...spec, tls: undefined });
+  t.not(withUndefined, first, 'a spec that is no exact JSON is not looked up by its JSON');
+  for (let i = 0; i < 100; i += 1) parseIronic({ networking: { interface: `eth${i}` } });
+  t.ok(parsedIronicSpecs.size() <= 64, `${parsedIronicSpecs.size()} specs kept`);
+  t.same(parseIronic(spec), first, 'forgetting changes no answer');
+});
+
+t.test('database and image cache specs are parsed once per content (with the old database spec), frozen, the memo bounded', async (t) => {
+  const spec = { storage: { size: '20Gi' } };
+  const first = parseIronicDatabase(spec);
+  t.equal(parseIronicDatabase(structuredClone(spec)), first, 'the same spec answers the kept model');
+  t.ok(Object.isFrozen(first), 'frozen');
+  const old = { engine: 'MariaDB' };
+  const withOld = parseIronicDatabase(spec, old);
+  t.not(withOld, first, 'another old spec is another question');
+  t.equal(parseIronicDatabase(spec, structuredClone(old)), withOld, 'and is kept by its content too');
+  t.same(withOld, first, 'here with the same answer');
+  const changed = parseIronicDatabase({ ...spec, engine: 'MariaDBOperator' }, old);
+  t.equal(changed.ok, false, 'the engine cannot change: the old spec is part of the question');
+  for (let i = 0; i < 100; i += 1) parseIronicDatabase({ storage: { size: `${i + 1}Gi` } });
+  t.ok(parsedIronicDatabaseSpecs.size() <= 64, `${parsedIronicDatabaseSpecs.size()} kept`);
+  const cache = { architectures: [{ name: 'x86_64' }] };
+  t.equal(parseIronicImageCache(structuredClone(cache)), parseIronicImageCache(cache), 'an image cache spec too');
 });
 
 t.test('parseIronicDatabase', async (t) => {

@@ -4,9 +4,19 @@
  */
 import t from 'tap';
 import { X509Certificate } from 'node:crypto';
-import { certificateFacts, keyMatches, keyMatchesCertificate, parsedCertificates, requiredCertificateFacts } from '../../src/crypto/certificates.js';
+import {
+  certificateBundle,
+  certificateFacts,
+  keyMatches,
+  keyMatchesCertificate,
+  parsedCertificates,
+  requiredCertificateFacts,
+  signatureChecks,
+  tlsContentProblems,
+} from '../../src/crypto/certificates.js';
 import { issueRpcCertificate } from '../../src/crypto/rpc-ca.js';
 import { FIXED_RPC_CA } from '../fixtures/rpc-ca.js';
+import { OTHER_CA_PEM } from '../fixtures/tls.js';
 
 const LEAF = issueRpcCertificate({ ca: FIXED_RPC_CA, ips: ['192.0.2.1'], now: new Date('2026-01-01T00:00:00Z') });
 
@@ -58,4 +68,34 @@ t.test('the memos are bounded, and forgetting changes no answer', async (t) => {
   t.ok(parsedCertificates.size() <= 256, `${parsedCertificates.size()} certificates kept`);
   t.ok(keyMatches.size() <= 256, `${keyMatches.size()} key checks kept`);
   t.same({ facts: certificateFacts(FIXED_RPC_CA.certPem), matches: keyMatchesCertificate(FIXED_RPC_CA) }, before);
+});
+
+t.test('a bundle larger than any text kept is parsed block by block, each certificate once', async (t) => {
+  const blocks = [FIXED_RPC_CA.certPem, LEAF.certPem, OTHER_CA_PEM];
+  const bundle = Array.from({ length: 12 }, () => blocks.join('\n')).join('\n');
+  t.ok(bundle.length > 16 * 1024, `${bundle.length} characters`);
+  const first = certificateBundle(bundle);
+  const again = certificateBundle(bundle);
+  t.same(
+    first?.map((cert) => cert.fingerprint256),
+    Array.from({ length: 12 }, () => blocks.map((pem) => new X509Certificate(pem).fingerprint256)).flat(),
+    'the certificates X509Certificate reads, in order',
+  );
+  t.ok(
+    first?.every((cert, i) => cert === again?.[i]),
+    'the second call answers with the certificates already parsed',
+  );
+  t.equal(certificateBundle(`${bundle}${FIXED_RPC_CA.certPem.replace('MII', 'XXX')}`), undefined, 'one block that does not parse refuses the bundle');
+  t.equal(certificateBundle('no certificate here'), undefined, 'no block at all');
+});
+
+t.test('whether the CA signed tls.crt is checked once per pair and answered the same each time', async (t) => {
+  const now = Date.parse('2026-06-01T00:00:00Z');
+  const content = { certPem: LEAF.certPem, keyPem: LEAF.keyPem };
+  const notSigned = 'ca.crt did not sign the certificate in tls.crt: put the CA that issued it in ca.crt, or the certificate with its intermediates in tls.crt';
+  for (const round of ['first', 'again']) {
+    t.same(tlsContentProblems({ ...content, caPem: FIXED_RPC_CA.certPem }, now), [], `${round}: its own CA`);
+    t.same(tlsContentProblems({ ...content, caPem: OTHER_CA_PEM }, now), [notSigned], `${round}: another CA`);
+  }
+  t.ok(signatureChecks.size() <= 256, `${signatureChecks.size()} signature checks kept`);
 });

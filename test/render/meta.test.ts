@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
-import { canonicalJson, contentHash } from '../../src/render/meta.js';
+import { canonicalJson, contentHash, sameCanonicalJson } from '../../src/render/meta.js';
 
 /** The plain definition: map, filter and join. */
 const reference = (value: unknown): string => {
@@ -35,4 +35,39 @@ t.test('canonicalJson sorts keys at every level and leaves out undefined fields'
   // eslint-disable-next-line no-sparse-arrays -- the hole is what this line tests
   t.equal(canonicalJson([1, , 2]), '[1,,2]');
   t.equal(contentHash({ b: 1, a: 2 }), contentHash({ a: 2, b: 1 }), 'key order does not change the hash');
+});
+
+t.test('sameCanonicalJson answers whether the canonical texts are equal, for any two values', async (t) => {
+  const anything = fc.anything({ withSparseArray: true, withNullPrototype: true, withBoxedValues: true, withDate: true, withObjectString: true, maxDepth: 4 });
+  fc.assert(
+    fc.property(anything, anything, (a, b) => sameCanonicalJson(a, b) === (canonicalJson(a) === canonicalJson(b))),
+    { numRuns: 300 },
+  );
+  // Equal texts are rare between two random values: a value against a reordered copy of itself, and a changed copy.
+  const reordered = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(reordered);
+    if (typeof value !== 'object' || value === null) return value;
+    const record = value as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(record)
+        .reverse()
+        .map((key) => [key, reordered(record[key])]),
+    );
+  };
+  const json = fc.jsonValue({ maxDepth: 4 });
+  fc.assert(
+    fc.property(json, (value) => sameCanonicalJson(value, reordered(value)) && canonicalJson(value) === canonicalJson(reordered(value))),
+    { numRuns: 200 },
+  );
+  fc.assert(
+    fc.property(json, json, (value, extra) => !sameCanonicalJson({ a: value }, { a: value, b: extra }) && !sameCanonicalJson([value], [value, extra])),
+    { numRuns: 100 },
+  );
+  t.equal(sameCanonicalJson({ a: 1, b: undefined }, { a: 1 }), true, 'an undefined field is no field');
+  t.equal(sameCanonicalJson([undefined], [null]), true, 'undefined in a list is null');
+  // eslint-disable-next-line no-sparse-arrays -- a hole is not a null
+  t.equal(sameCanonicalJson([1, , 2], [1, null, 2]), false, 'a hole is not a null');
+  t.equal(sameCanonicalJson({ toString: 'x' }, { y: 'x' }), false, 'other keys');
+  t.equal(sameCanonicalJson('1', 1), false, 'a text is not a number');
+  t.equal(sameCanonicalJson(-0, 0), true, 'JSON does not tell -0 from 0');
 });

@@ -1,6 +1,7 @@
 /** Readiness rules of observed children, as tables (upstream pkg/ironic/utils.go, plus our fixes). */
 import t from 'tap';
 import {
+  appliedSpecs,
   daemonSetReadiness,
   deploymentReadiness,
   jobReadiness,
@@ -183,6 +184,13 @@ t.test('readinessAfterApply: a workload this sync changes is not ready yet, what
     { scenario: 'not observed yet', observed: {}, state: 'ready' },
   ];
   for (const row of rows) t.equal(readinessAfterApply(ready('available'), [child], row.observed).state, row.state, row.scenario);
+  for (const row of rows)
+    t.equal(readinessAfterApply(ready('available'), [child], row.observed).state, row.state, `${row.scenario}: again, the record remembered`);
+  const huge = JSON.stringify({ spec: { ...spec, replicas: 2 }, padding: 'x'.repeat(300 * 1024) });
+  t.equal(readinessAfterApply(ready('available'), [child], observedWith(huge)).state, 'progressing', 'a record too large to keep is read all the same');
+  for (let i = 0; i < 100; i += 1) readinessAfterApply(ready('available'), [child], observedWith(JSON.stringify({ spec: { ...spec, replicas: i } })));
+  t.ok(appliedSpecs.size() <= 64, `${appliedSpecs.size()} records kept`);
+  t.equal(readinessAfterApply(ready('available'), [child], rows[0]?.observed).state, 'ready', 'forgetting changes no answer');
   const changed = readinessAfterApply(ready('available'), [child], rows[1]?.observed);
   t.equal(changed.message, 'Deployment ironic-service is being updated with the change');
   t.same(readinessAfterApply(progressing('rolling'), [child], rows[1]?.observed), progressing('rolling'), 'a readiness that is not ready stands');

@@ -1,6 +1,7 @@
 /**
  * `parseIronicDatabase`: an IronicDatabase spec in, every problem or the typed, defaulted model out.
  */
+import { jsonMemo, type JsonMemo } from '../shared/memo.js';
 import { pullSecretNames } from '../shared/pull-secrets.js';
 import { DEFAULT_DATABASE_ENGINE, DEFAULT_DATABASE_SIZE, DEFAULT_GALERA_REPLICAS, DEFAULT_MAX_CONDUCTORS, DEFAULT_WHEN_DELETED } from '../shared/constants.js';
 import {
@@ -15,7 +16,7 @@ import {
 import type { DatabaseBackupModel, IronicDatabaseModel, Parsed, RestoreModel, S3Model } from '../model.js';
 import type { DatabaseEngine } from '../shared/constants.js';
 import { canonical, canonicalResources, given, optionalFields, sortedMap } from '../shared/fields.js';
-import { compiledCheck } from '../shared/problems.js';
+import { compiledCheck, isRecord } from '../shared/problems.js';
 import { volumeStorageModel } from '../shared/storage.js';
 import { validateIronicDatabase } from './validate.js';
 
@@ -88,11 +89,8 @@ const databaseModel = (spec: IronicDatabaseSpec): IronicDatabaseModel => {
 
 const isIronicDatabaseSpec = (value: unknown): value is IronicDatabaseSpec => compiledCheck(IronicDatabaseSpec).Check(value);
 
-/**
- * Parses an IronicDatabase spec (`old`: the previous spec, or what the observed children say it was, for the
- * rules about changes): every problem, or the model. Pure and total: never throws.
- */
-export const parseIronicDatabase = (spec: unknown, old?: unknown): Parsed<IronicDatabaseModel> => {
+/** Parses a spec there and then (see parseIronicDatabase). */
+const parseIronicDatabaseNow = (spec: unknown, old?: unknown): Parsed<IronicDatabaseModel> => {
   const problems = validateIronicDatabase(spec, old);
   if (problems.length > 0) return { ok: false, problems };
   if (!isIronicDatabaseSpec(spec))
@@ -102,3 +100,18 @@ export const parseIronicDatabase = (spec: unknown, old?: unknown): Parsed<Ironic
     };
   return { ok: true, model: databaseModel(spec) };
 };
+
+/**
+ * Specs already parsed, with the old spec they were checked against, by the exact JSON of both: every sync
+ * of a parent parses the same spec against the same observed engine and storage. Frozen answers.
+ */
+export const parsedIronicDatabaseSpecs: JsonMemo<Parsed<IronicDatabaseModel>> = jsonMemo(64, 256 * 1024, (pair) =>
+  isRecord(pair) ? parseIronicDatabaseNow(pair['spec'], pair['old']) : parseIronicDatabaseNow(undefined),
+);
+
+/**
+ * Parses an IronicDatabase spec (`old`: the previous spec, or what the observed children say it was, for the
+ * rules about changes): every problem, or the model. Pure and total: never throws.
+ */
+export const parseIronicDatabase = (spec: unknown, old?: unknown): Parsed<IronicDatabaseModel> =>
+  parsedIronicDatabaseSpecs.get({ spec, ...(old !== undefined && { old }) });

@@ -1,6 +1,7 @@
 /**
  * `parseIronicImageCache`: an IronicImageCache spec in, every problem or the typed, defaulted model out.
  */
+import { jsonMemo, type JsonMemo } from '../shared/memo.js';
 import { pullSecretNames } from '../shared/pull-secrets.js';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from '../shared/constants.js';
@@ -39,8 +40,8 @@ const cacheModel = (spec: IronicImageCacheSpec): IronicImageCacheModel => {
   };
 };
 
-/** Parses an IronicImageCache spec: every problem, or the model. Pure and total: never throws. */
-export const parseIronicImageCache = (spec: unknown): Parsed<IronicImageCacheModel> => {
+/** Parses a spec there and then (see parseIronicImageCache). */
+const parseIronicImageCacheNow = (spec: unknown): Parsed<IronicImageCacheModel> => {
   const problems = validateIronicImageCache(spec);
   if (problems.length > 0) return { ok: false, problems };
   if (!isIronicImageCacheSpec(spec))
@@ -50,3 +51,9 @@ export const parseIronicImageCache = (spec: unknown): Parsed<IronicImageCacheMod
     };
   return { ok: true, model: cacheModel(spec) };
 };
+
+/** Specs already parsed, by their exact JSON: every sync of a parent parses the same spec. Frozen answers. */
+export const parsedIronicImageCacheSpecs: JsonMemo<Parsed<IronicImageCacheModel>> = jsonMemo(64, 256 * 1024, (spec) => parseIronicImageCacheNow(spec));
+
+/** Parses an IronicImageCache spec: every problem, or the model. Pure and total: never throws. */
+export const parseIronicImageCache = (spec: unknown): Parsed<IronicImageCacheModel> => parsedIronicImageCacheSpecs.get(spec);

@@ -3,6 +3,7 @@
  * (validate-ironic.ts, validate-overrides.ts) decides what is refused; this module only builds the model
  * of a spec that passed, so nothing downstream re-defaults or re-parses.
  */
+import { jsonMemo, type JsonMemo } from '../shared/memo.js';
 import { pullSecretNames } from '../shared/pull-secrets.js';
 import { Container } from 'kubernetes-models/v1/Container';
 import { Probe } from 'kubernetes-models/v1/Probe';
@@ -359,14 +360,29 @@ const sensorInterval = (given: number | undefined): Pick<ExporterModel, 'sensorC
 
 const isIronicSpec = (value: unknown): value is IronicSpec => compiledCheck(IronicSpec).Check(value);
 
-/**
- * Parses an Ironic spec (`old`: the previous spec on update, for the rules about changes). Returns every
- * problem the validators find, or the model. Pure and total: never throws.
- */
-export const parseIronic = (spec: unknown, old?: unknown): Parsed<IronicModel> => {
+/** Parses a spec there and then (see parseIronic). */
+const parseIronicNow = (spec: unknown, old?: unknown): Parsed<IronicModel> => {
   const problems = [...validateIronic(spec, old), ...validateOverrides(spec)];
   if (problems.length > 0) return { ok: false, problems };
   if (!isIronicSpec(spec))
     return { ok: false, problems: [{ path: 'spec', message: 'the spec does not match the Ironic API: compare it with `kubectl explain ironic.spec`' }] };
   return { ok: true, model: ironicModel(spec) };
 };
+
+/** A few Ironics per namespace watched, each with one spec at a time (two during a change). */
+const KEPT_SPECS = 64;
+/** Larger specs are parsed every time. */
+const MAX_KEPT_SPEC_LENGTH = 256 * 1024;
+
+/**
+ * Specs already parsed (without an old spec), by their exact JSON: every sync of a parent parses the same
+ * spec, and the validators (kubernetes-models' among them, for the user's overrides) cost a good part of a
+ * sync. The answers are frozen, and are those of parsing there and then.
+ */
+export const parsedIronicSpecs: JsonMemo<Parsed<IronicModel>> = jsonMemo(KEPT_SPECS, MAX_KEPT_SPEC_LENGTH, (spec) => parseIronicNow(spec));
+
+/**
+ * Parses an Ironic spec (`old`: the previous spec on update, for the rules about changes). Returns every
+ * problem the validators find, or the model. Pure and total: never throws.
+ */
+export const parseIronic = (spec: unknown, old?: unknown): Parsed<IronicModel> => (old === undefined ? parsedIronicSpecs.get(spec) : parseIronicNow(spec, old));

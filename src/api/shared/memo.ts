@@ -25,3 +25,64 @@ export const boundedMemo = <V>(limit: number): Memo<V> => {
     size: () => answers.size,
   };
 };
+
+/**
+ * The value with every plain object and array in it frozen (in place), for an answer a memo hands to many
+ * callers. Sets and maps are left as they are: their types are read-only.
+ */
+export const deepFrozen = <T>(value: T): T => {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value) || value instanceof Set || value instanceof Map) return value;
+  Object.freeze(value);
+  for (const field of Object.values(value)) deepFrozen(field);
+  return value;
+};
+
+/**
+ * The JSON text of a value that JSON.parse could have made and that JSON.stringify writes back exactly:
+ * plain objects and dense arrays of strings, finite numbers (not -0), booleans and null. Undefined for
+ * anything else (an undefined field, a function, a class instance), which a memo must not key by its JSON.
+ */
+export const exactJson = (value: unknown): string | undefined => (isExactJson(value, 0) ? JSON.stringify(value) : undefined);
+
+/** Deeper than any Kubernetes object: the server refuses bodies nested deeper than this (src/server/depth.ts). */
+const MAX_EXACT_DEPTH = 128;
+
+const isExactJson = (value: unknown, depth: number): boolean => {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (typeof value !== 'object' || depth > MAX_EXACT_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) if (!(i in value) || !isExactJson(value[i], depth + 1)) return false;
+    return true;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const field of Object.values(value)) if (!isExactJson(field, depth + 1)) return false;
+  return true;
+};
+
+/** A pure function of a JSON value, answered once per exact JSON text while the answer is kept. */
+export type JsonMemo<V> = {
+  /** The answer for `value`: the kept one when `value` is exact JSON no longer than the limit, else worked out now. */
+  readonly get: (value: unknown) => V;
+  /** How many answers are kept: never more than the limit. */
+  readonly size: () => number;
+};
+
+/**
+ * A memo of `compute` keyed by the exact JSON of its argument (exactJson). On a miss, `compute` gets the
+ * key's own parsed copy and its answer is deep-frozen, so no caller's object is frozen and no caller can
+ * change what the next one gets. Values that are no exact JSON, or longer than `maxLength`, are computed
+ * every time.
+ */
+export const jsonMemo = <V>(limit: number, maxLength: number, compute: (value: unknown) => V): JsonMemo<V> => {
+  const answers = boundedMemo<V>(limit);
+  return {
+    get: (value) => {
+      const key = exactJson(value);
+      if (key === undefined || key.length > maxLength) return compute(value);
+      return answers.get(key, () => deepFrozen(compute(JSON.parse(key))));
+    },
+    size: answers.size,
+  };
+};
