@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { ironic, syncBody, testServer, type Obj, type SyncBody } from '../helpers/hooks.js';
 import { availableDeployment, observeAll } from '../helpers/k8s.js';
-import { related } from '../fixtures/ironic-scenarios.js';
+import { READY_MANAGED_DATABASE_STATUS, related } from '../fixtures/ironic-scenarios.js';
 import { DB_TLS, ironicDatabase } from '../fixtures/database-scenarios.js';
 import { objAt, present } from '../support/paths.js';
 
@@ -25,16 +25,7 @@ const database = (backup: unknown, status: Obj = {}): Obj =>
   ironicDatabase(
     { ...(backup !== undefined && { backup }), tlsCertificateName: 'db-tls' },
     {
-      status: {
-        conditions: [{ type: 'Ready', status: 'True', reason: 'DatabaseAvailable', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' }],
-        host: 'ironic-db-database.metal3.svc',
-        port: 3306,
-        databaseName: 'ironic',
-        credentialsName: 'ironic-db-database-credentials',
-        tlsCertificateName: 'db-tls',
-        tlsCAKey: 'ca.crt',
-        ...status,
-      },
+      status: { ...READY_MANAGED_DATABASE_STATUS, ...status },
     },
   );
 
