@@ -108,3 +108,30 @@ t.test('the restore waits for MariaDB, runs, and holds Ready until it completed'
   t.match(readyOf(later.status), { status: 'True' });
   t.equal(objAt(later.status)['restoredFrom'], 'ironic-20260101T023000Z.sql.gz');
 });
+
+t.test('restoreFrom added to a database that has been Ready: refused, nothing replayed over its rows', async (t) => {
+  const first = sync({});
+  const status = { conditions: [{ type: 'Ready', status: 'True', reason: 'DatabaseAvailable', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
+  const response = sync(observed(first.children), [], status);
+  t.equal(childOf(response.children, 'Job'), undefined, 'no restore Job');
+  t.ok(childOf(response.children, 'StatefulSet'), 'the database itself is kept');
+  t.match(readyOf(response.status), {
+    status: 'False',
+    message: /^restoreFrom applies only to a new IronicDatabase, and this one has been Ready .*remove restoreFrom, or restore into a new IronicDatabase$/,
+  });
+});
+
+t.test('the backup schedule is suspended until the restore is recorded', async (t) => {
+  const withBackup = (status?: Obj) =>
+    syncIronicDatabase(
+      syncRequest({
+        parent: ironicDatabase({ ...SPEC, backup: { schedule: '@daily' } }, status !== undefined ? { status } : {}),
+        children: {},
+        related: related(),
+      }),
+      testContext(),
+    );
+  t.match(objAt(childOf(withBackup().children, 'CronJob'), 'spec'), { suspend: true }, 'no backup of the empty schema while restoring');
+  const after = objAt(childOf(withBackup({ restoredFrom: 'ironic-20260101T023000Z.sql.gz' }).children, 'CronJob'), 'spec');
+  t.notOk('suspend' in after, 'scheduled once restored');
+});

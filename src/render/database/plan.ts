@@ -122,7 +122,12 @@ export const wantedDatabaseChildren = (model: IronicDatabaseModel, names: Databa
  * stops the backups, never deletes the ones taken (the claim goes with the IronicDatabase only).
  */
 const backupChildren = (view: ParentView, input: DatabaseRenderInput): KubeChild[] => {
-  const rendered = renderBackupChildren(input).map(toChild);
+  // While a restore is pending the schedule is suspended: a backup of the still empty schema would become the
+  // `latest` that a retried restore then replays.
+  const restoring = input.model.restore !== undefined && restoredFrom(view.status) === undefined;
+  const rendered = renderBackupChildren(input)
+    .map((c) => (restoring && c.kind === 'CronJob' ? { ...c, spec: { ...c.spec, suspend: true } } : c))
+    .map(toChild);
   const claimName = databaseNames(view.name).backupClaim;
   const observedClaim = findObject(view.children, GROUP_KEYS.persistentVolumeClaim, view.namespace, claimName);
   const keep = observedClaim !== undefined && !rendered.some((c) => c.kind === 'PersistentVolumeClaim') ? [keepObserved(observedClaim)] : [];
@@ -453,6 +458,14 @@ const restoreStep = (view: ParentView, input: DatabaseRenderInput, database: Rea
   const claim = restore.claimName ?? databaseNames(view.name).backupClaim;
   const what = `backup ${restore.backup} of claim ${claim}`;
   if (job === undefined) {
+    // A database that has been Ready holds rows a restore would overwrite (Galera refuses this case too).
+    if (findCondition(view.status, READY_CONDITION)?.status === 'True')
+      return {
+        children: [],
+        readiness: failed(
+          `restoreFrom applies only to a new IronicDatabase, and this one has been Ready and holds data that ${what} would overwrite: remove restoreFrom, or restore into a new IronicDatabase`,
+        ),
+      };
     if (database.state !== 'ready')
       return { children: [], readiness: { ...database, message: `${database.message}; then ${what} is restored before the database is Ready` } };
     return {
