@@ -13,7 +13,18 @@
 import type { RelatedResourceRule } from '../api/shared/hook.js';
 import { applyUpdate, withLastApplied } from './apply.js';
 import { CONTROLLERS, finalizerOf, type ControllerSpec, type UpdateStrategy } from './controllers.js';
-import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type Json, type KubeResource, type OwnerReference } from './objects.js';
+import {
+  controllerRef,
+  deepEqual,
+  describe,
+  groupKeyOf,
+  isRecord,
+  isResource,
+  objectKeyOf,
+  type Json,
+  type KubeResource,
+  type OwnerReference,
+} from './objects.js';
 import { RelatedRuleError, resolveRelated } from './related.js';
 import { ApiError, FOREGROUND_DELETION, ObjectStore, ORPHAN_DEPENDENTS, type Propagation } from './store.js';
 
@@ -128,15 +139,6 @@ type SyncResponse = { status: Json; children: KubeResource[]; resyncAfterSeconds
 
 /** The controller ownerReference of an object (metav1.GetControllerOf), if any. */
 const controllerOf = (object: KubeResource): OwnerReference | undefined => (object.metadata.ownerReferences ?? []).find((r) => r.controller === true);
-
-const controllerRef = (parent: KubeResource): OwnerReference => ({
-  apiVersion: parent.apiVersion,
-  kind: parent.kind,
-  name: parent.metadata.name,
-  uid: parent.metadata.uid ?? '',
-  controller: true,
-  blockOwnerDeletion: true,
-});
 
 /** v2 strict parsing of a sync or finalize response. */
 const parseSyncResponse = (body: unknown): SyncResponse => {

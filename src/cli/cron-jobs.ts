@@ -8,7 +8,7 @@
  * schedule is read by the same function as the IronicDatabase's status.backup.nextScheduleTime.
  */
 import { nextRun } from '../api/shared/cron.js';
-import { groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
+import { controllerRef, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 import type { ObjectStore } from './store.js';
 
 const CRON_JOBS = 'CronJob.batch/v1';
@@ -74,9 +74,7 @@ const jobFor = (cronJob: KubeResource, time: string): KubeResource => {
       ...(cronJob.metadata.namespace !== undefined && { namespace: cronJob.metadata.namespace }),
       labels: { ...labels },
       annotations: { ...annotations, [SCHEDULED_TIMESTAMP]: time },
-      ownerReferences: [
-        { apiVersion: 'batch/v1', kind: 'CronJob', name: cronJob.metadata.name, uid: cronJob.metadata.uid ?? '', controller: true, blockOwnerDeletion: true },
-      ],
+      ownerReferences: [controllerRef(cronJob)],
     },
     spec: structuredClone(at(template, 'spec') ?? {}),
   };

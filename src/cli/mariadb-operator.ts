@@ -9,7 +9,7 @@
  * pkg/controller/sql (requeue and cleanup). Differences are marked NOTE.
  */
 import { compareQuantities, isPositive, parseQuantity, type Quantity } from '../api/shared/quantity.js';
-import { deepEqual, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
+import { controllerRef, deepEqual, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 
 export const MARIADB_API_VERSION = 'k8s.mariadb.com/v1alpha1';
 
@@ -249,16 +249,7 @@ const oneShotBackupJob = (backup: KubeResource): KubeResource => ({
   metadata: {
     name: backup.metadata.name,
     namespace: backup.metadata.namespace ?? '',
-    ownerReferences: [
-      {
-        apiVersion: MARIADB_API_VERSION,
-        kind: 'Backup',
-        name: backup.metadata.name,
-        uid: backup.metadata.uid ?? '',
-        controller: true,
-        blockOwnerDeletion: true,
-      },
-    ],
+    ownerReferences: [controllerRef(backup)],
   },
   spec: {
     backoffLimit: 5,
@@ -281,16 +272,7 @@ const restoreOf = (mariadb: KubeResource): KubeResource => {
     metadata: {
       name: `${mariadb.metadata.name}-restore`,
       namespace: mariadb.metadata.namespace ?? '',
-      ownerReferences: [
-        {
-          apiVersion: MARIADB_API_VERSION,
-          kind: 'MariaDB',
-          name: mariadb.metadata.name,
-          uid: mariadb.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controllerRef(mariadb)],
     },
     spec: { mariaDbRef: { name: mariadb.metadata.name }, ...source },
   };
@@ -306,7 +288,7 @@ const failedStatus = (message: string): Json => ({ conditions: [{ type: 'Ready',
 export const mariadbServices = (mariadb: KubeResource): KubeResource[] => {
   if (mariadb.apiVersion !== MARIADB_API_VERSION || mariadb.kind !== 'MariaDB' || mariadb.metadata.uid === undefined) return [];
   const name = mariadb.metadata.name;
-  const owner = { apiVersion: MARIADB_API_VERSION, kind: 'MariaDB', name, uid: mariadb.metadata.uid, controller: true, blockOwnerDeletion: true };
+  const owner = controllerRef(mariadb);
   return ['', '-internal', '-primary', '-secondary'].map((suffix) => ({
     apiVersion: 'v1',
     kind: 'Service',

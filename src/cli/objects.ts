@@ -39,6 +39,16 @@ export type KubeResource = {
   readonly [key: string]: unknown;
 };
 
+/** The controller ownerReference to a parent, as controllers write it (controller and blockOwnerDeletion set). */
+export const controllerRef = (parent: KubeResource): OwnerReference => ({
+  apiVersion: parent.apiVersion,
+  kind: parent.kind,
+  name: parent.metadata.name,
+  uid: parent.metadata.uid ?? '',
+  controller: true,
+  blockOwnerDeletion: true,
+});
+
 export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** True when the value has the minimum shape of a Kubernetes object. */
