@@ -64,14 +64,18 @@ export const httpdProbe = (input: IronicRenderInput): IProbe => {
 };
 
 /** dnsmasq: DHCPv4 (:67) and/or DHCPv6 (:547) listeners, and TFTP (:69). */
+/**
+ * With high availability: the shell command that prints the virtual IP's line when it is on the provisioning
+ * interface of this node, and nothing otherwise (dnsmasq's start script and its probes ask it).
+ */
+export const VIRTUAL_IP_HERE = 'ip -o addr show dev "$PROVISIONING_INTERFACE" to "$DHCP_VIRTUAL_IP"';
+
 export const dnsmasqProbe = (input: IronicRenderInput): IProbe => {
   const families = input.model.networking.dhcp?.families ?? new Set();
   const ports = [...(families.has('ipv4') || families.size === 0 ? [':67'] : []), ...(families.has('ipv6') ? [':547'] : []), ':69'];
   const listening = ports.map((p) => `ss -lun | grep ${p}`).join(' && ');
   // With high availability, a node without the virtual IP serves nothing and is healthy.
-  const script = input.model.highAvailability
-    ? `if [ -z "$(ip -o addr show dev "$PROVISIONING_INTERFACE" to "$DHCP_VIRTUAL_IP")" ]; then exit 0; fi; ${listening}`
-    : listening;
+  const script = input.model.highAvailability ? `if [ -z "$(${VIRTUAL_IP_HERE})" ]; then exit 0; fi; ${listening}` : listening;
   return { exec: { command: ['sh', '-c', script] }, ...timing };
 };
 

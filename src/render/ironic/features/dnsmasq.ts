@@ -17,7 +17,7 @@ import { dedupeEnv, env, fieldEnv, joinedEnv, optionalEnv, resourcesOf } from '.
 import { MOUNTS, sharedMount } from '../volumes.js';
 import type { ContainerContext, IronicFeature } from '../feature.js';
 import type { IronicRenderInput } from '../input.js';
-import { dnsmasqProbe, startupProbe } from '../probes.js';
+import { VIRTUAL_IP_HERE, dnsmasqProbe, startupProbe } from '../probes.js';
 
 /** The command that starts dnsmasq as the image expects. */
 export const RUNDNSMASQ = '/bin/rundnsmasq';
@@ -57,7 +57,7 @@ export const LIST_CONDUCTORS = [
 export const DHCP_FAILOVER_SCRIPT = [
   'set -u',
   'node="${NODE_NAME:-this node}"',
-  'holds_vip() { [ -n "$(ip -o addr show dev "$PROVISIONING_INTERFACE" to "$DHCP_VIRTUAL_IP" 2>/dev/null)" ]; }',
+  `holds_vip() { [ -n "$(${VIRTUAL_IP_HERE} 2>/dev/null)" ]; }`,
   'write_peers() {',
   '  tmp="$DHCP_PEERS_FILE.$BASHPID.tmp"',
   '  mkdir -p "$(dirname "$DHCP_PEERS_FILE")"',
