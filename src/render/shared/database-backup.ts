@@ -12,6 +12,7 @@ import { databaseNames, LABELS, labelValue } from '../names.js';
 import { databaseLabels, nodeSelection } from '../meta.js';
 import { restricted } from '../security.js';
 import { CREDENTIALS_DIR, MARIADB_PORT, MYSQL_UID, TLS_DIR } from './mariadb.js';
+import { pullSecretRefs } from './pull-secrets.js';
 
 /** How many backups the backup script keeps, by count and/or by age. */
 export type BackupRetentionInput = { readonly keepCount?: number; readonly maxAgeMinutes?: number };
@@ -192,7 +193,7 @@ export const scriptPodSpec = (input: ScriptPodInput, pod: ScriptPod): IPodSpec =
     securityContext: { fsGroup: MYSQL_UID, fsGroupChangePolicy: 'OnRootMismatch', seccompProfile: { type: 'RuntimeDefault' } },
     ...nodeSelection(input.nodeSelector),
     ...(input.priorityClassName !== undefined && { priorityClassName: input.priorityClassName }),
-    ...(input.imagePullSecrets.length > 0 && { imagePullSecrets: [...new Set(input.imagePullSecrets)].map((name) => ({ name })) }),
+    ...pullSecretRefs(input.imagePullSecrets),
     containers: [
       {
         ...pod.container,

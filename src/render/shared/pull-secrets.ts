@@ -10,6 +10,10 @@ import { DEFAULT_HOOK_IMAGE } from './certificate-issuer.js';
 /** The image the hook server's pods run (HOOK_IMAGE or the default). */
 export const hookImageOf = (config: RenderConfig): string => config.hookImage ?? DEFAULT_HOOK_IMAGE;
 
+/** `imagePullSecrets` for a pod spec from names, each once and in order; absent when there are none. */
+export const pullSecretRefs = (names: readonly string[]): { imagePullSecrets?: ILocalObjectReference[] } =>
+  names.length > 0 ? { imagePullSecrets: [...new Set(names)].map((name) => ({ name })) } : {};
+
 /** `imagePullSecrets` for a pod spec, absent when there are none. */
 export const podPullSecrets = (
   own: readonly string[],
@@ -17,6 +21,5 @@ export const podPullSecrets = (
   containers: readonly IContainer[],
 ): { imagePullSecrets?: ILocalObjectReference[] } => {
   const hook = containers.some((c) => c.image === hookImageOf(config)) ? (config.hookImagePullSecrets ?? []) : [];
-  const names = [...new Set([...own, ...hook])];
-  return names.length > 0 ? { imagePullSecrets: names.map((name) => ({ name })) } : {};
+  return pullSecretRefs([...own, ...hook]);
 };
