@@ -10,6 +10,7 @@ import type { Obj } from '../helpers/hooks.js';
 import { parseYaml } from '../helpers/json.js';
 import { objAt, present } from '../support/paths.js';
 import { TEST_LEAF } from '../fixtures/tls.js';
+import { writtenCloudsYaml } from '../../src/render/ironic/features/client-handoff.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const decode = (value: unknown): string => Buffer.from(String(value), 'base64').toString('utf8');
@@ -104,4 +105,21 @@ t.test('an invalid spec keeps the last published access', async (t) => {
     },
   });
   t.same(status['access'], previous.access);
+});
+
+t.test('clouds.yaml follows the credentials from one sync to the next, though texts already written are kept', async (t) => {
+  const passwordIn = async (password: string): Promise<unknown> => {
+    const { children } = await syncFor({ apiCredentialsName: 'mine' }, [secret('mine', { username: 'admin', password })]);
+    const data = childOf(children, 'Secret', 'ironic-clouds')?.data;
+    const file = parseYaml(
+      decode(data?.['clouds.yaml']),
+      Type.Object({ clouds: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())) }),
+      'clouds.yaml',
+    );
+    return objAt(present(file.clouds['ironic'], 'the ironic cloud'), 'auth')['password'];
+  };
+  t.equal(await passwordIn('first'), 'first');
+  t.equal(await passwordIn('second'), 'second', 'a changed password is written, not the text kept for the first');
+  t.equal(await passwordIn('first'), 'first', 'and the first again');
+  t.ok(writtenCloudsYaml.size() >= 2 && writtenCloudsYaml.size() <= 256, `${writtenCloudsYaml.size()} texts kept`);
 });

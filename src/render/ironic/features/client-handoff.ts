@@ -7,6 +7,7 @@
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { stringify } from 'yaml';
 import { GROUP_KEYS } from '../../../api/shared/hook.js';
+import { boundedMemo, type Memo } from '../../../api/shared/memo.js';
 import type { ClientAccess } from '../../../api/ironic/schema.js';
 import { base64, ironicSecretLabels } from '../../meta.js';
 import { LABELS } from '../../names.js';
@@ -65,23 +66,41 @@ export const clientAccess = (input: IronicRenderInput): ClientAccess => {
 const caData = (input: IronicRenderInput): string | undefined =>
   input.generatedTLS !== undefined ? base64(input.generatedTLS.ca.bundlePem) : input.references.tls?.caData;
 
+/** Whether clients are given a CA: caData without writing it. */
+const hasCA = (input: IronicRenderInput): boolean => input.generatedTLS !== undefined || input.references.tls?.caData !== undefined;
+
 const optionalCA = (data: string | undefined): Record<string, string> => (data !== undefined ? { 'ca.crt': data } : {});
 
-/** The clouds.yaml text: one cloud named after the Ironic, HTTP basic authentication, the in-cluster endpoint. */
-export const cloudsYaml = (input: IronicRenderInput): string =>
+/** The clouds.yaml text of one cloud: its name, HTTP basic credentials, the endpoint, and whether a CA is mounted. */
+const cloudsYamlOf = (name: string, username: string, password: string, endpoint: string, withCA: boolean): string =>
   stringify(
     {
       clouds: {
-        [input.name]: {
+        [name]: {
           auth_type: 'http_basic',
-          auth: { username: input.credentials.username, password: input.credentials.password },
-          baremetal_endpoint_override: apiURL(input),
-          ...(caData(input) !== undefined && { cacert: `${CLOUDS_MOUNT}/ca.crt` }),
+          auth: { username, password },
+          baremetal_endpoint_override: endpoint,
+          ...(withCA && { cacert: `${CLOUDS_MOUNT}/ca.crt` }),
         },
       },
     },
     { lineWidth: 0 },
   );
+
+/**
+ * clouds.yaml texts already written, keyed by everything they are written from (a steady-state sync writes
+ * the same one every time, and the YAML writer is a large part of a sync).
+ */
+export const writtenCloudsYaml: Memo<string> = boundedMemo(256);
+
+/** The clouds.yaml text: one cloud named after the Ironic, HTTP basic authentication, the in-cluster endpoint. */
+export const cloudsYaml = (input: IronicRenderInput): string => {
+  const { username, password } = input.credentials;
+  const endpoint = apiURL(input);
+  const withCA = hasCA(input);
+  const key = JSON.stringify([input.name, username, password, endpoint, withCA]);
+  return writtenCloudsYaml.get(key, () => cloudsYamlOf(input.name, username, password, endpoint, withCA));
+};
 
 /**
  * `<name>-clouds`. NOTE: Secrets are applied with the OnDelete strategy, so a changed one is replaced rather
