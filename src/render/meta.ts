@@ -33,7 +33,15 @@ const leafJson = (value: unknown): string => (value === undefined || typeof valu
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-const definedKeys = (record: Record<string, unknown>): string[] => Object.keys(record).filter((key) => record[key] !== undefined);
+/** Whether `key` is one of Object.keys(record). */
+const ownKey = (record: Record<string, unknown>, key: string): boolean => Object.prototype.propertyIsEnumerable.call(record, key);
+
+/** How many own keys of a record hold a defined value (an undefined field is left out of canonical JSON). */
+const definedCount = (record: Record<string, unknown>): number => {
+  let count = 0;
+  for (const key of Object.keys(record)) if (record[key] !== undefined) count += 1;
+  return count;
+};
 
 const sameArrays = (a: readonly unknown[], b: readonly unknown[]): boolean => {
   if (a.length !== b.length) return false;
@@ -44,10 +52,17 @@ const sameArrays = (a: readonly unknown[], b: readonly unknown[]): boolean => {
   return true;
 };
 
+/** Every defined field of `a` is the same in `b`, and `b` has no other defined field: no key list or set is built. */
 const sameRecords = (a: Record<string, unknown>, b: Record<string, unknown>): boolean => {
-  const keys = definedKeys(a);
-  const others = new Set(definedKeys(b));
-  return keys.length === others.size && keys.every((key) => others.has(key) && sameCanonicalJson(a[key], b[key]));
+  let count = 0;
+  for (const key of Object.keys(a)) {
+    const field = a[key];
+    if (field === undefined) continue;
+    const other = b[key];
+    if (other === undefined || !ownKey(b, key) || !sameCanonicalJson(field, other)) return false;
+    count += 1;
+  }
+  return count === definedCount(b);
 };
 
 /**

@@ -68,6 +68,8 @@ t.test('sameCanonicalJson answers whether the canonical texts are equal, for any
   // eslint-disable-next-line no-sparse-arrays -- a hole is not a null
   t.equal(sameCanonicalJson([1, , 2], [1, null, 2]), false, 'a hole is not a null');
   t.equal(sameCanonicalJson({ toString: 'x' }, { y: 'x' }), false, 'other keys');
+  t.equal(sameCanonicalJson({ x: null }, { x: undefined, y: 1 }), false, 'a null field is not an undefined one, whatever the field count');
+  t.equal(sameCanonicalJson({ x: 1 }, Object.defineProperty({}, 'x', { value: 1, enumerable: false })), false, 'a hidden field is no field');
   t.equal(sameCanonicalJson('1', 1), false, 'a text is not a number');
   t.equal(sameCanonicalJson(-0, 0), true, 'JSON does not tell -0 from 0');
 });
