@@ -70,6 +70,8 @@ const sameRecords = (a: Record<string, unknown>, b: Record<string, unknown>): bo
  * (a sync compares each rendered workload with the one applied last).
  */
 export const sameCanonicalJson = (a: unknown, b: unknown): boolean => {
+  // One value (the same object, or equal strings, numbers, booleans) has one canonical JSON.
+  if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && sameArrays(a, b);
   if (isObject(a) || isObject(b)) return isObject(a) && isObject(b) && sameRecords(a, b);
   return typeof a === 'string' && typeof b === 'string' ? a === b : leafJson(a) === leafJson(b);
