@@ -7,7 +7,7 @@
  * is parsed block by block, so each certificate is parsed once however many bundles hold it; texts larger
  * than any certificate are parsed every time.
  */
-import { X509Certificate, createHash, createPrivateKey } from 'node:crypto';
+import { X509Certificate, createHash, createPrivateKey, hash } from 'node:crypto';
 import { boundedMemo, type Memo } from '../api/shared/memo.js';
 
 /** The dates (milliseconds, as Date.parse reads the certificate's) and CA flag of a certificate. */
@@ -95,7 +95,7 @@ export const parsedKeys: Memo<boolean> = boundedMemo(KEPT);
 
 /** Whether a text is a private key in PEM (PKCS#1, PKCS#8 or SEC1) that parses. */
 export const privateKeyParses = (keyPem: string): boolean =>
-  keyPem.length > MAX_KEPT_LENGTH ? keyParses(keyPem) : parsedKeys.get(createHash('sha256').update(keyPem).digest('hex'), () => keyParses(keyPem));
+  keyPem.length > MAX_KEPT_LENGTH ? keyParses(keyPem) : parsedKeys.get(hash('sha256', keyPem, 'hex'), () => keyParses(keyPem));
 
 /** Signature checks already made, by the fingerprints of the certificate and of the CA (both public). */
 export const signatureChecks: Memo<boolean> = boundedMemo(KEPT);

@@ -3,7 +3,7 @@
  * reuse-if-valid: an observed child that still matches is returned as it is, so a steady-state sync
  * generates nothing and hashes nothing.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hash as digestOf, randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
 import { GROUP_KEYS } from '../api/shared/hook.js';
@@ -65,7 +65,7 @@ export type Bcrypt = {
  */
 export const bcryptSecrets = (cacheSize = 4096, hasher: Bcrypt = bcrypt): Secrets => {
   const verified = new Set<string>();
-  const keyOf = (password: string, hash: string): string => createHash('sha256').update(hash).update('\0').update(password).digest('hex');
+  const keyOf = (password: string, hash: string): string => digestOf('sha256', `${hash}\0${password}`, 'hex');
   const remember = (key: string): void => {
     if (verified.size >= cacheSize) verified.delete(verified.values().next().value ?? '');
     verified.add(key);
@@ -156,7 +156,7 @@ export const materializeCredentials = async (params: {
     inUseFirst(contentNamedSecrets(children, CONTENT_COMPONENTS.htpasswd, names.htpasswdPrefix), params.inUse),
     params.secrets,
   );
-  const hash = createHash('sha256').update(htpasswd).digest('hex');
+  const hash = digestOf('sha256', htpasswd, 'hex');
   return { ok: true, credentials: { ...plain, htpasswd, hash, htpasswdSecretName: names.htpasswd(hash) } };
 };
 

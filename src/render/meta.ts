@@ -1,7 +1,7 @@
 /**
  * Small helpers shared by renderers: labels, content hashes, base64, and dropping undefined values.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { sortedMap } from '../api/shared/fields.js';
 import { LABELS, MANAGED_BY, labelValue } from './names.js';
 
@@ -78,7 +78,7 @@ export const sameCanonicalJson = (a: unknown, b: unknown): boolean => {
 };
 
 /** sha256 (hex) of the canonical JSON of a value: used for restart annotations. */
-export const contentHash = (value: unknown): string => createHash('sha256').update(canonicalJson(value)).digest('hex');
+export const contentHash = (value: unknown): string => hash('sha256', canonicalJson(value), 'hex');
 
 /**
  * HMAC-SHA256 (hex) of a text keyed with `key`: a name for content that holds a secret, which no one can

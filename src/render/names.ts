@@ -2,7 +2,7 @@
  * Every child name and label key in one place. Names that could overflow Kubernetes limits are
  * truncated and suffixed with a short hash of the full value, so distinct inputs stay distinct.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { API_GROUP } from '../api/shared/common.js';
 import { boundedMemo, type Memo } from '../api/shared/memo.js';
 
@@ -34,7 +34,7 @@ export const MANAGED_BY = 'ironic-metacontroller-hooks';
 /** Label that upstream's operator requires on user Secrets; we put it on generated ones for compatibility. */
 export const ENVIRONMENT_LABEL = 'environment.metal3.io/ironic-standalone-operator';
 
-const shortHash = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 8);
+const shortHash = (value: string): string => hash('sha256', value, 'hex').slice(0, 8);
 
 const fitTo = (value: string, max: number): string => (value.length <= max ? value : `${value.slice(0, max - 9).replace(/[-.]+$/, '')}-${shortHash(value)}`);
 

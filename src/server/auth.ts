@@ -9,14 +9,14 @@
  * accepted for a grace window after each change (AUTH_ROTATION_GRACE_SECONDS), long enough to restart
  * Metacontroller without a single 401.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigError, DEFAULT_AUTH_ROTATION_GRACE_MS, type AuthConfig } from '../config.js';
 import { readConfiguredFile, watchFiles, type FileWatch, type NamedFile } from './files.js';
 
 const REALM = 'ironic-hooks';
 
-const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+const digest = (text: string): Buffer => hash('sha256', text, 'buffer');
 
 /** A secret file without the trailing newline editors and `kubectl create secret --from-file` leave. */
 const secretOf = (file: NamedFile, content: string): string => {
