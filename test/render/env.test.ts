@@ -2,7 +2,10 @@
  * The image contract, as a table: for each spec, the variables and mounts each container must have
  * (ironic-image scripts; see the quirks Q1, Q2, Q6, Q8, Q13 they work around).
  */
+import fc from 'fast-check';
 import t from 'tap';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import { dedupeEnv } from '../../src/render/ironic/facts.js';
 import { containerOf, envOf, podOf, syncFor } from '../helpers/render.js';
 import { TLS_SECRET, configMap } from '../fixtures/ironic-scenarios.js';
 import type { Obj } from '../helpers/hooks.js';
@@ -296,4 +299,28 @@ t.test('containers present by feature', async (t) => {
     'keepalived',
     'ironic-prometheus-exporter',
   ]);
+});
+
+t.test('dedupeEnv: each name once, at its first position, with its last value', async (t) => {
+  const byRule = (vars: readonly IEnvVar[]): IEnvVar[] => {
+    const names = [...new Set(vars.map((v) => v.name))];
+    return names.map((name) => vars.filter((v) => v.name === name).at(-1) ?? { name });
+  };
+  const variable = fc.record({ name: fc.constantFrom('A', 'B', 'C', 'D'), value: fc.string({ maxLength: 3 }) });
+  fc.assert(
+    fc.property(fc.array(variable, { maxLength: 12 }), (vars) => JSON.stringify(dedupeEnv(vars)) === JSON.stringify(byRule(vars))),
+    { numRuns: 500 },
+  );
+  t.same(
+    dedupeEnv([
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+      { name: 'A', value: '3' },
+    ]),
+    [
+      { name: 'A', value: '3' },
+      { name: 'B', value: '2' },
+    ],
+    "a user's value replaces ours where ours was",
+  );
 });

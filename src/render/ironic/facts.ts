@@ -87,14 +87,15 @@ export const fieldEnv = (name: string, fieldPath: string): IEnvVar => ({ name, v
  * extraConfig may override a variable we set without breaking the order).
  */
 export const dedupeEnv = (vars: readonly IEnvVar[]): IEnvVar[] => {
-  const last = new Map<string, IEnvVar>();
-  for (const v of vars) last.set(v.name, v);
-  const seen = new Set<string>();
+  // One pass: each name's position in the output, where a later variable of that name replaces the earlier.
+  const positions = new Map<string, number>();
   const out: IEnvVar[] = [];
   for (const v of vars) {
-    if (seen.has(v.name)) continue;
-    seen.add(v.name);
-    out.push(last.get(v.name) ?? v);
+    const position = positions.get(v.name);
+    if (position === undefined) {
+      positions.set(v.name, out.length);
+      out.push(v);
+    } else out[position] = v;
   }
   return out;
 };
