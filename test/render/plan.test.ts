@@ -8,7 +8,15 @@ import { ironicNames } from '../../src/render/names.js';
 import type { ParentView } from '../../src/render/parent.js';
 import type { ApiCredentials } from '../../src/render/ironic/input.js';
 import { AGENT_IMAGES_ANNOTATION, agentImagesHash, byArch } from '../../src/render/ironic/image-cache.js';
-import { caRollout, finishIronic, prepareIronic, retainedCASecrets, secretsNotObservedYet, type Prepared } from '../../src/render/ironic/plan.js';
+import {
+  caRollout,
+  finishIronic,
+  prepareIronic,
+  referencedSecrets,
+  retainedCASecrets,
+  secretsNotObservedYet,
+  type Prepared,
+} from '../../src/render/ironic/plan.js';
 import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
 import { TLS_SECRET, readyImageCache, related, secret } from '../fixtures/ironic-scenarios.js';
 
@@ -600,5 +608,44 @@ t.test('the clouds hand-off is replaced (left out once) when its content must ch
   t.notOk(
     finishIronic(changed, rendered(prepareIronic(changed)), { credentials }, testConfig().render).children.some((c) => c.metadata.name === names.clouds),
     'changed content: left out, so deleted and created anew',
+  );
+});
+
+t.test('referencedSecrets: the Secrets a pod template uses, each once where it first appears', async (t) => {
+  const secretEnv = (name: string): Record<string, unknown> => ({ name: `V_${name}`, valueFrom: { secretKeyRef: { name, key: 'k' } } });
+  const workload = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'w' },
+    spec: {
+      template: {
+        spec: {
+          initContainers: [{ name: 'init', env: [secretEnv('init-only'), secretEnv('shared')] }],
+          containers: [
+            {
+              name: 'c',
+              env: [
+                { name: 'PLAIN', value: 'x' },
+                secretEnv('env-only'),
+                secretEnv('mounted'),
+                { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } },
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'a', projected: { sources: [{ secret: { name: 'projected' } }, { configMap: { name: 'cm' } }, { secret: { name: 'mounted' } }] } },
+            { name: 'b', secret: { secretName: 'mounted' } },
+            { name: 'c', configMap: { name: 'cm' } },
+            { name: 'd', secret: { secretName: 'shared' } },
+          ],
+        },
+      },
+    },
+  };
+  t.same(referencedSecrets(workload), ['mounted', 'shared', 'projected', 'env-only', 'init-only']);
+  t.same(
+    referencedSecrets({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'w' }, spec: { template: { spec: { volumes: 'no list' } } } }),
+    [],
+    'no lists, no names',
   );
 });

@@ -126,15 +126,18 @@ const observedWorkloads = (view: ParentView, names: IronicNames): KubeObject[] =
 /** Names of the Secrets a workload's pod template uses (volumes, projected sources, env). */
 export const referencedSecrets = (workload: KubeObject): string[] => {
   const spec = pathOf(workload, 'spec', 'template', 'spec');
-  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
   const volumes = list(pathOf(spec, 'volumes'));
-  const containers = [...list(pathOf(spec, 'containers')), ...list(pathOf(spec, 'initContainers'))];
-  const names = [
-    ...volumes.map((v) => pathOf(v, 'secret', 'secretName')),
-    ...volumes.flatMap((v) => list(pathOf(v, 'projected', 'sources')).map((s) => pathOf(s, 'secret', 'name'))),
-    ...containers.flatMap((c) => list(pathOf(c, 'env')).map((e) => pathOf(e, 'valueFrom', 'secretKeyRef', 'name'))),
-  ];
-  return [...new Set(names.filter((n): n is string => typeof n === 'string'))];
+  // Each name once, where it first appears: volumes, then projected sources, then variables of the containers and init containers.
+  const names = new Set<string>();
+  const add = (name: unknown): void => {
+    if (typeof name === 'string') names.add(name);
+  };
+  for (const v of volumes) add(pathOf(v, 'secret', 'secretName'));
+  for (const v of volumes) for (const source of list(pathOf(v, 'projected', 'sources'))) add(pathOf(source, 'secret', 'name'));
+  for (const field of ['containers', 'initContainers'])
+    for (const c of list(pathOf(spec, field))) for (const e of list(pathOf(c, 'env'))) add(pathOf(e, 'valueFrom', 'secretKeyRef', 'name'));
+  return [...names];
 };
 
 /**
