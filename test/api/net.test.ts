@@ -119,6 +119,19 @@ t.test('cidrContains and compareIPs', async (t) => {
   t.equal(compareIPs(ip('255.255.255.255'), ip('::')), -1, 'IPv4 sorts before IPv6');
 });
 
+/** Random IPv6 text without a dotted IPv4 tail. */
+const hexIPv6 = fc.ipV6().filter((text) => !text.includes('.'));
+
+t.test('a dotted IPv4 tail is read as written, as Go reads it: IPv4-compatible or IPv4-mapped', async (t) => {
+  t.equal(ip('::0.0.0.0').text, '::');
+  t.equal(ip('::192.0.2.1').value, 0xc0000201n, 'IPv4-compatible: the 32 low bits');
+  t.equal(ip('::ffff:192.0.2.1').value, 0xffffc0000201n, 'IPv4-mapped');
+  const all = parseCIDR('::/81');
+  if (all === undefined) throw new Error('fixture');
+  t.ok(cidrContains(all, ip('::0.0.0.0')));
+  t.notOk(cidrContains(all, ip('::ffff:0.0.0.0')), 'the mapped form is outside ::/81');
+});
+
 t.test('containment agrees with ipaddr.js for random IPv4 and IPv6', async (t) => {
   t.doesNotThrow(() =>
     fc.assert(
@@ -130,7 +143,9 @@ t.test('containment agrees with ipaddr.js for random IPv4 and IPv6', async (t) =
   );
   t.doesNotThrow(() =>
     fc.assert(
-      fc.property(fc.ipV6(), fc.ipV6(), fc.integer({ min: 0, max: 128 }), (a, net, prefix) => {
+      // ipaddr.js reads every dotted tail as IPv4-mapped (`::0.0.0.0` as `::ffff:0.0.0.0`), Go and we as written
+      // (`::0.0.0.0` is `::`): the oracle only sees hex text; the dotted forms are in the table below.
+      fc.property(hexIPv6, hexIPv6, fc.integer({ min: 0, max: 128 }), (a, net, prefix) => {
         const cidr = parseCIDR(`${net}/${prefix}`);
         return cidr !== undefined && cidrContains(cidr, ip(a)) === ipaddr.IPv6.parse(a).match(ipaddr.IPv6.parse(net), prefix);
       }),
