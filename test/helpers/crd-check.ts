@@ -3,7 +3,7 @@
  * then every x-kubernetes-validations (CEL) rule with a CEL evaluator. Transition rules (those that use
  * oldSelf) run only when an old object is given.
  */
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { evaluateKubeCel } from '../../src/cli/emulation/kube-cel.js';
 import { isObj as isObject, objAt, valueAt, type Obj as Json } from '../support/paths.js';
@@ -25,6 +25,19 @@ const ajvFor = (): Ajv => {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   return ajv;
+};
+
+/** Compiled validators by the exact text of their schema: compiling a CRD's schema costs far more than writing it out. */
+const validators = new Map<string, ValidateFunction>();
+
+/** The Ajv validator of a schema, compiled once per process. */
+const validatorOf = (schema: Json): ValidateFunction => {
+  const key = JSON.stringify(schema);
+  const known = validators.get(key);
+  if (known !== undefined) return known;
+  const validate = ajvFor().compile(schema);
+  validators.set(key, validate);
+  return validate;
 };
 
 /** The schema of the only version of a CRD. */
@@ -65,7 +78,7 @@ const walk = (schema: Json, value: unknown, old: unknown, path: string, out: str
  */
 export const checkAgainstCrd = (crd: Json, object: unknown, old?: unknown): string[] => {
   const schema = schemaOf(crd);
-  const validate = ajvFor().compile(schema);
+  const validate = validatorOf(schema);
   const out: string[] = [];
   if (!validate(object)) {
     for (const e of validate.errors ?? []) out.push(`${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);

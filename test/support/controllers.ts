@@ -74,13 +74,28 @@ export const yamlFilesUnder = (dir: string): string[] =>
     .sort();
 
 /** The objects (mappings) of every YAML document under a directory, with the file each comes from. */
-const manifestsUnder = (dir: string): { readonly file: string; readonly object: Json }[] =>
+const readManifestsUnder = (dir: string): { readonly file: string; readonly object: Json }[] =>
   yamlFilesUnder(dir).flatMap((file) =>
     parseAllDocuments(readFileSync(file, 'utf8'), { version: '1.1' }).flatMap((document) => {
       const value: unknown = document.toJS();
       return isRecord(value) ? [{ file, object: value }] : [];
     }),
   );
+
+/**
+ * deploy/ does not change while the tests run: each directory is read, and each overlay built, once per test
+ * process, and every caller gets its own copy.
+ */
+const readOnce = <T>(cache: Map<string, T>, key: string, read: (key: string) => T): T => {
+  const known = cache.get(key) ?? read(key);
+  cache.set(key, known);
+  return structuredClone(known);
+};
+
+const manifestsRead = new Map<string, { readonly file: string; readonly object: Json }[]>();
+const manifestsUnder = (dir: string): { readonly file: string; readonly object: Json }[] => readOnce(manifestsRead, dir, readManifestsUnder);
+
+const overlaysBuilt = new Map<string, Json[]>();
 
 /** The CompositeController objects under a directory (deploy/ by default). */
 const compositeControllersUnder = (dir = 'deploy'): { readonly file: string; readonly object: Json }[] =>
@@ -107,7 +122,7 @@ export const deployedControllers = (): ControllerSpec[] => {
  * Deployment sets the variables that turn them on.
  */
 export const overlayDeployment = (overlay: string): { readonly controllers: ControllerSpec[]; readonly env: Readonly<Record<string, string>> } => {
-  const objects = kustomizeBuild(`deploy/overlays/${overlay}`);
+  const objects = readOnce(overlaysBuilt, `deploy/overlays/${overlay}`, kustomizeBuild);
   const controllers = objects.filter((o) => o['kind'] === 'CompositeController').map(controllerSpecOf);
   const deployment = objects.find((o) => o['kind'] === 'Deployment' && at(o, 'metadata', 'name') === 'ironic-hooks');
   const containers = at(deployment, 'spec', 'template', 'spec', 'containers');
