@@ -3,7 +3,9 @@
  * helpers the deploy tests share. Nothing here interprets a kustomization: the real tool builds it.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Type } from '@sinclair/typebox';
 import { jsOf, parseJson } from '../helpers/json.js';
@@ -68,10 +70,57 @@ export const kustomizeVersion = (): string => {
 };
 
 /** The objects `kubectl kustomize dir` prints; throws with kubectl's message when the build fails. */
-export const kustomizeBuild = (dir: string): Obj[] => {
-  kustomizeVersion();
+const build = (dir: string): Obj[] => {
   const result = run(['kustomize', dir]);
   if (result.error !== undefined) throw result.error;
   if (result.status !== 0) throw new Error(`kubectl kustomize ${dir} failed: ${result.stderr.trim()}`);
   return objectsOf(parseYamlText(result.stdout, `kubectl kustomize ${dir}`), `kubectl kustomize ${dir}`);
+};
+
+/** The repository's deploy/ tree, whose directories refer only to each other. */
+const DEPLOY = resolve('deploy');
+
+/** Where the builds of deploy/'s directories are kept between test processes. */
+const CACHE = resolve('node_modules/.cache/kustomize');
+
+/** Every file under a directory, as a relative path, sorted. */
+const filesUnder = (dir: string, base = dir): string[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name), base) : [relative(base, join(dir, entry.name))]))
+    .sort();
+
+let deployDigest: string | undefined;
+
+/** A digest of every file of deploy/ (its names and contents), taken once per process: deploy/ does not change while the tests run. */
+const digestOfDeploy = (): string => {
+  if (deployDigest !== undefined) return deployDigest;
+  const hash = createHash('sha256');
+  for (const file of filesUnder(DEPLOY)) hash.update(`${file}\0${readFileSync(join(DEPLOY, file), 'utf8')}\0`);
+  deployDigest = hash.digest('hex');
+  return deployDigest;
+};
+
+/**
+ * The objects `kubectl kustomize dir` prints; throws with kubectl's message when the build fails.
+ *
+ * The same directories of deploy/ are built by many test processes: a successful build of one is kept (as
+ * JSON) under a digest of the kustomize version, the directory and every file of deploy/, so a change to
+ * any of them builds anew. Directories elsewhere (the tests' own overlays) are always built.
+ */
+export const kustomizeBuild = (dir: string): Obj[] => {
+  const version = kustomizeVersion();
+  const inside = relative(DEPLOY, resolve(dir));
+  if (inside.startsWith('..') || isAbsolute(inside)) return build(dir);
+  const key = createHash('sha256').update(`${version}\0${inside}\0${digestOfDeploy()}`).digest('hex');
+  const file = join(CACHE, `${key}.json`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Obj[];
+  } catch {
+    const objects = build(dir);
+    mkdirSync(CACHE, { recursive: true });
+    const partial = `${file}.${String(process.pid)}`;
+    writeFileSync(partial, JSON.stringify(objects));
+    renameSync(partial, file);
+    return objects;
+  }
 };
