@@ -3,8 +3,13 @@
  * then every x-kubernetes-validations (CEL) rule with a CEL evaluator. Transition rules (those that use
  * oldSelf) run only when an old object is given.
  */
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import standaloneModule from 'ajv/dist/standalone/index.js';
 import { evaluateKubeCel } from '../../src/cli/emulation/kube-cel.js';
 import { isObj as isObject, objAt, valueAt, type Obj as Json } from '../support/paths.js';
 
@@ -21,21 +26,53 @@ const rulesOf = (rules: readonly unknown[]): Rule[] =>
 // ajv-formats is CommonJS: its module object is the plugin, and `.default` the same function (the one its types describe).
 const addFormats = addFormatsModule.default;
 
+// The same for Ajv's standalone code writer (CommonJS as well).
+const standaloneCode = standaloneModule.default;
+
 const ajvFor = (): Ajv => {
-  const ajv = new Ajv({ strict: false, allErrors: true });
+  const ajv = new Ajv({ strict: false, allErrors: true, code: { source: true } });
   addFormats(ajv);
   return ajv;
 };
 
+/** Where compiled validators are kept between test processes, by a digest of Ajv's version and the schema. */
+const CACHE = resolve('node_modules/.cache/crd-check');
+const requireHere = createRequire(import.meta.url);
+const AJV_VERSION = String((requireHere('ajv/package.json') as { version?: unknown }).version);
+
 /** Compiled validators by the exact text of their schema: compiling a CRD's schema costs far more than writing it out. */
 const validators = new Map<string, ValidateFunction>();
 
-/** The Ajv validator of a schema, compiled once per process. */
+/** Compiles a schema and keeps Ajv's standalone code of it where later test processes find it. */
+const compileAndKeep = (schema: Json, file: string): ValidateFunction => {
+  const ajv = ajvFor();
+  const validate = ajv.compile(schema);
+  try {
+    mkdirSync(CACHE, { recursive: true });
+    const partial = `${file}.${String(process.pid)}`;
+    writeFileSync(partial, standaloneCode(ajv, validate));
+    renameSync(partial, file);
+  } catch {
+    // A read-only or full disk only loses the cache.
+  }
+  return validate;
+};
+
+/**
+ * The Ajv validator of a schema: compiled once per process, and its code kept between processes (a CRD's
+ * schema takes Ajv most of a second to compile; the kept code loads in milliseconds and is Ajv's own output).
+ */
 const validatorOf = (schema: Json): ValidateFunction => {
   const key = JSON.stringify(schema);
   const known = validators.get(key);
   if (known !== undefined) return known;
-  const validate = ajvFor().compile(schema);
+  const file = join(CACHE, `${createHash('sha256').update(`${AJV_VERSION}\0${key}`).digest('hex')}.cjs`);
+  let validate: ValidateFunction;
+  try {
+    validate = requireHere(file) as ValidateFunction;
+  } catch {
+    validate = compileAndKeep(schema, file);
+  }
   validators.set(key, validate);
   return validate;
 };
