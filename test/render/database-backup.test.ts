@@ -17,9 +17,11 @@ import { syncRequest, testContext } from '../helpers/hooks.js';
 import { ironicDatabase } from '../fixtures/database-scenarios.js';
 import { childOf } from '../helpers/render.js';
 import { present, objAt, listAt } from '../support/paths.js';
-import { freePort, stopProcess } from '../support/processes.js';
+import { freePort, ownTmpdir, stopProcess } from '../support/processes.js';
 
 const run = promisify(execFile);
+// mariadbd cleans its temporary directory when it starts: not the one of another test's server.
+ownTmpdir();
 const have = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 const MISSING = ['mariadbd', 'mariadb', 'mariadb-dump', 'mariadb-install-db'].filter((p) => !have(p) && !existsSync(`/usr/sbin/${p}`));
 const MARIADBD = have('mariadbd') ? 'mariadbd' : '/usr/sbin/mariadbd';

@@ -17,9 +17,11 @@ import { syncRequest, testContext } from '../helpers/hooks.js';
 import { ironicDatabase } from '../fixtures/database-scenarios.js';
 import { childOf, containerOf, podSpecOf, podTemplateOf } from '../helpers/render.js';
 import { present } from '../support/paths.js';
-import { freePort, stopProcess } from '../support/processes.js';
+import { freePort, ownTmpdir, stopProcess } from '../support/processes.js';
 
 const run = promisify(execFile);
+// mariadbd cleans its temporary directory when it starts: not the one of another test's server.
+ownTmpdir();
 const have = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 const MISSING = ['mariadbd', 'mariadb', 'mariadb-install-db'].filter((p) => !have(p) && !existsSync(`/usr/sbin/${p}`));
 
@@ -66,6 +68,7 @@ const start = (s: Scene, port: number, dry = false): ChildProcess =>
       env: {
         PATH: `${s.bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}`,
         DATADIR: s.data,
+        TMPDIR: tmpdir(),
         CREDENTIALS_DIR: s.credentials,
         CREDENTIALS_SQL: s.sql,
         ENTRYPOINT_ARGS: join(s.dir, 'entrypoint-args'),

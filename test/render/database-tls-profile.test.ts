@@ -17,9 +17,11 @@ import { TEST_LEAF } from '../fixtures/tls.js';
 import { syncRequest, testContext, type Obj } from '../helpers/hooks.js';
 import { childOf } from '../helpers/render.js';
 import { present } from '../support/paths.js';
-import { freePort, stopProcess } from '../support/processes.js';
+import { freePort, ownTmpdir, stopProcess } from '../support/processes.js';
 
 const run = promisify(execFile);
+// mariadbd cleans its temporary directory when it starts: not the one of another test's server.
+ownTmpdir();
 
 /** The rendered MariaDB configuration file of a Builtin database with this spec. */
 const configOf = (spec: Obj): string => {

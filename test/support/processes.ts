@@ -1,6 +1,24 @@
-/** What the tests that run real servers (mariadbd, apache2, the hook server) share: a free port, and a stop. */
+/** What the tests that run real servers (mariadbd, apache2, the hook server) share: a free port, a stop, a temporary directory. */
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Gives this test process, and every program it starts, a temporary directory of its own (TMPDIR), removed
+ * when the process exits. mariadbd deletes every `#sql*` file of its temporary directory when it starts, so
+ * two of them sharing /tmp (test files running side by side) delete each other's temporary tables, and
+ * mariadb-install-db aborts.
+ */
+export const ownTmpdir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'test-tmp-'));
+  process.env['TMPDIR'] = dir;
+  process.once('exit', () => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+};
 
 /** A TCP port on 127.0.0.1 that nothing listens on at this moment. */
 export const freePort = (): Promise<number> =>
