@@ -129,8 +129,7 @@ export type IronicNames = {
   readonly upgradeBackup: (from: string, to: string) => string;
 };
 
-/** Names of the children of an Ironic. */
-export const ironicNames = (name: string): IronicNames => ({
+const workOutIronicNames = (name: string): IronicNames => ({
   workload: objectName(name, '-service'),
   disruptionBudget: objectName(name, '-service'),
   service: dnsLabel(name),
@@ -168,6 +167,12 @@ export const ironicNames = (name: string): IronicNames => ({
   /** Named by the transition like the upgrade Jobs, `<name>-backup-37.0-to-38.0`: one backup per upgrade. */
   upgradeBackup: (from: string, to: string): string => fitTo(`${name}-backup-${from}-to-${to}`, 63),
 });
+
+/** The children's names of the Ironics synced, worked out once per parent name (a sync asks twice). Bounded, frozen. */
+export const knownIronicNames: Memo<IronicNames> = boundedMemo(1024);
+
+/** Names of the children of an Ironic. */
+export const ironicNames = (name: string): IronicNames => knownIronicNames.get(name, () => Object.freeze(workOutIronicNames(name)));
 
 /** The longest CronJob name: its Jobs are named `<CronJob>-<minutes since the epoch>`, and must fit a label value. */
 const CRON_JOB_NAME_MAX = 52;

@@ -4,6 +4,7 @@ import {
   dnsLabel,
   ironicNames,
   knownDatabaseNames,
+  knownIronicNames,
   knownImageCacheNames,
   knownLabelValues,
   labelValue,
@@ -145,8 +146,11 @@ t.test('StatefulSet names give pods valid hostnames, and names that already do a
 t.test('names and label values are worked out once per parent name, boundedly, and never depend on what was asked before', async (t) => {
   const database = databaseNames('db.v1');
   const cache = imageCacheNames('ipa.v1');
+  const ironic = ironicNames('ironic.v1');
   const label = labelValue('-Ironic.v1_');
   t.equal(databaseNames('db.v1'), database, 'the same object for the same name');
+  t.equal(ironicNames('ironic.v1'), ironic, 'the same Ironic names for the same name');
+  t.ok(Object.isFrozen(ironic), 'shared, so frozen');
   t.ok(Object.isFrozen(database) && Object.isFrozen(cache), 'shared, so frozen');
   t.same(database, {
     statefulSet: database.statefulSet,
@@ -179,10 +183,16 @@ t.test('names and label values are worked out once per parent name, boundedly, a
   for (let i = 0; i < 3000; i += 1) {
     databaseNames(`db-${i}`);
     imageCacheNames(`ipa-${i}`);
+    ironicNames(`ironic-${i}`);
     labelValue(`value-${i}`);
   }
-  t.ok(knownDatabaseNames.size() <= 1024 && knownImageCacheNames.size() <= 1024 && knownLabelValues.size() <= 1024, 'bounded');
+  t.ok(
+    knownDatabaseNames.size() <= 1024 && knownImageCacheNames.size() <= 1024 && knownIronicNames.size() <= 1024 && knownLabelValues.size() <= 1024,
+    'bounded',
+  );
   t.same(databaseNames('db.v1'), database, 'worked out again: the same names');
   t.same(imageCacheNames('ipa.v1'), cache);
+  t.equal(ironicNames('ironic.v1').workload, ironic.workload, 'an Ironic worked out again: the same names');
+  t.equal(ironicNames('ironic.v1').htpasswd('0123456789abcdef'), ironic.htpasswd('0123456789abcdef'));
   t.equal(labelValue('-Ironic.v1_'), label);
 });
