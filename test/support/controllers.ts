@@ -82,20 +82,17 @@ const readManifestsUnder = (dir: string): { readonly file: string; readonly obje
     }),
   );
 
+const manifestsRead = new Map<string, { readonly file: string; readonly object: Json }[]>();
+
 /**
- * deploy/ does not change while the tests run: each directory is read, and each overlay built, once per test
- * process, and every caller gets its own copy.
+ * The manifests under a directory, read once per test process (deploy/ does not change while the tests run); every
+ * caller gets its own copy. Overlay builds are kept by kustomizeBuild itself, between processes.
  */
-const readOnce = <T>(cache: Map<string, T>, key: string, read: (key: string) => T): T => {
-  const known = cache.get(key) ?? read(key);
-  cache.set(key, known);
+const manifestsUnder = (dir: string): { readonly file: string; readonly object: Json }[] => {
+  const known = manifestsRead.get(dir) ?? readManifestsUnder(dir);
+  manifestsRead.set(dir, known);
   return structuredClone(known);
 };
-
-const manifestsRead = new Map<string, { readonly file: string; readonly object: Json }[]>();
-const manifestsUnder = (dir: string): { readonly file: string; readonly object: Json }[] => readOnce(manifestsRead, dir, readManifestsUnder);
-
-const overlaysBuilt = new Map<string, Json[]>();
 
 /** The CompositeController objects under a directory (deploy/ by default). */
 const compositeControllersUnder = (dir = 'deploy'): { readonly file: string; readonly object: Json }[] =>
@@ -122,7 +119,7 @@ export const deployedControllers = (): ControllerSpec[] => {
  * Deployment sets the variables that turn them on.
  */
 export const overlayDeployment = (overlay: string): { readonly controllers: ControllerSpec[]; readonly env: Readonly<Record<string, string>> } => {
-  const objects = readOnce(overlaysBuilt, `deploy/overlays/${overlay}`, kustomizeBuild);
+  const objects = kustomizeBuild(`deploy/overlays/${overlay}`);
   const controllers = objects.filter((o) => o['kind'] === 'CompositeController').map(controllerSpecOf);
   const deployment = objects.find((o) => o['kind'] === 'Deployment' && at(o, 'metadata', 'name') === 'ironic-hooks');
   const containers = at(deployment, 'spec', 'template', 'spec', 'containers');
