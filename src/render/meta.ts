@@ -12,7 +12,8 @@ import { LABELS, MANAGED_BY, labelValue } from './names.js';
 export const canonicalJson = (value: unknown): string => {
   if (Array.isArray(value)) {
     let text = '[';
-    for (let i = 0; i < value.length; i += 1) text += `${i > 0 ? ',' : ''}${i in value ? canonicalJson(value[i]) : ''}`;
+    // A hole reads as undefined and is written null, as JSON.stringify writes it.
+    for (let i = 0; i < value.length; i += 1) text += `${i > 0 ? ',' : ''}${canonicalJson(value[i])}`;
     return `${text}]`;
   }
   if (typeof value === 'object' && value !== null) {
@@ -45,10 +46,7 @@ const definedCount = (record: Record<string, unknown>): number => {
 
 const sameArrays = (a: readonly unknown[], b: readonly unknown[]): boolean => {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) {
-    const present = i in a;
-    if (present !== i in b || (present && !sameCanonicalJson(a[i], b[i]))) return false;
-  }
+  for (let i = 0; i < a.length; i += 1) if (!sameCanonicalJson(a[i], b[i])) return false;
   return true;
 };
 
