@@ -1,0 +1,4 @@
+/** The "databases" suite of test/support/suites.ts, in one process. */
+import { runSuite } from '../support/suites.js';
+
+await runSuite('databases');

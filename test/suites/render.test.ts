@@ -1,0 +1,4 @@
+/** The "render" suite of test/support/suites.ts, in one process. */
+import { runSuite } from '../support/suites.js';
+
+await runSuite('render');

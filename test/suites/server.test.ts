@@ -1,0 +1,4 @@
+/** The "server" suite of test/support/suites.ts, in one process. */
+import { runSuite } from '../support/suites.js';
+
+await runSuite('server');
