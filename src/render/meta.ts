@@ -3,6 +3,7 @@
  */
 import { createHmac, hash } from 'node:crypto';
 import { sortedMap } from '../api/shared/fields.js';
+import { boundedMemo, deepFrozen, exactJson, type Memo } from '../api/shared/memo.js';
 import { LABELS, MANAGED_BY, labelValue } from './names.js';
 
 /**
@@ -78,11 +79,47 @@ export const sameCanonicalJson = (a: unknown, b: unknown): boolean => {
 /** sha256 (hex) of the canonical JSON of a value: used for restart annotations. */
 export const contentHash = (value: unknown): string => hash('sha256', canonicalJson(value), 'hex');
 
+/** Keyed hashes already made, by their key and text (a steady-state sync names the same Secrets again). */
+const keyedHashes: Memo<string> = boundedMemo(1024);
+
 /**
  * HMAC-SHA256 (hex) of a text keyed with `key`: a name for content that holds a secret, which no one can
  * check guesses of the secret against without the key.
  */
-export const keyedContentHash = (key: string, value: string): string => createHmac('sha256', key).update(value).digest('hex');
+export const keyedContentHash = (key: string, value: string): string =>
+  keyedHashes.get(JSON.stringify([key, value]), () => createHmac('sha256', key).update(value).digest('hex'));
+
+/** How many renders are kept per model: the model is one spec's, so these differ only in what the spec refers to. */
+const RENDERS_PER_MODEL = 4;
+
+/** The input of a renderer: a model, and the names of the parent's children when it has them. */
+type RenderInput = { readonly model: object; readonly names?: object };
+
+/** What stands for the names of an input without them. */
+const NO_NAMES = {};
+
+/**
+ * A renderer whose answers are kept. A steady-state sync renders the same children again from an equal input.
+ * Parse hands out one frozen model per spec text and names hands out one frozen set of names per parent name
+ * (they hold functions, which JSON does not write), so an answer is kept by those two objects and then by the
+ * JSON text of the rest of the input (what the spec refers to, the credentials, the configuration). An input
+ * whose rest is not exact JSON (a class instance, a function, an undefined field) is rendered every time, as
+ * its text would not tell it apart. An answer is deep-frozen: every later call with an equal input gets that
+ * same object, which Metacontroller only reads.
+ */
+export const keptRenders = <I extends RenderInput, V>(render: (input: I) => V): ((input: I) => V) => {
+  const byModel = new WeakMap<object, WeakMap<object, Memo<V>>>();
+  return (input) => {
+    const { model, names = NO_NAMES, ...rest } = input;
+    const key = exactJson(rest);
+    if (key === undefined) return render(input);
+    const byNames = byModel.get(model) ?? new WeakMap<object, Memo<V>>();
+    byModel.set(model, byNames);
+    const kept = byNames.get(names) ?? boundedMemo<V>(RENDERS_PER_MODEL);
+    byNames.set(names, kept);
+    return kept.get(key, () => deepFrozen(render(input)));
+  };
+};
 
 /** Base64 of a UTF-8 string, for Secret `data`. */
 export const base64 = (value: string): string => Buffer.from(value, 'utf8').toString('base64');

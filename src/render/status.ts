@@ -223,6 +223,29 @@ const lastAppliedSpec = (object: KubeObject): AppliedRecord => {
   return text.length <= MAX_KEPT_RECORD_LENGTH ? appliedSpecs.get(text, () => appliedSpecOf(text)) : appliedSpecOf(text);
 };
 
+/** Comparisons already made, by the rendered spec and then the applied one (both kept objects in a steady state). */
+const comparisons = new WeakMap<object, WeakMap<object, boolean>>();
+
+/**
+ * Whether the applied spec is the rendered one. A kept render (keptRenders) and a kept last-applied record are
+ * the same objects from one sync to the next, so the answer for the pair is kept with them.
+ */
+const sameSpec = (applied: unknown, rendered: unknown): boolean => {
+  // Only a frozen render is known not to change after the answer is kept.
+  if (typeof applied !== 'object' || applied === null || typeof rendered !== 'object' || rendered === null || !Object.isFrozen(rendered))
+    return sameCanonicalJson(applied, rendered);
+  let answers = comparisons.get(rendered);
+  if (answers === undefined) {
+    answers = new WeakMap();
+    comparisons.set(rendered, answers);
+  }
+  const known = answers.get(applied);
+  if (known !== undefined) return known;
+  const answer = sameCanonicalJson(applied, rendered);
+  answers.set(applied, answer);
+  return answer;
+};
+
 /**
  * A ready parent is not ready while a workload this sync returns differs from the one Metacontroller applied
  * last: the observed workload is ready, but with the previous pod template, and the change (a new spec, a
@@ -235,7 +258,7 @@ export const readinessAfterApply = (readiness: Readiness, rendered: readonly Kub
     if (!WORKLOAD_KINDS.has(child.kind)) continue;
     const live = findObject(observed, `${child.kind}.${child.apiVersion}`, child.metadata.namespace ?? '', child.metadata.name);
     const applied = live === undefined ? undefined : lastAppliedSpec(live);
-    if (applied !== undefined && !sameCanonicalJson(applied.spec, child['spec']))
+    if (applied !== undefined && !sameSpec(applied.spec, child['spec']))
       return progressing(`${child.kind} ${child.metadata.name} is being updated with the change`);
   }
   return readiness;

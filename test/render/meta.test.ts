@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
-import { canonicalJson, contentHash, sameCanonicalJson } from '../../src/render/meta.js';
+import { createHmac } from 'node:crypto';
+import { canonicalJson, contentHash, keptRenders, keyedContentHash, sameCanonicalJson } from '../../src/render/meta.js';
 
 /** The plain definition: map, filter and join (Array.from visits holes, as undefined). */
 const reference = (value: unknown): string => {
@@ -82,4 +83,44 @@ t.test('sameCanonicalJson answers whether the canonical texts are equal, for any
   t.equal(sameCanonicalJson({ x: 1 }, Object.defineProperty({}, 'x', { value: 1, enumerable: false })), false, 'a hidden field is no field');
   t.equal(sameCanonicalJson('1', 1), false, 'a text is not a number');
   t.equal(sameCanonicalJson(-0, 0), true, 'JSON does not tell -0 from 0');
+});
+
+t.test('keptRenders: an equal input gets the same frozen answer; anything else is rendered', async (t) => {
+  type Input = { readonly model: object; readonly names?: object; readonly secret: string; readonly extra?: unknown };
+  const calls: Input[] = [];
+  const render = keptRenders((input: Input) => {
+    calls.push(input);
+    return { children: [{ name: input.secret }] };
+  });
+  const model = Object.freeze({ spec: 1 });
+  const first = render({ model, secret: 'a' });
+  t.ok(Object.isFrozen(first) && Object.isFrozen(first.children[0]), 'the kept answer is frozen to its leaves');
+  t.equal(render({ model, secret: 'a' }), first, 'an equal input (another object) gets the same answer');
+  t.equal(calls.length, 1);
+  t.same(render({ model, secret: 'b' }), { children: [{ name: 'b' }] }, 'another rest is rendered');
+  t.not(render({ model: { spec: 1 }, secret: 'a' }), first, 'another model object is rendered: models are kept by identity');
+  const names = Object.freeze({ workload: 'w' });
+  t.not(render({ model, names, secret: 'a' }), first, 'other names are rendered');
+  t.equal(render({ model, names, secret: 'a' }), render({ model, names, secret: 'a' }), 'and kept by identity too');
+  const before = calls.length;
+  const fresh = render({ model, secret: 'a', extra: undefined });
+  const again = render({ model, secret: 'a', extra: new Map() });
+  t.equal(calls.length, before + 2, 'an input whose rest is not exact JSON is rendered every time');
+  t.notOk(Object.isFrozen(fresh) || Object.isFrozen(again), 'and its answer is the renderer’s own');
+  // Bounded: after more renders than are kept for one model, the first is rendered again.
+  for (const secret of ['c', 'd', 'e', 'f', 'g']) render({ model, secret });
+  const count = calls.length;
+  render({ model, secret: 'a' });
+  t.equal(calls.length, count + 1, 'a model keeps a few answers, the oldest forgotten first');
+});
+
+t.test('keyedContentHash is HMAC-SHA256 of the text under the key, whatever was asked before', async (t) => {
+  fc.assert(
+    fc.property(fc.string(), fc.string(), (key, value) => {
+      const expected = createHmac('sha256', key).update(value).digest('hex');
+      return keyedContentHash(key, value) === expected && keyedContentHash(key, value) === expected;
+    }),
+    { numRuns: 300 },
+  );
+  t.not(keyedContentHash('a', 'bc'), keyedContentHash('ab', 'c'), 'the key and the text are kept apart');
 });

@@ -14,6 +14,7 @@ import {
 } from '../../src/render/status.js';
 import type { KubeObject, ObjectMap } from '../../src/api/shared/hook.js';
 import { LAST_APPLIED_ANNOTATION } from '../../src/render/child.js';
+import { deepFrozen } from '../../src/api/shared/memo.js';
 
 const obj = (kind: string, extra: Record<string, unknown>, generation = 2, version = '38.0'): KubeObject => ({
   apiVersion: 'apps/v1',
@@ -196,4 +197,31 @@ t.test('readinessAfterApply: a workload this sync changes is not ready yet, what
   t.same(readinessAfterApply(progressing('rolling'), [child], rows[1]?.observed), progressing('rolling'), 'a readiness that is not ready stands');
   const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'ns' }, data: { a: 'b' } };
   t.equal(readinessAfterApply(ready('ok'), [configMap], {}).state, 'ready', 'only workloads are compared');
+});
+
+t.test('readinessAfterApply keeps the answer for a frozen render and its record, and never for one that may change', async (t) => {
+  const spec = { replicas: 1, template: { spec: { containers: [{ name: 'ironic', image: 'ironic:38' }] } } };
+  const observed: ObjectMap = {
+    'Deployment.apps/v1': {
+      'ns/ironic-service': {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'ironic-service', namespace: 'ns', annotations: { [LAST_APPLIED_ANNOTATION]: JSON.stringify({ spec }) } },
+      },
+    },
+  };
+  const childWith = (replicas: number) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'ironic-service', namespace: 'ns' },
+    spec: { ...spec, replicas },
+  });
+  const frozen = deepFrozen(childWith(1));
+  t.equal(readinessAfterApply(ready('ok'), [frozen], observed).state, 'ready');
+  t.equal(readinessAfterApply(ready('ok'), [frozen], observed).state, 'ready', 'the kept answer');
+  t.equal(readinessAfterApply(ready('ok'), [deepFrozen(childWith(2))], observed).state, 'progressing', 'another frozen render is compared');
+  const mutable = childWith(1);
+  t.equal(readinessAfterApply(ready('ok'), [mutable], observed).state, 'ready');
+  mutable.spec.replicas = 3;
+  t.equal(readinessAfterApply(ready('ok'), [mutable], observed).state, 'progressing', 'a render that may change is compared every time');
 });

@@ -12,7 +12,7 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import { toChild, type KubeChild } from '../child.js';
 import { LABELS, databaseNames, labelValue, versionAnnotation } from '../names.js';
-import { base64, contentHash, databaseLabels, nodeSelection } from '../meta.js';
+import { base64, contentHash, databaseLabels, keptRenders, nodeSelection } from '../meta.js';
 import { connectionBudget } from '../../api/shared/constants.js';
 import { compareQuantities, parseQuantity } from '../../api/shared/quantity.js';
 import { restricted } from '../security.js';
@@ -242,12 +242,13 @@ export const renderDatabaseService = (input: DatabaseRenderInput): IService => (
   spec: { type: 'ClusterIP', selector: selector(input), ports: [{ name: 'mariadb', port: MARIADB_PORT, targetPort: 'mariadb', protocol: 'TCP' }] },
 });
 
-/** Every child of an IronicDatabase, in a fixed order. */
-export const renderDatabaseChildren = (input: DatabaseRenderInput): KubeChild[] =>
+/** Every child of an IronicDatabase, in a fixed order; kept (keptRenders): equal inputs get the same frozen children. */
+export const renderDatabaseChildren: (input: DatabaseRenderInput) => KubeChild[] = keptRenders((input: DatabaseRenderInput) =>
   [renderDatabaseCredentials(input), renderDatabaseConfig(input), renderDatabaseStatefulSet(input), renderDatabaseService(input)]
     // No compact(): observed claim templates are re-emitted exactly as observed (nulls included).
     .filter((c) => c !== undefined)
-    .map(toChild);
+    .map(toChild),
+);
 
 /** The size the existing claim template asks for, when it differs from spec.storage.size. */
 export const pendingResize = (input: DatabaseRenderInput): { readonly from: string; readonly to: string } | undefined => {

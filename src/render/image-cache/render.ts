@@ -34,7 +34,7 @@ import { baseNoProxy, proxyVariables } from '../shared/proxy.js';
 import type { CacheArchitectureModel } from '../../api/model.js';
 import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/shared/version.js';
 import { toChild, type KubeChild } from '../child.js';
-import { contentHash, imageCacheLabels, nodeSelection } from '../meta.js';
+import { contentHash, imageCacheLabels, keptRenders, nodeSelection } from '../meta.js';
 import { LABELS, imageCacheNames, labelValue, versionAnnotation } from '../names.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
 import { claimFields, ephemeralVolumes } from '../volume-claim.js';
@@ -412,11 +412,16 @@ export const renderCacheService = (input: CacheRenderInput): IService => {
 
 export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => statefulSet(input, hashedTemplate(input));
 
-/** Every child of an IronicImageCache, in a fixed order, and the hash of the pod template they carry. */
-export const renderCache = (input: CacheRenderInput): { readonly children: KubeChild[]; readonly templateHash: string } => {
-  const template = hashedTemplate(input);
-  return { children: [renderCacheConfig(input), statefulSet(input, template), renderCacheService(input)].map(toChild), templateHash: template.hash };
-};
+/**
+ * Every child of an IronicImageCache, in a fixed order, and the hash of the pod template they carry; kept
+ * (keptRenders): equal inputs get the same frozen answer.
+ */
+export const renderCache: (input: CacheRenderInput) => { readonly children: KubeChild[]; readonly templateHash: string } = keptRenders(
+  (input: CacheRenderInput) => {
+    const template = hashedTemplate(input);
+    return { children: [renderCacheConfig(input), statefulSet(input, template), renderCacheService(input)].map(toChild), templateHash: template.hash };
+  },
+);
 
 /** Where the kernel and initramfs of each architecture are served, the default architecture first. */
 export const cachedImages = (input: CacheRenderInput): { architecture: string; kernel: string; initramfs: string }[] => {

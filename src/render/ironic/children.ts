@@ -7,6 +7,7 @@ import { GROUP_KEYS } from '../../api/shared/hook.js';
 import type { IronicModel } from '../../api/model.js';
 import type { ObjectReference } from '../../api/ironic/references.js';
 import { toChild, type KubeChild } from '../child.js';
+import { keptRenders } from '../meta.js';
 import type { IronicNames } from '../names.js';
 import type { Wanted } from '../ownership.js';
 import { featuresOf, type IronicFeature } from './feature.js';
@@ -46,7 +47,20 @@ export const renderDecision = (input: IronicRenderInput, decision: ChildrenDecis
   ];
 };
 
+/** The kept renderer of each feature list (production has one; a test may fold its own). */
+const keptByFeatures = new WeakMap<readonly IronicFeature[], (input: IronicRenderInput) => KubeChild[]>();
+
+/** Every child the features render, then the workload; kept (keptRenders): equal inputs get the same frozen children. */
 export const renderIronicChildren = (input: IronicRenderInput, all: readonly IronicFeature[]): KubeChild[] => {
+  let render = keptByFeatures.get(all);
+  if (render === undefined) {
+    render = keptRenders((kept: IronicRenderInput) => renderIronicChildrenOf(kept, all));
+    keptByFeatures.set(all, render);
+  }
+  return render(input);
+};
+
+const renderIronicChildrenOf = (input: IronicRenderInput, all: readonly IronicFeature[]): KubeChild[] => {
   const features = featuresOf(all, input.model);
   return [...features.flatMap((f) => f.children?.(input) ?? []), renderIronicWorkload(input, features)].filter((c) => c !== undefined).map(toChild);
 };
