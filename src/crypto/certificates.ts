@@ -113,22 +113,58 @@ const NOT_YET_VALID_TOLERANCE_MS = 60 * 60 * 1000;
 
 const isoDate = (ms: number): string => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 
-/** What is wrong with the certificate in tls.crt: each a phrase that says what to do; never any content. */
-const certificateProblems = (chain: readonly X509Certificate[], now: number, caPem: string | undefined): string[] => {
-  const leaf = chain[0];
-  if (leaf === undefined) return [];
-  const [from, to] = [Date.parse(leaf.validFrom), Date.parse(leaf.validTo)];
-  const out: string[] = [];
-  if (to <= now) out.push(`the certificate in tls.crt expired on ${isoDate(to)}: renew it`);
-  else if (from > now + NOT_YET_VALID_TOLERANCE_MS)
-    out.push(`the certificate in tls.crt is not valid before ${isoDate(from)}: check the clock of its issuer, or wait`);
-  if (caPem === undefined || caPem.trim() === '') return out;
-  const cas = certificateBundle(caPem);
-  if (cas === undefined) return [...out, 'ca.crt holds no PEM certificate that parses: put the CA that issued the certificate in ca.crt, or remove the key'];
-  if (!chain.some((cert) => signedByOneOf(cert, cas)))
-    out.push('ca.crt did not sign the certificate in tls.crt: put the CA that issued it in ca.crt, or the certificate with its intermediates in tls.crt');
-  return out;
+/** The problems of a certificate's dates at `now`: expired, or not valid yet (beyond the tolerance). */
+const validityProblems = (validity: { readonly from: number; readonly to: number }, now: number): string[] => {
+  if (validity.to <= now) return [`the certificate in tls.crt expired on ${isoDate(validity.to)}: renew it`];
+  if (validity.from > now + NOT_YET_VALID_TOLERANCE_MS)
+    return [`the certificate in tls.crt is not valid before ${isoDate(validity.from)}: check the clock of its issuer, or wait`];
+  return [];
 };
+
+/** What is wrong with ca.crt for the chain in tls.crt: each a phrase that says what to do; never any content. */
+const caProblems = (chain: readonly X509Certificate[], caPem: string | undefined): string[] => {
+  if (caPem === undefined || caPem.trim() === '') return [];
+  const cas = certificateBundle(caPem);
+  if (cas === undefined) return ['ca.crt holds no PEM certificate that parses: put the CA that issued the certificate in ca.crt, or remove the key'];
+  if (!chain.some((cert) => signedByOneOf(cert, cas)))
+    return ['ca.crt did not sign the certificate in tls.crt: put the CA that issued it in ca.crt, or the certificate with its intermediates in tls.crt'];
+  return [];
+};
+
+/**
+ * What the content of a kubernetes.io/tls Secret says whatever the time: the problems of its keys, the dates of
+ * the serving certificate (when tls.crt parses), then the problems of ca.crt. Never any content.
+ */
+export type TlsContentFacts = {
+  readonly problems: readonly string[];
+  readonly validity?: { readonly from: number; readonly to: number };
+  readonly caProblems: readonly string[];
+};
+
+/** The facts of a kubernetes.io/tls Secret's content (see tlsContentProblems), which do not depend on the time. */
+export const tlsContentFacts = (content: { readonly certPem: string; readonly keyPem: string; readonly caPem?: string | undefined }): TlsContentFacts => {
+  const chain = certificateBundle(content.certPem);
+  const keyOk = privateKeyParses(content.keyPem);
+  const leaf = chain?.[0];
+  return {
+    problems: [
+      ...(chain === undefined ? ['tls.crt holds no PEM certificate that parses: put the certificate (-----BEGIN CERTIFICATE-----) in tls.crt'] : []),
+      ...(keyOk ? [] : ['tls.key holds no PEM private key that parses: put the private key (-----BEGIN PRIVATE KEY-----) in tls.key']),
+      ...(chain !== undefined && keyOk && !keyMatchesCertificate({ certPem: content.certPem, keyPem: content.keyPem })
+        ? ['tls.key is not the private key of the certificate in tls.crt: put the key it was issued for']
+        : []),
+    ],
+    ...(leaf !== undefined && { validity: { from: Date.parse(leaf.validFrom), to: Date.parse(leaf.validTo) } }),
+    caProblems: chain === undefined ? [] : caProblems(chain, content.caPem),
+  };
+};
+
+/** The problems of a TLS Secret's content at `now` (milliseconds), from its facts: keys, dates, then ca.crt. */
+export const tlsProblemsAt = (facts: TlsContentFacts, now: number): string[] => [
+  ...facts.problems,
+  ...(facts.validity !== undefined ? validityProblems(facts.validity, now) : []),
+  ...facts.caProblems,
+];
 
 /**
  * The problems of the content of a kubernetes.io/tls Secret at `now` (milliseconds): tls.crt holds PEM
@@ -139,15 +175,4 @@ const certificateProblems = (chain: readonly X509Certificate[], now: number, caP
 export const tlsContentProblems = (
   content: { readonly certPem: string; readonly keyPem: string; readonly caPem?: string | undefined },
   now: number,
-): string[] => {
-  const chain = certificateBundle(content.certPem);
-  const keyOk = privateKeyParses(content.keyPem);
-  return [
-    ...(chain === undefined ? ['tls.crt holds no PEM certificate that parses: put the certificate (-----BEGIN CERTIFICATE-----) in tls.crt'] : []),
-    ...(keyOk ? [] : ['tls.key holds no PEM private key that parses: put the private key (-----BEGIN PRIVATE KEY-----) in tls.key']),
-    ...(chain !== undefined && keyOk && !keyMatchesCertificate({ certPem: content.certPem, keyPem: content.keyPem })
-      ? ['tls.key is not the private key of the certificate in tls.crt: put the key it was issued for']
-      : []),
-    ...(chain === undefined ? [] : certificateProblems(chain, now, content.caPem)),
-  ];
-};
+): string[] => tlsProblemsAt(tlsContentFacts(content), now);

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
 import { GROUP_KEYS } from '../api/shared/hook.js';
 import { dataOf, findObject, isRecord as isMap } from './observed.js';
-import { tlsContentProblems } from '../crypto/certificates.js';
+import { boundedMemo, deepFrozen, type Memo } from '../api/shared/memo.js';
+import { tlsContentFacts, tlsProblemsAt, type TlsContentFacts } from '../crypto/certificates.js';
 
 /** Why a reference cannot be used: `missing` objects may appear later; `invalid` ones need a change. */
 export type ReferenceProblem = { readonly kind: 'missing' | 'invalid'; readonly path: string; readonly message: string };
@@ -75,11 +76,24 @@ export const resolveTLSSecret = (lookup: Lookup, name: string, path: string, now
   if (absent.length > 0) {
     return invalid(path, `Secret ${lookup.namespace}/${name} has no ${absent.join(' and ')}: use a kubernetes.io/tls Secret with tls.crt and tls.key`);
   }
-  const data = dataOf(secret);
-  const content = tlsContentProblems({ certPem: data['tls.crt'] ?? '', keyPem: data['tls.key'] ?? '', caPem: data['ca.crt'] }, Date.parse(now));
+  const hash = objectContentHash(secret);
+  const content = tlsProblemsAt(tlsFactsOf(secret, hash), Date.parse(now));
   if (content.length > 0) return invalid(path, `Secret ${lookup.namespace}/${name} named in ${path}: ${content.join('; ')}`);
-  return { ok: true, value: { name, hash: objectContentHash(secret), keys, caData: rawData(secret, 'ca.crt') ?? rawData(secret, 'tls.crt') ?? '' } };
+  return { ok: true, value: { name, hash, keys, caData: rawData(secret, 'ca.crt') ?? rawData(secret, 'tls.crt') ?? '' } };
 };
+
+/** A few TLS Secrets per parent, each read again on every sync until its content changes. */
+export const readTlsSecrets: Memo<TlsContentFacts> = boundedMemo(256);
+
+/**
+ * What a TLS Secret's content says whatever the time (see tlsContentFacts), read once per content: kept by the
+ * content's hash, never the content (tls.key is in it).
+ */
+const tlsFactsOf = (secret: KubeObject, hash: string): TlsContentFacts =>
+  readTlsSecrets.get(hash, () => {
+    const data = dataOf(secret);
+    return deepFrozen(tlsContentFacts({ certPem: data['tls.crt'] ?? '', keyPem: data['tls.key'] ?? '', caPem: data['ca.crt'] }));
+  });
 
 /** Plain credentials read from a Secret. */
 export type Credentials = { readonly username: string; readonly password: string };

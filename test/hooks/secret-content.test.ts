@@ -71,6 +71,13 @@ for (const c of cases) {
   });
 }
 
+t.test('a content read before answers the same at any time: what it says is kept by its hash, the dates checked on each call', async (t) => {
+  for (const c of [...cases].reverse()) t.equal(resolve(c.data, c.now), c.message === undefined ? undefined : `${PREFIX}${c.message}`, c.name);
+  const valid = { 'tls.crt': TEST_LEAF.certPem, 'tls.key': TEST_LEAF.keyPem };
+  t.equal(resolve(valid), undefined);
+  t.match(resolve(valid, '2099-01-01T00:00:00Z'), /the certificate in tls\.crt expired on 2034-03-20T00:00:00Z: renew it/, 'the same content, later');
+});
+
 t.test('no message quotes the content of the Secret', async (t) => {
   const bodies = [TEST_LEAF.certPem, TEST_LEAF.keyPem, TEST_EXPIRED_LEAF.keyPem, OTHER_CA_PEM].flatMap((pem) =>
     pem.split(/\r?\n/).filter((l) => l.length > 20 && !l.startsWith('-----')),

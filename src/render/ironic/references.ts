@@ -9,6 +9,7 @@ import { dataOf, findObject, isRecord } from '../observed.js';
 import { VRRP } from '../../api/shared/constants.js';
 import { base64 } from '../meta.js';
 import { certificateBundle } from '../../crypto/certificates.js';
+import { boundedMemo, type Memo } from '../../api/shared/memo.js';
 import type { IronicNames } from '../names.js';
 import {
   dataKeys,
@@ -83,11 +84,23 @@ const resolveTLS = (model: IronicModel, names: IronicNames, lookup: Lookup, now:
   return { kind: 'Secret', name, hash: resolved.value.hash, hasCA: resolved.value.keys.includes('ca.crt'), caData: resolved.value.caData };
 };
 
-/** The problem of CA bundle keys (of a resolved object) that hold no PEM certificate that parses, if any. */
-const bundleProblem = (ref: CAReference, lookup: Lookup, object: KubeObject, keys: readonly string[]): ReferenceProblem | undefined => {
+/** Keys of CA bundles already read that hold no certificate that parses, by the content's hash and the keys read. */
+export const brokenBundleKeys: Memo<readonly string[]> = boundedMemo(256);
+
+/** The keys of an object's data that hold no PEM certificate that parses (binaryData is not PEM text and is left to its reader). */
+const brokenKeys = (object: KubeObject, keys: readonly string[]): readonly string[] => {
   const data = dataOf(object);
-  // binaryData (ConfigMaps) is not PEM text and is left to its reader.
-  const broken = keys.filter((key) => data[key] !== undefined && certificateBundle(data[key]) === undefined);
+  return Object.freeze(keys.filter((key) => data[key] !== undefined && certificateBundle(data[key]) === undefined));
+};
+
+/** The problem of CA bundle keys (of a resolved object whose content has `hash`) that hold no PEM certificate that parses, if any. */
+const bundleProblem = (
+  ref: CAReference,
+  lookup: Lookup,
+  resolved: { readonly object: KubeObject; readonly reference: MountedReference },
+  keys: readonly string[],
+): ReferenceProblem | undefined => {
+  const broken = brokenBundleKeys.get(JSON.stringify([resolved.reference.hash, keys]), () => brokenKeys(resolved.object, keys));
   if (broken.length === 0) return undefined;
   const which = broken.map((key) => JSON.stringify(key)).join(', ');
   return {
@@ -121,7 +134,7 @@ const resolveBmcCA = (model: IronicModel, lookup: Lookup, problems: ReferencePro
   const ref = model.tls.bmcCA;
   const resolved = resolveCA(ref, lookup, problems);
   if (ref === undefined || resolved === undefined) return undefined;
-  const broken = bundleProblem(ref, lookup, resolved.object, resolved.keys);
+  const broken = bundleProblem(ref, lookup, resolved, resolved.keys);
   if (broken !== undefined) {
     problems.push(broken);
     return undefined;
@@ -143,7 +156,7 @@ const resolveTrustedCA = (model: IronicModel, lookup: Lookup, problems: Referenc
     });
     return undefined;
   }
-  const broken = bundleProblem(ref, lookup, resolved.object, [key]);
+  const broken = bundleProblem(ref, lookup, resolved, [key]);
   if (broken !== undefined) {
     problems.push(broken);
     return undefined;
