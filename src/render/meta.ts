@@ -104,8 +104,9 @@ const NO_NAMES = {};
  * (they hold functions, which JSON does not write), so an answer is kept by those two objects and then by the
  * JSON text of the rest of the input (what the spec refers to, the credentials, the configuration). An input
  * whose rest is not exact JSON (a class instance, a function, an undefined field) is rendered every time, as
- * its text would not tell it apart. An answer is deep-frozen: every later call with an equal input gets that
- * same object, which Metacontroller only reads.
+ * its text would not tell it apart. An answer is kept as the JSON it is sent as (read back from its text, which
+ * leaves out undefined fields and makes every string a plain one, so it is written faster on every later sync)
+ * and deep-frozen: every later call with an equal input gets that same object, which Metacontroller only reads.
  */
 export const keptRenders = <I extends RenderInput, V>(render: (input: I) => V): ((input: I) => V) => {
   const byModel = new WeakMap<object, WeakMap<object, Memo<V>>>();
@@ -117,7 +118,7 @@ export const keptRenders = <I extends RenderInput, V>(render: (input: I) => V): 
     byModel.set(model, byNames);
     const kept = byNames.get(names) ?? boundedMemo<V>(RENDERS_PER_MODEL);
     byNames.set(names, kept);
-    return kept.get(key, () => deepFrozen(render(input)));
+    return kept.get(key, () => deepFrozen(JSON.parse(JSON.stringify(render(input))) as V));
   };
 };
 
