@@ -123,8 +123,19 @@ export const keepIronic = (view: ParentView, outcome: IronicOutcome, targetVersi
 const observedWorkloads = (view: ParentView, names: IronicNames): KubeObject[] =>
   [GROUP_KEYS.deployment, GROUP_KEYS.daemonSet].map((group) => findObject(view.children, group, view.namespace, names.workload)).filter((o) => o !== undefined);
 
+/** The Secrets of each observed workload object, read once per object (a sync asks twice: to wait, and for the htpasswd in use). */
+const secretsOfWorkload = new WeakMap<KubeObject, readonly string[]>();
+
 /** Names of the Secrets a workload's pod template uses (volumes, projected sources, env). */
-export const referencedSecrets = (workload: KubeObject): string[] => {
+export const referencedSecrets = (workload: KubeObject): readonly string[] => {
+  const known = secretsOfWorkload.get(workload);
+  if (known !== undefined) return known;
+  const names = Object.freeze(secretNamesOf(workload));
+  secretsOfWorkload.set(workload, names);
+  return names;
+};
+
+const secretNamesOf = (workload: KubeObject): string[] => {
   const spec = pathOf(workload, 'spec', 'template', 'spec');
   const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
   const volumes = list(pathOf(spec, 'volumes'));
