@@ -40,24 +40,18 @@ const deepObject = (body: unknown, limit: number): string | undefined => {
 };
 
 /**
- * Whether an object or array of the body is `limit` levels deep: a walk that keeps only objects and their
- * depth, and allocates nothing per value. (`for in` also sees inherited keys: at worst a body is walked
- * again by deepObject, which answers.)
+ * Whether an object or array of `value` is `levelsLeft` levels below it: a walk that allocates nothing and
+ * recurses at most `levelsLeft` + 1 frames deep, however deep the value, since it stops there. (`for in`
+ * also sees inherited keys: at worst a body is walked again by deepObject, which answers.)
  */
-const anyTooDeep = (body: unknown, limit: number): boolean => {
-  const objects: object[] = typeof body === 'object' && body !== null ? [body] : [];
-  const depths: number[] = [0];
-  const visit = (child: unknown, depth: number): void => {
-    if (typeof child !== 'object' || child === null) return;
-    objects.push(child);
-    depths.push(depth);
-  };
-  for (let value = objects.pop(); value !== undefined; value = objects.pop()) {
-    const depth = depths.pop() ?? 0;
-    if (depth >= limit) return true;
-    if (Array.isArray(value)) for (const child of value as unknown[]) visit(child, depth + 1);
-    else for (const key in value) visit((value as Record<string, unknown>)[key], depth + 1);
+const anyTooDeep = (value: unknown, levelsLeft: number): boolean => {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levelsLeft <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const child of value as unknown[]) if (anyTooDeep(child, levelsLeft - 1)) return true;
+    return false;
   }
+  for (const key in value) if (anyTooDeep((value as Record<string, unknown>)[key], levelsLeft - 1)) return true;
   return false;
 };
 
