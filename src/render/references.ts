@@ -29,8 +29,20 @@ export const dataKeys = (object: KubeObject): string[] => {
   return [...keys].sort();
 };
 
+/** ConfigMap content hashes already taken, by the content's text: a ConfigMap holds nothing secret, and a trust bundle of many roots is hashed once. */
+export const configMapHashes: Memo<string> = boundedMemo(64);
+
+/** Larger ConfigMaps are hashed every time. */
+const MAX_KEPT_CONFIG_MAP = 1024 * 1024;
+
 /** A hash of the content of a Secret or ConfigMap (its data maps), stable across key order. */
 export const objectContentHash = (object: KubeObject): string => {
+  if (object.kind !== 'ConfigMap') return contentHashOf(object);
+  const text = JSON.stringify([object['data'] ?? null, object['binaryData'] ?? null]);
+  return text.length > MAX_KEPT_CONFIG_MAP ? contentHashOf(object) : configMapHashes.get(text, () => contentHashOf(object));
+};
+
+const contentHashOf = (object: KubeObject): string => {
   const hash = createHash('sha256');
   for (const field of ['data', 'binaryData']) {
     const data = object[field];
