@@ -3,7 +3,7 @@
  * `related` objects the customize hook asked for, hashing their content (restart annotations), and
  * reading TLS Secrets and credentials. Pure: problems say what to fix, nothing throws.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
 import { GROUP_KEYS } from '../api/shared/hook.js';
 import { dataOf, findObject, isRecord as isMap } from './observed.js';
@@ -43,13 +43,14 @@ export const objectContentHash = (object: KubeObject): string => {
 };
 
 const contentHashOf = (object: KubeObject): string => {
-  const hash = createHash('sha256');
+  // One text hashed at once: the same digest as feeding its parts one by one, without a Hash object per call.
+  let text = '';
   for (const field of ['data', 'binaryData']) {
     const data = object[field];
     if (!isMap(data)) continue;
-    for (const key of Object.keys(data).sort()) hash.update(`${field}\0${key}\0${String(data[key])}\0`);
+    for (const key of Object.keys(data).sort()) text += `${field}\0${key}\0${String(data[key])}\0`;
   }
-  return hash.digest('hex');
+  return hash('sha256', text, 'hex');
 };
 
 /** A Secret or ConfigMap of the lookup's namespace, by name. */
