@@ -186,6 +186,28 @@ t.test('CA bundles hold certificates: every key of the BMC CA, the chosen key of
   });
 });
 
+t.test('a CA bundle read before never answers for one of the other kind with the same data', async (t) => {
+  const app = testServer();
+  t.teardown(() => app.close());
+  // The same data: a Secret's is base64 of the PEM (a CA), a ConfigMap's is that base64 text itself (no PEM).
+  const data = { 'ca.pem': Buffer.from(TEST_CA_PEM).toString('base64') };
+  const object = (kind: 'Secret' | 'ConfigMap'): Obj => ({ apiVersion: 'v1', kind, metadata: { name: 'bmc', namespace: 'metal3' }, data });
+  const reasonWith = async (kind: 'Secret' | 'ConfigMap'): Promise<unknown> => {
+    const spec = { networking: provisioning, tls: { bmcCA: { kind, name: 'bmc' } } };
+    const body = { parent: ironic(spec), children: {}, related: related(object(kind)) };
+    return conditionOf(syncBody(await app.inject({ method: 'POST', url: '/ironic/sync', payload: body })))['reason'];
+  };
+  for (const order of [
+    ['Secret', 'ConfigMap'],
+    ['ConfigMap', 'Secret'],
+  ] as const) {
+    const answers = [await reasonWith(order[0]), await reasonWith(order[1])];
+    const [secret, configMap] = order[0] === 'Secret' ? answers : [answers[1], answers[0]];
+    t.not(secret, 'InvalidReference', `${order.join(' then ')}: the Secret holds a CA once decoded`);
+    t.equal(configMap, 'InvalidReference', `${order.join(' then ')}: the ConfigMap holds base64 text, no PEM`);
+  }
+});
+
 t.test('an IronicImageCache whose TLS Secret has a key of another certificate is not Ready', async (t) => {
   const app = testServer();
   t.teardown(() => app.close());

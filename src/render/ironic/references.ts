@@ -84,7 +84,10 @@ const resolveTLS = (model: IronicModel, names: IronicNames, lookup: Lookup, now:
   return { kind: 'Secret', name, hash: resolved.value.hash, hasCA: resolved.value.keys.includes('ca.crt'), caData: resolved.value.caData };
 };
 
-/** Keys of CA bundles already read that hold no certificate that parses, by the content's hash and the keys read. */
+/**
+ * Keys of CA bundles already read that hold no certificate that parses, by the object's kind (a Secret's data is
+ * base64, a ConfigMap's is the text), the content's hash and the keys read.
+ */
 export const brokenBundleKeys: Memo<readonly string[]> = boundedMemo(256);
 
 /** The keys of an object's data that hold no PEM certificate that parses (binaryData is not PEM text and is left to its reader). */
@@ -100,7 +103,7 @@ const bundleProblem = (
   resolved: { readonly object: KubeObject; readonly reference: MountedReference },
   keys: readonly string[],
 ): ReferenceProblem | undefined => {
-  const broken = brokenBundleKeys.get(JSON.stringify([resolved.reference.hash, keys]), () => brokenKeys(resolved.object, keys));
+  const broken = brokenBundleKeys.get(JSON.stringify([resolved.object.kind, resolved.reference.hash, keys]), () => brokenKeys(resolved.object, keys));
   if (broken.length === 0) return undefined;
   const which = broken.map((key) => JSON.stringify(key)).join(', ');
   return {
