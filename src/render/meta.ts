@@ -96,15 +96,15 @@ const RENDERS_PER_MODEL = 4;
 type RenderInput = { readonly model: object; readonly names?: object };
 
 /** What stands for the names of an input without them. */
-const NO_NAMES = {};
+const NO_NAMES = Object.freeze({});
 
 /**
  * A renderer whose answers are kept. A steady-state sync renders the same children again from an equal input.
  * Parse hands out one frozen model per spec text and names hands out one frozen set of names per parent name
  * (they hold functions, which JSON does not write), so an answer is kept by those two objects and then by the
  * JSON text of the rest of the input (what the spec refers to, the credentials, the configuration). An input
- * whose rest is not exact JSON (a class instance, a function, an undefined field) is rendered every time, as
- * its text would not tell it apart. An answer is kept as the JSON it is sent as (read back from its text, which
+ * whose model or names are not frozen, or whose rest is not exact JSON (a class instance, a function, an
+ * undefined field), is rendered every time, as neither its objects nor its text would tell it apart. An answer is kept as the JSON it is sent as (read back from its text, which
  * leaves out undefined fields and makes every string a plain one, so it is written faster on every later sync)
  * and deep-frozen: every later call with an equal input gets that same object, which Metacontroller only reads.
  */
@@ -112,7 +112,8 @@ export const keptRenders = <I extends RenderInput, V>(render: (input: I) => V): 
   const byModel = new WeakMap<object, WeakMap<object, Memo<V>>>();
   return (input) => {
     const { model, names = NO_NAMES, ...rest } = input;
-    const key = exactJson(rest);
+    // Only frozen objects are kept by identity: one that may change could not answer for a later call.
+    const key = Object.isFrozen(model) && Object.isFrozen(names) ? exactJson(rest) : undefined;
     if (key === undefined) return render(input);
     const byNames = byModel.get(model) ?? new WeakMap<object, Memo<V>>();
     byModel.set(model, byNames);

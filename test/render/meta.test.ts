@@ -99,6 +99,11 @@ t.test('keptRenders: an equal input gets the same frozen answer; anything else i
   t.equal(calls.length, 1);
   t.same(render({ model, secret: 'b' }), { children: [{ name: 'b' }] }, 'another rest is rendered');
   t.not(render({ model: { spec: 1 }, secret: 'a' }), first, 'another model object is rendered: models are kept by identity');
+  const mutable = { spec: 1 };
+  const counted = calls.length;
+  t.notOk(Object.isFrozen(render({ model: mutable, secret: 'a' })), 'a model that may change is not kept');
+  render({ model: mutable, secret: 'a' });
+  t.equal(calls.length, counted + 2, 'and is rendered every time');
   const names = Object.freeze({ workload: 'w' });
   t.not(render({ model, names, secret: 'a' }), first, 'other names are rendered');
   t.equal(render({ model, names, secret: 'a' }), render({ model, names, secret: 'a' }), 'and kept by identity too');
