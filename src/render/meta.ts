@@ -3,7 +3,7 @@
  */
 import { createHmac, hash } from 'node:crypto';
 import { sortedMap } from '../api/shared/fields.js';
-import { boundedMemo, deepFrozen, exactJson, type Memo } from '../api/shared/memo.js';
+import { boundedMemo, deepFrozen, exactJson, keptIn, type Memo } from '../api/shared/memo.js';
 import { LABELS, MANAGED_BY, labelValue } from './names.js';
 
 /**
@@ -104,9 +104,10 @@ const NO_NAMES = Object.freeze({});
  * (they hold functions, which JSON does not write), so an answer is kept by those two objects and then by the
  * JSON text of the rest of the input (what the spec refers to, the credentials, the configuration). An input
  * whose model or names are not frozen, or whose rest is not exact JSON (a class instance, a function, an
- * undefined field), is rendered every time, as neither its objects nor its text would tell it apart. An answer is kept as the JSON it is sent as (read back from its text, which
- * leaves out undefined fields and makes every string a plain one, so it is written faster on every later sync)
- * and deep-frozen: every later call with an equal input gets that same object, which Metacontroller only reads.
+ * undefined field), is rendered every time, as neither its objects nor its text would tell it apart. An answer
+ * is kept as the JSON it is sent as (read back from its text, which leaves out undefined fields and makes every
+ * string a plain one, so it is written faster on every later sync) and deep-frozen: every later call with an
+ * equal input gets that same object, which Metacontroller only reads.
  */
 export const keptRenders = <I extends RenderInput, V>(render: (input: I) => V): ((input: I) => V) => {
   const byModel = new WeakMap<object, WeakMap<object, Memo<V>>>();
@@ -115,10 +116,8 @@ export const keptRenders = <I extends RenderInput, V>(render: (input: I) => V): 
     // Only frozen objects are kept by identity: one that may change could not answer for a later call.
     const key = Object.isFrozen(model) && Object.isFrozen(names) ? exactJson(rest) : undefined;
     if (key === undefined) return render(input);
-    const byNames = byModel.get(model) ?? new WeakMap<object, Memo<V>>();
-    byModel.set(model, byNames);
-    const kept = byNames.get(names) ?? boundedMemo<V>(RENDERS_PER_MODEL);
-    byNames.set(names, kept);
+    const byNames = keptIn(byModel, model, () => new WeakMap<object, Memo<V>>());
+    const kept = keptIn(byNames, names, () => boundedMemo<V>(RENDERS_PER_MODEL));
     return kept.get(key, () => deepFrozen(JSON.parse(JSON.stringify(render(input))) as V));
   };
 };

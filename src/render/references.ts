@@ -89,10 +89,10 @@ export const resolveTLSSecret = (lookup: Lookup, name: string, path: string, now
   if (absent.length > 0) {
     return invalid(path, `Secret ${lookup.namespace}/${name} has no ${absent.join(' and ')}: use a kubernetes.io/tls Secret with tls.crt and tls.key`);
   }
-  const hash = objectContentHash(secret);
-  const content = tlsProblemsAt(tlsFactsOf(secret, hash), Date.parse(now));
+  const digest = objectContentHash(secret);
+  const content = tlsProblemsAt(tlsFactsOf(secret, digest), Date.parse(now));
   if (content.length > 0) return invalid(path, `Secret ${lookup.namespace}/${name} named in ${path}: ${content.join('; ')}`);
-  return { ok: true, value: { name, hash, keys, caData: rawData(secret, 'ca.crt') ?? rawData(secret, 'tls.crt') ?? '' } };
+  return { ok: true, value: { name, hash: digest, keys, caData: rawData(secret, 'ca.crt') ?? rawData(secret, 'tls.crt') ?? '' } };
 };
 
 /** A few TLS Secrets per parent, each read again on every sync until its content changes. */
@@ -102,8 +102,8 @@ export const readTlsSecrets: Memo<TlsContentFacts> = boundedMemo(256);
  * What a TLS Secret's content says whatever the time (see tlsContentFacts), read once per content: kept by the
  * content's hash, never the content (tls.key is in it).
  */
-const tlsFactsOf = (secret: KubeObject, hash: string): TlsContentFacts =>
-  readTlsSecrets.get(hash, () => {
+const tlsFactsOf = (secret: KubeObject, digest: string): TlsContentFacts =>
+  readTlsSecrets.get(digest, () => {
     const data = dataOf(secret);
     return deepFrozen(tlsContentFacts({ certPem: data['tls.crt'] ?? '', keyPem: data['tls.key'] ?? '', caPem: data['ca.crt'] }));
   });

@@ -5,7 +5,7 @@
 import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
 import { READY_CONDITION, type Condition } from '../api/shared/common.js';
 import { LAST_APPLIED_ANNOTATION, type KubeChild } from './child.js';
-import { boundedMemo, type Memo } from '../api/shared/memo.js';
+import { boundedMemo, keptIn, type Memo } from '../api/shared/memo.js';
 import { sameCanonicalJson } from './meta.js';
 import { LABELS } from './names.js';
 import { findObject, pathOf } from './observed.js';
@@ -234,16 +234,8 @@ const sameSpec = (applied: unknown, rendered: unknown): boolean => {
   // Only a frozen render is known not to change after the answer is kept.
   if (typeof applied !== 'object' || applied === null || typeof rendered !== 'object' || rendered === null || !Object.isFrozen(rendered))
     return sameCanonicalJson(applied, rendered);
-  let answers = comparisons.get(rendered);
-  if (answers === undefined) {
-    answers = new WeakMap();
-    comparisons.set(rendered, answers);
-  }
-  const known = answers.get(applied);
-  if (known !== undefined) return known;
-  const answer = sameCanonicalJson(applied, rendered);
-  answers.set(applied, answer);
-  return answer;
+  const answers = keptIn(comparisons, rendered, () => new WeakMap<object, boolean>());
+  return keptIn(answers, applied, () => sameCanonicalJson(applied, rendered));
 };
 
 /**

@@ -1,7 +1,7 @@
 /** Bounded memos: the function's own answers, at most `limit` of them kept, the oldest forgotten first. */
 import t from 'tap';
 import fc from 'fast-check';
-import { boundedMemo, deepFrozen, exactJson } from '../../src/api/shared/memo.js';
+import { boundedMemo, deepFrozen, exactJson, keptIn } from '../../src/api/shared/memo.js';
 
 t.test('a memo answers what the function answers, working each key out once while it is kept', async (t) => {
   const calls: string[] = [];
@@ -88,4 +88,18 @@ t.test('deepFrozen freezes every object and list inside, in place, and leaves se
   t.ok(Object.isFrozen(value) && Object.isFrozen(value.a) && Object.isFrozen(value.a.b) && Object.isFrozen(value.a.b[0]), 'frozen all the way down');
   t.notOk(Object.isFrozen(set), 'a set is left as it is');
   t.equal(deepFrozen('text'), 'text', 'a primitive is itself');
+});
+
+t.test('keptIn makes the value of an object once, and keeps it only in the weak map given', async (t) => {
+  const map = new WeakMap<object, boolean>();
+  const [a, b] = [{}, {}];
+  let made = 0;
+  const make = (value: boolean) => (): boolean => {
+    made += 1;
+    return value;
+  };
+  t.equal(keptIn(map, a, make(false)), false);
+  t.equal(keptIn(map, a, make(true)), false, 'a kept false is an answer, not a miss');
+  t.equal(keptIn(map, b, make(true)), true, 'another object is made anew');
+  t.equal(made, 2);
 });

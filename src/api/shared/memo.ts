@@ -27,6 +27,18 @@ export const boundedMemo = <V>(limit: number): Memo<V> => {
 };
 
 /**
+ * The value kept in `map` for the object `key`: the one made the first time, by `make`. A weak map keeps it only
+ * while the key lives, so it suits answers about objects that are never changed (frozen, or only ever read).
+ */
+export const keptIn = <K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V => {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const made = make();
+  map.set(key, made);
+  return made;
+};
+
+/**
  * The value with every plain object and array in it frozen (in place), for an answer a memo hands to many
  * callers. Sets and maps are left as they are: their types are read-only.
  */

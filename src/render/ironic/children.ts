@@ -8,6 +8,7 @@ import type { IronicModel } from '../../api/model.js';
 import type { ObjectReference } from '../../api/ironic/references.js';
 import { toChild, type KubeChild } from '../child.js';
 import { keptRenders } from '../meta.js';
+import { keptIn } from '../../api/shared/memo.js';
 import type { IronicNames } from '../names.js';
 import type { Wanted } from '../ownership.js';
 import { featuresOf, type IronicFeature } from './feature.js';
@@ -52,11 +53,7 @@ const keptByFeatures = new WeakMap<readonly IronicFeature[], (input: IronicRende
 
 /** Every child the features render, then the workload; kept (keptRenders): equal inputs get the same frozen children. */
 export const renderIronicChildren = (input: IronicRenderInput, all: readonly IronicFeature[]): KubeChild[] => {
-  let render = keptByFeatures.get(all);
-  if (render === undefined) {
-    render = keptRenders((kept: IronicRenderInput) => renderIronicChildrenOf(kept, all));
-    keptByFeatures.set(all, render);
-  }
+  const render = keptIn(keptByFeatures, all, () => keptRenders((kept: IronicRenderInput) => renderIronicChildrenOf(kept, all)));
   return render(input);
 };
 

@@ -9,6 +9,7 @@ import { MIN_SENSOR_INTERVAL } from '../../api/shared/constants.js';
 import { READY_CONDITION } from '../../api/shared/common.js';
 import type { IronicModel } from '../../api/model.js';
 import { parseIronic } from '../../api/ironic/parse.js';
+import { keptIn } from '../../api/shared/memo.js';
 import type { IronicStatus } from '../../api/ironic/schema.js';
 import { keepObserved, keepObservedChildren, toChild, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
@@ -127,13 +128,7 @@ const observedWorkloads = (view: ParentView, names: IronicNames): KubeObject[] =
 const secretsOfWorkload = new WeakMap<KubeObject, readonly string[]>();
 
 /** Names of the Secrets a workload's pod template uses (volumes, projected sources, env). */
-export const referencedSecrets = (workload: KubeObject): readonly string[] => {
-  const known = secretsOfWorkload.get(workload);
-  if (known !== undefined) return known;
-  const names = Object.freeze(secretNamesOf(workload));
-  secretsOfWorkload.set(workload, names);
-  return names;
-};
+export const referencedSecrets = (workload: KubeObject): readonly string[] => keptIn(secretsOfWorkload, workload, () => Object.freeze(secretNamesOf(workload)));
 
 const secretNamesOf = (workload: KubeObject): string[] => {
   const spec = pathOf(workload, 'spec', 'template', 'spec');
