@@ -1,14 +1,14 @@
 // @ts-check
 /**
- * The static checks of `npm test`, side by side: the type check, ESLint and the Prettier check each use one
- * core for most of their time, so on a 2-core machine running them together takes about as long as ESLint
- * alone instead of the sum of the three. Each check's output is printed whole once it ends, in the order
- * they end, with its time; the exit code is 1 when any of them failed.
+ * The static checks of `npm test`, side by side: the type check with ESLint (one program for both,
+ * scripts/typecheck-and-lint.mjs) and the Prettier check each use one core for most of their time, so on a
+ * 2-core machine running them together takes about as long as the first alone. Each check's output is printed
+ * whole once it ends, in the order they end, with its time; the exit code is 1 when any of them failed.
  */
 import { spawn } from 'node:child_process';
 
 /** The package.json scripts this runs. */
-const CHECKS = ['typecheck', 'lint', 'format:check'];
+const CHECKS = ['typecheck-and-lint', 'format:check'];
 
 /**
  * Runs one package script, its output kept until it ends.
