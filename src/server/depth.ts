@@ -44,14 +44,17 @@ const deepObject = (body: unknown, limit: number): string | undefined => {
  * recurses at most `levelsLeft` + 1 frames deep, however deep the value, since it stops there. (`for in`
  * also sees inherited keys: at worst a body is walked again by deepObject, which answers.)
  */
-const anyTooDeep = (value: unknown, levelsLeft: number): boolean => {
-  if (typeof value !== 'object' || value === null) return false;
+const anyTooDeep = (value: object, levelsLeft: number): boolean => {
   if (levelsLeft <= 0) return true;
+  // Most values of a Kubernetes object are strings and numbers: they are passed over here, not in a call each.
   if (Array.isArray(value)) {
-    for (const child of value as unknown[]) if (anyTooDeep(child, levelsLeft - 1)) return true;
+    for (const child of value as unknown[]) if (typeof child === 'object' && child !== null && anyTooDeep(child, levelsLeft - 1)) return true;
     return false;
   }
-  for (const key in value) if (anyTooDeep((value as Record<string, unknown>)[key], levelsLeft - 1)) return true;
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (typeof child === 'object' && child !== null && anyTooDeep(child, levelsLeft - 1)) return true;
+  }
   return false;
 };
 
@@ -59,4 +62,5 @@ const anyTooDeep = (value: unknown, levelsLeft: number): boolean => {
  * Where the body is nested deeper than `limit`: the object that is, or undefined. Every body is walked
  * once cheaply; only one that is too deep is walked again to name the object.
  */
-export const tooDeep = (body: unknown, limit: number = MAX_DEPTH): string | undefined => (anyTooDeep(body, limit) ? deepObject(body, limit) : undefined);
+export const tooDeep = (body: unknown, limit: number = MAX_DEPTH): string | undefined =>
+  typeof body === 'object' && body !== null && anyTooDeep(body, limit) ? deepObject(body, limit) : undefined;
