@@ -3,7 +3,8 @@
  */
 import { createHmac, hash } from 'node:crypto';
 import { sortedMap } from '../api/shared/fields.js';
-import { boundedMemo, deepFrozen, exactJson, keptIn, type Memo } from '../api/shared/memo.js';
+import { frozenJsonCopy } from '../api/shared/frozen-json.js';
+import { boundedMemo, exactJson, keptIn, type Memo } from '../api/shared/memo.js';
 import { LABELS, MANAGED_BY, labelValue } from './names.js';
 
 /**
@@ -106,8 +107,8 @@ const NO_NAMES = Object.freeze({});
  * whose model or names are not frozen, or whose rest is not exact JSON (a class instance, a function, an
  * undefined field), is rendered every time, as neither its objects nor its text would tell it apart. An answer
  * is kept as the JSON it is sent as (read back from its text, which leaves out undefined fields and makes every
- * string a plain one, so it is written faster on every later sync) and deep-frozen: every later call with an
- * equal input gets that same object, which Metacontroller only reads.
+ * string a plain one) and deep-frozen, with its text recorded (frozenJsonCopy) for the response to reuse: every
+ * later call with an equal input gets that same object, which Metacontroller only reads.
  */
 export const keptRenders = <I extends RenderInput, V>(render: (input: I) => V): ((input: I) => V) => {
   const byModel = new WeakMap<object, WeakMap<object, Memo<V>>>();
@@ -118,7 +119,7 @@ export const keptRenders = <I extends RenderInput, V>(render: (input: I) => V): 
     if (key === undefined) return render(input);
     const byNames = keptIn(byModel, model, () => new WeakMap<object, Memo<V>>());
     const kept = keptIn(byNames, names, () => boundedMemo<V>(RENDERS_PER_MODEL));
-    return kept.get(key, () => deepFrozen(JSON.parse(JSON.stringify(render(input))) as V));
+    return kept.get(key, () => frozenJsonCopy(render(input)));
   };
 };
 

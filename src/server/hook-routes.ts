@@ -12,6 +12,7 @@ import { PARENT_KINDS, type ParentKind } from '../kinds/index.js';
 import type { HookCalls } from './calls.js';
 import { MAX_DEPTH, tooDeep } from './depth.js';
 import { echo } from './echo.js';
+import { jsonText } from '../api/shared/frozen-json.js';
 import { HookInputError } from './errors.js';
 import type { HookLabels } from './metrics.js';
 import { checkCustomizeResponse, checkSyncResponse } from './response.js';
@@ -75,9 +76,11 @@ const registerParent = (app: FastifyInstance, parent: Parent, ctx: HookContext, 
     return Promise.resolve(response);
   });
   for (const hook of ['sync', 'finalize'] as const) {
-    typed.post(route(hook), { schema: { body: SyncRequest }, preValidation: boundDepth }, async (request) => {
+    typed.post(route(hook), { schema: { body: SyncRequest }, preValidation: boundDepth }, async (request, reply) => {
       const response = await respond(request);
       calls.answered(request, outcomeOf(response));
+      // The same text as JSON.stringify, with the kept children's text reused (src/api/shared/frozen-json.ts).
+      reply.serializer((payload: unknown) => jsonText(payload) ?? 'null');
       return response;
     });
   }

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { checkCustomizeResponse, checkSyncResponse, ResponseShapeError } from '../../src/server/response.js';
 import { PARENT_KINDS, type ParentKind } from '../../src/kinds/index.js';
-import { ironic, type Obj } from '../helpers/hooks.js';
+import { fakeSecrets, ironic, syncRequest as syncRequestOf, testContext, type Obj } from '../helpers/hooks.js';
+import { observedChildren, scenarios, syncRequest } from '../../src/bench/payloads.js';
 import { syncedChildren } from '../fixtures/ironic-scenarios.js';
 import { server } from './support.js';
 
@@ -84,4 +85,21 @@ t.test('a response Metacontroller would reject is refused before it is sent', as
     message: /selector/,
   });
   t.ok(new ResponseShapeError('x') instanceof Error);
+});
+
+t.test('a sync is sent as the text JSON.stringify writes of the hook answer, kept children included', async (t) => {
+  const secrets = fakeSecrets();
+  const app = server({}, { secrets });
+  t.teardown(() => app.close());
+  for (const scenario of scenarios()) {
+    const path = `/${scenario.kind.hookPath}/sync`;
+    const first = (await app.inject({ method: 'POST', url: path, payload: syncRequest(scenario, {}, undefined) })).json<Obj>();
+    const steady = syncRequest(scenario, observedChildren(first['children'] as Obj[]), first['status'] as Obj);
+    // The second and third answers come from kept renders, whose text was recorded when they were kept.
+    for (const call of ['second', 'third']) {
+      const sent = await app.inject({ method: 'POST', url: path, payload: steady });
+      const answer = await scenario.kind.hooks.sync(syncRequestOf(steady), testContext(secrets));
+      t.equal(sent.body, JSON.stringify(answer), `${scenario.name}, ${call} call`);
+    }
+  }
 });
