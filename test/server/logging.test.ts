@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { conditionsOf, fakeSecrets, hookResponse, ironic } from '../helpers/hooks.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';
 import { TEST_EXPIRED_LEAF, TEST_LEAF } from '../fixtures/tls.js';
-import { hookLines, loggingServer } from './support.js';
+import fc from 'fast-check';
+import { pino } from 'pino';
+import { createLogger, REDACTED_PATHS } from '../../src/server/logging.js';
+import { captureLogs, hookLines, loggingServer } from './support.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
@@ -132,4 +135,36 @@ t.test('no secret reaches the logs, whatever happens, at trace level', async (t)
   const mistake = logs.entries().find((e) => e['msg'] === 'a mistake') ?? {};
   t.match(mistake, { body: '[Redacted]', related: '[Redacted]', password: '[Redacted]', secret: { data: '[Redacted]' }, parent: { spec: '[Redacted]' } });
   t.match(hookLines(logs)[0], { parent: 'metal3/ironic' }, 'the parent of a call line is kept');
+});
+
+t.test("a line is written exactly as pino's own redaction writes it, plain values written directly included", async (t) => {
+  const settings = { level: 'info', timestamp: false, base: { pid: 1, hostname: 'h' } } as const;
+  const ours = captureLogs();
+  const stock = captureLogs();
+  const logger = createLogger('info', settings, ours.stream);
+  const reference = pino(
+    { ...settings, formatters: { level: (label: string) => ({ level: label }) }, redact: { paths: REDACTED_PATHS, censor: '[Redacted]' } },
+    stock.stream,
+  );
+  const key = fc.oneof(
+    fc.constantFrom(...REDACTED_PATHS.flatMap((path) => path.split('.')).filter((k) => k !== '*'), 'err', 'msg', 'hook', 'reqId'),
+    fc.string(),
+  );
+  const value = fc.oneof(
+    fc.anything({ key, maxDepth: 3, withBigInt: true, withNullPrototype: true }),
+    fc.constantFrom(Symbol('s'), () => 1, Number.NaN, -0),
+  );
+  const fields = fc.dictionary(key, value, { maxKeys: 6, noNullPrototype: true });
+  fc.assert(
+    fc.property(fields, fields, fc.string(), (bindings, line, message) => {
+      logger.child(bindings).info(line, message);
+      reference.child(bindings).info(line, message);
+      logger.info(line);
+      reference.info(line);
+      return ours.text() === stock.text();
+    }),
+    { numRuns: 300 },
+  );
+  t.ok(ours.text().includes('[Redacted]'), 'redaction was exercised');
+  t.equal(ours.text(), stock.text());
 });
