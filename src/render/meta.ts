@@ -80,7 +80,10 @@ export const sameCanonicalJson = (a: unknown, b: unknown): boolean => {
 /** sha256 (hex) of the canonical JSON of a value: used for restart annotations. */
 export const contentHash = (value: unknown): string => hash('sha256', canonicalJson(value), 'hex');
 
-/** Keyed hashes already made, by their key and text (a steady-state sync names the same Secrets again). */
+/**
+ * Keyed hashes already made (a steady-state sync names the same Secrets again), by a digest of their key and
+ * text: the text holds a secret, which a memo keeps no copy of. One sha256 costs less than making an HMAC.
+ */
 const keyedHashes: Memo<string> = boundedMemo(1024);
 
 /**
@@ -88,7 +91,7 @@ const keyedHashes: Memo<string> = boundedMemo(1024);
  * check guesses of the secret against without the key.
  */
 export const keyedContentHash = (key: string, value: string): string =>
-  keyedHashes.get(JSON.stringify([key, value]), () => createHmac('sha256', key).update(value).digest('hex'));
+  keyedHashes.get(hash('sha256', JSON.stringify([key, value]), 'base64'), () => createHmac('sha256', key).update(value).digest('hex'));
 
 /** How many renders are kept per model: the model is one spec's, so these differ only in what the spec refers to. */
 const RENDERS_PER_MODEL = 4;
