@@ -5,17 +5,12 @@
  * holds only Namespaces (for `kubectl apply`), and says so.
  */
 import t from 'tap';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { runRender } from '../../src/cli/render.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
-
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]))
-    .sort();
+import { filesUnder } from '../support/files.js';
 
 const EXAMPLES = filesUnder('examples');
 

@@ -4,11 +4,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { Type } from '@sinclair/typebox';
 import { jsOf, parseJson } from '../helpers/json.js';
+import { filesUnder } from '../support/files.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -84,18 +85,13 @@ const DEPLOY = resolve('deploy');
 const CACHE = resolve('node_modules/.cache/kustomize');
 
 /** Every file under a directory, as a relative path, sorted. */
-const filesUnder = (dir: string, base = dir): string[] =>
-  readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name), base) : [relative(base, join(dir, entry.name))]))
-    .sort();
-
 let deployDigest: string | undefined;
 
 /** A digest of every file of deploy/ (its names and contents), taken once per process: deploy/ does not change while the tests run. */
 const digestOfDeploy = (): string => {
   if (deployDigest !== undefined) return deployDigest;
   const hash = createHash('sha256');
-  for (const file of filesUnder(DEPLOY)) hash.update(`${file}\0${readFileSync(join(DEPLOY, file), 'utf8')}\0`);
+  for (const file of filesUnder(DEPLOY)) hash.update(`${relative(DEPLOY, file)}\0${readFileSync(file, 'utf8')}\0`);
   deployDigest = hash.digest('hex');
   return deployDigest;
 };

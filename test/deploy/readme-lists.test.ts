@@ -4,16 +4,12 @@
  * documents exactly the variables the server reads.
  */
 import t from 'tap';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { loadConfig } from '../../src/config.js';
+import { filesUnder } from '../support/files.js';
 
 const README = readFileSync('README.md', 'utf8');
-
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]))
-    .sort();
 
 /** The text of a `## ` section of the README, up to the next one. */
 const section = (heading: string): string => {

@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import t from 'tap';
-import { SUITES, SUITES_FOLDER, filesOf, suiteOf, testFiles } from '../support/suites.js';
+import { SUITES, SUITES_FOLDER, claimTakes, filesOf, suiteOf, testFiles } from '../support/suites.js';
 
 t.test('every test file runs in exactly one suite, and a new file runs in the last one', async (t) => {
   const files = testFiles();
@@ -18,6 +18,9 @@ t.test('every test file runs in exactly one suite, and a new file runs in the la
   t.equal(suiteOf('some-new-folder/new.test.ts').name, SUITES.at(-1)?.name);
   t.equal(suiteOf('render/golden.test.ts').name, 'render', 'a folder claim');
   t.equal(suiteOf('render/dhcp-failover.test.ts').name, 'programs', 'a file claim comes before its folder');
+  t.ok(claimTakes('render/', 'render/sub/x.test.ts'), 'a folder claim takes its subfolders');
+  t.notOk(claimTakes('render/golden.test.ts', 'render/golden.test.ts.bak'), 'a file claim takes that file only');
+  t.notOk(claimTakes('render/', 'renderer/x.test.ts'), 'a folder claim is a whole folder name');
 });
 
 t.test('each claim names a file or folder that exists, and each suite runs something', async (t) => {
@@ -26,7 +29,7 @@ t.test('each claim names a file or folder that exists, and each suite runs somet
     t.ok(filesOf(suite.name).length > 0, `${suite.name} runs files`);
     for (const claim of suite.claims) {
       t.ok(
-        files.some((file) => (claim.endsWith('/') ? file.startsWith(claim) : file === claim)),
+        files.some((file) => claimTakes(claim, file)),
         `${suite.name}: ${claim} exists`,
       );
     }

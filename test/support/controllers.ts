@@ -3,13 +3,13 @@
  * the cluster would really run. Every YAML file under deploy/ is read (wherever it lives), and the
  * controllers are ordered as the parent kinds sync (src/kinds).
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { ChildType, ControllerSpec, UpdateStrategy } from '../../src/cli/controllers.js';
 import { inSyncOrder, PARENT_KINDS } from '../../src/kinds/index.js';
 import { BUILTIN_RESOURCES } from '../../src/kinds/resources.js';
 import { kustomizeBuild } from '../deploy/kustomize.js';
+import { filesUnder } from './files.js';
 
 type Json = Record<string, unknown>;
 
@@ -64,14 +64,7 @@ export const controllerSpecOf = (object: unknown): ControllerSpec => {
 };
 
 /** Every .yaml/.yml file under a directory, recursively, sorted. */
-export const yamlFilesUnder = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) return yamlFilesUnder(path);
-      return /\.ya?ml$/.test(entry.name) ? [path] : [];
-    })
-    .sort();
+export const yamlFilesUnder = (dir: string): string[] => filesUnder(dir).filter((file) => /\.ya?ml$/.test(file));
 
 /** The objects (mappings) of every YAML document under a directory, with the file each comes from. */
 const readManifestsUnder = (dir: string): { readonly file: string; readonly object: Json }[] =>

@@ -10,8 +10,10 @@
  * the same time: the files that run real programs (mariadbd, dnsmasq, keepalived, Apache, curl) mostly
  * wait on them, and are kept apart from the files that only compute.
  */
-import { readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import t from 'tap';
+import { filesUnder } from './files.js';
 
 export type Suite = {
   readonly name: string;
@@ -35,16 +37,19 @@ export const SUITES: readonly Suite[] = [
 /** The folder of the suite files; its files are never a suite's test files. */
 export const SUITES_FOLDER = 'suites/';
 
-const TEST_ROOT = new URL('../', import.meta.url);
+const TEST_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** Every test file under test/ (outside test/suites/), as a path under test/, in order. */
 export const testFiles = (): string[] =>
-  readdirSync(TEST_ROOT, { recursive: true, encoding: 'utf8' })
-    .map((file) => file.split('\\').join('/'))
+  filesUnder(TEST_ROOT)
+    .map((file) => relative(TEST_ROOT, file).split(sep).join('/'))
     .filter((file) => file.endsWith('.test.ts') && !file.startsWith(SUITES_FOLDER))
     .sort();
 
-const claimedBy = (suite: Suite, file: string): boolean => suite.claims.some((claim) => (claim.endsWith('/') ? file.startsWith(claim) : file === claim));
+/** Whether a claim takes a file: a folder claim (ending in "/") every file under it, a file claim that file. */
+export const claimTakes = (claim: string, file: string): boolean => (claim.endsWith('/') ? file.startsWith(claim) : file === claim);
+
+const claimedBy = (suite: Suite, file: string): boolean => suite.claims.some((claim) => claimTakes(claim, file));
 
 /** The suite a test file runs in: the first that claims it, else the last. */
 export const suiteOf = (file: string): Suite => {
@@ -67,7 +72,7 @@ export const runSuite = async (name: string): Promise<void> => {
   for (const file of filesOf(name)) {
     await t.test(file, async () => {
       starts.push([file, performance.now()]);
-      await import(new URL(file, TEST_ROOT).href);
+      await import(pathToFileURL(join(TEST_ROOT, file)).href);
     });
   }
   await t.test(`${name}: seconds per file`, async (t) => {
