@@ -80,7 +80,8 @@ const registerParent = (app: FastifyInstance, parent: Parent, ctx: HookContext, 
       const response = await respond(request);
       calls.answered(request, outcomeOf(response));
       // The same text as JSON.stringify, with the kept children's text reused (src/api/shared/frozen-json.ts).
-      reply.serializer((payload: unknown) => jsonText(payload) ?? 'null');
+      // A reply with its own serializer gets no content type from Fastify: it is set here as for any JSON answer.
+      reply.type('application/json; charset=utf-8').serializer((payload: unknown) => jsonText(payload) ?? 'null');
       return response;
     });
   }

@@ -35,6 +35,7 @@ t.test('every hook answers with exactly the keys Metacontroller v2 accepts', asy
   for (const call of calls) {
     const response = await app.inject({ method: 'POST', url: call.url, payload: call.payload });
     t.equal(response.statusCode, 200, call.url);
+    t.equal(response.headers['content-type'], 'application/json; charset=utf-8', `${call.url}: a JSON answer says so`);
     const body = response.json<Obj>();
     t.ok(
       Object.keys(body).every((k) => SYNC_KEYS.includes(k)),
@@ -100,6 +101,7 @@ t.test('a sync is sent as the text JSON.stringify writes of the hook answer, kep
       const sent = await app.inject({ method: 'POST', url: path, payload: steady });
       const answer = await scenario.kind.hooks.sync(syncRequestOf(steady), testContext(secrets));
       t.equal(sent.body, JSON.stringify(answer), `${scenario.name}, ${call} call`);
+      t.equal(sent.headers['content-type'], 'application/json; charset=utf-8', `${scenario.name}, ${call} call: a JSON answer says so`);
     }
   }
 });
