@@ -3,6 +3,9 @@ import t from 'tap';
 import fc from 'fast-check';
 import { frozenJsonCopy, jsonText } from '../../src/api/shared/frozen-json.js';
 
+/** JSON.rawJSON (Node has it; TypeScript's ES2024 library does not declare it). */
+const rawJSON = (JSON as unknown as { rawJSON: (text: string) => object }).rawJSON;
+
 /** JSON values, with undefined fields and list items, holes, and objects with a toJSON method among them. */
 const loose = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -13,6 +16,9 @@ const loose = fc.letrec<{ value: unknown }>((tie) => ({
     fc.sparseArray(tie('value'), { maxLength: 4 }),
     fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('0', '10', '__proto__', 'a"b')), tie('value'), { maxKeys: 4 }),
     fc.record({ toJSON: fc.constant(() => 'custom') }),
+    // What JSON.stringify writes its own way: toJSON is passed its key, boxed primitives are their values.
+    fc.constant({ toJSON: (key: string): string => `key ${key}` }),
+    fc.constantFrom<unknown>(new Date(0), Object('boxed'), Object(1), Object(true), rawJSON('12')),
   ),
 })).value;
 

@@ -29,25 +29,46 @@ export const frozenJsonCopy = <T>(value: T): T => {
   return copy;
 };
 
+/** How JSON.stringify writes a value found under `key`: in a holder, so that a toJSON method is passed its key. */
+const underKey = (key: string, value: unknown): string | undefined => {
+  const text = JSON.stringify({ [key]: value });
+  return text === '{}' ? undefined : text.slice(JSON.stringify(key).length + 2, -1);
+};
+
+/** A list, or an object made by a literal or JSON.parse, without a toJSON method: what jsonText writes itself. */
+const walkable = (value: object): boolean => {
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(value)) return true;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && !(JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON?.(value);
+};
+
 /**
  * The text JSON.stringify writes for a value, with the recorded text of the frozen copies in it reused. Only
- * the first `levels` levels are walked here (a response, its lists, their members); below them, and for any
- * object with a toJSON method, JSON.stringify writes the rest.
+ * the first `levels` levels of plain lists and objects are walked here (a response, its lists, their members);
+ * JSON.stringify writes everything else (deeper levels, boxed primitives, dates, objects with a toJSON method,
+ * which get their key as JSON.stringify would pass it).
  */
-export const jsonText = (value: unknown, levels: number = RECORDED_LEVELS): string | undefined => {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-  const known = recorded.get(value);
-  if (known !== undefined) return known;
-  if (levels === 0 || typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value);
-  if (Array.isArray(value)) {
-    const items: string[] = [];
-    // for-of reads a hole as undefined, written null as JSON.stringify writes it.
-    for (const item of value as unknown[]) items.push(jsonText(item, levels - 1) ?? 'null');
-    return `[${items.join(',')}]`;
+export const jsonText = (value: unknown, levels: number = RECORDED_LEVELS, key = ''): string | undefined => {
+  if (typeof value === 'object' && value !== null) {
+    const known = recorded.get(value);
+    if (known !== undefined) return known;
+    if (levels > 0 && walkable(value)) return Array.isArray(value) ? listText(value as unknown[], levels) : objectText(value, levels);
   }
+  return underKey(key, value);
+};
+
+const listText = (list: readonly unknown[], levels: number): string => {
+  const items: string[] = [];
+  // A hole is read as undefined, and written null as JSON.stringify writes it.
+  for (let index = 0; index < list.length; index += 1) items.push(jsonText(list[index], levels - 1, String(index)) ?? 'null');
+  return `[${items.join(',')}]`;
+};
+
+const objectText = (object: object, levels: number): string => {
   const fields: string[] = [];
-  for (const key of Object.keys(value)) {
-    const text = jsonText((value as Record<string, unknown>)[key], levels - 1);
+  for (const key of Object.keys(object)) {
+    const text = jsonText((object as Record<string, unknown>)[key], levels - 1, key);
     if (text !== undefined) fields.push(`${JSON.stringify(key)}:${text}`);
   }
   return `{${fields.join(',')}}`;
