@@ -64,14 +64,18 @@ export const createLogger = (level: string, options: Record<string, unknown>, st
 /** What pino writes a value of a line with: its redactor of a key, or a plain JSON writer. */
 type Stringifier = (value: unknown, safe?: unknown) => string | undefined;
 
-/** The keys blanked whole: their redactors censor any value, a string or a number too. */
-const BLANKED_KEYS: ReadonlySet<string> = new Set(REDACTED_PATHS.filter((path) => !path.includes('.')));
+/** Values of each plain type that a redactor of paths into an object writes as JSON, and a blanking one does not. */
+const PLAIN_PROBES: readonly unknown[] = ['probe', 1, true];
+
+/** Whether a redactor writes plain values as JSON: false for a key blanked whole, whose redactor censors any value. */
+const passesPlainValues = (redactor: Stringifier): boolean => PLAIN_PROBES.every((probe) => redactor(probe) === JSON.stringify(probe));
 
 /**
  * pino runs a key's redactor on every value of a line under that key, and the redactor of the `*.` paths on
  * every value of every key (the message too): about 13 µs a line, most of a hook call's logging. A redactor of
  * paths into an object cannot change a string, a number or a boolean; those are written as the redactor would
- * write them, JSON, without running it. Objects still go through it, and the keys blanked whole keep theirs.
+ * write them, JSON, without running it. Objects still go through it, and the keys blanked whole (a redactor
+ * that censors a plain value) keep theirs.
  * Set once on the root logger; its children (one per request) share it.
  */
 const writePlainValuesDirectly = (logger: object): void => {
@@ -79,7 +83,8 @@ const writePlainValuesDirectly = (logger: object): void => {
   if (stringifiers === undefined) return;
   for (const key of [...Object.keys(stringifiers), pino.symbols.wildcardFirstSym]) {
     const redactor = stringifiers[key];
-    if (redactor === undefined || (typeof key === 'string' && BLANKED_KEYS.has(key))) continue;
+    // Asked, not worked out from the paths: pino's path syntax has brackets and quotes.
+    if (redactor === undefined || !passesPlainValues(redactor)) continue;
     stringifiers[key] = (value, safe) =>
       typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? JSON.stringify(value) : redactor(value, safe);
   }
