@@ -64,14 +64,18 @@ const isExactJson = (value: unknown, depth: number): boolean => {
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
   if (typeof value !== 'object' || depth > MAX_EXACT_DEPTH) return false;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) if (!(i in value) || !isExactJson(value[i], depth + 1)) return false;
+    for (let i = 0; i < value.length; i += 1) if (!(i in value) || !isExactMember(value[i], depth + 1)) return false;
     return true;
   }
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return false;
-  for (const field of Object.values(value)) if (!isExactJson(field, depth + 1)) return false;
+  // `for in` reads the keys without a list of the values; a plain object inherits no enumerable key.
+  for (const key in value) if (!isExactMember((value as Record<string, unknown>)[key], depth + 1)) return false;
   return true;
 };
+
+/** isExactJson of a member, a string (most of them) answered without a call. */
+const isExactMember = (value: unknown, depth: number): boolean => typeof value === 'string' || isExactJson(value, depth);
 
 /** A pure function of a JSON value, answered once per exact JSON text while the answer is kept. */
 export type JsonMemo<V> = {
