@@ -4,7 +4,7 @@
  * the text never changes. So the text of a frozen copy and of its members is recorded once, when the copy is
  * made, and `jsonText` reuses it where the copy's objects appear in a response.
  */
-import { deepFrozen } from './memo.js';
+import { deepFrozen, isPlainObject } from './memo.js';
 
 /** The JSON text of objects frozen by frozenJsonCopy, by identity: a frozen object cannot change. */
 const recorded = new WeakMap<object, string>();
@@ -39,8 +39,7 @@ const underKey = (key: string, value: unknown): string | undefined => {
 const walkable = (value: object): boolean => {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
   if (Array.isArray(value)) return true;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return (prototype === Object.prototype || prototype === null) && !(JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON?.(value);
+  return isPlainObject(value) && !(JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON?.(value);
 };
 
 /**

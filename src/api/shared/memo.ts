@@ -59,6 +59,12 @@ export const exactJson = (value: unknown): string | undefined => (isExactJson(va
 /** Deeper than any Kubernetes object: the server refuses bodies nested deeper than this (src/server/depth.ts). */
 const MAX_EXACT_DEPTH = 128;
 
+/** An object made by a literal, JSON.parse or Object.create(null): not a class instance, a date or a boxed primitive. */
+export const isPlainObject = (value: object): boolean => {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+
 const isExactJson = (value: unknown, depth: number): boolean => {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
@@ -67,8 +73,7 @@ const isExactJson = (value: unknown, depth: number): boolean => {
     for (let i = 0; i < value.length; i += 1) if (!(i in value) || !isExactMember(value[i], depth + 1)) return false;
     return true;
   }
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false;
+  if (!isPlainObject(value)) return false;
   // `for in` reads the keys without a list of the values; a plain object inherits no enumerable key.
   for (const key in value) if (!isExactMember((value as Record<string, unknown>)[key], depth + 1)) return false;
   return true;
