@@ -240,19 +240,6 @@ export const resourcesSamples: fc.Arbitrary<Sample> = ironicSamples(
   }),
 );
 
-const quantity = fc.constantFrom('100m', '0.1', '1', 1, 2, '1500m', '1Gi', '1024Mi', 1073741824, '1e3', '0');
-const quantities = someOf({ cpu: quantity, memory: quantity });
-
-/** Requests and limits of known containers, in every notation (strings, integers, suffixes, exponents). */
-export const containerResourcesSamples: fc.Arbitrary<Sample> = ironicSamples(
-  allOf({
-    resources: fc
-      .uniqueArray(fc.constantFrom('ironic', 'ramdisk-logs', 'online-data-migrations'), { minLength: 1, maxLength: 2 })
-      .chain((names) => fc.tuple(...names.map((name) => someOf({ requests: quantities, limits: quantities }).map((r) => [name, r] as const))))
-      .map((entries) => Object.fromEntries(entries)),
-  }),
-);
-
 const proxyURL = fc.constantFrom(
   '',
   'http://proxy.example.com:3128',
@@ -400,12 +387,3 @@ export const cacheResourcesSamples: fc.Arbitrary<Sample> = cacheSamplesOf(
   }),
 );
 
-/** IronicImageCache objects with requests and limits of its containers, in every notation. */
-export const cacheContainerResourcesSamples: fc.Arbitrary<Sample> = cacheSamplesOf(
-  allOf({
-    resources: fc
-      .uniqueArray(fc.constantFrom('download-x86-64', 'prune', 'httpd'), { minLength: 1, maxLength: 2 })
-      .chain((names) => fc.tuple(...names.map((name) => someOf({ requests: quantities, limits: quantities }).map((r) => [name, r] as const))))
-      .map((entries) => Object.fromEntries(entries)),
-  }),
-);

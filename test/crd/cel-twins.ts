@@ -5,7 +5,7 @@
  * object itself). A CEL rule without an entry here fails the parity test.
  */
 import type fc from 'fast-check';
-import { fieldPath, type Problem } from '../../src/api/shared/problems.js';
+import type { Problem } from '../../src/api/shared/problems.js';
 import { validateIronicDatabase } from '../../src/api/ironic-database/validate.js';
 import { validateIronicImageCache } from '../../src/api/ironic-image-cache/validate.js';
 import { validateIronic } from '../../src/api/ironic/validate.js';
@@ -14,9 +14,7 @@ import {
   conductorSamples,
   databaseTlsProfileSamples,
   upstreamVrrpSamples,
-  containerResourcesSamples,
   cacheArchitectureSamples,
-  cacheContainerResourcesSamples,
   cacheResourcesSamples,
   cacheProxySamples,
   cacheStorageSamples,
@@ -43,8 +41,6 @@ import {
   type Json,
   type Sample,
 } from './cel-samples.js';
-import { Type } from '@sinclair/typebox';
-import { parseJson } from '../helpers/json.js';
 import { valueAt } from '../support/paths.js';
 
 /** Whether the problems say what the rule says, for the instance of the rule at field path `at`. */
@@ -87,12 +83,6 @@ const problemAt =
       if (paths instanceof RegExp) return paths.test(rest);
       return typeof paths === 'string' ? rest === paths : paths.includes(rest);
     });
-
-/** `base["key"]` as validation writes it (fieldPath: `base.key` for identifiers). */
-const mapEntryPath = (at: string): string => {
-  const match = /^(.*)\[("(?:[^"\\]|\\.)*")\]$/.exec(at);
-  return match?.[1] !== undefined && match[2] !== undefined ? fieldPath(match[1], parseJson(match[2], Type.String())) : at;
-};
 
 const HA_DHCP = 'spec: networking.dhcp with highAvailability needs keepalived, whose virtual IP elects the node that serves DHCP';
 const HA_MASKS_DHCP = {
@@ -271,11 +261,6 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
         samples: resourcesSamples,
         twin: problemAt(/^(\.[A-Za-z_][A-Za-z0-9_]*|\[".*"\])$/, /is not a container of Ironic/),
       },
-    'spec.resources.{}: a request is more than its limit: lower the request or raise the limit': {
-      samples: containerResourcesSamples,
-      // The instance is `spec.resources["name"]`; validateIronic writes `spec.resources.name` where it can.
-      twin: (problems, at) => problemAt(/^\.requests\.(cpu|memory)$/, /request .* is more than its limit/)(problems, mapEntryPath(at)),
-    },
     'spec.proxy: httpProxy and httpsProxy must be http or https URLs with a host, such as http://proxy.example.com:3128': {
       samples: proxySamples,
       twin: problemAt(['.httpProxy', '.httpsProxy'], /is not a proxy URL/),
@@ -419,11 +404,6 @@ export const TWINS: Readonly<Record<string, Readonly<Record<string, Entry>>>> = 
     'spec.resources: resources are set by container name: use download-x86-64, download-aarch64, prune, httpd': {
       samples: cacheResourcesSamples,
       twin: problemAt(/^(\.[A-Za-z_][A-Za-z0-9_]*|\[".*"\])$/, /is not a container of an IronicImageCache/),
-    },
-    'spec.resources.{}: a request is more than its limit: lower the request or raise the limit': {
-      samples: cacheContainerResourcesSamples,
-      // The instance is `spec.resources["name"]`; validateIronicImageCache writes `spec.resources.name` where it can.
-      twin: (problems, at) => problemAt(/^\.requests\.(cpu|memory)$/, /request .* is more than its limit/)(problems, mapEntryPath(at)),
     },
     'spec: storage.ephemeral cannot be changed once the cache exists: create a new IronicImageCache instead': {
       samples: ironicImageCacheSamples,
