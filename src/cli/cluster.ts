@@ -11,6 +11,7 @@
  * are marked NOTE.
  */
 import type { RelatedResourceRule } from '../api/shared/hook.js';
+import { goJson } from './emulation/go-json.js';
 import { applyUpdate, withLastApplied } from './apply.js';
 import { CONTROLLERS, finalizerOf, type ControllerSpec, type UpdateStrategy } from './controllers.js';
 import {
@@ -28,8 +29,11 @@ import {
 import { RelatedRuleError, resolveRelated } from './related.js';
 import { ApiError, FOREGROUND_DELETION, ObjectStore, ORPHAN_DEPENDENTS, type Propagation } from './store.js';
 
-/** How a hook is reached: POST a JSON body to a path, get the status code and the parsed body. */
-export type HookTransport = (path: string, body: unknown) => Promise<{ readonly statusCode: number; readonly body: unknown }>;
+/**
+ * How a hook is reached: POST a JSON text to a path, get the status code and the parsed body. The text is
+ * what Metacontroller sends (Go's encoding/json: keys sorted at every level, src/cli/emulation/go-json.ts).
+ */
+export type HookTransport = (path: string, body: string) => Promise<{ readonly statusCode: number; readonly body: unknown }>;
 
 /** `adopt` and `release` are the ownerReference updates of claimChildren. */
 export type WriteVerb = 'create' | 'update' | 'delete' | 'status' | 'finalizer' | 'adopt' | 'release';
@@ -524,7 +528,7 @@ export class Cluster {
   }
 
   async #call(path: string, body: unknown): Promise<unknown> {
-    const response = await this.#options.transport(path, body);
+    const response = await this.#options.transport(path, goJson(body));
     if (response.statusCode !== 200) throw new SyncError(`${path}: unsupported status code: ${response.statusCode} body: ${JSON.stringify(response.body)}`);
     return response.body;
   }

@@ -163,7 +163,7 @@ const noParentMessage = (proposal: ReadResult['proposal']): string => {
 const injectTransport =
   (app: FastifyInstance): HookTransport =>
   async (path, body) => {
-    const response = await app.inject({ method: 'POST', url: path, payload: body as Json });
+    const response = await app.inject({ method: 'POST', url: path, payload: body, headers: { 'content-type': 'application/json' } });
     let parsed: unknown = response.body;
     try {
       parsed = response.json();

@@ -35,7 +35,7 @@ const cluster = (children: () => unknown[], options: Options = {}) => {
   let now = Date.parse('2026-01-01T00:00:00Z');
   const transport: HookTransport = async (path, body) => {
     if (path.endsWith('/customize')) return { statusCode: 200, body: { relatedResources: options.related ?? [] } };
-    requests.push(body as Request);
+    requests.push(JSON.parse(body) as Request);
     return { statusCode: 200, body: { status: { synced: true }, children: children() } };
   };
   const c = new Cluster({

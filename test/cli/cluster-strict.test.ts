@@ -34,7 +34,7 @@ const cluster = (sync: Hook, options: { customize?: () => unknown; clock?: () =>
   const transport: HookTransport = async (path, body) => {
     calls.push(path);
     if (path.endsWith('/customize')) return { statusCode: 200, body: options.customize?.() ?? { relatedResources: [] } };
-    return { statusCode: 200, body: sync(sentRequest(body)) };
+    return { statusCode: 200, body: sync(sentRequest(JSON.parse(body))) };
   };
   const c = new Cluster({ transport, controllers: [CONTROLLER], clock: options.clock ?? (() => '2026-01-01T00:00:00Z') });
   c.put({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'p', namespace: 'ns' }, spec: {} });
@@ -470,7 +470,7 @@ t.test('gap 7: a lagging cache shows a child a round late; its create is not rep
   const seen: string[][] = [];
   const transport: HookTransport = async (path, body) => {
     if (path.endsWith('/customize')) return { statusCode: 200, body: { relatedResources: [] } };
-    const request = sentRequest(body);
+    const request = sentRequest(JSON.parse(body));
     seen.push([...Object.keys(request.children['Secret.v1'] ?? {}), ...Object.keys(request.children['Deployment.apps/v1'] ?? {})]);
     return { statusCode: 200, body: { status: {}, children: [deployment({}), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: {} }] } };
   };

@@ -183,7 +183,7 @@ export class Emulator {
     this.#namespace = options.namespace ?? 'metal3';
     this.cluster = new Cluster({
       transport: async (path, body) => {
-        const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         const text = await response.text();
         const parsed: unknown = text === '' ? undefined : JSON.parse(text);
         return { statusCode: response.status, body: parsed };
