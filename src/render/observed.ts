@@ -41,6 +41,42 @@ export const dataOf = (object: KubeObject | undefined): Record<string, string> =
   return out;
 };
 
+/**
+ * The bytes the API server holds under each key of a Secret, desired or observed: `data` decoded from base64,
+ * then `stringData` as UTF-8 (the server merges it into `data`, its keys winning, and never returns it).
+ * Non-string values are skipped, as dataOf skips them.
+ */
+const storedSecretData = (secret: Readonly<Record<string, unknown>>): Map<string, Buffer> => {
+  const stored = new Map<string, Buffer>();
+  for (const [field, encoding] of [
+    ['data', 'base64'],
+    ['stringData', 'utf8'],
+  ] as const) {
+    const map = secret[field];
+    if (!isRecord(map)) continue;
+    for (const key of Object.keys(map)) {
+      const value = map[key];
+      if (typeof value === 'string') stored.set(key, Buffer.from(value, encoding));
+    }
+  }
+  return stored;
+};
+
+/**
+ * Whether a desired Secret holds what the observed one holds: the same keys with the same bytes. Independent of
+ * the key order (Metacontroller, in Go, sends maps sorted; a renderer writes them in its own order) and of the
+ * form (base64 spelling, stringData, an empty `data` the server leaves out).
+ */
+export const sameSecretData = (desired: Readonly<Record<string, unknown>>, observed: Readonly<Record<string, unknown>>): boolean => {
+  const [wanted, held] = [storedSecretData(desired), storedSecretData(observed)];
+  if (wanted.size !== held.size) return false;
+  for (const [key, bytes] of wanted) {
+    const other = held.get(key);
+    if (other === undefined || !bytes.equals(other)) return false;
+  }
+  return true;
+};
+
 /** A field of an unknown value by path, or undefined. */
 export const pathOf = (value: unknown, ...path: string[]): unknown => {
   let current = value;

@@ -219,19 +219,42 @@ const builtinReadiness = (view: ParentView, observedSet: KubeObject | undefined)
 
 type Difference = { readonly path: string; readonly found: unknown; readonly asked: unknown };
 
+/** What a field of a mariadb-operator spec holds, as far as comparing it goes: a quantity, a map of them, or anything else. */
+type Field = 'quantity' | 'quantities' | 'other';
+
+/** The field under `key` of a field that holds `within`: a volume's `size`, and every resource of `requests` and `limits`, are quantities. */
+const fieldOf = (key: string, within: Field): Field => {
+  if (within === 'quantities' || key === 'size') return 'quantity';
+  return key === 'requests' || key === 'limits' ? 'quantities' : 'other';
+};
+
+/**
+ * Whether an observed value is the one asked. Quantities by value: ours are written in the API server's
+ * canonical text, but another writer (a user's edit, which Metacontroller's three-way merge leaves alone while
+ * our value does not change) may spell the same size otherwise (`20480Mi` for `20Gi`). Anything else as canonical
+ * JSON, whatever the key order of either side.
+ */
+const sameValue = (desired: unknown, observed: unknown, field: Field): boolean => {
+  if (field === 'quantity' && (typeof desired === 'string' || typeof desired === 'number') && (typeof observed === 'string' || typeof observed === 'number')) {
+    const [asked, found] = [parseQuantity(desired), parseQuantity(observed)];
+    if (asked !== undefined && found !== undefined) return compareQuantities(asked, found) === 0;
+  }
+  return canonicalJson(desired) === canonicalJson(observed);
+};
+
 /**
  * The first field of `desired` that `observed` does not have as asked: maps are compared key by key (others,
  * mariadb-operator included, may add fields), everything else whole. Undefined when all of it is applied.
  */
-const unapplied = (desired: unknown, observed: unknown, path: string): Difference | undefined => {
+const unapplied = (desired: unknown, observed: unknown, path: string, field: Field = 'other'): Difference | undefined => {
   if (isRecord(desired) && isRecord(observed)) {
     for (const [key, value] of Object.entries(desired)) {
-      const difference = unapplied(value, observed[key], `${path}.${key}`);
+      const difference = unapplied(value, observed[key], `${path}.${key}`, fieldOf(key, field));
       if (difference !== undefined) return difference;
     }
     return undefined;
   }
-  return canonicalJson(desired) === canonicalJson(observed) ? undefined : { path, found: observed, asked: desired };
+  return sameValue(desired, observed, field) ? undefined : { path, found: observed, asked: desired };
 };
 
 /**

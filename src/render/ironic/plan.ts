@@ -14,7 +14,7 @@ import type { IronicStatus } from '../../api/ironic/schema.js';
 import { keepObserved, keepObservedChildren, toChild, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { ironicNames, versionAnnotation, type IronicNames } from '../names.js';
-import { findObject, objectsOf, pathOf, textOf } from '../observed.js';
+import { findObject, objectsOf, pathOf, sameSecretData, textOf } from '../observed.js';
 import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
 import {
@@ -404,11 +404,13 @@ export const decideIronicChildren = (view: ParentView, input: IronicRenderInput,
  * Secrets are applied with the OnDelete strategy (a sync that missed the live object must never overwrite
  * a password in use), so one whose content must change is left out for one sync (and so deleted), then
  * created anew. Only for Secrets that nothing mounts for good: the clouds hand-off and the published CA.
+ * Content is compared as the API server holds it (sameSecretData): the observed Secret comes with Go's key
+ * order, never the renderer's, and a text comparison would replace it on every sync.
  */
 const replacingChanged = (view: ParentView, children: KubeChild[], name: string): KubeChild[] => {
   const observed = findObject(view.children, GROUP_KEYS.secret, view.namespace, name);
   if (observed === undefined) return children;
-  return children.filter((c) => !(c.kind === 'Secret' && c.metadata.name === name && JSON.stringify(c['data']) !== JSON.stringify(observed['data'])));
+  return children.filter((c) => !(c.kind === 'Secret' && c.metadata.name === name && !sameSecretData(c, observed)));
 };
 
 /**
