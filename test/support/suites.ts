@@ -27,6 +27,8 @@ export const SUITES: readonly Suite[] = [
     name: 'programs',
     claims: ['render/dhcp-failover.test.ts', 'render/image-cache-download.test.ts', 'render/tls-profiles-httpd.test.ts', 'render/proxy-ipv6.test.ts'],
   },
+  // The real control plane (etcd, kube-apiserver, Metacontroller, cert-manager, mariadb-operator): one per process.
+  { name: 'control-plane', claims: ['control-plane/'] },
   { name: 'render', claims: ['render/'] },
   { name: 'emulator', claims: ['emulator/'] },
   { name: 'server', claims: ['server/'] },

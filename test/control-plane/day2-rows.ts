@@ -1,0 +1,189 @@
+/**
+ * The rows of the day-2 matrix that the real control plane can run, each on an example of
+ * real-cluster.test.ts (its namespace `ex-<file>`), all at once: a row answers checks, the test asserts them.
+ */
+import { isObj, valueAt, type Obj } from '../support/paths.js';
+import { waitFor, type RealCluster } from '../support/real-cluster.js';
+import { allReady, text } from './parents.js';
+
+/** One verdict of a row. */
+export type Check = { readonly name: string; readonly pass: boolean; readonly diag?: unknown };
+
+export type Row = { readonly name: string; readonly run: (cluster: RealCluster) => Promise<Check[]> };
+
+/** A row that threw: one failed check that says why. */
+export const failed = (error: unknown): Check => ({ name: error instanceof Error ? error.message : String(error), pass: false });
+
+const IRONICS = (namespace: string): string => `/apis/ironic.metal3.io/v1alpha1/namespaces/${namespace}/ironics`;
+
+const get = async (cluster: RealCluster, path: string): Promise<Obj | undefined> => {
+  const answer = await cluster.api.request('GET', path);
+  return answer.status === 200 && isObj(answer.body) ? answer.body : undefined;
+};
+
+const mergePatch = (cluster: RealCluster, path: string, patch: unknown): ReturnType<RealCluster['api']['request']> =>
+  cluster.api.request('PATCH', path, patch, 'application/merge-patch+json');
+
+const generationOf = (object: Obj | undefined): number => {
+  const generation = valueAt(object, 'metadata', 'generation');
+  return typeof generation === 'number' ? generation : 0;
+};
+
+/** The message of a refused request ('' when it was not refused). */
+const refusal = (answer: { readonly status: number; readonly body: unknown }): string => (answer.status >= 400 ? text(valueAt(answer.body, 'message')) : '');
+
+/** Waits until Metacontroller has written nothing in a namespace for `quietMs`, so that the rollout a change starts is over. */
+const rolledOut = async (cluster: RealCluster, namespace: string, quietMs = 7_000): Promise<void> => {
+  await waitFor(
+    'the change to be applied',
+    async () => {
+      const from = cluster.metacontrollerLog().length;
+      await new Promise((r) => setTimeout(r, quietMs));
+      const writes = cluster
+        .metacontrollerLog(from)
+        .lines.filter((l) => /^(Creating|Updating|Deleting)/.test(text(l['msg'])) && valueAt(l, 'parent', 'namespace') === namespace);
+      return writes.length === 0 ? true : undefined;
+    },
+    150_000,
+  );
+};
+
+/** The Deployment of an Ironic, and its generation, before and after a change that must roll it once. */
+const rollsOnce = async (cluster: RealCluster, namespace: string, change: () => Promise<Check[]>): Promise<Check[]> => {
+  const path = `/apis/apps/v1/namespaces/${namespace}/deployments/ironic-service`;
+  const before = generationOf(await get(cluster, path));
+  const checks = await change();
+  await rolledOut(cluster, namespace);
+  await allReady(cluster, namespace);
+  const after = generationOf(await get(cluster, path));
+  return [...checks, { name: `the Deployment rolled once (generation ${before} → ${after})`, pass: after === before + 1 }];
+};
+
+export const DAY2_ROWS: readonly Row[] = [
+  {
+    name: 'a spec edit rolls the workload once (ex-minimal: networking.ipAddress)',
+    run: (cluster: RealCluster): Promise<Check[]> =>
+      rollsOnce(cluster, 'ex-minimal', async () => {
+        const answer = await mergePatch(cluster, `${IRONICS('ex-minimal')}/ironic`, { spec: { networking: { ipAddress: '192.0.2.3' } } });
+        return [{ name: 'the edit is accepted', pass: answer.status === 200, diag: answer.body }];
+      }),
+  },
+  {
+    name: 'a rotated credentials Secret rolls the workload once, with a new htpasswd (ex-tls-credentials)',
+    run: async (cluster: RealCluster): Promise<Check[]> => {
+      const namespace = 'ex-tls-credentials';
+      const htpasswd = async (): Promise<string[]> =>
+        (await cluster.api.list(`/api/v1/namespaces/${namespace}/secrets`))
+          .map((s) => text(valueAt(s, 'metadata', 'name')))
+          .filter((n) => n.startsWith('ironic-htpasswd-'));
+      const before = await htpasswd();
+      const checks = await rollsOnce(cluster, namespace, async () => {
+        const answer = await mergePatch(cluster, `/api/v1/namespaces/${namespace}/secrets/ironic-credentials`, {
+          stringData: { password: 'rotated-password-0123456789' },
+        });
+        return [{ name: 'the Secret is changed', pass: answer.status === 200, diag: answer.body }];
+      });
+      const after = await htpasswd();
+      return [
+        ...checks,
+        {
+          name: `one htpasswd Secret before and after, a new one (${before.join(', ')} → ${after.join(', ')})`,
+          pass: before.length === 1 && after.length === 1 && before[0] !== after[0],
+        },
+      ];
+    },
+  },
+  {
+    name: 'a databaseName change is refused by the CRD transition rule (ex-ironic-database)',
+    run: async (cluster: RealCluster): Promise<Check[]> => {
+      const answer = await mergePatch(cluster, `${IRONICS('ex-ironic-database')}/ironic`, { spec: { databaseName: 'another-db' } });
+      const message = refusal(answer);
+      return [
+        {
+          name: `refused: ${message}`,
+          pass: answer.status === 422 && message.includes('databaseName cannot be changed to a different IronicDatabase once set'),
+        },
+      ];
+    },
+  },
+  {
+    name: 'deleting an IronicDatabase in use is refused by the ValidatingAdmissionPolicy (ex-ironic-database)',
+    run: async (cluster: RealCluster): Promise<Check[]> => {
+      const path = '/apis/ironic.metal3.io/v1alpha1/namespaces/ex-ironic-database/ironicdatabases/ironic-db';
+      const answer = await cluster.api.request('DELETE', path);
+      const message = refusal(answer);
+      const still = await get(cluster, path);
+      return [
+        { name: `refused: ${message}`, pass: answer.status === 403 && message.includes('ironicdatabase-in-use.ironic.metal3.io') },
+        { name: 'and still there, not being deleted', pass: still !== undefined && valueAt(still, 'metadata', 'deletionTimestamp') === undefined },
+      ];
+    },
+  },
+  {
+    name: 'deleting an Ironic runs finalize and garbage collection removes its children (ex-dhcp)',
+    run: async (cluster: RealCluster): Promise<Check[]> => {
+      const namespace = 'ex-dhcp';
+      const ironic = await get(cluster, `${IRONICS(namespace)}/ironic`);
+      const uid = text(valueAt(ironic, 'metadata', 'uid'));
+      const finalizers = valueAt(ironic, 'metadata', 'finalizers');
+      const answer = await cluster.api.request('DELETE', `${IRONICS(namespace)}/ironic`);
+      await waitFor('the Ironic to be gone', async () => ((await get(cluster, `${IRONICS(namespace)}/ironic`)) === undefined ? true : undefined), 60_000);
+      const owned = async (): Promise<string[]> => {
+        const kinds = [
+          '/api/v1/namespaces/NS/secrets',
+          '/api/v1/namespaces/NS/services',
+          '/api/v1/namespaces/NS/configmaps',
+          '/apis/apps/v1/namespaces/NS/deployments',
+        ];
+        const lists = await Promise.all(kinds.map((k) => cluster.api.list(k.replace('NS', namespace))));
+        return lists
+          .flat()
+          .filter((o) => {
+            const owners = valueAt(o, 'metadata', 'ownerReferences');
+            return Array.isArray(owners) && owners.some((r) => valueAt(r, 'uid') === uid);
+          })
+          .map((o) => `${text(o['kind'])} ${text(valueAt(o, 'metadata', 'name'))}`);
+      };
+      let left: string[] = [];
+      const gone = await waitFor(
+        'the children to be collected',
+        async () => {
+          left = await owned();
+          return left.length === 0 ? true : undefined;
+        },
+        60_000,
+      ).catch(() => false);
+      return [
+        { name: 'the delete is accepted', pass: answer.status === 200, diag: answer.body },
+        {
+          name: "Metacontroller's finalizer was on it (the finalize hook ran before it went)",
+          pass: Array.isArray(finalizers) && finalizers.includes('metacontroller.io/compositecontroller-ironic'),
+          diag: finalizers,
+        },
+        { name: `no child left (${left.join(', ')})`, pass: gone },
+      ];
+    },
+  },
+];
+
+/** The example the switch to high availability runs on, in a namespace of its own (not one of the examples'). */
+export const HA_SWITCH = { file: 'examples/managed-database.yaml', namespace: 'day2-ha' } as const;
+
+/** High availability on: long (the old pods' termination grace period), so it runs beside the other checks. */
+export const HA_ROW: Row = {
+  // networking.ipAddress is keepalived's virtual address in HA: without keepalived, the interface alone.
+  name: 'high availability on: the Deployment becomes a DaemonSet (a copy of examples/managed-database.yaml)',
+  run: async (cluster: RealCluster): Promise<Check[]> => {
+    const namespace = HA_SWITCH.namespace;
+    const answer = await mergePatch(cluster, `${IRONICS(namespace)}/ironic`, { spec: { highAvailability: true, networking: { ipAddress: null } } });
+    await rolledOut(cluster, namespace);
+    await allReady(cluster, namespace);
+    const daemonSet = await get(cluster, `/apis/apps/v1/namespaces/${namespace}/daemonsets/ironic-service`);
+    const deployment = await get(cluster, `/apis/apps/v1/namespaces/${namespace}/deployments/ironic-service`);
+    return [
+      { name: 'the edit is accepted', pass: answer.status === 200, diag: answer.body },
+      { name: 'a DaemonSet ironic-service with a ready pod', pass: valueAt(daemonSet, 'status', 'numberReady') === 1, diag: valueAt(daemonSet, 'status') },
+      { name: 'the Deployment is gone', pass: deployment === undefined },
+    ];
+  },
+};
