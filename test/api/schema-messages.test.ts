@@ -163,6 +163,18 @@ const CASES: readonly Case[] = [
       'spec.agentDownloadURL: "images.example.com/ipa" is not an absolute URL (with a scheme such as https:// or file://): write it like https://192.0.2.10:6385',
   },
   {
+    name: 'URL with a leading space (the API server refuses it; the words say why)',
+    kind: 'IronicImageCache',
+    spec: { agentDownloadURL: ' https://images.example.com/ipa' },
+    problem: 'spec.agentDownloadURL: " https://images.example.com/ipa" has spaces around it: remove them',
+  },
+  {
+    name: 'URL with a bad escape',
+    kind: 'Ironic',
+    spec: { networking: { ...ip, externalCallbackURL: 'http://192.0.2.2:6385/100%', imageServerExternalURL: 'http://192.0.2.2:6180' } },
+    problem: 'spec.networking.externalCallbackURL: "http://192.0.2.2:6385/100%" has a % that does not start an escape: write it as %25',
+  },
+  {
     name: 'a date without a time',
     kind: 'IronicImageCache',
     covers: 'date-time',

@@ -1171,10 +1171,16 @@ const TABLES: readonly RuleTable[] = [
         words: ['https URL must include a host'],
       },
       {
-        name: 'spaces around a URL (the API server refuses them too)',
+        name: 'spaces around a URL (the API server refuses them too: a leading one by its uri format)',
         spec: agentImages(image(' https://a/k ')),
         path: 'spec.overrides.agentImages[0].kernel',
-        words: ['the kernel URL has spaces around it'],
+        words: ['" https://a/k " has spaces around it: remove them'],
+      },
+      {
+        name: 'a trailing space (the uri format takes it, a CEL rule of the CRD refuses it)',
+        spec: agentImages(image('https://a/k ')),
+        path: 'spec.overrides.agentImages[0].kernel',
+        words: ['the kernel URL has spaces around it: remove them'],
       },
       {
         name: 'oci without a host',

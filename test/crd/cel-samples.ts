@@ -110,7 +110,11 @@ const providerNetwork = someOf({
   allowedVLANs: fc.constantFrom([], ['20'], ['20-30', '40']),
 }).chain((network) => fc.constantFrom('idle', 'inspection', 'cleaning').map((type) => ({ type, nativeVLAN: 10, ...network })));
 
-/** Agent image URLs: good ones, hostless http(s) ones and ones with spaces around them. */
+/**
+ * Agent image URLs: good ones, hostless http(s) ones, and ones with spaces at the end or inside. A leading
+ * space is the API server's `uri` format's to refuse (Go's url.ParseRequestURI), before any CEL rule runs,
+ * so the samples, which must be schema-valid, have spaces only where the format accepts them.
+ */
 const agentURL = fc.constantFrom(
   'https://images.example.com/ipa.kernel',
   'http://192.0.2.1:6180/ipa',
@@ -120,9 +124,10 @@ const agentURL = fc.constantFrom(
   'http:///path',
   'https:///x',
   'http:/x',
-  ' https://images.example.com/ipa',
   'https://images.example.com/ipa ',
-  ' http:///x ',
+  'https://images.example.com/ipa  ',
+  'http:///x ',
+  'https://images.example.com/ipa x',
 );
 
 const agentImage = someOf({ architecture: fc.constantFrom('', 'x86_64', 'aarch64'), kernel: agentURL, initramfs: agentURL }).map((images) => ({
@@ -386,4 +391,3 @@ export const cacheResourcesSamples: fc.Arbitrary<Sample> = cacheSamplesOf(
       .map((names) => Object.fromEntries(names.map((name) => [name, { requests: { cpu: '10m' } }]))),
   }),
 );
-

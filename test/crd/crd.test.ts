@@ -8,6 +8,7 @@ import { allCrds, ironicCrd, ironicDatabaseCrd } from '../../src/kinds/crds.js';
 import { crdFile } from '../../src/crd/yaml.js';
 import { lintStructuralSchema, toStructuralSchema } from '../../src/crd/structural.js';
 import { checkAgainstCrd, schemaOf } from '../helpers/crd-check.js';
+import { URI_CASES } from '../fixtures/uri-cases.js';
 
 t.test('committed CRDs are what the generator writes (run `npm run crds` after changing src/api)', async (t) => {
   for (const { file, crd } of allCrds()) {
@@ -204,6 +205,14 @@ t.test('wrong Ironic objects are refused with the expected messages', async (t) 
   for (const c of refused) {
     const problems = checkAgainstCrd(ironicCrd(), ironic(c.spec));
     t.match(problems.join('\n'), c.message, c.scenario);
+  }
+});
+
+t.test('format uri is checked as the API server checks it (Go url.ParseRequestURI, not RFC 3986)', async (t) => {
+  const formatError = '/spec/networking/externalCallbackURL: must match format "uri"';
+  for (const { value, accepted } of URI_CASES) {
+    const problems = checkAgainstCrd(ironicCrd(), ironic({ networking: { externalCallbackURL: value } }));
+    t.equal(problems.includes(formatError), !accepted, `${JSON.stringify(value)} is ${accepted ? 'accepted' : 'refused'}`);
   }
 });
 

@@ -7,10 +7,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { fileURLToPath } from 'node:url';
+import { _, Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { evaluateKubeCel } from '../../src/cli/emulation/kube-cel.js';
+import { CRD_FORMATS } from './crd-formats.js';
 import { isObj as isObject, objAt, valueAt, type Obj as Json } from '../support/paths.js';
 
 type Rule = { rule: string; message?: string };
@@ -29,13 +31,29 @@ const addFormats = addFormatsModule.default;
 // The same for Ajv's standalone code writer (CommonJS as well).
 const standaloneCode = standaloneModule.default;
 
+/**
+ * The module of the formats (crd-formats.ts), by path: the standalone code of a validator requires it to
+ * reach the format functions (Ajv writes `require(<code.formats>)["uri"]`; ajv-formats would otherwise
+ * set its own module there, whose `uri` is not the API server's).
+ */
+const FORMATS_FILE = fileURLToPath(new URL('crd-formats.ts', import.meta.url));
+
+/**
+ * Part of the cache key: bump it when what the formats of crd-formats.ts are changes in a way the code Ajv
+ * writes depends on (it calls the functions by name, so a change of their bodies needs no bump). Its
+ * presence also keeps the validators written before `uri` was the API server's from being served.
+ */
+const FORMATS_VERSION = 'uri=go-url-ParseRequestURI';
+
 const ajvFor = (): Ajv => {
-  const ajv = new Ajv({ strict: false, allErrors: true, code: { source: true } });
+  const ajv = new Ajv({ strict: false, allErrors: true, code: { source: true, formats: _`require(${FORMATS_FILE}).CRD_FORMATS` } });
+  // The keywords of ajv-formats (formatMinimum, …) and its formats; then the API server's `uri` over RFC 3986's.
   addFormats(ajv);
+  ajv.addFormat('uri', CRD_FORMATS.uri);
   return ajv;
 };
 
-/** Where compiled validators are kept between test processes, by a digest of Ajv's version and the schema. */
+/** Where compiled validators are kept between test processes, by a digest of Ajv's version, the formats and the schema. */
 const CACHE = resolve('node_modules/.cache/crd-check');
 const requireHere = createRequire(import.meta.url);
 const AJV_VERSION = String((requireHere('ajv/package.json') as { version?: unknown }).version);
@@ -66,7 +84,7 @@ const validatorOf = (schema: Json): ValidateFunction => {
   const key = JSON.stringify(schema);
   const known = validators.get(key);
   if (known !== undefined) return known;
-  const file = join(CACHE, `${createHash('sha256').update(`${AJV_VERSION}\0${key}`).digest('hex')}.cjs`);
+  const file = join(CACHE, `${createHash('sha256').update(`${AJV_VERSION}\0${FORMATS_VERSION}\0${FORMATS_FILE}\0${key}`).digest('hex')}.cjs`);
   let validate: ValidateFunction;
   try {
     validate = requireHere(file) as ValidateFunction;

@@ -568,7 +568,8 @@ const schemeProblem = (url: URL, rest: string): string | undefined => {
 const agentURLProblems = (path: string, field: 'kernel' | 'initramfs', value: string): Problem[] => {
   if (isBlank(value)) return [problem(path, `${field} is required: set the URL of the IPA ${field} (${AGENT_URL_HINT})`)];
   const text = value.trim();
-  // The API server's `uri` format refuses them, so validation does too (with a message that says so).
+  // The API server refuses them: a leading one by its `uri` format (the schema check, before these rules, says
+  // "has spaces around it" too, schema-messages.ts), a trailing one by a CEL rule of the CRD. So does validation.
   const spaces = text !== value ? [problem(path, `the ${field} URL has spaces around it: remove them`)] : [];
   const url = parseURL(text);
   if (url === undefined) return [...spaces, problem(path, `invalid URL format ${describeValue(text)}: ${AGENT_URL_HINT}`)];

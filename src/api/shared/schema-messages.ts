@@ -7,6 +7,7 @@
  */
 
 import { DNS_SUBDOMAIN_PATTERN } from './constants.js';
+import { isControlCharacter, isSchemaUri } from './formats.js';
 
 /** A schema, as TypeBox and a CRD's openAPIV3Schema both are: a map of keywords. */
 export type SchemaKeywords = Readonly<Record<string, unknown>>;
@@ -19,6 +20,11 @@ export type NamedRule = {
   readonly example: string;
   /** The fix of a common mistake (`write "1Gi" …`), or undefined. */
   readonly suggestion?: (value: string) => string | undefined;
+  /**
+   * What is wrong and its fix, for a mistake that `expected` would only hide (`has spaces around it: remove
+   * them`, of a URL that is one without its spaces), or undefined. It replaces the rest of the message.
+   */
+  readonly mistake?: (value: string) => string | undefined;
 };
 
 const MAX_SHOWN_VALUE = 60;
@@ -108,9 +114,28 @@ export const PATTERN_RULES: Readonly<Record<string, NamedRule>> = {
   [OPENSSL_NAME_PATTERN]: { expected: "an OpenSSL cipher or curve name (letters, digits, '_' and '-')", example: 'ECDHE-RSA-AES128-GCM-SHA256' },
 };
 
+const BARE_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
+
+/** Whether an edit of a refused URL makes it valid. */
+const fixes = (value: string, edited: string): boolean => edited !== value && isSchemaUri(edited);
+
+/**
+ * The mistakes of a refused URL that a small edit fixes, named rather than answered with "not an absolute
+ * URL": spaces around it (the API server refuses a leading one), a tab or a line break, a `%` without two
+ * hex digits. Each is named only when its fix yields a valid URL.
+ */
+const uriMistake = (value: string): string | undefined => {
+  if (fixes(value, value.trim())) return 'has spaces around it: remove them';
+  const withoutControls = Array.from(value)
+    .filter((c) => !isControlCharacter(c))
+    .join('');
+  if (fixes(value, withoutControls)) return 'has a control character (a tab or a line break) in it: remove it';
+  return fixes(value, value.replace(BARE_PERCENT, '%25')) ? 'has a % that does not start an escape: write it as %25' : undefined;
+};
+
 /** Every format of the API schemas. */
 export const FORMAT_RULES: Readonly<Record<string, NamedRule>> = {
-  uri: { expected: 'an absolute URL (with a scheme such as https:// or file://)', example: 'https://192.0.2.10:6385' },
+  uri: { expected: 'an absolute URL (with a scheme such as https:// or file://)', example: 'https://192.0.2.10:6385', mistake: uriMistake },
   'date-time': { expected: 'an RFC 3339 timestamp (date, T, time and a time zone)', example: '"2024-05-01T12:00:00Z"' },
 };
 
@@ -126,6 +151,8 @@ const count = (schema: SchemaKeywords, key: string): number | undefined => {
 
 const ruleMessage = (rule: NamedRule | undefined, what: string, value: unknown): string => {
   if (rule === undefined) return `${describeValue(value)} is not a valid ${what}: fix the value`;
+  const mistake = typeof value === 'string' ? rule.mistake?.(value) : undefined;
+  if (mistake !== undefined) return `${describeValue(value)} ${mistake}`;
   const fix = typeof value === 'string' ? rule.suggestion?.(value) : undefined;
   return `${describeValue(value)} is not ${rule.expected}: ${fix ?? `write it like ${rule.example}`}`;
 };

@@ -9,6 +9,7 @@
  * rule's own message. Pure; never throws.
  */
 import { evaluateKubeCel } from './kube-cel.js';
+import { isRequestUri } from '../../api/shared/formats.js';
 import { isRecord } from '../../api/shared/problems.js';
 import {
   enumMessage,
@@ -91,7 +92,8 @@ const typeMatches = (schema: Json, value: unknown): boolean => {
 
 const FORMATS: Readonly<Record<string, (value: string) => boolean>> = {
   'date-time': (v) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)),
-  uri: (v) => URL.canParse(v),
+  // The API server's own rule (Go's url.ParseRequestURI): it accepts `/path` and `http://a/x ` and refuses ` http://a`.
+  uri: isRequestUri,
 };
 
 /** Characters as the API server counts them (runes, not UTF-16 units). */
