@@ -15,6 +15,7 @@ import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { ALL_RULES, crdOfKind, defaulted, keyOf, refusals, validate, type CelRule } from '../crd/cel-rules.js';
 import type { KubeObject, Sample } from '../crd/cel-samples.js';
 import { TWINS, type Entry } from '../crd/cel-twins.js';
+import { URI_CASES } from '../fixtures/uri-cases.js';
 import { isObj, valueAt, type Obj } from '../support/paths.js';
 import { waitFor, type RealCluster } from '../support/real-cluster.js';
 import type { KubeApi } from '../support/kube-api.js';
@@ -147,5 +148,26 @@ export const celParityOnRealServer = async (t: Test, cluster: RealCluster): Prom
       const message = await sendSample(cluster.api, accepted);
       t.notOk(message.includes(rule.message), `${rule.kind} ${key}: the API server does not refuse ${JSON.stringify(accepted)} for it`, { diag: { message } });
     }
+  }
+};
+
+/**
+ * The `uri` format as the real API server checks it, for every case of test/fixtures/uri-cases.ts (which the
+ * hooks' format and the emulated API server are tested against): an Ironic whose externalCallbackURL is the
+ * value, refused with the format's message exactly when the table says so.
+ */
+export const uriFormatOnRealServer = async (t: Test, cluster: RealCluster): Promise<void> => {
+  const collection = `/apis/${GROUP}/${VERSION}/namespaces/${NAMESPACE}/ironics?dryRun=All`;
+  for (const { value, accepted } of URI_CASES) {
+    const networking = { externalCallbackURL: value, imageServerExternalURL: 'https://images.example.com' };
+    const answer = await cluster.api.request('POST', collection, {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'Ironic',
+      metadata: { name: 'uri', namespace: NAMESPACE },
+      spec: { networking },
+    });
+    const message = valueAt(answer.body, 'message');
+    const refused = typeof message === 'string' && message.includes('externalCallbackURL in body must be of type uri');
+    t.equal(refused, !accepted, `${JSON.stringify(value)} is ${accepted ? 'accepted' : 'refused'} by the format`, { diag: { message } });
   }
 };

@@ -14,7 +14,7 @@ import { findControlPlane, realCluster, RESYNC_SECONDS, run, waitFor, type RealC
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { DAY2_ROWS, failed, HA_ROW, HA_SWITCH } from './day2-rows.js';
 import { allReady, describeParent, PARENT_PLURALS, parentsIn, text } from './parents.js';
-import { celParityOnRealServer } from './cel-parity.js';
+import { celParityOnRealServer, uriFormatOnRealServer } from './cel-parity.js';
 
 const found = findControlPlane();
 
@@ -183,6 +183,10 @@ if ('skip' in found) {
     // While they converge.
     await t.test('every CEL rule refuses and accepts on the real API server as the emulation and its TypeScript twin say', async (t) => {
       await celParityOnRealServer(t, cluster);
+    });
+
+    await t.test('the uri format refuses what the table of test/fixtures/uri-cases.ts says, and nothing else', async (t) => {
+      await uriFormatOnRealServer(t, cluster);
     });
 
     const examples = new Set(EXAMPLES.map((e) => e.namespace));

@@ -36,9 +36,9 @@ const REPO = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 /**
  * Seconds between Metacontroller's resyncs of every parent in the tests (deploy/ says 300). Not less: the
  * kit's Metacontroller writes at 5 requests a second (client-go's default), and with a resync of every parent
- * every 2 seconds its queue fell behind by more than a minute.
+ * every 2 seconds its queue fell behind by more than a minute (it now runs at 50 a second, see startMetacontroller).
  */
-export const RESYNC_SECONDS = 5;
+export const RESYNC_SECONDS = 4;
 
 /** Where the kit is looked for, in order, for the message of a skipped suite. */
 const WHERE = 'CONTROL_PLANE_DIR when it is set, else ../shared/control-plane beside this checkout, then beside the repository it was cloned from';
