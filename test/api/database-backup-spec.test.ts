@@ -3,7 +3,7 @@
  * and the model the renderer reads (retention defaulted, sizes canonical).
  */
 import t from 'tap';
-import { cronProblem } from '../../src/api/shared/cron.js';
+import { cronProblem, fiveFieldSchedule, nextRun } from '../../src/api/shared/cron.js';
 import { validateIronicDatabase } from '../../src/api/ironic-database/validate.js';
 import { parseIronicDatabase } from '../../src/api/ironic-database/parse.js';
 
@@ -125,4 +125,16 @@ t.test('the backup model of engine MariaDBOperator: by age only (30 days unless 
       restore: { backup: 'latest', s3: { kind: 'S3', endpoint: 'minio:9000', bucket: 'b', prefix: 'ironic/', credentialsSecretName: 's', tls: false } },
     },
   );
+});
+
+t.test('a descriptor as five fields for mariadb-operator, which refuses descriptors: the same runs', async (t) => {
+  const times = ['2026-01-01T00:00:00Z', '2026-02-28T23:59:59Z', '2026-06-15T12:34:56Z', '2026-12-31T23:00:00Z', '2027-03-07T00:00:01Z'];
+  for (const descriptor of ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']) {
+    const fields = fiveFieldSchedule(descriptor);
+    t.equal(fields.split(' ').length, 5, `${descriptor} is ${fields}`);
+    t.equal(cronProblem(fields), undefined, `${fields} is a valid schedule`);
+    for (const time of times) t.equal(nextRun(fields, time), nextRun(descriptor, time), `${descriptor} and ${fields} run next at the same time after ${time}`);
+  }
+  t.equal(fiveFieldSchedule(' 30 2 * * * '), '30 2 * * *', 'five fields are kept, trimmed');
+  t.equal(fiveFieldSchedule(' @daily '), '0 0 * * *', 'a descriptor with spaces around it');
 });

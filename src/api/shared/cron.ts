@@ -61,6 +61,27 @@ export const cronProblem = (schedule: string): string | undefined => {
   return undefined;
 };
 
+/** The five fields each descriptor stands for (robfig/cron's own meaning of them). */
+const FIVE_FIELDS: Readonly<Record<string, string>> = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+};
+
+/**
+ * A valid schedule written as five fields: a descriptor as the fields it stands for, anything else trimmed.
+ * mariadb-operator parses a Backup's schedule without descriptors (robfig/cron with the five fields only;
+ * api/v1alpha1/base_types.go, CronParser), and its webhook refuses `@daily`, where a CronJob accepts it.
+ */
+export const fiveFieldSchedule = (schedule: string): string => {
+  const trimmed = schedule.trim();
+  return FIVE_FIELDS[trimmed] ?? trimmed;
+};
+
 /** `@midnight`, which the CronJob controller knows and cron-parser does not, is `@daily`. */
 const SAME_AS: Readonly<Record<string, string>> = { '@midnight': '@daily' };
 

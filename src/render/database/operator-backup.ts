@@ -6,6 +6,7 @@
  * MariaDB version; the logical dump of the ironic schema is small, restores into any MariaDB (a Builtin one
  * included) and is what the Builtin engine writes too.
  */
+import { fiveFieldSchedule } from '../../api/shared/cron.js';
 import type { KubeChild } from '../child.js';
 import { databaseNames } from '../names.js';
 import { databaseLabels } from '../meta.js';
@@ -48,7 +49,8 @@ export const renderMariaDBBackup = (input: DatabaseRenderInput): KubeChild | und
     metadata: { name: names.mariadbBackup, namespace: input.namespace, labels: databaseLabels(input.name) },
     spec: {
       mariaDbRef,
-      schedule: { cron: backup.schedule, suspend: false },
+      // Five fields: mariadb-operator's webhook refuses a descriptor such as @daily.
+      schedule: { cron: fiveFieldSchedule(backup.schedule), suspend: false },
       timeZone: 'Etc/UTC',
       ...rest,
       successfulJobsHistoryLimit: 3,
