@@ -4,7 +4,7 @@
  */
 import { isObj, valueAt, type Obj } from '../support/paths.js';
 import { waitFor, type RealCluster } from '../support/real-cluster.js';
-import { allReady, text } from './parents.js';
+import { allReady, readyOf, text } from './parents.js';
 
 /** One verdict of a row. */
 export type Check = { readonly name: string; readonly pass: boolean; readonly diag?: unknown };
@@ -90,6 +90,36 @@ export const DAY2_ROWS: readonly Row[] = [
           name: `one htpasswd Secret before and after, a new one (${before.join(', ')} → ${after.join(', ')})`,
           pass: before.length === 1 && after.length === 1 && before[0] !== after[0],
         },
+      ];
+    },
+  },
+  {
+    name: 'a Galera backup with schedule @daily: the real mariadb-operator admits the Backup, in five fields (ex-ha)',
+    run: async (cluster: RealCluster): Promise<Check[]> => {
+      const namespace = 'ex-ha';
+      const from = cluster.metacontrollerLog().length;
+      const path = `/apis/ironic.metal3.io/v1alpha1/namespaces/${namespace}/ironicdatabases/ironic-db`;
+      const answer = await mergePatch(cluster, path, { spec: { backup: { schedule: '@daily', persistentVolumeClaim: { size: '1Gi' } } } });
+      let backup: Obj | undefined;
+      await waitFor(
+        'the Backup',
+        async () => {
+          backup = await get(cluster, `/apis/k8s.mariadb.com/v1alpha1/namespaces/${namespace}/backups/ironic-db-database-backup`);
+          return backup;
+        },
+        60_000,
+      ).catch(() => undefined);
+      await allReady(cluster, namespace).catch(() => undefined);
+      const refusals = cluster.metacontrollerLog(from).lines.filter((l) => l['level'] === 'error' && text(l['error']).includes('Backup'));
+      return [
+        { name: 'the edit is accepted', pass: answer.status === 200, diag: answer.body },
+        {
+          name: "the webhook admitted the Backup, with the descriptor's five fields",
+          pass: valueAt(backup, 'spec', 'schedule', 'cron') === '0 0 * * *',
+          diag: valueAt(backup, 'spec'),
+        },
+        { name: 'Metacontroller logged no refusal of it', pass: refusals.length === 0, diag: refusals.map((l) => text(l['error'])) },
+        { name: 'the IronicDatabase is Ready', pass: readyOf(await get(cluster, path))?.['status'] === 'True' },
       ];
     },
   },
