@@ -170,6 +170,15 @@ const passwordProblems = (user: KubeResource): string[] => {
 };
 
 /**
+ * A Backup's schedule, on create and update: robfig/cron's parser with the five fields only (api/v1alpha1/
+ * base_types.go, CronParser), which refuses a descriptor as the real webhook words it.
+ */
+const scheduleProblems = (backup: KubeResource): string[] => {
+  const cron = at(backup, ['spec', 'schedule', 'cron']);
+  return typeof cron === 'string' && cron.trim().startsWith('@') ? [`invalid Schedule: parser does not accept descriptors: ${cron.trim()}`] : [];
+};
+
+/**
  * Why mariadb-operator's validating webhook refuses a create (`stored` undefined) or an update of the main
  * resource, as the API server reports it (422 Invalid); undefined when it admits it or the object is not
  * one of its kinds. The status subresource is not validated: no webhook is registered for it.
@@ -181,6 +190,7 @@ export const mariadbOperatorDenial = (stored: KubeResource | undefined, object: 
     ...(object.kind === 'MariaDB' ? storageProblems(object) : []),
     ...(object.kind === 'MariaDB' && stored !== undefined ? shrinkProblems(stored, object) : []),
     ...(object.kind === 'User' ? passwordProblems(object) : []),
+    ...(object.kind === 'Backup' ? scheduleProblems(object) : []),
   ];
   if (problems.length === 0) return undefined;
   return `admission webhook "v${object.kind.toLowerCase()}-v1alpha1.kb.io" denied the request: ${object.kind}.k8s.mariadb.com "${object.metadata.name}" is invalid: ${problems.join(', ')}`;

@@ -311,7 +311,7 @@ t.test('a User without its Secret, or a Grant without its user, is not Ready; a 
 t.test('the Backup controller: a scheduled Backup stays Scheduled; a one-shot Backup runs its Job, named as it and owned by it', async (t) => {
   const o = operator();
   const storage = { volume: { persistentVolumeClaim: { claimName: 'm-backup' } } };
-  o.store.create(object('Backup', { mariaDbRef: { name: 'm' }, schedule: { cron: '@daily' }, storage: { s3: { bucket: 'b' } } }, 'daily'));
+  o.store.create(object('Backup', { mariaDbRef: { name: 'm' }, schedule: { cron: '0 0 * * *' }, storage: { s3: { bucket: 'b' } } }, 'daily'));
   const once = o.store.create(object('Backup', { mariaDbRef: { name: 'm' }, storage }, 'once'));
   o.reconcile();
   const complete = (name: string): Json | undefined =>
@@ -338,4 +338,17 @@ t.test('the Backup controller: a scheduled Backup stays Scheduled; a one-shot Ba
   o.store.updateStatus(again, completeJobStatus('2026-01-01T00:02:00Z'));
   o.reconcile();
   t.match(complete('once'), { status: 'True', reason: 'JobComplete', message: 'Success', lastTransitionTime: '2026-01-01T00:02:00Z' });
+});
+
+t.test("the webhook's Backup schedule: five fields only, a descriptor refused as the real webhook words it", async (t) => {
+  const backup = (cron: string): KubeResource => ({
+    apiVersion: 'k8s.mariadb.com/v1alpha1',
+    kind: 'Backup',
+    metadata: { name: 'b', namespace: 'ns' },
+    spec: { mariaDbRef: { name: 'm' }, schedule: { cron, suspend: false } },
+  });
+  for (const cron of ['@daily', '@hourly', ' @weekly'])
+    t.match(mariadbOperatorDenial(undefined, backup(cron)), `invalid Schedule: parser does not accept descriptors: ${cron.trim()}`, cron);
+  for (const cron of ['0 0 * * *', '30 2 * * 1-5']) t.equal(mariadbOperatorDenial(undefined, backup(cron)), undefined, cron);
+  t.match(mariadbOperatorDenial(backup('0 0 * * *'), backup('@daily')), /parser does not accept descriptors/, 'on an update too');
 });
