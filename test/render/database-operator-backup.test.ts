@@ -149,7 +149,11 @@ t.test("a change of the Backup's storage or retention, which mariadb-operator re
   });
   t.equal(changed.children.length, first.children.length, 'every child kept');
   const scheduleOnly = sync({ backup: { schedule: '@hourly' } }, children);
-  t.match(objAt(one(scheduleOnly, 'Backup'), 'spec', 'schedule'), { cron: '0 * * * *' }, 'the schedule changes in place, as five fields (the webhook refuses @hourly)');
+  t.match(
+    objAt(one(scheduleOnly, 'Backup'), 'spec', 'schedule'),
+    { cron: '0 * * * *' },
+    'the schedule changes in place, as five fields (the webhook refuses @hourly)',
+  );
 });
 
 t.test('status.backup from the CronJob of the Backup and its Complete condition; BackupsFailing while it reports Failed', async (t) => {
@@ -168,7 +172,7 @@ t.test('status.backup from the CronJob of the Backup and its Complete condition;
   t.match(objAt(failing.status)['backup'], {
     lastScheduleTime: '2026-01-02T00:00:00Z',
     lastSuccessfulTime: '2026-01-01T00:03:00Z',
-    lastFailureTime: '2026-01-02T00:09:00Z',
+    lastFailureTime: '2026-01-02T00:00:00Z',
     lastFailureReason: /reports its last run Failed/,
   });
   t.match(conditionOf(failing.status, 'BackupsFailing'), { status: 'True', reason: 'BackupJobsFailed' });
@@ -181,7 +185,11 @@ t.test('status.backup from the CronJob of the Backup and its Complete condition;
     [{ ...cronJob, status: { lastScheduleTime: '2026-01-03T00:00:00Z', lastSuccessfulTime: '2026-01-03T00:04:00Z' } }],
     objAt(failing.status),
   );
-  t.match(objAt(fine.status)['backup'], { lastSuccessfulTime: '2026-01-03T00:04:00Z', lastFailureTime: '2026-01-02T00:09:00Z' }, 'the last failure is kept');
+  t.match(
+    objAt(fine.status)['backup'],
+    { lastSuccessfulTime: '2026-01-03T00:04:00Z', lastFailureTime: '2026-01-02T00:00:00Z' },
+    'the last failure is kept: the time of the run that failed',
+  );
   t.match(conditionOf(fine.status, 'BackupsFailing'), { status: 'False', message: /reports Success/ });
   t.equal(
     objAt(fine.status)['backup'] !== undefined && 'lastBackup' in objAt(objAt(fine.status)['backup']),
@@ -267,4 +275,42 @@ t.test('bootstrapFrom is read once: kept as the MariaDB has it, and refused on a
     message: /^spec\.restoreFrom: the Galera cluster of this IronicDatabase exists already, and a restore is only for a new one/,
   });
   t.equal(objAt(one(added, 'MariaDB'), 'spec')['bootstrapFrom'], undefined, 'never added to a live cluster');
+});
+
+t.test('a Backup that never succeeded is failing once a run is over: mariadb-operator reports Scheduled until a first success', async (t) => {
+  const spec = { backup: { schedule: '0 2 * * *' } };
+  const first = sync(spec);
+  const scheduled = {
+    conditions: [{ type: 'Complete', status: 'False', reason: 'CronJobScheduled', message: 'Scheduled', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+  };
+  const cronJob = (status: Record<string, unknown>) => ({
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: 'ironic-db-database-backup', namespace: 'metal3' },
+    status,
+  });
+  const rows: readonly { name: string; status: Record<string, unknown>; failing: boolean }[] = [
+    { name: 'not fired yet', status: {}, failing: false },
+    { name: 'the first run is running', status: { lastScheduleTime: '2026-01-02T02:00:00Z', active: [{ name: 'j' }] }, failing: false },
+    { name: 'the first run is over without a success', status: { lastScheduleTime: '2026-01-02T02:00:00Z' }, failing: true },
+    { name: 'an empty active list', status: { lastScheduleTime: '2026-01-02T02:00:00Z', active: [] }, failing: true },
+    { name: 'it succeeded', status: { lastScheduleTime: '2026-01-02T02:00:00Z', lastSuccessfulTime: '2026-01-02T02:03:00Z' }, failing: false },
+    {
+      name: 'a later run is over without a success',
+      status: { lastScheduleTime: '2026-01-03T02:00:00Z', lastSuccessfulTime: '2026-01-02T02:03:00Z' },
+      failing: true,
+    },
+  ];
+  for (const row of rows) {
+    const result = sync(spec, observed(first, undefined, scheduled), [cronJob(row.status)]);
+    const condition = conditionOf(result.status, 'BackupsFailing');
+    t.equal(condition?.['status'], row.failing ? 'True' : 'False', row.name);
+    if (!row.failing) continue;
+    t.match(
+      condition?.['message'],
+      /has had no success since its run scheduled at 2026-01-0\dT02:00:00Z .*kubectl -n metal3 logs job\//,
+      `${row.name}: says so and where the log is`,
+    );
+    t.equal(objAt(objAt(result.status)['backup'])['lastFailureTime'], row.status['lastScheduleTime'], `${row.name}: the time of the run that failed`);
+  }
 });

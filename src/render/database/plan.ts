@@ -459,7 +459,7 @@ const backupOf = (view: ParentView, outcome: DatabaseOutcome): { backup?: { stat
   }
   if (outcome.kind === 'rendered' && outcome.input.model.backup !== undefined) {
     const where = { children: view.children, namespace: view.namespace, name: view.name, previousStatus: view.status };
-    return { backup: { status: operatorBackupStatus({ ...where, related: view.related }), condition: operatorBackupsFailing({ ...where, now: view.now }) } };
+    return { backup: { status: operatorBackupStatus({ ...where, related: view.related }), condition: operatorBackupsFailing({ ...where, related: view.related, now: view.now }) } };
   }
   const previous = previousBackup(view.status);
   return previous !== undefined ? { backup: { status: previous } } : {};
