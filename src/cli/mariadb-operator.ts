@@ -57,7 +57,7 @@ const same = (a: unknown, b: unknown): boolean => deepEqual(normalized(a), norma
  * the spec's structs and descends only into a struct set in both objects, so a rule on a nested field
  * applies only when every struct above it is set before and after.
  */
-type ImmutableField = { readonly path: readonly string[]; readonly once?: true };
+type ImmutableField = { readonly path: readonly string[]; readonly once?: true; readonly whenBothSet?: true };
 
 const SQL_REFERENCE: ImmutableField = { path: ['spec', 'mariaDbRef'] };
 
@@ -79,6 +79,9 @@ const IMMUTABLE: Readonly<Record<string, readonly ImmutableField[]>> = {
     { path: ['spec', 'stagingStorage'] },
     { path: ['spec', 'maxRetention'], once: true },
     { path: ['spec', 'restartPolicy'] },
+    // The Jobs' pod template (JobPodTemplate, inline): set where unset and removed are admitted, a change is
+    // refused (seen on the real webhook: 'spec.priorityClassName' field is immutable).
+    { path: ['spec', 'priorityClassName'], whenBothSet: true },
   ],
   Restore: [SQL_REFERENCE, { path: ['spec', 'backupRef'], once: true }, { path: ['spec', 's3'], once: true }, { path: ['spec', 'targetRecoveryTime'] }],
   // NOTE: the tagged fields of sections the hooks never render (metrics, replication, the Galera recovery and
@@ -107,10 +110,17 @@ const IMMUTABLE: Readonly<Record<string, readonly ImmutableField[]>> = {
 /** Whether the structs above a field are set (present: the ones the rules name are Go pointers, or never empty when valid). */
 const structsSet = (object: unknown, path: readonly string[]): boolean => path.slice(1, -1).every((_, i) => isRecord(at(object, path.slice(0, i + 2))));
 
+/** Whether a rule compares the field at all: `once` once it was set, `whenBothSet` only while it is set before and after. */
+const compared = ({ path, once, whenBothSet }: ImmutableField, stored: KubeResource, updated: KubeResource): boolean => {
+  const [before, after] = [normalized(at(stored, path)), normalized(at(updated, path))];
+  if (whenBothSet === true) return before !== undefined && after !== undefined;
+  return once !== true || before !== undefined;
+};
+
 const immutableProblems = (stored: KubeResource, updated: KubeResource): string[] =>
   (IMMUTABLE[stored.kind] ?? [])
     .filter(({ path }) => structsSet(stored, path) && structsSet(updated, path))
-    .filter(({ path, once }) => (once !== true || normalized(at(stored, path)) !== undefined) && !same(at(stored, path), at(updated, path)))
+    .filter((field) => compared(field, stored, updated) && !same(at(stored, field.path), at(updated, field.path)))
     .map(({ path }) => `${path.join('.')}: Invalid value: ${JSON.stringify(at(updated, path) ?? null)}: field is immutable`);
 
 const quantityAt = (value: unknown): Quantity | undefined => (typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined);

@@ -352,3 +352,16 @@ t.test("the webhook's Backup schedule: five fields only, a descriptor refused as
   for (const cron of ['0 0 * * *', '30 2 * * 1-5']) t.equal(mariadbOperatorDenial(undefined, backup(cron)), undefined, cron);
   t.match(mariadbOperatorDenial(backup('0 0 * * *'), backup('@daily')), /parser does not accept descriptors/, 'on an update too');
 });
+
+t.test("the webhook's Backup priorityClassName: set where unset and removed are admitted, a change is refused (as seen on the real webhook)", async (t) => {
+  const backup = (priorityClassName?: string): KubeResource => ({
+    apiVersion: 'k8s.mariadb.com/v1alpha1',
+    kind: 'Backup',
+    metadata: { name: 'b', namespace: 'ns' },
+    spec: { mariaDbRef: { name: 'm' }, schedule: { cron: '0 0 * * *' }, ...(priorityClassName !== undefined && { priorityClassName }) },
+  });
+  t.equal(mariadbOperatorDenial(backup(), backup('a')), undefined, 'set where unset');
+  t.equal(mariadbOperatorDenial(backup('a'), backup()), undefined, 'removed');
+  t.equal(mariadbOperatorDenial(backup('a'), backup('a')), undefined, 'unchanged');
+  t.match(mariadbOperatorDenial(backup('a'), backup('b')), /spec\.priorityClassName: Invalid value: "b": field is immutable/, 'changed');
+});
