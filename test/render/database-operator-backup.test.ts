@@ -314,3 +314,67 @@ t.test('a Backup that never succeeded is failing once a run is over: mariadb-ope
     t.equal(objAt(objAt(result.status)['backup'])['lastFailureTime'], row.status['lastScheduleTime'], `${row.name}: the time of the run that failed`);
   }
 });
+
+t.test('removing an optional field of the Backup storage is a change mariadb-operator refuses: refused with what to do', async (t) => {
+  const s3Backup = (s3: Obj): Obj => ({ backup: { schedule: '0 2 * * *', s3 } });
+  const rows: readonly { name: string; before: Obj; after: Obj; path: string; rel: Obj[] }[] = [
+    { name: 's3.prefix', before: s3Backup(S3), after: s3Backup({ ...S3, prefix: undefined }), path: 'spec.storage.s3.prefix', rel: [S3_SECRET, S3_CA] },
+    { name: 's3.region', before: s3Backup(S3), after: s3Backup({ ...S3, region: undefined }), path: 'spec.storage.s3.region', rel: [S3_SECRET, S3_CA] },
+    {
+      name: 's3.caSecretName',
+      before: s3Backup(S3),
+      after: s3Backup({ ...S3, caSecretName: undefined }),
+      path: 'spec.storage.s3.tls.caSecretKeyRef',
+      rel: [S3_SECRET, S3_CA],
+    },
+    {
+      name: 's3.tls: false',
+      before: s3Backup(S3),
+      after: s3Backup({ ...S3, tls: false, caSecretName: undefined }),
+      path: 'spec.storage.s3.tls',
+      rel: [S3_SECRET, S3_CA],
+    },
+    {
+      name: 'the claim storageClassName',
+      before: { backup: { schedule: '0 2 * * *', persistentVolumeClaim: { size: '10Gi', storageClassName: 'backups' } } },
+      after: { backup: { schedule: '0 2 * * *', persistentVolumeClaim: { size: '10Gi' } } },
+      path: 'spec.storage.persistentVolumeClaim.storageClassName',
+      rel: [],
+    },
+  ];
+  for (const row of rows) {
+    const first = sync(row.before, {}, row.rel);
+    t.equal(childrenOf(first, 'Backup').length, 1, `${row.name}: a Backup first`);
+    const changed = sync(row.after, observed(first), row.rel);
+    t.match(
+      conditionOf(changed.status, 'Ready'),
+      {
+        status: 'False',
+        reason: 'InvalidSpec',
+        message: new RegExp(`${row.path.replaceAll('.', '\\.')} is .*, which the new spec leaves out\\): set them back, or remove spec\\.backup`),
+      },
+      `${row.name}: refused, saying what`,
+    );
+    t.same(
+      changed.children.map((c) => objAt(c)['kind']).sort(),
+      first.children.map((c) => objAt(c)['kind']).sort(),
+      `${row.name}: every child kept`,
+    );
+  }
+});
+
+t.test(
+  "a new priorityClassName reaches the Backup in two syncs: mariadb-operator refuses a change of its Jobs' one, not a removal or a first one",
+  async (t) => {
+    const first = sync({ priorityClassName: 'low', backup: { schedule: '0 2 * * *' } });
+    t.equal(objAt(one(first, 'Backup'), 'spec')['priorityClassName'], 'low');
+    const removed = sync({ priorityClassName: 'high', backup: { schedule: '0 2 * * *' } }, observed(first));
+    t.equal(objAt(one(removed, 'Backup'), 'spec')['priorityClassName'], undefined, 'first without it');
+    t.equal(objAt(one(removed, 'MariaDB'), 'spec')['priorityClassName'], 'high', 'the MariaDB takes it at once (it accepts any change)');
+    t.not(conditionOf(removed.status, 'Ready')['reason'], 'InvalidSpec', 'nothing refused (the MariaDB rolls to the new class)');
+    const set = sync({ priorityClassName: 'high', backup: { schedule: '0 2 * * *' } }, observed(removed));
+    t.equal(objAt(one(set, 'Backup'), 'spec')['priorityClassName'], 'high', 'then with the new one');
+    const again = sync({ priorityClassName: 'high', backup: { schedule: '0 2 * * *' } }, observed(set));
+    t.equal(objAt(one(again, 'Backup'), 'spec')['priorityClassName'], 'high', 'and it stays');
+  },
+);

@@ -320,6 +320,35 @@ const bootstrapOf = (view: ParentView, input: DatabaseRenderInput): { bootstrapF
   };
 };
 
+/** A value Go decodes to its zero value ('', false, 0, an empty map or list): leaving it out changes nothing to the webhook. */
+const isGoZero = (value: unknown): boolean =>
+  value === null ||
+  value === '' ||
+  value === false ||
+  value === 0 ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isRecord(value) && Object.keys(value).length === 0);
+
+/**
+ * The first field that `applied` (what was applied last) holds and `desired` leaves out, walking maps: mariadb-operator
+ * compares the whole storage, so a removed `prefix`, `region`, CA or `storageClassName` is a change it refuses, which
+ * `unapplied` (it walks the desired keys) cannot see.
+ */
+const removedField = (desired: unknown, applied: unknown, path: string): Difference | undefined => {
+  if (!isRecord(applied)) return undefined;
+  for (const [key, value] of Object.entries(applied)) {
+    const wanted = isRecord(desired) ? desired[key] : undefined;
+    const difference =
+      wanted === undefined
+        ? isGoZero(value)
+          ? undefined
+          : { path: `${path}.${key}`, found: value, asked: undefined }
+        : removedField(wanted, value, `${path}.${key}`);
+    if (difference !== undefined) return difference;
+  }
+  return undefined;
+};
+
 /**
  * A change of the Backup that mariadb-operator's webhook refuses (its storage never changes, its maxRetention
  * once set): reported with what to do, rather than a Backup that never gets the asked spec.
@@ -328,14 +357,34 @@ const backupChangeProblem = (view: ParentView, backup: KubeChild | undefined): D
   if (backup === undefined) return undefined;
   const observed = findObject(view.children, GROUP_KEYS.mariadbBackup, view.namespace, backup.metadata.name);
   if (observed === undefined) return undefined;
+  const storage = pathOf(backup, 'spec', 'storage');
   const difference =
-    unapplied(pathOf(backup, 'spec', 'storage'), pathOf(observed, 'spec', 'storage'), 'spec.storage') ??
+    unapplied(storage, pathOf(observed, 'spec', 'storage'), 'spec.storage') ??
+    removedField(storage, pathOf(keepObserved(observed), 'spec', 'storage'), 'spec.storage') ??
     unapplied(pathOf(backup, 'spec', 'maxRetention'), pathOf(observed, 'spec', 'maxRetention'), 'spec.maxRetention');
   if (difference === undefined) return undefined;
+  const what =
+    difference.asked === undefined
+      ? `its ${difference.path} is ${describeValue(difference.found)}, which the new spec leaves out`
+      : `its ${difference.path} is ${describeValue(difference.found)}, not ${describeValue(difference.asked)}`;
   return {
     kind: 'invalidSpec',
-    message: `spec.backup: the destination and the retention of a Galera database's backups cannot change once its Backup ${backup.metadata.name} exists (mariadb-operator refuses a new storage or maxRetention; its ${difference.path} is ${describeValue(difference.found)}, not ${describeValue(difference.asked)}): set them back, or remove spec.backup, apply, and add it again with the new values (a claim of the backups stays: mariadb-operator never deletes it)`,
+    message: `spec.backup: the destination and the retention of a Galera database's backups cannot change once its Backup ${backup.metadata.name} exists (mariadb-operator refuses a new storage or maxRetention; ${what}): set them back, or remove spec.backup, apply, and add it again with the new values (a claim of the backups stays: mariadb-operator never deletes it)`,
   };
+};
+
+/**
+ * mariadb-operator admits a Backup's priorityClassName (its Jobs' pod template) set where it was unset and removed,
+ * and refuses a change: a new one goes in two syncs, this one without it (removed), the next with it (set).
+ */
+const priorityClassStep = (view: ParentView, backup: KubeChild | undefined): KubeChild | undefined => {
+  if (backup === undefined) return undefined;
+  const observed = findObject(view.children, GROUP_KEYS.mariadbBackup, view.namespace, backup.metadata.name);
+  const [before, after] = [textOf(pathOf(observed, 'spec', 'priorityClassName')), textOf(pathOf(backup, 'spec', 'priorityClassName'))];
+  const spec = backup['spec'];
+  if (before === undefined || after === undefined || before === after || !isRecord(spec)) return backup;
+  const { priorityClassName: _removedFirst, ...rest } = spec;
+  return { ...backup, spec: rest };
 };
 
 /** While a new cluster is filled from a backup: Ready=False saying so, or failed when mariadb-operator's Restore failed. */
@@ -369,7 +418,7 @@ const planOperator = (view: ParentView, input: DatabaseRenderInput): Plan => {
   const user = { name, passwordSecret: databaseNames(view.name).userPassword(name, keyedContentHash(view.uid ?? view.name, password)) };
   const bootstrap = bootstrapOf(view, input);
   if ('problem' in bootstrap) return { outcome: bootstrap.problem, children: keepObservedChildren(view.children) };
-  const backup = renderMariaDBBackup(input);
+  const backup = priorityClassStep(view, renderMariaDBBackup(input));
   const backupProblem = backupChangeProblem(view, backup);
   if (backupProblem !== undefined) return { outcome: backupProblem, children: keepObservedChildren(view.children) };
   const children = [...renderOperatorChildren(input, user, bootstrap.bootstrapFrom), ...(backup !== undefined ? [backup] : [])];
@@ -459,7 +508,12 @@ const backupOf = (view: ParentView, outcome: DatabaseOutcome): { backup?: { stat
   }
   if (outcome.kind === 'rendered' && outcome.input.model.backup !== undefined) {
     const where = { children: view.children, namespace: view.namespace, name: view.name, previousStatus: view.status };
-    return { backup: { status: operatorBackupStatus({ ...where, related: view.related }), condition: operatorBackupsFailing({ ...where, related: view.related, now: view.now }) } };
+    return {
+      backup: {
+        status: operatorBackupStatus({ ...where, related: view.related }),
+        condition: operatorBackupsFailing({ ...where, related: view.related, now: view.now }),
+      },
+    };
   }
   const previous = previousBackup(view.status);
   return previous !== undefined ? { backup: { status: previous } } : {};
