@@ -137,8 +137,32 @@ const caProblems = (chain: readonly X509Certificate[], caPem: string | undefined
  */
 export type TlsContentFacts = {
   readonly problems: readonly string[];
+  /** The DNS names of the leaf's subjectAltName (what Go's host-name check reads; it ignores the common name). */
+  readonly dnsNames: readonly string[];
   readonly validity?: { readonly from: number; readonly to: number };
   readonly caProblems: readonly string[];
+};
+
+/** The DNS names of a certificate's subjectAltName (Node writes it `DNS:a, DNS:b, IP Address:192.0.2.1`). */
+const sanDnsNames = (cert: X509Certificate): string[] =>
+  (cert.subjectAltName ?? '')
+    .split(', ')
+    .filter((entry) => entry.startsWith('DNS:'))
+    .map((entry) => entry.slice('DNS:'.length));
+
+/**
+ * Whether a certificate with these DNS names passes a client's host-name check for `host`, as Go's crypto/tls
+ * checks it: letter case aside, the same name, or a `*` that is the whole leftmost label and stands for exactly one
+ * label (`*.a.b` covers `x.a.b`, not `a.b` nor `x.y.a.b`).
+ */
+export const hostCovered = (dnsNames: readonly string[], host: string): boolean => {
+  const wanted = host.toLowerCase().replace(/\.$/, '');
+  return dnsNames.some((name) => {
+    const pattern = name.toLowerCase().replace(/\.$/, '');
+    if (!pattern.startsWith('*.')) return pattern === wanted;
+    const dot = wanted.indexOf('.');
+    return dot > 0 && wanted.slice(dot) === pattern.slice(1);
+  });
 };
 
 /** The facts of a kubernetes.io/tls Secret's content (see tlsContentProblems), which do not depend on the time. */
@@ -154,6 +178,7 @@ export const tlsContentFacts = (content: { readonly certPem: string; readonly ke
         ? ['tls.key is not the private key of the certificate in tls.crt: put the key it was issued for']
         : []),
     ],
+    dnsNames: leaf === undefined ? [] : sanDnsNames(leaf),
     ...(leaf !== undefined && { validity: { from: Date.parse(leaf.validFrom), to: Date.parse(leaf.validTo) } }),
     caProblems: chain === undefined ? [] : caProblems(chain, content.caPem),
   };

@@ -67,7 +67,14 @@ export const missingReference = (lookup: Lookup, kind: string, name: string, pat
 const invalid = (path: string, message: string): Resolved<never> => ({ ok: false, problem: { kind: 'invalid', path, message } });
 
 /** A TLS Secret: its name, content hash, keys, and the (base64) CA clients trust: ca.crt, else the certificate. */
-export type TLSSecret = { readonly name: string; readonly hash: string; readonly keys: readonly string[]; readonly caData: string };
+export type TLSSecret = {
+  readonly name: string;
+  readonly hash: string;
+  readonly keys: readonly string[];
+  readonly caData: string;
+  /** The DNS names the certificate is for (its subjectAltName). */
+  readonly dnsNames: readonly string[];
+};
 
 /** The raw (base64) value of a key of a Secret's data. */
 const rawData = (secret: KubeObject, key: string): string | undefined => {
@@ -90,9 +97,10 @@ export const resolveTLSSecret = (lookup: Lookup, name: string, path: string, now
     return invalid(path, `Secret ${lookup.namespace}/${name} has no ${absent.join(' and ')}: use a kubernetes.io/tls Secret with tls.crt and tls.key`);
   }
   const digest = objectContentHash(secret);
-  const content = tlsProblemsAt(tlsFactsOf(secret, digest), Date.parse(now));
+  const facts = tlsFactsOf(secret, digest);
+  const content = tlsProblemsAt(facts, Date.parse(now));
   if (content.length > 0) return invalid(path, `Secret ${lookup.namespace}/${name} named in ${path}: ${content.join('; ')}`);
-  return { ok: true, value: { name, hash: digest, keys, caData: rawData(secret, 'ca.crt') ?? rawData(secret, 'tls.crt') ?? '' } };
+  return { ok: true, value: { name, hash: digest, keys, caData: rawData(secret, 'ca.crt') ?? rawData(secret, 'tls.crt') ?? '', dnsNames: facts.dnsNames } };
 };
 
 /** A few TLS Secrets per parent, each read again on every sync until its content changes. */

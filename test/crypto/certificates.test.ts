@@ -6,6 +6,8 @@ import t from 'tap';
 import { X509Certificate } from 'node:crypto';
 import {
   certificateBundle,
+  hostCovered,
+  tlsContentFacts,
   certificateFacts,
   keyMatches,
   keyMatchesCertificate,
@@ -16,7 +18,7 @@ import {
 } from '../../src/crypto/certificates.js';
 import { issueRpcCertificate } from '../../src/crypto/rpc-ca.js';
 import { FIXED_RPC_CA } from '../fixtures/rpc-ca.js';
-import { OTHER_CA_PEM } from '../fixtures/tls.js';
+import { OTHER_CA_PEM, TEST_CA_PEM, TEST_GALERA_LEAF } from '../fixtures/tls.js';
 
 const LEAF = issueRpcCertificate({ ca: FIXED_RPC_CA, ips: ['192.0.2.1'], now: new Date('2026-01-01T00:00:00Z') });
 
@@ -98,4 +100,32 @@ t.test('whether the CA signed tls.crt is checked once per pair and answered the 
     t.same(tlsContentProblems({ ...content, caPem: OTHER_CA_PEM }, now), [notSigned], `${round}: another CA`);
   }
   t.ok(signatureChecks.size() <= 256, `${signatureChecks.size()} signature checks kept`);
+});
+
+t.test("hostCovered: a client's host-name check as Go's crypto/tls makes it (subjectAltName DNS names, one-label wildcards)", async (t) => {
+  const rows: readonly [readonly string[], string, boolean][] = [
+    [['a.example.com'], 'a.example.com', true],
+    [['A.Example.COM'], 'a.example.com', true],
+    [['a.example.com.'], 'a.example.com', true],
+    [['a.example.com'], 'b.example.com', false],
+    [['*.example.com'], 'a.example.com', true],
+    [['*.example.com'], 'example.com', false],
+    [['*.example.com'], 'a.b.example.com', false],
+    [['*.internal.ns.svc.cluster.local'], 'db-0.internal.ns.svc.cluster.local', true],
+    [['a*.example.com'], 'ab.example.com', false],
+    [[], 'a.example.com', false],
+    [['x.example.com', '*.example.com'], 'y.example.com', true],
+  ];
+  for (const [names, host, covered] of rows)
+    t.equal(hostCovered(names, host), covered, `${JSON.stringify(names)} ${covered ? 'covers' : 'does not cover'} ${host}`);
+});
+
+t.test('the facts of a TLS Secret list the DNS names of its subjectAltName, not its common name', async (t) => {
+  const facts = tlsContentFacts({ certPem: TEST_GALERA_LEAF.certPem, keyPem: TEST_GALERA_LEAF.keyPem, caPem: TEST_CA_PEM });
+  t.same(facts.dnsNames, [
+    'ironic-db-database-primary.metal3.svc.cluster.local',
+    'ironic-db-database-primary.metal3.svc',
+    '*.ironic-db-database-internal.metal3.svc.cluster.local',
+  ]);
+  t.same(tlsContentFacts({ certPem: 'nothing', keyPem: '' }).dnsNames, [], 'none without a certificate');
 });

@@ -1,7 +1,15 @@
 import t from 'tap';
 import { customizeRequest, ironic, syncBody, testServer, type Obj, type SyncBody } from '../helpers/hooks.js';
 import { related, secret } from '../fixtures/ironic-scenarios.js';
-import { DB_TLS, ironicDatabase, mariadbOperatorReady, primaryService, syncedDatabaseChildren, WITH_MARIADB_OPERATOR } from '../fixtures/database-scenarios.js';
+import {
+  DB_TLS,
+  GALERA_DB_TLS,
+  ironicDatabase,
+  mariadbOperatorReady,
+  primaryService,
+  syncedDatabaseChildren,
+  WITH_MARIADB_OPERATOR,
+} from '../fixtures/database-scenarios.js';
 import { observeAll, validateK8s } from '../helpers/k8s.js';
 import { customizeIronicDatabase } from '../../src/hooks/ironic-database.js';
 import { containerOf, envOf, podOf } from '../helpers/render.js';
@@ -265,10 +273,35 @@ t.test('engine MariaDBOperator with a TLS Secret without ca.crt is refused: mari
     await app.inject({
       method: 'POST',
       url: '/ironicdatabase/sync',
-      payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(DB_TLS) },
+      payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls' }), children: {}, related: related(GALERA_DB_TLS) },
     }),
   );
   t.match(ok.status, { tlsCertificateName: 'db-tls', tlsCAKey: 'ca.crt', host: 'ironic-db-database-primary.metal3.svc' });
+});
+
+t.test('engine MariaDBOperator with a certificate not for the names mariadb-operator checks is refused, naming them', async (t) => {
+  const app = operatorApp();
+  t.teardown(() => app.close());
+  const sync = async (replicas: number, tls: Obj) =>
+    syncBody(
+      await app.inject({
+        method: 'POST',
+        url: '/ironicdatabase/sync',
+        payload: { parent: ironicDatabase({ engine: 'MariaDBOperator', tlsCertificateName: 'db-tls', replicas }), children: {}, related: related(tls) },
+      }),
+    );
+  // A certificate for the Service Ironic uses (ironic.metal3.svc) only.
+  const wrong = await sync(3, DB_TLS);
+  t.match(wrong.status.conditions[0], {
+    status: 'False',
+    reason: 'InvalidReference',
+    message:
+      /^spec\.tlsCertificateName: the certificate in Secret db-tls is not for ironic-db-database-primary\.metal3\.svc\.cluster\.local, ironic-db-database-0\.ironic-db-database-internal\.metal3\.svc\.cluster\.local, ironic-db-database-1\.[^,]*, ironic-db-database-2\.[^,]*, which mariadb-operator connects to .*\*\.ironic-db-database-internal\.metal3\.svc\.<cluster domain>/,
+  });
+  t.same(wrong.children, [], 'nothing created');
+  // The wildcard covers every node, however many.
+  for (const replicas of [3, 5])
+    t.equal((await sync(replicas, GALERA_DB_TLS)).status.conditions[0]?.['reason'] === 'InvalidReference', false, `${replicas} nodes`);
 });
 
 t.test('the switch from the metal3 mariadb-image: the data directory it wrote keeps working', async (t) => {

@@ -9,7 +9,13 @@ export type DatabaseCredentials = {
   readonly generated: boolean;
 };
 
-export type DatabaseTLS = { readonly secretName: string; readonly caKey: 'ca.crt' | 'tls.crt'; readonly hash: string };
+export type DatabaseTLS = {
+  readonly secretName: string;
+  readonly caKey: 'ca.crt' | 'tls.crt';
+  readonly hash: string;
+  /** The DNS names the certificate is for: mariadb-operator checks the host names it connects to against them. */
+  readonly dnsNames: readonly string[];
+};
 
 export type DatabaseRenderInput = {
   readonly name: string;

@@ -36,6 +36,7 @@ import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../u
 import { observedClaimTemplates } from '../volume-claim.js';
 import type { DatabaseEngine } from '../../api/shared/constants.js';
 import { compareQuantities, parseQuantity } from '../../api/shared/quantity.js';
+import { hostCovered } from '../../crypto/certificates.js';
 import { MARIADB_API_VERSION, renderOperatorChildren } from './operator.js';
 import { renderBootstrapFrom, renderMariaDBBackup } from './operator-backup.js';
 import { operatorBackupStatus, operatorBackupsFailing, operatorRestoreState } from './operator-backup-status.js';
@@ -206,8 +207,13 @@ export const prepareDatabase = (view: ParentView): PreparedDatabase => {
   const problems = [...(credentials.ok ? [] : [credentials.problem]), ...(tls?.ok === false ? [tls.problem] : []), ...s3SecretProblems(lookup, model)];
   if (!credentials.ok || tls?.ok === false || problems.length > 0) return { kind: 'keep', outcome: problemOutcome(problems) };
   if (tls === undefined) return { kind: 'render', model, credentials: credentials.value };
-  const { name, hash, keys } = tls.value;
-  return { kind: 'render', model, credentials: credentials.value, tls: { secretName: name, caKey: keys.includes('ca.crt') ? 'ca.crt' : 'tls.crt', hash } };
+  const { name, hash, keys, dnsNames } = tls.value;
+  return {
+    kind: 'render',
+    model,
+    credentials: credentials.value,
+    tls: { secretName: name, caKey: keys.includes('ca.crt') ? 'ca.crt' : 'tls.crt', hash, dnsNames },
+  };
 };
 
 /** Readiness of the Builtin engine: its StatefulSet and Service. */
@@ -438,8 +444,21 @@ const planOperator = (view: ParentView, input: DatabaseRenderInput): Plan => {
   };
 };
 
+/**
+ * The host names mariadb-operator connects to with TLS, checking each against the certificate (pkg/sql/sql.go,
+ * api/v1alpha1/mariadb_types.go, pkg/statefulset): the primary Service for Database, User and Grant, and every
+ * Galera node by its name under the internal Service. Under its CLUSTER_NAME, cluster.local unless set; the hooks
+ * take their CLUSTER_DOMAIN for it.
+ */
+const galeraTlsHosts = (view: ParentView, replicas: number, config: RenderConfig): string[] => {
+  const names = databaseNames(view.name);
+  const domain = config.clusterDomain !== '' ? config.clusterDomain : 'cluster.local';
+  const nodes = Array.from({ length: replicas }, (_, i) => `${names.mariadb}-${i}.${names.mariadb}-internal.${view.namespace}.svc.${domain}`);
+  return [`${names.primaryService}.${view.namespace}.svc.${domain}`, ...nodes];
+};
+
 /** Why the engine cannot render in this deployment or with this certificate, if it cannot. */
-const engineProblem = (prepared: PreparedDatabase & { kind: 'render' }, config: RenderConfig): DatabaseOutcome | undefined => {
+const engineProblem = (view: ParentView, prepared: PreparedDatabase & { kind: 'render' }, config: RenderConfig): DatabaseOutcome | undefined => {
   if (prepared.model.engine !== 'MariaDBOperator') return undefined;
   if (config.mariadbOperator !== true) {
     return {
@@ -448,13 +467,21 @@ const engineProblem = (prepared: PreparedDatabase & { kind: 'render' }, config: 
         'spec.engine: MariaDBOperator needs mariadb-operator in the cluster and the hooks deployed with deploy/overlays/mariadb-operator (which declares its kinds to Metacontroller and sets MARIADB_OPERATOR=true); install both, or use engine Builtin on a new IronicDatabase',
     };
   }
-  if (prepared.tls !== undefined && prepared.tls.caKey !== 'ca.crt') {
+  if (prepared.tls === undefined) return undefined;
+  if (prepared.tls.caKey !== 'ca.crt') {
     return {
       kind: 'invalidReference',
       message: `spec.tlsCertificateName: Secret ${prepared.tls.secretName} has no ca.crt, which mariadb-operator needs (serverCASecretRef) with engine MariaDBOperator: add the CA certificate as ca.crt (cert-manager writes it)`,
     };
   }
-  return undefined;
+  const { dnsNames, secretName } = prepared.tls;
+  const uncovered = galeraTlsHosts(view, prepared.model.replicas, config).filter((host) => !hostCovered(dnsNames, host));
+  if (uncovered.length === 0) return undefined;
+  const names = databaseNames(view.name);
+  return {
+    kind: 'invalidReference',
+    message: `spec.tlsCertificateName: the certificate in Secret ${secretName} is not for ${uncovered.join(', ')}, which mariadb-operator connects to and checks the certificate against (with engine MariaDBOperator its Database, User and Grant never become ready otherwise): issue it with these DNS names, for example ${names.primaryService}.${view.namespace}.svc.<cluster domain> and *.${names.mariadb}-internal.${view.namespace}.svc.<cluster domain>`,
+  };
 };
 
 /** The rendered children and the outcome (with its readiness), or the kept children. */
@@ -465,7 +492,7 @@ const planDatabase = (
   config: RenderConfig,
 ): { outcome: DatabaseOutcome; children: KubeChild[] } => {
   if (prepared.kind === 'keep') return { outcome: prepared.outcome, children: keepObservedChildren(view.children) };
-  const problem = engineProblem(prepared, config);
+  const problem = engineProblem(view, prepared, config);
   if (problem !== undefined) return { outcome: problem, children: keepObservedChildren(view.children) };
   const names = databaseNames(view.name);
   const observedSet = findObject(view.children, GROUP_KEYS.statefulSet, view.namespace, names.statefulSet);
