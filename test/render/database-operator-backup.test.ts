@@ -355,11 +355,7 @@ t.test('removing an optional field of the Backup storage is a change mariadb-ope
       },
       `${row.name}: refused, saying what`,
     );
-    t.same(
-      changed.children.map((c) => objAt(c)['kind']).sort(),
-      first.children.map((c) => objAt(c)['kind']).sort(),
-      `${row.name}: every child kept`,
-    );
+    t.same(changed.children.map((c) => objAt(c)['kind']).sort(), first.children.map((c) => objAt(c)['kind']).sort(), `${row.name}: every child kept`);
   }
 });
 
