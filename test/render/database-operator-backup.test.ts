@@ -304,10 +304,10 @@ t.test('a Backup that never succeeded is failing once a run is over: mariadb-ope
   for (const row of rows) {
     const result = sync(spec, observed(first, undefined, scheduled), [cronJob(row.status)]);
     const condition = conditionOf(result.status, 'BackupsFailing');
-    t.equal(condition?.['status'], row.failing ? 'True' : 'False', row.name);
+    t.equal(condition['status'], row.failing ? 'True' : 'False', row.name);
     if (!row.failing) continue;
     t.match(
-      condition?.['message'],
+      condition['message'],
       /has had no success since its run scheduled at 2026-01-0\dT02:00:00Z .*kubectl -n metal3 logs job\//,
       `${row.name}: says so and where the log is`,
     );
