@@ -4,7 +4,7 @@
  */
 import { isObj, valueAt, type Obj } from '../support/paths.js';
 import { waitFor, type RealCluster } from '../support/real-cluster.js';
-import { allReady, readyOf, text } from './parents.js';
+import { allReady, readyOf, settled, text } from './parents.js';
 
 /** One verdict of a row. */
 export type Check = { readonly name: string; readonly pass: boolean; readonly diag?: unknown };
@@ -32,21 +32,8 @@ const generationOf = (object: Obj | undefined): number => {
 /** The message of a refused request ('' when it was not refused). */
 const refusal = (answer: { readonly status: number; readonly body: unknown }): string => (answer.status >= 400 ? text(valueAt(answer.body, 'message')) : '');
 
-/** Waits until Metacontroller has written nothing in a namespace for `quietMs`, so that the rollout a change starts is over. */
-const rolledOut = async (cluster: RealCluster, namespace: string, quietMs = 7_000): Promise<void> => {
-  await waitFor(
-    'the change to be applied',
-    async () => {
-      const from = cluster.metacontrollerLog().length;
-      await new Promise((r) => setTimeout(r, quietMs));
-      const writes = cluster
-        .metacontrollerLog(from)
-        .lines.filter((l) => /^(Creating|Updating|Deleting)/.test(text(l['msg'])) && valueAt(l, 'parent', 'namespace') === namespace);
-      return writes.length === 0 ? true : undefined;
-    },
-    150_000,
-  );
-};
+/** Waits until the rollout a change starts in a namespace is over: Metacontroller silent there for 7 s. */
+const rolledOut = (cluster: RealCluster, namespace: string): Promise<void> => settled(cluster, new Set([namespace]), 7_000);
 
 /** The Deployment of an Ironic, and its generation, before and after a change that must roll it once. */
 const rollsOnce = async (cluster: RealCluster, namespace: string, change: () => Promise<Check[]>): Promise<Check[]> => {

@@ -38,3 +38,29 @@ export const allReady = async (cluster: RealCluster, namespace: string, timeoutM
     () => last.map(describeParent).join('; '),
   );
 };
+
+/** Metacontroller's log lines that write a child of a parent in `namespaces`, or report an error (any). */
+export const writesAndErrors = (lines: readonly Obj[], namespaces: ReadonlySet<string>): string[] =>
+  lines.flatMap((line) => {
+    const msg = text(line['msg']);
+    const child = valueAt(line, 'child');
+    const what = isObj(child) ? ` ${text(child['kind'])} ${text(child['namespace'])}/${text(child['name'])}` : '';
+    if (line['level'] === 'error') return [`error: ${msg} ${text(line['error'])}`];
+    return /^(Creating|Updating|Deleting)/.test(msg) && namespaces.has(text(valueAt(line, 'parent', 'namespace'))) ? [`${msg}${what}`] : [];
+  });
+
+/** Waits until Metacontroller has written nothing in `namespaces` (and logged no error) for `quietMs`: a change is applied. */
+export const settled = async (cluster: RealCluster, namespaces: ReadonlySet<string>, quietMs: number): Promise<void> => {
+  let seen: string[] = [];
+  await waitFor(
+    'Metacontroller to stop writing',
+    async () => {
+      const from = cluster.metacontrollerLog().length;
+      await new Promise((r) => setTimeout(r, quietMs));
+      seen = writesAndErrors(cluster.metacontrollerLog(from).lines, namespaces);
+      return seen.length === 0 ? true : undefined;
+    },
+    150_000,
+    () => seen.join('; '),
+  );
+};

@@ -10,10 +10,10 @@ import { basename, dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { yamlFilesUnder } from '../support/controllers.js';
 import { isObj, valueAt, type Obj } from '../support/paths.js';
-import { findControlPlane, realCluster, RESYNC_SECONDS, run, waitFor, type RealCluster } from '../support/real-cluster.js';
+import { findControlPlane, realCluster, RESYNC_SECONDS, run, type RealCluster } from '../support/real-cluster.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { DAY2_ROWS, failed, HA_ROW, HA_SWITCH } from './day2-rows.js';
-import { allReady, describeParent, PARENT_PLURALS, parentsIn, text } from './parents.js';
+import { allReady, describeParent, PARENT_PLURALS, parentsIn, settled, text, writesAndErrors } from './parents.js';
 import { celParityOnRealServer, uriFormatOnRealServer } from './cel-parity.js';
 
 const found = findControlPlane();
@@ -89,44 +89,16 @@ const changes = (before: ReadonlyMap<string, string>, after: ReadonlyMap<string,
   ...[...after.keys()].filter((key) => !before.has(key)).map((key) => `${key} created`),
 ];
 
-/** Metacontroller's log lines that write a child of a parent in `namespaces`, or report an error (any). */
-export const writesAndErrors = (lines: readonly Obj[], namespaces: ReadonlySet<string>): string[] =>
-  lines.flatMap((line) => {
-    const msg = text(line['msg']);
-    const child = valueAt(line, 'child');
-    const what = isObj(child) ? ` ${text(child['kind'])} ${text(child['namespace'])}/${text(child['name'])}` : '';
-    if (line['level'] === 'error') return [`error: ${msg} ${text(line['error'])}`];
-    return /^(Creating|Updating|Deleting)/.test(msg) && namespaces.has(text(valueAt(line, 'parent', 'namespace'))) ? [`${msg}${what}`] : [];
-  });
-
 const sleep = (ms: number): Promise<void> =>
   new Promise((r) => {
     setTimeout(r, ms);
   });
 
-/**
- * Waits until Metacontroller has written nothing for a resync period and a bit: the last steps of a change (a
- * finished upgrade Job deleted, a previous Secret let go) may follow the parent's Ready.
- */
-const settled = async (cluster: RealCluster, namespaces: ReadonlySet<string>): Promise<void> => {
-  let seen: string[] = [];
-  await waitFor(
-    'Metacontroller to stop writing',
-    async () => {
-      const from = cluster.metacontrollerLog().length;
-      await sleep(RESYNC_SECONDS * 1000 + 2000);
-      seen = writesAndErrors(cluster.metacontrollerLog(from).lines, namespaces);
-      return seen.length === 0 ? true : undefined;
-    },
-    90_000,
-    () => seen.join('; '),
-  );
-};
-
 /** Over `resyncs` resync periods, nothing of the namespaces changes and Metacontroller writes nothing. */
 const staysQuiet = async (t: Test, cluster: RealCluster, namespaces: ReadonlySet<string>, resyncs: number): Promise<void> => {
   const resources = await childResources(cluster);
-  await settled(cluster, namespaces);
+  // The last steps of a change (a finished upgrade Job deleted, a previous Secret let go) may follow Ready.
+  await settled(cluster, namespaces, RESYNC_SECONDS * 1000 + 2000);
   const log = cluster.metacontrollerLog().length;
   const before = await snapshot(cluster, resources, namespaces);
   await sleep(RESYNC_SECONDS * resyncs * 1000);
