@@ -408,7 +408,9 @@ export class MariaDBOperatorStandIn {
     let writes = 0;
     for (const kind of ['MariaDB', 'Database', 'User', 'Grant', 'Backup', 'Restore']) {
       for (const object of objects.filter((o) => o.kind === kind && o.metadata.deletionTimestamp === undefined)) {
-        writes += this.#reconcileOne(store, store.get(groupKeyOf(object), objectKeyOf(object)) ?? object, Date.parse(now));
+        // The current object: an earlier controller of this pass may have changed or deleted it (a bootstrap Restore).
+        const current = store.get(groupKeyOf(object), objectKeyOf(object));
+        if (current !== undefined) writes += this.#reconcileOne(store, current, Date.parse(now));
       }
     }
     return writes;
@@ -447,35 +449,34 @@ export class MariaDBOperatorStandIn {
       case 'Backup':
         // NOTE: the stand-in runs no CronJob: a scheduled Backup stays Scheduled (SetCompleteWithCronJob before a first run).
         if (isRecord(at(object, ['spec', 'schedule']))) return this.#setStatus(store, object, completeStatus(false, 'CronJobScheduled', 'Scheduled'));
-        return this.#reconcileOneShotBackup(store, object, now);
+        return this.#reconcileJobOf(store, object, now);
       case 'Restore':
-        // NOTE: the stand-in's restore Job always succeeds at once (SetCompleteWithJob of a complete Job).
-        return this.#setStatus(store, object, completeStatus(true, 'JobComplete', 'Success'));
+        return this.#reconcileJobOf(store, object, now);
       default:
         return this.#setStatus(store, object, mariadbOperatorReadyStatus(object));
     }
   }
 
   /**
-   * A Backup without a schedule runs once (BatchReconciler.reconcileJob): its Job, named as the Backup and owned by
-   * it, is created when missing (so deleting the Backup deletes the Job, and a new Backup runs a new one), and the
-   * Backup's Complete condition follows it (SetCompleteWithJob): True JobFailed, True JobComplete, else False
-   * JobRunning. The test plays the Job's pods (completeJob, failJob, or settleWorkloads). NOTE: the Job runs no
-   * mariadb-dump; its pod template is a placeholder.
+   * A one-shot Backup (a Backup without a schedule) or a Restore (BatchReconciler.reconcileJob, restore_controller.go):
+   * its Job, named as it and owned by it, is created when missing (so deleting it deletes the Job, and a new one runs
+   * a new Job), and its Complete condition follows the Job (SetCompleteWithJob): True
+   * JobFailed, True JobComplete, else False JobRunning. The test plays the Job's pods (completeJob, failJob, or
+   * settleWorkloads). NOTE: the Job runs no mariadb-dump nor restore; its pod template is a placeholder.
    */
-  #reconcileOneShotBackup(store: MariaDBOperatorStore, backup: KubeResource, now: number): number {
-    const key = objectKeyOf(backup);
+  #reconcileJobOf(store: MariaDBOperatorStore, owner: KubeResource, now: number): number {
+    const key = objectKeyOf(owner);
     const job = store.get('Job.batch/v1', key);
     if (job === undefined) {
-      store.create(oneShotBackupJob(backup));
-      return 1 + this.#setStatus(store, backup, transitioned(backup, completeStatus(false, 'JobRunning', 'Running'), now));
+      store.create(oneShotBackupJob(owner));
+      return 1 + this.#setStatus(store, owner, transitioned(owner, completeStatus(false, 'JobRunning', 'Running'), now));
     }
     const status = jobConditionTrue(job, 'Failed')
       ? completeStatus(true, 'JobFailed', 'Failed')
       : jobConditionTrue(job, 'Complete')
         ? completeStatus(true, 'JobComplete', 'Success')
         : completeStatus(false, 'JobRunning', 'Running');
-    return this.#setStatus(store, backup, transitioned(backup, status, now));
+    return this.#setStatus(store, owner, transitioned(owner, status, now));
   }
 
   /**
@@ -492,7 +493,9 @@ export class MariaDBOperatorStandIn {
       store.create(restoreOf(mariadb));
       return restoringStatus();
     }
-    if (!hasCondition(restore, 'Complete', 'True') || conditionOf(restore, 'Complete')?.['reason'] === 'JobFailed') return restoringStatus();
+    // As upstream: a Restore whose Job failed is Complete=True too (JobFailed), and counts as done: it is deleted
+    // (its Job with it) and the MariaDB reports BackupRestored=True, whatever the Job did.
+    if (!hasCondition(restore, 'Complete', 'True')) return restoringStatus();
     store.delete(`Restore.${MARIADB_API_VERSION}`, key);
     return undefined;
   }

@@ -365,3 +365,42 @@ t.test("the webhook's Backup priorityClassName: set where unset and removed are 
   t.equal(mariadbOperatorDenial(backup('a'), backup('a')), undefined, 'unchanged');
   t.match(mariadbOperatorDenial(backup('a'), backup('b')), /spec\.priorityClassName: Invalid value: "b": field is immutable/, 'changed');
 });
+
+t.test('the Restore controller: a Restore runs its Job, named as it and owned by it, and its Complete condition follows the Job for good', async (t) => {
+  const o = operator();
+  const restore = o.store.create(object('Restore', { mariaDbRef: { name: 'm' }, volume: { persistentVolumeClaim: { claimName: 'b' } } }, 'r'));
+  o.reconcile();
+  const complete = (): Json | undefined =>
+    (((o.store.get(`Restore.${API}`, `${NS}/r`)?.['status'] as Json | undefined)?.['conditions'] as Json[] | undefined) ?? [])[0];
+  const job = present(o.store.get('Job.batch/v1', `${NS}/r`), 'the Job of the Restore');
+  t.match(job.metadata.ownerReferences, [{ kind: 'Restore', name: 'r', uid: restore.metadata.uid, controller: true }]);
+  t.match(complete(), { status: 'False', reason: 'JobRunning' });
+  o.store.updateStatus(job, failedJobStatus('2026-01-01T00:01:00Z'));
+  o.reconcile();
+  t.match(complete(), { status: 'True', reason: 'JobFailed', message: 'Failed' });
+  o.reconcile();
+  t.ok(o.store.get(`Restore.${API}`, `${NS}/r`), 'a Restore of its own is never deleted, failed or not');
+});
+
+t.test('a bootstrap restore whose Job failed counts as done, as upstream: the Restore is deleted and the MariaDB reports BackupRestored', async (t) => {
+  const o = operator();
+  const bootstrapFrom = { backupContentType: 'Logical', volume: { persistentVolumeClaim: { claimName: 'b' } } };
+  const stored = present(o.store.get(`MariaDB.${API}`, `${NS}/m`));
+  o.store.update({ ...stored, spec: { ...(stored['spec'] as Json), bootstrapFrom } });
+  o.reconcile();
+  o.reconcile();
+  const job = present(o.store.get('Job.batch/v1', `${NS}/m-restore`), 'the Job of the bootstrap Restore');
+  o.store.updateStatus(job, failedJobStatus('2026-01-01T00:01:00Z'));
+  o.reconcile();
+  o.reconcile();
+  t.equal(o.store.get(`Restore.${API}`, `${NS}/m-restore`), undefined, 'the failed Restore is deleted');
+  const conditions = (present(o.store.get(`MariaDB.${API}`, `${NS}/m`))['status'] as Json | undefined)?.['conditions'];
+  t.match(
+    conditions,
+    [
+      { type: 'Ready', status: 'True' },
+      { type: 'BackupRestored', status: 'True' },
+    ],
+    'and the MariaDB reads as restored',
+  );
+});
