@@ -10,7 +10,7 @@ import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } f
 import type { UsedBy } from '../api/used-by.js';
 import type { CelRule, PrinterColumn } from '../crd/crd.js';
 import type { HookContext } from '../hooks/context.js';
-import { groupKeyOfType, JOBS, PERSISTENT_VOLUME_CLAIMS, SECRETS, type ResourceType } from './resources.js';
+import { groupKeyOfType, JOBS, MARIADB_RESTORES, PERSISTENT_VOLUME_CLAIMS, SECRETS, type ResourceType } from './resources.js';
 
 /** Metacontroller's child update methods (the Rolling ones are not used here). */
 export type UpdateStrategy = 'OnDelete' | 'Recreate' | 'InPlace';
@@ -87,10 +87,10 @@ export const parentIdentity = (kind: string): Pick<ParentKind, 'kind' | 'apiVers
 /**
  * NOTE: generated Secrets are OnDelete (a sync that missed the live object can never overwrite a password
  * in use); Jobs are OnDelete (their pod template is immutable); PersistentVolumeClaims are OnDelete (their spec
- * is immutable but for a size that only grows: a claim is never replaced, its data stays); everything else is
- * updated in place.
+ * is immutable but for a size that only grows: a claim is never replaced, its data stays); a mariadb-operator
+ * Restore is OnDelete (it runs once; its source is immutable); everything else is updated in place.
  */
-const ON_DELETE: readonly ResourceType[] = [SECRETS, JOBS, PERSISTENT_VOLUME_CLAIMS];
+const ON_DELETE: readonly ResourceType[] = [SECRETS, JOBS, PERSISTENT_VOLUME_CLAIMS, MARIADB_RESTORES];
 
 const strategyOf = (type: ResourceType): UpdateStrategy => (ON_DELETE.some((t) => groupKeyOfType(t) === groupKeyOfType(type)) ? 'OnDelete' : 'InPlace');
 

@@ -10,6 +10,7 @@ import {
   MARIADB_BACKUPS,
   MARIADB_DATABASES,
   MARIADB_GRANTS,
+  MARIADB_RESTORES,
   MARIADB_USERS,
   MARIADBS,
   PERSISTENT_VOLUME_CLAIMS,
@@ -37,7 +38,7 @@ export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
   childTypes: [
     ...children(SECRETS, CONFIG_MAPS, STATEFUL_SETS, SERVICES, CRON_JOBS, PERSISTENT_VOLUME_CLAIMS, JOBS),
     // Engine MariaDBOperator: for clusters with mariadb-operator only.
-    ...overlayChildren('mariadb-operator', MARIADBS, MARIADB_DATABASES, MARIADB_USERS, MARIADB_GRANTS, MARIADB_BACKUPS),
+    ...overlayChildren('mariadb-operator', MARIADBS, MARIADB_DATABASES, MARIADB_USERS, MARIADB_GRANTS, MARIADB_BACKUPS, MARIADB_RESTORES),
   ],
   controllerName: 'ironicdatabase',
   metricLabel: 'IronicDatabase',

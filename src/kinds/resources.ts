@@ -36,7 +36,10 @@ export const MARIADB_DATABASES: ResourceType = { kind: 'Database', apiVersion: '
 export const MARIADB_USERS: ResourceType = { kind: 'User', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'users' };
 export const MARIADB_GRANTS: ResourceType = { kind: 'Grant', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'grants' };
 export const MARIADB_BACKUPS: ResourceType = { kind: 'Backup', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'backups' };
-/** Read only (the Restore mariadb-operator makes for a MariaDB's bootstrapFrom, for a failed restore): never a child. */
+/**
+ * A child (the hooks' own Restore that fills a new Galera cluster) and read (the Restore mariadb-operator made for the
+ * bootstrapFrom of a cluster made before it).
+ */
 export const MARIADB_RESTORES: ResourceType = { kind: 'Restore', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'restores' };
 
 /** Every built-in (not ironic.metal3.io) resource type the project knows, for lookups by plural or kind. */

@@ -97,11 +97,11 @@ const EXPECTED_CHILDREN: Record<string, { apiVersion: string; resource: string; 
 const UPGRADE_BACKUPS = { apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'backups', method: 'OnDelete' };
 const SERVICE_MONITORS = { apiVersion: 'monitoring.coreos.com/v1', resource: 'servicemonitors', method: 'InPlace' };
 // The mariadb-operator objects of engine MariaDBOperator, all updated in place.
-const MARIADB_OPERATOR_CHILDREN = ['mariadbs', 'databases', 'users', 'grants', 'backups'].map((resource) => ({
-  apiVersion: 'k8s.mariadb.com/v1alpha1',
-  resource,
-  method: 'InPlace',
-}));
+const MARIADB_OPERATOR_CHILDREN = [
+  ...['mariadbs', 'databases', 'users', 'grants', 'backups'].map((resource) => ({ apiVersion: 'k8s.mariadb.com/v1alpha1', resource, method: 'InPlace' })),
+  // The Restore that fills a new cluster runs once and is never updated nor deleted.
+  { apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'restores', method: 'OnDelete' },
+];
 // CompositeController name -> parent plural, route prefix and golden directory, for every parent kind.
 const CONTROLLERS: Readonly<Record<string, { readonly resource: string; readonly prefix: string; readonly golden: string }>> = Object.fromEntries(
   PARENT_KINDS.map((kind) => [kind.controllerName, { resource: kind.plural, prefix: `/${kind.hookPath}/`, golden: `test/golden/${kind.hookPath}` }]),
