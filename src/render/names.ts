@@ -22,6 +22,8 @@ export const LABELS = {
   retiredWorkload: `${LABEL_PREFIX}/retired-workload`,
   /** Annotation: when a retired workload was first seen without pods. */
   podsGoneSince: `${LABEL_PREFIX}/pods-gone-since`,
+  /** Annotation: the backup a Galera cluster is to be filled from by the hooks' own Restore (a new cluster only). */
+  restoreFrom: `${LABEL_PREFIX}/restore-from`,
   managedBy: 'app.kubernetes.io/managed-by',
 } as const;
 
@@ -200,6 +202,8 @@ export type DatabaseNames = {
   readonly mariadbBackup: string;
   /** The Restore mariadb-operator creates for a MariaDB bootstrapped from a backup (RestoreKey): `<MariaDB>-restore`. */
   readonly mariadbRestore: string;
+  /** The hooks' own Restore that fills a new Galera cluster (its Job is named as it: a label value, 63 characters). */
+  readonly mariadbDataRestore: string;
   /**
    * The User and Grant of a database user while the MariaDB's own name is held by those of another user
    * (mariadb-operator never renames a user: a new one gets new objects, and the old ones are dropped).
@@ -239,6 +243,7 @@ const workOutDatabaseNames = (name: string): DatabaseNames => {
     rootPassword: objectName(name, '-database-root'),
     mariadbBackup: `${fitTo(mariadb, CRON_JOB_NAME_MAX - '-backup'.length)}-backup`,
     mariadbRestore: `${mariadb}-restore`,
+    mariadbDataRestore: fitTo(`${mariadb}-restore-backup`, 63),
     otherUser: (username) => objectName(mariadb, `-${shortHash(username)}`),
     userPassword: (user, hash) => objectName(user, `-password-${hash.slice(0, CONTENT_HASH_LENGTH)}`),
   };

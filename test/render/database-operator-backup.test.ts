@@ -198,12 +198,6 @@ t.test('status.backup from the CronJob of the Backup and its Complete condition;
   );
 });
 
-const RESTORING = {
-  conditions: [
-    { type: 'Ready', status: 'False', reason: 'RestoreBackup', message: 'Restoring backup' },
-    { type: 'BackupRestored', status: 'False', reason: 'RestoreBackup', message: 'Restoring backup' },
-  ],
-};
 const RESTORED = {
   conditions: [
     { type: 'Ready', status: 'True', reason: 'StatefulSetReady', message: 'Running' },
@@ -211,61 +205,107 @@ const RESTORED = {
   ],
 };
 
-t.test('spec.restoreFrom: a new MariaDB bootstraps from the backup, and the database is Ready only once restored', async (t) => {
-  const spec = { restoreFrom: { backup: 'backup.2026-01-01T02:30:00Z.sql.gz', claimName: 'old-backups' } };
-  const first = sync(spec);
-  const mariadb = one(first, 'MariaDB');
-  t.doesNotThrow(() => validateK8s(mariadb));
-  t.same(objAt(mariadb, 'spec')['bootstrapFrom'], {
-    backupContentType: 'Logical',
-    volume: { persistentVolumeClaim: { claimName: 'old-backups' } },
-    targetRecoveryTime: '2026-01-01T02:30:00Z',
-  });
-  const latest = one(sync({ restoreFrom: { backup: 'latest', s3: S3 } }, {}, [S3_SECRET, S3_CA]), 'MariaDB');
-  t.doesNotThrow(() => validateK8s(latest));
-  t.match(objAt(latest, 'spec')['bootstrapFrom'], { backupContentType: 'Logical', s3: { bucket: 'metal3', tls: { enabled: true } } });
-  t.equal(objAt(latest, 'spec', 'bootstrapFrom')['targetRecoveryTime'], undefined, 'latest: the newest backup when it runs');
-  t.same(objAt(one(sync({ restoreFrom: { backup: 'latest' } }), 'MariaDB'), 'spec', 'bootstrapFrom')['volume'], {
-    persistentVolumeClaim: { claimName: 'ironic-db-database-backup' },
-  });
+/** Every mariadb-operator object observed Ready, the Restore with `restoreStatus`. */
+const observedRestore = (result: { children: unknown[] }, restoreStatus: Obj | undefined): Children =>
+  observeAll(
+    result.children.map((c) => objAt(c)),
+    {},
+    (o) => (o['kind'] === 'Restore' ? restoreStatus : String(o['apiVersion']).startsWith('k8s.mariadb.com/') ? mariadbOperatorReady() : undefined),
+  );
 
-  const restoring = sync(spec, observed(first, RESTORING), [primaryService()]);
-  t.match(conditionOf(restoring.status, 'Ready'), {
-    status: 'False',
-    message: /^restoring backup backup\.2026-01-01T02:30:00Z\.sql\.gz of claim old-backups into the Galera cluster: Restoring backup/,
-  });
-  t.equal(objAt(restoring.status)['restoredFrom'], undefined);
-
-  // The Galera nodes report Ready before BackupRestored: still not Ready.
-  const early = { conditions: [{ type: 'Ready', status: 'True', reason: 'StatefulSetReady', message: 'Running' }] };
-  t.match(conditionOf(sync(spec, observed(first, early), [primaryService()]).status, 'Ready'), { status: 'False', message: /^restoring backup/ });
-
-  const failedRestore = {
-    apiVersion: 'k8s.mariadb.com/v1alpha1',
-    kind: 'Restore',
-    metadata: { name: 'ironic-db-database-restore', namespace: 'metal3' },
-    spec: { mariaDbRef: { name: 'ironic-db-database' } },
-    status: { conditions: [{ type: 'Complete', status: 'True', reason: 'JobFailed', message: 'Failed' }] },
-  };
-  const failed = sync(spec, observed(first, RESTORING), [primaryService(), failedRestore]);
-  t.match(conditionOf(failed.status, 'Ready'), {
-    status: 'False',
-    message:
-      /^restoring backup .* failed: mariadb-operator's Restore ironic-db-database-restore reports its Job failed; the database is not used until it is restored/,
-  });
-
-  const restored = sync(spec, observed(first, RESTORED), [primaryService()]);
-  t.match(conditionOf(restored.status, 'Ready'), { status: 'True' });
-  t.equal(objAt(restored.status)['restoredFrom'], 'backup.2026-01-01T02:30:00Z.sql.gz');
+const completeCondition = (status: 'True' | 'False', reason: string, message: string): Obj => ({
+  conditions: [{ type: 'Complete', status, reason, message, lastTransitionTime: '2026-01-01T00:00:00Z' }],
 });
 
-t.test('bootstrapFrom is read once: kept as the MariaDB has it, and refused on an existing cluster', async (t) => {
+t.test(
+  "spec.restoreFrom: the new cluster runs, then the hooks' own Restore fills it; Ready and the Backup only once it reports its Job complete",
+  async (t) => {
+    const spec = { restoreFrom: { backup: 'backup.2026-01-01T02:30:00Z.sql.gz', claimName: 'old-backups' }, backup: { schedule: '30 2 * * *' } };
+    const first = sync(spec);
+    const mariadb = one(first, 'MariaDB');
+    t.equal(objAt(mariadb, 'spec')['bootstrapFrom'], undefined, 'no bootstrapFrom: mariadb-operator counts a failed bootstrap restore as done');
+    t.same(
+      objAt(mariadb, 'metadata')['annotations'],
+      { 'ironic.metal3.io/restore-from': 'backup.2026-01-01T02:30:00Z.sql.gz' },
+      'the MariaDB says it is to be filled',
+    );
+    t.same(childrenOf(first, 'Restore'), [], 'no Restore before the cluster runs');
+    t.same(childrenOf(first, 'Backup'), [], 'no Backup before the restore is proven');
+    t.match(conditionOf(first.status, 'Ready'), {
+      status: 'False',
+      message: /^waiting for the Galera cluster before restoring backup backup\.2026-01-01T02:30:00Z\.sql\.gz of claim old-backups/,
+    });
+
+    const running = sync(spec, observed(first), [primaryService()]);
+    const restore = one(running, 'Restore');
+    t.doesNotThrow(() => validateK8s(restore));
+    t.same(restore['metadata'], { name: 'ironic-db-database-restore-backup', namespace: 'metal3', labels: objAt(mariadb, 'metadata')['labels'] });
+    t.same(restore['spec'], {
+      mariaDbRef: { name: 'ironic-db-database' },
+      volume: { persistentVolumeClaim: { claimName: 'old-backups' } },
+      targetRecoveryTime: '2026-01-01T02:30:00Z',
+    });
+    t.same(childrenOf(running, 'Backup'), [], 'still no Backup');
+    const latest = one(
+      sync({ restoreFrom: { backup: 'latest', s3: S3 } }, observed(sync({ restoreFrom: { backup: 'latest', s3: S3 } }, {}, [S3_SECRET, S3_CA])), [
+        S3_SECRET,
+        S3_CA,
+        primaryService(),
+      ]),
+      'Restore',
+    );
+    t.doesNotThrow(() => validateK8s(latest));
+    t.match(objAt(latest, 'spec'), { s3: { bucket: 'metal3', tls: { enabled: true } } });
+    t.equal(objAt(latest, 'spec')['targetRecoveryTime'], undefined, 'latest: the newest backup when it runs');
+
+    const inProgress = sync(spec, observedRestore(running, completeCondition('False', 'JobRunning', 'Running')), [primaryService()]);
+    t.match(conditionOf(inProgress.status, 'Ready'), {
+      status: 'False',
+      message: /^restoring backup backup\.2026-01-01T02:30:00Z\.sql\.gz of claim old-backups into the Galera cluster: Running/,
+    });
+    t.equal(objAt(inProgress.status)['restoredFrom'], undefined);
+
+    const failed = sync(spec, observedRestore(running, completeCondition('True', 'JobFailed', 'Failed')), [primaryService()]);
+    t.match(conditionOf(failed.status, 'Ready'), {
+      status: 'False',
+      reason: 'DatabaseFailed',
+      message:
+        /^restoring backup .* failed: mariadb-operator's Restore ironic-db-database-restore-backup reports its Job failed; the database is not used and no backup is taken until a restore succeeds: see kubectl -n metal3 logs job\/ironic-db-database-restore-backup, .*delete the Restore ironic-db-database-restore-backup to run it again/,
+    });
+    t.equal(objAt(failed.status)['restoredFrom'], undefined, 'a failed restore is never recorded as one');
+    t.equal(childrenOf(failed, 'Restore').length, 1, 'the failed Restore is kept, with its log');
+    t.same(childrenOf(failed, 'Backup'), [], 'no Backup over the good files');
+
+    const restored = sync(spec, observedRestore(running, completeCondition('True', 'JobComplete', 'Success')), [primaryService()]);
+    t.match(conditionOf(restored.status, 'Ready'), { status: 'True' });
+    t.equal(objAt(restored.status)['restoredFrom'], 'backup.2026-01-01T02:30:00Z.sql.gz');
+    t.equal(childrenOf(restored, 'Backup').length, 1, 'the Backup once restored');
+    const later = sync(spec, observedRestore(restored, completeCondition('True', 'JobComplete', 'Success')), [primaryService()], objAt(restored.status));
+    t.equal(childrenOf(later, 'Restore').length, 1, 'the Restore stays: made again, it would replay the backup over the live database');
+    t.match(conditionOf(later.status, 'Ready'), { status: 'True' });
+  },
+);
+
+t.test('how a cluster is filled is read once: a cluster made with bootstrapFrom keeps it, and a restore added to a live cluster is refused', async (t) => {
   const spec = { restoreFrom: { backup: 'latest', claimName: 'old-backups' } };
-  const first = sync(spec);
-  const children = observed(first, RESTORED);
-  const removed = sync({}, children, [primaryService()]);
-  t.same(objAt(one(removed, 'MariaDB'), 'spec')['bootstrapFrom'], objAt(one(first, 'MariaDB'), 'spec')['bootstrapFrom'], 'kept when restoreFrom is removed');
-  t.match(conditionOf(removed.status, 'Ready'), { status: 'True' });
+  // A cluster made by an earlier version with bootstrapFrom, restored by mariadb-operator.
+  const bootstrapFrom = { backupContentType: 'Logical', volume: { persistentVolumeClaim: { claimName: 'old-backups' } } };
+  const made = sync({});
+  const withBootstrap = observeAll(
+    made.children.map((c) => {
+      const o = objAt(c);
+      return o['kind'] === 'MariaDB' ? { ...o, spec: { ...objAt(o, 'spec'), bootstrapFrom } } : o;
+    }),
+    {},
+    (o) => (o['kind'] === 'MariaDB' ? RESTORED : String(o['apiVersion']).startsWith('k8s.mariadb.com/') ? mariadbOperatorReady() : undefined),
+  );
+  const kept = sync(spec, withBootstrap, [primaryService()]);
+  t.same(objAt(one(kept, 'MariaDB'), 'spec')['bootstrapFrom'], bootstrapFrom, 'kept as the MariaDB has it');
+  t.same(childrenOf(kept, 'Restore'), [], 'and no Restore of the hooks');
+  t.match(conditionOf(kept.status, 'Ready'), { status: 'True' });
+  t.equal(objAt(kept.status)['restoredFrom'], 'latest');
+  const removed = sync({}, withBootstrap, [primaryService()]);
+  t.same(objAt(one(removed, 'MariaDB'), 'spec')['bootstrapFrom'], bootstrapFrom, 'kept when restoreFrom is removed');
 
   const plain = observed(sync({}), RESTORED);
   const added = sync(spec, plain, [primaryService()]);
@@ -275,6 +315,7 @@ t.test('bootstrapFrom is read once: kept as the MariaDB has it, and refused on a
     message: /^spec\.restoreFrom: the Galera cluster of this IronicDatabase exists already, and a restore is only for a new one/,
   });
   t.equal(objAt(one(added, 'MariaDB'), 'spec')['bootstrapFrom'], undefined, 'never added to a live cluster');
+  t.same(childrenOf(added, 'Restore'), [], 'nor a Restore');
 });
 
 t.test('a Backup that never succeeded is failing once a run is over: mariadb-operator reports Scheduled until a first success', async (t) => {

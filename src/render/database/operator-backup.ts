@@ -63,19 +63,41 @@ export const renderMariaDBBackup = (input: DatabaseRenderInput): KubeChild | und
 const backupTime = (file: string): string | undefined => /^backup\.([^.]+)\.sql/.exec(file)?.[1];
 
 /**
- * bootstrapFrom of a new MariaDB (spec.restoreFrom): mariadb-operator creates a Restore once the Galera nodes
- * run, and reports the MariaDB Ready only after it completed (BackupRestored). It restores the newest backup of
- * the claim or bucket that is not newer than targetRecoveryTime: the named file's time, or now for `latest`.
+ * Where a restore reads (spec.restoreFrom): the claim as a volume, or the bucket, and for a named file its time,
+ * mariadb-operator's targetRecoveryTime (it restores the newest backup not newer than that; `latest`: the newest).
  */
-export const renderBootstrapFrom = (input: DatabaseRenderInput): Spec | undefined => {
+const restoreSource = (input: DatabaseRenderInput): Spec | undefined => {
   const restore = input.model.restore;
   if (restore === undefined) return undefined;
   const time = backupTime(restore.backup);
   return {
-    backupContentType: 'Logical',
     ...(restore.s3 !== undefined
       ? { s3: operatorS3(restore.s3) }
       : { volume: { persistentVolumeClaim: { claimName: restore.claimName ?? databaseNames(input.name).mariadbBackup } } }),
     ...(time !== undefined && { targetRecoveryTime: time }),
+  };
+};
+
+/** bootstrapFrom as a MariaDB made before the hooks' own Restore had it (a logical backup of spec.restoreFrom). */
+export const renderBootstrapFrom = (input: DatabaseRenderInput): Spec | undefined => {
+  const source = restoreSource(input);
+  return source === undefined ? undefined : { backupContentType: 'Logical', ...source };
+};
+
+/**
+ * The hooks' own Restore of spec.restoreFrom into a new, running Galera cluster. Not bootstrapFrom: mariadb-operator
+ * counts a bootstrap Restore whose Job failed as complete, deletes it and reports the MariaDB restored
+ * (mariadb_controller.go, pkg/condition/complete.go), so a failed restore read as a good one. Nobody deletes this
+ * one: its Complete condition says JobComplete or JobFailed for good, and its Job (named as it) keeps the log.
+ */
+export const renderMariaDBRestore = (input: DatabaseRenderInput): KubeChild | undefined => {
+  const source = restoreSource(input);
+  if (source === undefined) return undefined;
+  const names = databaseNames(input.name);
+  return {
+    apiVersion: MARIADB_API_VERSION,
+    kind: 'Restore',
+    metadata: { name: names.mariadbDataRestore, namespace: input.namespace, labels: databaseLabels(input.name) },
+    spec: { mariaDbRef: { name: names.mariadb }, ...source },
   };
 };

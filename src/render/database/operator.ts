@@ -7,7 +7,7 @@
  */
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { toChild, type KubeChild } from '../child.js';
-import { databaseNames } from '../names.js';
+import { databaseNames, LABELS } from '../names.js';
 import { base64, databaseLabels } from '../meta.js';
 import { DATABASE_SCHEMA, MARIADB_PORT, type DatabaseRenderInput } from './input.js';
 import { connectionBudget } from '../../api/shared/constants.js';
@@ -62,10 +62,14 @@ const ONE_NODE_EACH: Spec = { affinity: { antiAffinityEnabled: true } };
  */
 const ONE_NODE_AT_A_TIME: Spec = { podDisruptionBudget: { maxUnavailable: 1 } };
 
-/** The MariaDB; `bootstrapFrom`: the backup a new cluster is filled from (operator-backup.ts), or the one it was. */
-export const renderMariaDB = (input: DatabaseRenderInput, bootstrapFrom?: Spec): KubeChild => {
+/**
+ * The MariaDB; `bootstrapFrom`: the backup a cluster made before the hooks' own Restore was filled from (kept as
+ * mariadb-operator has it); `restoreFrom`: the backup a new cluster is to be filled from by the hooks' Restore,
+ * recorded on it so that a later sync tells it from a cluster a restore was added to.
+ */
+export const renderMariaDB = (input: DatabaseRenderInput, bootstrapFrom?: Spec, restoreFrom?: string): KubeChild => {
   const { model } = input;
-  return object(input, 'MariaDB', {
+  const mariadb = object(input, 'MariaDB', {
     ...(bootstrapFrom !== undefined && { bootstrapFrom }),
     ...(model.image !== undefined && { image: model.image }),
     replicas: model.replicas,
@@ -83,6 +87,7 @@ export const renderMariaDB = (input: DatabaseRenderInput, bootstrapFrom?: Spec):
     ...(Object.keys(model.nodeSelector).length > 0 && { nodeSelector: model.nodeSelector }),
     ...(model.resources !== undefined && { resources: model.resources }),
   });
+  return restoreFrom === undefined ? mariadb : { ...mariadb, metadata: { ...mariadb.metadata, annotations: { [LABELS.restoreFrom]: restoreFrom } } };
 };
 
 export const renderMariaDBDatabase = (input: DatabaseRenderInput): KubeChild =>
@@ -150,9 +155,9 @@ export const renderMariaDBGrant = (input: DatabaseRenderInput, name: string): Ku
  * Every child of an IronicDatabase with engine MariaDBOperator but its Backup, in a fixed order; `user` names the
  * User, its Grant and password; `bootstrapFrom` goes into the MariaDB.
  */
-export const renderOperatorChildren = (input: DatabaseRenderInput, user: OperatorUser, bootstrapFrom?: Spec): KubeChild[] => [
+export const renderOperatorChildren = (input: DatabaseRenderInput, user: OperatorUser, bootstrapFrom?: Spec, restoreFrom?: string): KubeChild[] => [
   ...[renderDatabaseCredentials(input), renderUserPassword(input, user)].filter((c) => c !== undefined).map(toChild),
-  renderMariaDB(input, bootstrapFrom),
+  renderMariaDB(input, bootstrapFrom, restoreFrom),
   renderMariaDBDatabase(input),
   renderMariaDBUser(input, user),
   renderMariaDBGrant(input, user.name),

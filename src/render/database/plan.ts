@@ -11,7 +11,7 @@ import { backupStatus, backupsFailingCondition, jobPodMessage, previousBackup, r
 import { parseIronicDatabase } from '../../api/ironic-database/parse.js';
 import { keepObserved, keepObservedChildren, toChild, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
-import { databaseNames, type DatabaseNames } from '../names.js';
+import { databaseNames, LABELS, type DatabaseNames } from '../names.js';
 import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
 import { dataOf, findObject, isRecord, pathOf, textOf } from '../observed.js';
 import { canonicalJson, keyedContentHash } from '../meta.js';
@@ -38,7 +38,7 @@ import type { DatabaseEngine } from '../../api/shared/constants.js';
 import { compareQuantities, parseQuantity } from '../../api/shared/quantity.js';
 import { hostCovered } from '../../crypto/certificates.js';
 import { MARIADB_API_VERSION, renderOperatorChildren } from './operator.js';
-import { renderBootstrapFrom, renderMariaDBBackup } from './operator-backup.js';
+import { renderMariaDBBackup, renderMariaDBRestore } from './operator-backup.js';
 import { operatorBackupStatus, operatorBackupsFailing, operatorRestoreState } from './operator-backup-status.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } from '../../api/shared/constants.js';
 import { previousUsers, userObjectName } from './users.js';
@@ -293,8 +293,11 @@ const operatorReadiness = (view: ParentView, children: readonly KubeChild[]): Re
   const primary = findObject(view.related, GROUP_KEYS.service, view.namespace, service);
   return combineReadiness(
     [
-      // A Backup has no Ready condition (its Complete one is the backups' state, in status.backup).
-      ...children.filter((c) => c.apiVersion === MARIADB_API_VERSION && c.kind !== 'Backup').map((c) => operatorObjectReadiness(view, c)),
+      // A Backup and a Restore have no Ready condition (a Backup's Complete is the backups' state, in status.backup;
+      // a Restore's the restore's, in restoreReadiness).
+      ...children
+        .filter((c) => c.apiVersion === MARIADB_API_VERSION && c.kind !== 'Backup' && c.kind !== 'Restore')
+        .map((c) => operatorObjectReadiness(view, c)),
       primary === undefined ? progressing(`waiting for mariadb-operator to create Service ${service} of the Galera primary`) : serviceReadiness(primary),
     ],
     'the Galera cluster, its database, user and grant are ready',
@@ -303,20 +306,26 @@ const operatorReadiness = (view: ParentView, children: readonly KubeChild[]): Re
 
 type Plan = { outcome: DatabaseOutcome; children: KubeChild[] };
 
+/** How a Galera cluster is filled from spec.restoreFrom: not at all, by bootstrapFrom (a cluster made so), or by the hooks' Restore. */
+type GaleraRestore =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'bootstrap'; readonly bootstrapFrom: Record<string, unknown> }
+  | { readonly kind: 'own'; readonly backup: string };
+
 /**
- * The bootstrapFrom of the MariaDB: once it exists, the one it was created with (mariadb-operator refuses a change,
- * and restores only when it is created), else the one of spec.restoreFrom. A restoreFrom added to an existing
- * cluster is refused: mariadb-operator would replay the backup over the live database.
+ * How this cluster is filled from a backup. A new one (no MariaDB yet) by the hooks' own Restore, recorded on the
+ * MariaDB (its restore-from annotation). One made with bootstrapFrom keeps it (mariadb-operator refuses a change,
+ * and restores only when it is created). A restoreFrom added to a cluster that exists is refused: the backup would
+ * be replayed over the live database.
  */
-const bootstrapOf = (view: ParentView, input: DatabaseRenderInput): { bootstrapFrom?: Record<string, unknown> } | { problem: DatabaseOutcome } => {
+const galeraRestoreOf = (view: ParentView, input: DatabaseRenderInput): GaleraRestore | { problem: DatabaseOutcome } => {
+  const restore = input.model.restore;
   const mariadb = findObject(view.children, GROUP_KEYS.mariadb, view.namespace, databaseNames(view.name).mariadb);
-  if (mariadb === undefined) {
-    const rendered = renderBootstrapFrom(input);
-    return rendered !== undefined ? { bootstrapFrom: rendered } : {};
-  }
+  if (mariadb === undefined) return restore === undefined ? { kind: 'none' } : { kind: 'own', backup: restore.backup };
   const observed = pathOf(mariadb, 'spec', 'bootstrapFrom');
-  if (isRecord(observed)) return { bootstrapFrom: observed };
-  if (input.model.restore === undefined) return {};
+  if (isRecord(observed)) return { kind: 'bootstrap', bootstrapFrom: observed };
+  if (restore === undefined) return { kind: 'none' };
+  if (textOf(pathOf(mariadb, 'metadata', 'annotations', LABELS.restoreFrom)) !== undefined) return { kind: 'own', backup: restore.backup };
   return {
     problem: {
       kind: 'invalidSpec',
@@ -324,6 +333,20 @@ const bootstrapOf = (view: ParentView, input: DatabaseRenderInput): { bootstrapF
         'spec.restoreFrom: the Galera cluster of this IronicDatabase exists already, and a restore is only for a new one (mariadb-operator would replay the backup over the live database); remove restoreFrom, or create a new IronicDatabase with it',
     },
   };
+};
+
+/** Where the hooks' own Restore stands: not made yet, running (with what it says), complete, or failed. */
+type OwnRestoreState =
+  { readonly state: 'absent' } | { readonly state: 'running'; readonly message?: string } | { readonly state: 'complete' } | { readonly state: 'failed' };
+
+/** The hooks' Restore from its Complete condition (pkg/condition/complete.go: True JobComplete or True JobFailed, for good). */
+const ownRestoreState = (view: ParentView): OwnRestoreState => {
+  const restore = findObject(view.children, GROUP_KEYS.mariadbRestore, view.namespace, databaseNames(view.name).mariadbDataRestore);
+  if (restore === undefined) return { state: 'absent' };
+  const complete = findCondition(restore['status'], 'Complete');
+  if (complete?.status === 'True') return textOf(complete.reason) === 'JobFailed' ? { state: 'failed' } : { state: 'complete' };
+  const message = textOf(complete?.message);
+  return message !== undefined ? { state: 'running', message } : { state: 'running' };
 };
 
 /** A value Go decodes to its zero value ('', false, 0, an empty map or list): leaving it out changes nothing to the webhook. */
@@ -393,13 +416,15 @@ const priorityClassStep = (view: ParentView, backup: KubeChild | undefined): Kub
   return { ...backup, spec: rest };
 };
 
-/** While a new cluster is filled from a backup: Ready=False saying so, or failed when mariadb-operator's Restore failed. */
-const restoreReadiness = (view: ParentView, input: DatabaseRenderInput, asked: Readiness): Readiness => {
-  const restore = input.model.restore;
-  if (restore === undefined || textOf(pathOf(view.status, 'restoredFrom')) !== undefined) return asked;
+/** What the restore of spec.restoreFrom reads, for messages: `backup latest of claim x`. */
+const restoreWhat = (view: ParentView, restore: NonNullable<DatabaseRenderInput['model']['restore']>): string => {
+  const source = restore.s3 !== undefined ? `bucket ${restore.s3.bucket}` : `claim ${restore.claimName ?? databaseNames(view.name).mariadbBackup}`;
+  return `backup ${restore.backup} of ${source}`;
+};
+
+/** A cluster made with bootstrapFrom: restoring until mariadb-operator reports BackupRestored, failed while its Restore says so. */
+const bootstrapReadiness = (view: ParentView, what: string, asked: Readiness): Readiness => {
   const names = databaseNames(view.name);
-  const source = restore.s3 !== undefined ? `bucket ${restore.s3.bucket}` : `claim ${restore.claimName ?? names.mariadbBackup}`;
-  const what = `backup ${restore.backup} of ${source}`;
   const state = operatorRestoreState(
     findObject(view.children, GROUP_KEYS.mariadb, view.namespace, names.mariadb),
     findObject(view.related, GROUP_KEYS.mariadbRestore, view.namespace, names.mariadbRestore),
@@ -413,6 +438,38 @@ const restoreReadiness = (view: ParentView, input: DatabaseRenderInput, asked: R
 };
 
 /**
+ * While a new cluster is filled from a backup: Ready=False saying so, then Ready only once the hooks' Restore reports
+ * its Job complete; a failed one is failed for good (nobody deletes it), saying where its log is and how to retry.
+ */
+const restoreReadiness = (view: ParentView, input: DatabaseRenderInput, galera: GaleraRestore, asked: Readiness): Readiness => {
+  const restore = input.model.restore;
+  if (restore === undefined || galera.kind === 'none' || restoredFrom(view.status) !== undefined) return asked;
+  const what = restoreWhat(view, restore);
+  if (galera.kind === 'bootstrap') return bootstrapReadiness(view, what, asked);
+  const name = databaseNames(view.name).mariadbDataRestore;
+  const own = ownRestoreState(view);
+  if (own.state === 'complete') return asked;
+  if (own.state === 'failed')
+    return failed(
+      `restoring ${what} failed: mariadb-operator's Restore ${name} reports its Job failed; the database is not used and no backup is taken until a restore succeeds: see kubectl -n ${view.namespace} logs job/${name}, fix the cause (the source, its Secret, the file), then delete the Restore ${name} to run it again`,
+    );
+  if (own.state === 'absent') return progressing(`waiting for the Galera cluster before restoring ${what} into it: ${asked.message}`);
+  return progressing(`restoring ${what} into the Galera cluster: ${own.message ?? `mariadb-operator runs its Restore ${name}`}`);
+};
+
+/**
+ * The hooks' Restore, once the new cluster runs (its MariaDB as asked and Ready), and from then on for good: a
+ * Restore left out would be deleted, and made again would replay the backup over the live database.
+ */
+const ownRestore = (view: ParentView, input: DatabaseRenderInput, galera: GaleraRestore, operatorChildren: readonly KubeChild[]): KubeChild[] => {
+  if (galera.kind !== 'own') return [];
+  const mariadb = operatorChildren.find((c) => c.kind === 'MariaDB');
+  const running = mariadb !== undefined && operatorObjectReadiness(view, mariadb).state === 'ready';
+  const restore = renderMariaDBRestore(input);
+  return restore !== undefined && (running || ownRestoreState(view).state !== 'absent') ? [restore] : [];
+};
+
+/**
  * The MariaDBOperator engine: its objects, the user's under the name users.ts gives them, and the objects
  * of previous users until they are dropped; Ready once the asked objects are, no previous user remains, and a
  * restore asked for completed.
@@ -422,13 +479,23 @@ const planOperator = (view: ParentView, input: DatabaseRenderInput): Plan => {
   const name = userObjectName(view, username);
   // Keyed with the parent's uid: the name is readable by more than the Secret, and a password has few guesses.
   const user = { name, passwordSecret: databaseNames(view.name).userPassword(name, keyedContentHash(view.uid ?? view.name, password)) };
-  const bootstrap = bootstrapOf(view, input);
-  if ('problem' in bootstrap) return { outcome: bootstrap.problem, children: keepObservedChildren(view.children) };
-  const backup = priorityClassStep(view, renderMariaDBBackup(input));
+  const galera = galeraRestoreOf(view, input);
+  if ('problem' in galera) return { outcome: galera.problem, children: keepObservedChildren(view.children) };
+  // No scheduled backup until a restore is proven: it would dump an empty schema where the good files are, and
+  // its retention would age them out.
+  const restoring = galera.kind === 'own' && restoredFrom(view.status) === undefined && ownRestoreState(view).state !== 'complete';
+  const observedBackup = findObject(view.children, GROUP_KEYS.mariadbBackup, view.namespace, databaseNames(view.name).mariadbBackup);
+  const backup = restoring && observedBackup === undefined ? undefined : priorityClassStep(view, renderMariaDBBackup(input));
   const backupProblem = backupChangeProblem(view, backup);
   if (backupProblem !== undefined) return { outcome: backupProblem, children: keepObservedChildren(view.children) };
-  const children = [...renderOperatorChildren(input, user, bootstrap.bootstrapFrom), ...(backup !== undefined ? [backup] : [])];
-  const asked = restoreReadiness(view, input, operatorReadiness(view, children));
+  const operatorChildren = renderOperatorChildren(
+    input,
+    user,
+    galera.kind === 'bootstrap' ? galera.bootstrapFrom : undefined,
+    galera.kind === 'own' ? galera.backup : undefined,
+  );
+  const children = [...operatorChildren, ...(backup !== undefined ? [backup] : []), ...ownRestore(view, input, galera, operatorChildren)];
+  const asked = restoreReadiness(view, input, galera, operatorReadiness(view, children));
   const previous = previousUsers(view, name, asked.state === 'ready');
   const readiness =
     previous.switchingFrom.length > 0 && asked.state !== 'ready'
@@ -598,9 +665,13 @@ const restoredOf = (view: ParentView, outcome: DatabaseOutcome): { restoredFrom?
   if (previous !== undefined) return { restoredFrom: previous };
   const restore = outcome.kind === 'rendered' ? outcome.input.model.restore : undefined;
   if (restore !== undefined && outcome.kind === 'rendered' && outcome.input.model.engine === 'MariaDBOperator') {
-    // mariadb-operator names no file: the backup asked for is recorded.
+    // mariadb-operator names no file: the backup asked for is recorded. A cluster made with bootstrapFrom is
+    // restored when mariadb-operator says so; a new one when the hooks' Restore reports its Job complete.
     const mariadb = findObject(view.children, GROUP_KEYS.mariadb, view.namespace, databaseNames(view.name).mariadb);
-    return operatorRestoreState(mariadb, undefined).state === 'restored' ? { restoredFrom: restore.backup } : {};
+    const restored = isRecord(pathOf(mariadb, 'spec', 'bootstrapFrom'))
+      ? operatorRestoreState(mariadb, undefined).state === 'restored'
+      : ownRestoreState(view).state === 'complete';
+    return restored ? { restoredFrom: restore.backup } : {};
   }
   const job = findObject(view.children, GROUP_KEYS.job, view.namespace, databaseNames(view.name).restoreJob);
   if (restore === undefined || job === undefined || jobReadiness(job, 'restore').state !== 'ready') return {};
