@@ -167,7 +167,10 @@ t.test('names and label values are worked out once per parent name, boundedly, a
     restoreJob: 'db.v1-database-restore',
     mariadbBackup: `${dnsLabel('db.v1', '-database', 52)}-backup`,
     mariadbRestore: `${dnsLabel('db.v1', '-database', 52)}-restore`,
+    mariadbDataRestore: `${dnsLabel('db.v1', '-database', 52)}-restore-backup`,
   });
+  const longRestore = databaseNames('d'.repeat(43)).mariadbDataRestore;
+  t.ok(longRestore.length <= 63, `the Restore's name is a label value for its Job's pods (${longRestore})`);
   t.equal(databaseNames('ironic-db').mariadbBackup, 'ironic-db-database-backup', "mariadb-operator's Backup: named as the Builtin CronJob");
   const long = databaseNames('d'.repeat(43)).mariadbBackup;
   t.ok(long.length <= 52 && long.endsWith('-backup'), `a CronJob name that fits (${long})`);
