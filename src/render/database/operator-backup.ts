@@ -78,12 +78,6 @@ const restoreSource = (input: DatabaseRenderInput): Spec | undefined => {
   };
 };
 
-/** bootstrapFrom as a MariaDB made before the hooks' own Restore had it (a logical backup of spec.restoreFrom). */
-export const renderBootstrapFrom = (input: DatabaseRenderInput): Spec | undefined => {
-  const source = restoreSource(input);
-  return source === undefined ? undefined : { backupContentType: 'Logical', ...source };
-};
-
 /**
  * The hooks' own Restore of spec.restoreFrom into a new, running Galera cluster. Not bootstrapFrom: mariadb-operator
  * counts a bootstrap Restore whose Job failed as complete, deletes it and reports the MariaDB restored
