@@ -262,14 +262,14 @@ const transitioned = (object: KubeResource, status: Json, now: number): Json => 
   }),
 });
 
-/** The Job of a one-shot Backup (BuildBackupJob): named as the Backup, owned by it. NOTE: a placeholder pod. */
-const oneShotBackupJob = (backup: KubeResource): KubeResource => ({
+/** The Job of a one-shot Backup or a Restore (BuildBackupJob, BuildRestoreJob): named as it, owned by it. NOTE: a placeholder pod. */
+const jobOf = (owner: KubeResource): KubeResource => ({
   apiVersion: 'batch/v1',
   kind: 'Job',
   metadata: {
-    name: backup.metadata.name,
-    namespace: backup.metadata.namespace ?? '',
-    ownerReferences: [controllerRef(backup)],
+    name: owner.metadata.name,
+    namespace: owner.metadata.namespace ?? '',
+    ownerReferences: [controllerRef(owner)],
   },
   spec: {
     backoffLimit: 5,
@@ -468,7 +468,7 @@ export class MariaDBOperatorStandIn {
     const key = objectKeyOf(owner);
     const job = store.get('Job.batch/v1', key);
     if (job === undefined) {
-      store.create(oneShotBackupJob(owner));
+      store.create(jobOf(owner));
       return 1 + this.#setStatus(store, owner, transitioned(owner, completeStatus(false, 'JobRunning', 'Running'), now));
     }
     const status = jobConditionTrue(job, 'Failed')
