@@ -114,11 +114,16 @@ export const deployedControllers = (): ControllerSpec[] => {
 export const overlayDeployment = (overlay: string): { readonly controllers: ControllerSpec[]; readonly env: Readonly<Record<string, string>> } => {
   const objects = kustomizeBuild(`deploy/overlays/${overlay}`);
   const controllers = objects.filter((o) => o['kind'] === 'CompositeController').map(controllerSpecOf);
-  const deployment = objects.find((o) => o['kind'] === 'Deployment' && at(o, 'metadata', 'name') === 'ironic-hooks');
+  return { controllers: controllers.sort((a, b) => syncRank(a) - syncRank(b)), env: hookEnvironment(objects) };
+};
+
+/** The variables with a plain value that a build's hook Deployment (`ironic-hooks`) sets: MARIADB_OPERATOR, CERT_MANAGER, ... */
+export const hookEnvironment = (objects: readonly unknown[]): Record<string, string> => {
+  const deployment = objects.find((o) => at(o, 'kind') === 'Deployment' && at(o, 'metadata', 'name') === 'ironic-hooks');
   const containers = at(deployment, 'spec', 'template', 'spec', 'containers');
   const env = Array.isArray(containers) ? at(containers[0], 'env') : undefined;
   const variables = (Array.isArray(env) ? env : []).flatMap((e) =>
     typeof at(e, 'value') === 'string' ? [[String(at(e, 'name')), String(at(e, 'value'))] as const] : [],
   );
-  return { controllers: controllers.sort((a, b) => syncRank(a) - syncRank(b)), env: Object.fromEntries(variables) };
+  return Object.fromEntries(variables);
 };

@@ -24,6 +24,7 @@ import { buildServer } from '../../src/server.js';
 import { testConfig } from '../helpers/hooks.js';
 import { tcpAddress } from '../helpers/net.js';
 import { kustomizeBuild } from '../deploy/kustomize.js';
+import { hookEnvironment } from './controllers.js';
 import { isObj, valueAt, type Obj } from './paths.js';
 import { FakeKubelet, sqlObjectsCreated } from './fake-kubelet.js';
 import { KubeApi, run, waitFor } from './kube-api.js';
@@ -134,17 +135,6 @@ const controllersAt = (objects: readonly Obj[], url: string): Obj[] =>
       }
       return copy;
     });
-
-/** The environment the build's hook Deployment sets (MARIADB_OPERATOR, CERT_MANAGER, ...). */
-const hookEnvironment = (objects: readonly Obj[]): Record<string, string> => {
-  const deployment = objects.find((o) => o['kind'] === 'Deployment' && valueAt(o, 'metadata', 'name') === 'ironic-hooks');
-  const env = valueAt(deployment, 'spec', 'template', 'spec', 'containers', 0, 'env');
-  return Object.fromEntries(
-    (Array.isArray(env) ? env : []).flatMap((e) =>
-      typeof valueAt(e, 'value') === 'string' ? [[String(valueAt(e, 'name')), String(valueAt(e, 'value'))]] : [],
-    ),
-  );
-};
 
 const must = async (what: string, result: Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>): Promise<string> => {
   const { code, stdout, stderr } = await result;
