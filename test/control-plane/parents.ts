@@ -1,4 +1,5 @@
 /** Reading the parents of the real cluster in its tests: their Ready condition, and waiting for it. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { isObj, valueAt, type Obj } from '../support/paths.js';
 import { waitFor, type RealCluster } from '../support/real-cluster.js';
@@ -56,7 +57,7 @@ export const settled = async (cluster: RealCluster, namespaces: ReadonlySet<stri
     'Metacontroller to stop writing',
     async () => {
       const from = cluster.metacontrollerLog().length;
-      await new Promise((r) => setTimeout(r, quietMs));
+      await sleep(quietMs);
       seen = writesAndErrors(cluster.metacontrollerLog(from).lines, namespaces);
       return seen.length === 0 ? true : undefined;
     },

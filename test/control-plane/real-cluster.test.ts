@@ -6,6 +6,7 @@
  */
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { yamlFilesUnder } from '../support/controllers.js';
@@ -88,11 +89,6 @@ const changes = (before: ReadonlyMap<string, string>, after: ReadonlyMap<string,
   }),
   ...[...after.keys()].filter((key) => !before.has(key)).map((key) => `${key} created`),
 ];
-
-const sleep = (ms: number): Promise<void> =>
-  new Promise((r) => {
-    setTimeout(r, ms);
-  });
 
 /** Over `resyncs` resync periods, nothing of the namespaces changes and Metacontroller writes nothing. */
 const staysQuiet = async (t: Test, cluster: RealCluster, namespaces: ReadonlySet<string>, resyncs: number): Promise<void> => {

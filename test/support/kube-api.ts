@@ -1,4 +1,5 @@
 /** A client of a real API server for tests (admin client certificate over HTTPS), and running programs. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -85,6 +86,6 @@ export const waitFor = async <T>(what: string, probe: () => Promise<T | undefine
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${lastSeen === undefined ? '' : `: ${lastSeen()}`}`);
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
   }
 };
