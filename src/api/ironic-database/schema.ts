@@ -330,7 +330,10 @@ export const IronicDatabaseStatus = Type.Object(
     usedBy: UsedByStatus(DATABASE_USED_BY),
     backup: Type.Optional(DatabaseBackupStatus),
     restoredFrom: Type.Optional(
-      Type.String({ description: 'The backup the database was filled from (spec.restoreFrom), once its restore Job completed: it never runs again.' }),
+      Type.String({
+        description:
+          'The backup the database was filled from (spec.restoreFrom), once its restore Job completed: it never runs again. Engine MariaDBOperator names no file: latest, or `the newest backup not newer than <the file named>` (a missing file restores an older one; the log of the restore Job names the file taken).',
+      }),
     ),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The generation of the spec the status was computed for.', minimum: 0 })),
   },

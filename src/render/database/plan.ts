@@ -659,19 +659,26 @@ const restoreStep = (view: ParentView, input: DatabaseRenderInput, database: Rea
   return { children, readiness: database };
 };
 
+/**
+ * What mariadb-operator restored, as far as anyone but its Job's log can tell: it names no file, and a named file is
+ * its targetRecoveryTime, the newest backup not newer than that time (pkg/backup/processor.go, GetBackupTargetFile), so
+ * a file that is not there restores an older one. `latest` stays `latest`.
+ */
+const operatorRestoredFrom = (backup: string): string => (backup === 'latest' ? backup : `the newest backup not newer than ${backup}`);
+
 /** The restored backup for the status: recorded once its Job completed, then kept. */
 const restoredOf = (view: ParentView, outcome: DatabaseOutcome): { restoredFrom?: string } => {
   const previous = restoredFrom(view.status);
   if (previous !== undefined) return { restoredFrom: previous };
   const restore = outcome.kind === 'rendered' ? outcome.input.model.restore : undefined;
   if (restore !== undefined && outcome.kind === 'rendered' && outcome.input.model.engine === 'MariaDBOperator') {
-    // mariadb-operator names no file: the backup asked for is recorded. A cluster made with bootstrapFrom is
-    // restored when mariadb-operator says so; a new one when the hooks' Restore reports its Job complete.
+    // A cluster made with bootstrapFrom is restored when mariadb-operator says so; a new one when the hooks' Restore
+    // reports its Job complete.
     const mariadb = findObject(view.children, GROUP_KEYS.mariadb, view.namespace, databaseNames(view.name).mariadb);
     const restored = isRecord(pathOf(mariadb, 'spec', 'bootstrapFrom'))
       ? operatorRestoreState(mariadb, undefined).state === 'restored'
       : ownRestoreState(view).state === 'complete';
-    return restored ? { restoredFrom: restore.backup } : {};
+    return restored ? { restoredFrom: operatorRestoredFrom(restore.backup) } : {};
   }
   const job = findObject(view.children, GROUP_KEYS.job, view.namespace, databaseNames(view.name).restoreJob);
   if (restore === undefined || job === undefined || jobReadiness(job, 'restore').state !== 'ready') return {};
