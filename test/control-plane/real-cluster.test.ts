@@ -16,6 +16,7 @@ import { PARENT_KINDS } from '../../src/kinds/index.js';
 import { DAY2_ROWS, failed, HA_ROW, HA_SWITCH, RESTORE_ROW, RESTORED_DATABASE } from './day2-rows.js';
 import { allReady, describeParent, PARENT_PLURALS, parentsIn, settled, text, writesAndErrors } from './parents.js';
 import { celParityOnRealServer, uriFormatOnRealServer } from './cel-parity.js';
+import { webhookParityOnRealServer } from './webhook-parity.js';
 
 const found = findControlPlane();
 
@@ -162,6 +163,13 @@ if ('skip' in found) {
     });
 
     const examples = new Set(EXAMPLES.map((e) => e.namespace));
+    await t.test(
+      "mariadb-operator's real webhooks admit and refuse the hooks' Galera objects and their changes as the table and the stand-in say",
+      async (t) => {
+        await webhookParityOnRealServer(t, cluster);
+      },
+    );
+
     await t.test('every example reaches Ready, then stays quiet over several resyncs', async (t) => {
       for (const example of EXAMPLES) {
         const parents = await allReady(cluster, example.namespace);
