@@ -5,7 +5,8 @@
  * status subresource's business and is not checked (the main resource ignores it).
  */
 import { celProblems, defaultAndPrune, schemaProblems } from './emulation/schema-check.js';
-import { unknownFields } from './emulation/strict.js';
+import { closestName, typoEdits } from './closest.js';
+import { unknownFieldsBeside, type UnknownField } from './emulation/strict.js';
 import { crdOf } from '../kinds/crds.js';
 import { PARENT_KINDS, type ParentKind } from '../kinds/index.js';
 import { isRecord, type Json } from './objects.js';
@@ -29,13 +30,21 @@ export const crdSchemaOf = (kind: ParentKind): Json => {
 export const parentKindOf = (object: { readonly apiVersion?: unknown; readonly kind?: unknown }): ParentKind | undefined =>
   PARENT_KINDS.find((k) => k.apiVersion === object.apiVersion && k.kind === object.kind);
 
-/** Unknown fields, as strict field validation reports them: `spec.networking.ipAdress: unknown field`. */
-const unknownFieldProblems = (kind: ParentKind, object: Json): string[] => [
-  ...Object.keys(object)
-    .filter((key) => !TOP_LEVEL.has(key))
-    .map((key) => `${key}: unknown field`),
-  ...unknownFields(kind.spec, object['spec'], 'spec').map((path) => `${path}: unknown field`),
-];
+/** `spec.networking.ipAdress: unknown field`, and the closest declared name beside it when one is a likely typo. */
+const unknownFieldProblem = ({ path, known }: UnknownField): string => {
+  const name = path.slice(path.lastIndexOf('.') + 1);
+  const closest = closestName(name, known, typoEdits(name));
+  return `${path}: unknown field${closest === undefined ? '' : ` (the closest is ${closest})`}`;
+};
+
+/** Unknown fields, as strict field validation reports them (`spec.networking.ipAdress: unknown field`), with the closest known name. */
+const unknownFieldProblems = (kind: ParentKind, object: Json): string[] =>
+  [
+    ...Object.keys(object)
+      .filter((key) => !TOP_LEVEL.has(key))
+      .map((key) => ({ path: key, known: [...TOP_LEVEL] })),
+    ...unknownFieldsBeside(kind.spec, object['spec'], 'spec'),
+  ].map(unknownFieldProblem);
 
 /** The object as the API server stores it: defaulted and pruned to its CRD (metadata and status untouched). */
 export const storedParent = <T extends { readonly kind: string }>(kind: ParentKind, object: T): T => {

@@ -7,6 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { API_GROUP, GROUP_VERSION } from '../api/shared/common.js';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { CONFIG_MAPS, SECRETS } from '../kinds/resources.js';
+import { closestName } from './closest.js';
 import { isProposalObject } from './migrate-spec.js';
 import { isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';
 
@@ -53,25 +54,12 @@ const shapeProblem = (value: unknown): string | undefined => {
   return undefined;
 };
 
-/** The edit distance of two words (insertions, deletions, substitutions), ignoring case. */
-const distance = (a: string, b: string): number => {
-  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i += 1) {
-    const row = [i];
-    for (let j = 1; j <= y.length; j += 1)
-      row.push(Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1)));
-    previous = row;
-  }
-  return previous[y.length] ?? 0;
-};
-
 const OWN_KINDS = PARENT_KINDS.map((k) => k.kind);
 
 /** Why the API server refuses an object of this API's group that is not one of its kinds, as `kubectl apply` would. */
 const ownGroupRefusal = (object: KubeResource): string => {
   const known = OWN_KINDS.some((k) => k === object.kind);
-  const closest = [...OWN_KINDS].sort((a, b) => distance(object.kind, a) - distance(object.kind, b))[0] ?? '';
+  const closest = closestName(object.kind, OWN_KINDS) ?? '';
   const kinds = `the kinds of ${GROUP_VERSION} are ${wordList(OWN_KINDS)}`;
   const fix = known ? `write apiVersion: ${GROUP_VERSION}` : `${kinds}; the closest is ${closest}`;
   return `no kind "${object.kind}" in version "${object.apiVersion}": ${fix}`;

@@ -34,12 +34,22 @@ const cases = [
   {
     scenario: 'a misspelt networking.ipAddress',
     spec: { version: '38.0', networking: { interface: 'eth1', ipAdress: '192.0.2.2' } },
-    message: /^ironic-render: Ironic "metal3\/ironic" is invalid: spec\.networking\.ipAdress: unknown field\n$/,
+    message: /^ironic-render: Ironic "metal3\/ironic" is invalid: spec\.networking\.ipAdress: unknown field \(the closest is ipAddress\)\n$/,
   },
   {
     scenario: 'apiCredentialName for apiCredentialsName',
     spec: { networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, apiCredentialName: 'my-creds' },
-    message: /^ironic-render: Ironic "metal3\/ironic" is invalid: spec\.apiCredentialName: unknown field\n$/,
+    message: /^ironic-render: Ironic "metal3\/ironic" is invalid: spec\.apiCredentialName: unknown field \(the closest is apiCredentialsName\)\n$/,
+  },
+  {
+    scenario: 'a field written in the wrong case',
+    spec: { networking: { interface: 'eth1', ipaddress: '192.0.2.2' } },
+    message: /: spec\.networking\.ipaddress: unknown field \(the closest is ipAddress\)/,
+  },
+  {
+    scenario: 'a field that is no typo of a known one',
+    spec: { networking: { interface: 'eth1', ipAddress: '192.0.2.2' }, flavour: 'vanilla' },
+    message: /^ironic-render: Ironic "metal3\/ironic" is invalid: spec\.flavour: unknown field\n$/,
   },
   {
     scenario: 'a field of the wrong type',
@@ -83,8 +93,16 @@ t.test('every problem of an object is listed, and each refused object', async (t
   const second = JSON.stringify({ apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'IronicDatabase', metadata: { name: 'db' }, spec: { imagee: 'x' } });
   const r = await run(`${ironic({ networking: { interface: 'eth1', ipAdress: '192.0.2.2' }, apiCredentialName: 'my-creds' })}\n---\n${second}`);
   t.equal(r.code, 1);
-  t.match(r.stderr, /spec\.networking\.ipAdress: unknown field; spec\.apiCredentialName: unknown field/);
-  t.match(r.stderr, /IronicDatabase "metal3\/db" is invalid: spec\.imagee: unknown field/);
+  t.match(
+    r.stderr,
+    /spec\.networking\.ipAdress: unknown field \(the closest is ipAddress\); spec\.apiCredentialName: unknown field \(the closest is apiCredentialsName\)/,
+  );
+  t.match(r.stderr, /IronicDatabase "metal3\/db" is invalid: spec\.imagee: unknown field \(the closest is image\)/);
+});
+
+t.test('a misspelt top-level field gets the closest of apiVersion, kind, metadata, spec and status', async (t) => {
+  const object = { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: { name: 'ironic' }, sepc: {} };
+  t.same(parentProblems(object), ['sepc: unknown field (the closest is spec)']);
 });
 
 t.test('every example passes the check', async (t) => {

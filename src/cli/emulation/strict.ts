@@ -21,7 +21,10 @@ const objectBranches = (schema: Json): Json[] => {
   return Array.isArray(branches) ? branches.filter(isObject).filter((b) => b['type'] === 'object') : [];
 };
 
-const walk = (schema: Json, value: unknown, path: string, depth: number): string[] => {
+/** A field the schema does not declare: its path, and the names declared beside it. */
+export type UnknownField = { readonly path: string; readonly known: readonly string[] };
+
+const walk = (schema: Json, value: unknown, path: string, depth: number): UnknownField[] => {
   if (depth > MAX_DEPTH || keepsUnknown(schema)) return [];
   const union = objectBranches(schema);
   if (union.length > 0) {
@@ -42,9 +45,12 @@ const walk = (schema: Json, value: unknown, path: string, depth: number): string
     if (isObject(known)) return walk(known, value[key], child, depth + 1);
     const pattern = patterns[0];
     if (pattern !== undefined) return walk(pattern, value[key], child, depth + 1);
-    return [child];
+    return [{ path: child, known: Object.keys(properties ?? {}) }];
   });
 };
 
+/** Every field of `value` that `schema` does not declare, with the names declared beside it. */
+export const unknownFieldsBeside = (schema: TSchema, value: unknown, path: string): UnknownField[] => walk(schema, value, path, 0);
+
 /** The paths (`spec.networking.ipAdress`) of every field of `value` that `schema` does not declare. */
-export const unknownFields = (schema: TSchema, value: unknown, path: string): string[] => walk(schema, value, path, 0);
+export const unknownFields = (schema: TSchema, value: unknown, path: string): string[] => unknownFieldsBeside(schema, value, path).map((f) => f.path);
