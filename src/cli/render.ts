@@ -6,8 +6,9 @@
  * status as comments. `--rounds N` replays Metacontroller's loop with every workload becoming ready; with
  * `--advance DURATION` the clock moves between rounds, and CronJobs (scheduled backups) start their Jobs.
  *
- * Exit codes: 0 rendered; 1 the API server (unknown kind of our group, unknown field, the CRD's schema or CEL rules) or the hooks
- * refused an object (invalid spec, missing or invalid reference, failed hook); 2 bad usage or unreadable input.
+ * Exit codes (EXIT): 0 rendered; 1 the API server (unknown kind of our group, unknown field, the CRD's schema or CEL rules) or the hooks
+ * refused an object (invalid spec, missing or invalid reference, failed hook); 2 bad usage or unreadable input; 3 the hooks
+ * refused a change from the observed status (a downgrade of the installed version), an object in the way or a failure.
  */
 import { readFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
@@ -28,6 +29,10 @@ import { CertManagerStandIn } from './cert-manager.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
 import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 import { runMigrate } from './migrate.js';
+import { CACHE_REASONS } from '../render/image-cache/status.js';
+import { DATABASE_REASONS } from '../render/database/status.js';
+import { IRONIC_REASONS } from '../render/ironic/status.js';
+import { REFUSAL_REASONS } from '../render/status.js';
 
 /** Everything the command touches, injectable for tests. */
 export type RenderIO = {
@@ -66,11 +71,19 @@ Options:
   -h, --help             print this help
 
 Exit status: 0 rendered; 1 an object is refused by the API server (a kind of ironic.metal3.io it does not
-serve, an unknown field, the CRD's schema or rules) or by the hooks (invalid spec, missing or invalid reference); 2 bad usage or unreadable input.
+serve, an unknown field, the CRD's schema or rules) or by the hooks (invalid spec, missing or invalid reference); 2 bad usage or unreadable input;
+3 the hooks refuse to carry out a valid object from the status they observe (Ready=False with DeploymentFailed,
+DatabaseFailed, CacheFailed or ResourceConflict: a downgrade of the installed version, an object in the way).
 `;
 
 const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
-const REFUSED = new Set(['InvalidSpec', 'MissingReference', 'InvalidReference']);
+/** The exit statuses of the command (USAGE documents them). */
+export const EXIT = { rendered: 0, refused: 1, usage: 2, notCarriedOut: 3 } as const;
+
+/** Ready reasons of an object the hooks refuse as it is (exit 1). */
+const REFUSED = new Set<string>([IRONIC_REASONS.invalidSpec, IRONIC_REASONS.missingReference, IRONIC_REASONS.invalidReference]);
+/** Ready reasons of a valid object the hooks do not carry out from the status they observe (exit 3). */
+const NOT_CARRIED_OUT = new Set<string>([IRONIC_REASONS.failed, DATABASE_REASONS.failed, CACHE_REASONS.failed, REFUSAL_REASONS.conflict]);
 const MAX_ROUNDS = 100;
 
 type Options = {
@@ -182,11 +195,14 @@ const readyOf = (status: Json | undefined): { status: string; reason: string; me
   return isRecord(ready) ? { status: String(ready['status']), reason: String(ready['reason']), message: String(ready['message']) } : undefined;
 };
 
-/** Why a parent is refused, or undefined. */
-const refusal = (outcome: SyncOutcome): string | undefined => {
-  if (outcome.error !== undefined) return `${outcome.parent}: the ${outcome.hook} hook failed: ${outcome.error}`;
+/** Why a parent is not rendered, and the exit status that says so; undefined when it is. */
+const refusal = (outcome: SyncOutcome): { readonly message: string; readonly exit: number } | undefined => {
+  if (outcome.error !== undefined) return { message: `${outcome.parent}: the ${outcome.hook} hook failed: ${outcome.error}`, exit: EXIT.refused };
   const ready = readyOf(outcome.status);
-  return ready !== undefined && REFUSED.has(ready.reason) ? `${outcome.parent}: ${ready.reason}: ${ready.message}` : undefined;
+  if (ready === undefined || ready.status === 'True') return undefined;
+  const message = `${outcome.parent}: ${ready.reason}: ${ready.message}`;
+  if (REFUSED.has(ready.reason)) return { message, exit: EXIT.refused };
+  return NOT_CARRIED_OUT.has(ready.reason) ? { message, exit: EXIT.notCarriedOut } : undefined;
 };
 
 const count = (writes: readonly Write[], verb: Write['verb']): number => writes.filter((w) => w.verb === verb).length;
@@ -357,7 +373,7 @@ const render = async (
   const invalid = [...input.refused, ...admissionRefusals(objects)];
   if (invalid.length > 0) {
     invalid.forEach((line) => io.stderr(`ironic-render: ${line}\n`));
-    return 1;
+    return EXIT.refused;
   }
   const cluster = new Cluster({ transport: injectTransport(app), clock: clock.now });
   // A status in the input (from `kubectl get -o yaml`) is what the hooks observe, e.g. installedVersion.
@@ -368,20 +384,20 @@ const render = async (
   const parents = objects.filter(isParent).map((p) => cluster.store.get(groupKeyOf(p), objectKeyOf(p)) ?? p);
   if (parents.length === 0) {
     io.stderr(`ironic-render: ${noParentMessage(input.proposal)}`);
-    return 2;
+    return EXIT.usage;
   }
   const rounds: string[] = [];
   const outcomes = await runRounds(cluster, parents, options, clock, rounds);
-  const refusals = outcomes.map(refusal).filter((r): r is string => r !== undefined);
+  const refusals = outcomes.map(refusal).filter((r) => r !== undefined);
   if (refusals.length > 0) {
-    refusals.forEach((r) => io.stderr(`ironic-render: ${r}\n`));
-    return 1;
+    refusals.forEach((r) => io.stderr(`ironic-render: ${r.message}\n`));
+    return Math.min(...refusals.map((r) => r.exit));
   }
   outcomes.flatMap((o) => o.warnings.map((w) => `${o.parent}: ${w}`)).forEach((w) => io.stderr(`warning: ${w}\n`));
   if (options.rounds === undefined) hintForEmpty(outcomes, io);
   const sections = outcomes.map(parentSection).join('---\n');
   io.stdout(rounds.length > 0 ? `${rounds.join('')}#\n${sections}` : sections);
-  return 0;
+  return EXIT.rendered;
 };
 
 /** The command: returns the exit status. */
@@ -396,7 +412,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
     options = parseOptions(argv);
     if (options.help) {
       io.stdout(USAGE);
-      return 0;
+      return EXIT.rendered;
     }
     input = await loadObjects(options, io);
     // The render never serves: the listener's TLS and authentication settings do not apply to it.
@@ -408,7 +424,7 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`ironic-render: ${error instanceof ConfigError ? `invalid configuration: ${message}` : message}\n`);
     if (error instanceof UsageError) io.stderr(`\n${USAGE}`);
-    return 2;
+    return EXIT.usage;
   }
   try {
     return await render({ ...options, certManager }, input, io, app, clock);

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { runRender, USAGE, type RenderIO } from '../../src/cli/render.js';
+import { EXIT, runRender, USAGE, type RenderIO } from '../../src/cli/render.js';
 import { PARENT_KINDS, wordList } from '../../src/kinds/index.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
@@ -132,6 +132,50 @@ for (const c of refusals) {
     t.match(r.stderr, new RegExp(`^ironic-render: Ironic metal3/ironic: ${c.reason.source}`));
   });
 }
+
+const DATABASE = { host: 'mariadb.db.svc', name: 'ironic', credentialsName: 'db-credentials' };
+/** An Ironic with a database, as `kubectl get -o yaml` prints it once 38.0 is installed. */
+const installed = (version: string, name = 'ironic'): string =>
+  JSON.stringify({
+    ...(JSON.parse(ironic({ networking: NETWORKING, database: DATABASE, version }, { name, namespace: 'metal3' })) as Obj),
+    status: { requestedVersion: '38.0', installedVersion: '38.0' },
+  });
+
+const notCarriedOut = [
+  {
+    scenario: 'a downgrade of the installed version',
+    text: installed('37.0'),
+    reason: /^ironic-render: Ironic metal3\/ironic: DeploymentFailed: Ironic 38\.0 is installed and cannot be downgraded to 37\.0 with a database/,
+  },
+  {
+    scenario: 'a Secret of the input in the way of a child',
+    text: `${ironic({ networking: NETWORKING })}\n---\n${JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ironic-clouds', namespace: 'metal3' } })}`,
+    reason: /^ironic-render: Ironic metal3\/ironic: ResourceConflict: Secret metal3\/ironic-clouds already exists and does not belong to this Ironic/,
+  },
+] as const;
+
+for (const c of notCarriedOut) {
+  t.test(`${c.scenario}: a valid object the hooks do not carry out, exit 3 (EXIT.notCarriedOut), nothing on stdout`, async (t) => {
+    const r = await run(['-f', 'in.yaml'], { 'in.yaml': c.text });
+    t.equal(r.code, EXIT.notCarriedOut);
+    t.equal(r.code, 3, 'a status of its own: neither 1 (refused as it is) nor 2 (usage)');
+    t.equal(r.stdout, '');
+    t.match(r.stderr, c.reason);
+  });
+}
+
+t.test('an object refused as it is beside one not carried out: exit 1, both reported', async (t) => {
+  const invalid = ironic({ networking: { ...NETWORKING, ipAddress: '192.0.2.300' } }, { name: 'other', namespace: 'metal3' });
+  const r = await run(['-f', 'in.yaml'], { 'in.yaml': `${installed('37.0')}\n---\n${invalid}` });
+  t.equal(r.code, EXIT.refused);
+  t.match(r.stderr, /Ironic metal3\/ironic: DeploymentFailed: /);
+  t.match(r.stderr, /Ironic metal3\/other: InvalidSpec: /);
+});
+
+t.test('the exit statuses are documented in --help', async (t) => {
+  const documented = USAGE.slice(USAGE.indexOf('Exit status: '));
+  for (const code of Object.values(EXIT)) t.match(documented, new RegExp(`(: |; |\\n)${code} [a-z]`), `exit ${code}`);
+});
 
 t.test('--rounds replays the loop until the managed database and Ironic are ready', async (t) => {
   const r = await run(['-f', 'examples/managed-database.yaml', '--rounds', '8']);
