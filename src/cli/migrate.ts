@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { parseAllDocuments, stringify } from 'yaml';
 import { migrateDocuments } from './migrate-spec.js';
+import { firstLine, usageErrorText, UsageError } from './usage.js';
 
 /** What the command reads and writes, injectable for tests. */
 export type MigrateIO = {
@@ -15,6 +16,8 @@ export type MigrateIO = {
   readonly stderr: (text: string) => void;
   readonly stdin: () => Promise<string>;
   readonly readFile: (path: string) => Promise<string>;
+  /** The environment: under `npm run`, what npm kept of the options (usage errors say so). */
+  readonly env?: NodeJS.ProcessEnv;
 };
 
 export const MIGRATE_USAGE = `Usage: ironic-render migrate -f FILE [-f FILE ...]
@@ -35,14 +38,22 @@ Exit status: 0 migrated; 1 an object cannot be migrated; 2 bad usage or unreadab
 
 const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
 
+/** The options, or a UsageError. */
 const parseOptions = (argv: readonly string[]): { files: string[]; help: boolean } => {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: { filename: { type: 'string', short: 'f', multiple: true }, help: { type: 'boolean', short: 'h' } },
-    strict: true,
-    allowPositionals: false,
-  });
-  return { files: values.filename ?? [], help: values.help === true };
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { filename: { type: 'string', short: 'f', multiple: true }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(firstLine(error));
+  }
+  const files = values.filename ?? [];
+  if (values.help !== true && files.length === 0) throw new UsageError('give at least one -f FILE (or -f - for standard input)');
+  return { files, help: values.help === true };
 };
 
 /** The documents of every file, or the reason one cannot be read. */
@@ -68,10 +79,10 @@ export const runMigrate = async (argv: readonly string[], io: MigrateIO): Promis
       io.stdout(MIGRATE_USAGE);
       return 0;
     }
-    if (options.files.length === 0) throw new Error('give at least one -f FILE (or -f - for standard input)');
     documents = await readDocuments(options.files, io);
   } catch (error) {
-    io.stderr(`ironic-render migrate: ${error instanceof Error ? error.message : String(error)}\n\n${MIGRATE_USAGE}`);
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(error instanceof UsageError ? usageErrorText({ subcommand: 'migrate', message, env: io.env ?? {} }) : `ironic-render migrate: ${message}\n`);
     return 2;
   }
   const result = migrateDocuments(documents);

@@ -29,6 +29,7 @@ import { CertManagerStandIn } from './cert-manager.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
 import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 import { runMigrate } from './migrate.js';
+import { firstLine, usageErrorText, UsageError } from './usage.js';
 import { CACHE_REASONS } from '../render/image-cache/status.js';
 import { DATABASE_REASONS } from '../render/database/status.js';
 import { IRONIC_REASONS } from '../render/ironic/status.js';
@@ -95,8 +96,6 @@ type Options = {
   readonly help: boolean;
 };
 
-class UsageError extends Error {}
-
 const parseRounds = (raw: string | undefined): number | undefined => {
   if (raw === undefined) return undefined;
   const rounds = Number(raw);
@@ -135,7 +134,7 @@ export const parseOptions = (argv: readonly string[]): Options => {
       },
     }));
   } catch (error) {
-    throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error));
+    throw new UsageError(firstLine(error));
   }
   const files = values.filename ?? [];
   const namespace = values.namespace ?? 'default';
@@ -422,8 +421,8 @@ export const runRender = async (argv: readonly string[], io: RenderIO): Promise<
     app = buildServer(config, { ...io.deps, now: clock.now, logger: false });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`ironic-render: ${error instanceof ConfigError ? `invalid configuration: ${message}` : message}\n`);
-    if (error instanceof UsageError) io.stderr(`\n${USAGE}`);
+    if (error instanceof UsageError) io.stderr(usageErrorText({ message, env: io.env ?? {} }));
+    else io.stderr(`ironic-render: ${error instanceof ConfigError ? `invalid configuration: ${message}` : message}\n`);
     return EXIT.usage;
   }
   try {

@@ -57,13 +57,37 @@ t.test('refuses a field without an equivalent, prints nothing, exits 1', async (
   t.match(r.stderr, /spec\.networking\.ipAdress has no equivalent/);
 });
 
-t.test('bad usage and bad YAML exit 2 with the usage', async (t) => {
-  t.equal((await run(['migrate'])).code, 2);
-  t.equal((await run(['migrate', '-f', 'bad.yaml'], { 'bad.yaml': 'a: [' })).code, 2);
-  t.equal((await run(['migrate', '--bogus'])).code, 2);
+t.test('bad usage exits 2 with one line and where the options are; bad YAML exits 2 with what is wrong', async (t) => {
+  const none = await run(['migrate']);
+  t.equal(none.code, 2);
+  t.equal(none.stderr, 'ironic-render migrate: give at least one -f FILE (or -f - for standard input)\nRun ironic-render migrate --help for the options.\n');
+  const bogus = await run(['migrate', '--bogus']);
+  t.equal(bogus.code, 2);
+  t.equal(bogus.stderr, "ironic-render migrate: Unknown option '--bogus'\nRun ironic-render migrate --help for the options.\n");
+  const yaml = await run(['migrate', '-f', 'bad.yaml'], { 'bad.yaml': 'a: [' });
+  t.equal(yaml.code, 2);
+  t.match(yaml.stderr, /^ironic-render migrate: bad\.yaml: not valid YAML: /);
+  t.notMatch(yaml.stderr, /Usage:|--help/, 'not a usage error');
   const help = await run(['migrate', '--help']);
   t.equal(help.code, 0);
   t.match(help.stdout, /Usage: ironic-render migrate/);
+});
+
+t.test('npm run render migrate -f FILE (without --): says that npm kept -f', async (t) => {
+  let stderr = '';
+  const code = await runRender(['migrate', 'old.yaml'], {
+    stdout: () => undefined,
+    stderr: (text) => (stderr += text),
+    stdin: async () => '',
+    readFile: async () => '',
+    env: { npm_lifecycle_event: 'render', npm_config_force: 'true' },
+  });
+  t.equal(code, 2);
+  t.equal(
+    stderr,
+    "ironic-render migrate: npm kept -f (npm reads it as its own --force) for itself and passed on only the values (the options before -- are npm's): " +
+      'write them after --, as in npm run render -- migrate -f FILE\nRun npm run render -- migrate --help for the options.\n',
+  );
 });
 
 t.test('the migrated design proposal objects render to Ready', async (t) => {

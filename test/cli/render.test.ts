@@ -229,12 +229,43 @@ const usage = [
 ] as const;
 
 for (const c of usage) {
-  t.test(`usage: ${c.argv.join(' ') || '(nothing)'}`, async (t) => {
+  t.test(`usage: ${c.argv.join(' ') || '(nothing)'}: one line, and where the options are`, async (t) => {
     const r = await run([...c.argv]);
     t.equal(r.code, 2);
     t.equal(r.stdout, '');
-    t.match(r.stderr, c.message);
-    t.match(r.stderr, /Usage: ironic-render -f FILE/);
+    const [problem, pointer, ...rest] = r.stderr.split('\n');
+    t.match(problem, /^ironic-render: /);
+    t.match(problem, c.message);
+    t.equal(pointer, 'Run ironic-render --help for the options.');
+    t.same(rest, [''], 'nothing else: not the whole help');
+  });
+}
+
+const npmRuns = [
+  {
+    scenario: 'npm run render -f FILE',
+    argv: ['examples/minimal.yaml'],
+    env: { npm_config_force: 'true' },
+    problem:
+      "npm kept -f (npm reads it as its own --force) for itself and passed on only the values (the options before -- are npm's): write them after --, as in npm run render -- -f FILE",
+  },
+  {
+    scenario: 'npm run render --filename FILE --namespace NS --rounds 3 --advance 1h',
+    argv: ['a.yaml', 'ns', '3', '1h'],
+    env: { npm_config_filename: 'true', npm_config_namespace: 'true', npm_config_rounds: 'true', npm_config_advance: 'true' },
+    problem: /^npm kept --filename, --namespace, --rounds, --advance for itself/,
+  },
+  { scenario: 'npm run render (nothing)', argv: [], env: {}, problem: /^give at least one file with -f/ },
+] as const;
+
+for (const c of npmRuns) {
+  t.test(`${c.scenario}: says what npm kept, and the npm command of the help`, async (t) => {
+    const r = await run([...c.argv], {}, '', { npm_lifecycle_event: 'render', npm_config_cache: '/root/.npm', ...c.env });
+    t.equal(r.code, 2);
+    const [problem = '', pointer, ...rest] = r.stderr.split('\n');
+    t.match(problem.replace(/^ironic-render: /, ''), c.problem);
+    t.equal(pointer, 'Run npm run render -- --help for the options.');
+    t.same(rest, ['']);
   });
 }
 
