@@ -244,3 +244,67 @@ export const RESTORE_ROW: Row = {
     ];
   },
 };
+
+/** A new Galera database whose restore fails (the fake kubelet fails the Job of its Restore), with a backup asked. */
+export const FAILED_RESTORE = {
+  namespace: 'day2-restore-fails',
+  /** The Job of the hooks' Restore (mariadb-operator names it as the Restore). */
+  job: 'ironic-db-database-restore-backup',
+  object: {
+    apiVersion: 'ironic.metal3.io/v1alpha1',
+    kind: 'IronicDatabase',
+    metadata: { name: 'ironic-db', namespace: 'day2-restore-fails' },
+    spec: {
+      engine: 'MariaDBOperator',
+      restoreFrom: { backup: 'latest', claimName: 'empty-backups' },
+      backup: { schedule: '30 2 * * *', persistentVolumeClaim: { size: '1Gi' } },
+    },
+  },
+} as const;
+
+/**
+ * A restore whose Job fails, run by the real mariadb-operator: its Restore says JobFailed and is kept, the
+ * IronicDatabase is Ready=False saying so and where the log is, nothing is recorded as restored, and no Backup
+ * is made over the files it was to restore.
+ */
+export const FAILED_RESTORE_ROW: Row = {
+  name: 'a failed restore of a new Galera database reads as failed, keeps its Restore and makes no Backup (day2-restore-fails)',
+  run: async (cluster: RealCluster): Promise<Check[]> => {
+    const { namespace } = FAILED_RESTORE;
+    const base = `/apis/k8s.mariadb.com/v1alpha1/namespaces/${namespace}`;
+    const path = `/apis/ironic.metal3.io/v1alpha1/namespaces/${namespace}/ironicdatabases/ironic-db`;
+    const readyOf = (parent: Obj | undefined): unknown => {
+      const conditions = valueAt(parent, 'status', 'conditions');
+      return Array.isArray(conditions) ? conditions.find((c) => valueAt(c, 'type') === 'Ready') : undefined;
+    };
+    const parent = await waitFor(
+      'the IronicDatabase Ready=False, reason DatabaseFailed',
+      async () => {
+        const found = await get(cluster, path);
+        return valueAt(readyOf(found), 'reason') === 'DatabaseFailed' ? found : undefined;
+      },
+      180_000,
+    );
+    await settled(cluster, new Set([namespace]), 7_000);
+    const restore = await get(cluster, `${base}/restores/ironic-db-database-restore-backup`);
+    const backups = await cluster.api.list(`${base}/backups`);
+    const conditions = valueAt(restore, 'status', 'conditions');
+    const message = text(valueAt(readyOf(parent), 'message'));
+    return [
+      {
+        name: 'Ready=False says the restore failed, and where its log is',
+        pass:
+          message.startsWith('restoring backup latest of claim empty-backups failed') &&
+          message.includes(`kubectl -n ${namespace} logs job/ironic-db-database-restore-backup`),
+        diag: message,
+      },
+      { name: 'nothing recorded as restored', pass: valueAt(parent, 'status', 'restoredFrom') === undefined, diag: valueAt(parent, 'status') },
+      {
+        name: 'the Restore reports its Job failed, and is kept',
+        pass: Array.isArray(conditions) && conditions.some((c) => valueAt(c, 'type') === 'Complete' && valueAt(c, 'reason') === 'JobFailed'),
+        diag: valueAt(restore, 'status'),
+      },
+      { name: 'no Backup over the files', pass: backups.length === 0, diag: backups.map((b) => valueAt(b, 'metadata', 'name')) },
+    ];
+  },
+};

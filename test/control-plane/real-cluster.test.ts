@@ -13,7 +13,7 @@ import { yamlFilesUnder } from '../support/controllers.js';
 import { isObj, valueAt, type Obj } from '../support/paths.js';
 import { findControlPlane, realCluster, RESYNC_SECONDS, run, type RealCluster } from '../support/real-cluster.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
-import { DAY2_ROWS, failed, HA_ROW, HA_SWITCH, RESTORE_ROW, RESTORED_DATABASE } from './day2-rows.js';
+import { DAY2_ROWS, FAILED_RESTORE, FAILED_RESTORE_ROW, failed, HA_ROW, HA_SWITCH, RESTORE_ROW, RESTORED_DATABASE } from './day2-rows.js';
 import { allReady, describeParent, PARENT_PLURALS, parentsIn, settled, text, writesAndErrors } from './parents.js';
 import { celParityOnRealServer, uriFormatOnRealServer } from './cel-parity.js';
 import { webhookParityOnRealServer } from './webhook-parity.js';
@@ -138,10 +138,12 @@ if ('skip' in found) {
     await t.test('the examples are created, each in a namespace of its own', async (t) => {
       // One kubectl apply: the namespaces first, as kubectl applies a list in its order.
       const all = [...EXAMPLES, HA_SWITCH];
+      cluster.kubelet.failJob(FAILED_RESTORE.namespace, FAILED_RESTORE.job);
       await applyObjects(cluster, [
-        ...[...all.map((e) => e.namespace), RESTORED_DATABASE.namespace].map(namespaceObject),
+        ...[...all.map((e) => e.namespace), RESTORED_DATABASE.namespace, FAILED_RESTORE.namespace].map(namespaceObject),
         ...all.flatMap((e) => inNamespace(e.file, e.namespace)),
         RESTORED_DATABASE.object,
+        FAILED_RESTORE.object,
       ]);
       for (const example of all) t.ok((await parentsIn(cluster, example.namespace)).length > 0, `${example.file} in ${example.namespace}`);
     });
@@ -180,7 +182,7 @@ if ('skip' in found) {
 
     await t.test('day 2 on the real control plane', async (t) => {
       const rows = await Promise.all(
-        DAY2_ROWS.map(async (row) => ({ name: row.name, checks: await row.run(cluster).catch((error: unknown) => [failed(error)]) })),
+        [...DAY2_ROWS, FAILED_RESTORE_ROW].map(async (row) => ({ name: row.name, checks: await row.run(cluster).catch((error: unknown) => [failed(error)]) })),
       );
       rows.push({ name: HA_ROW.name, checks: await haSwitch.catch((error: unknown) => [failed(error)]) });
       rows.push({ name: RESTORE_ROW.name, checks: await RESTORE_ROW.run(cluster).catch((error: unknown) => [failed(error)]) });
@@ -189,7 +191,7 @@ if ('skip' in found) {
           for (const check of row.checks) t.ok(check.pass, check.name, check.diag === undefined ? {} : { diag: check.diag });
         });
       await t.test('then quiet again', async (t) => {
-        await staysQuiet(t, cluster, new Set([...examples, HA_SWITCH.namespace, RESTORED_DATABASE.namespace]), 2);
+        await staysQuiet(t, cluster, new Set([...examples, HA_SWITCH.namespace, RESTORED_DATABASE.namespace, FAILED_RESTORE.namespace]), 2);
       });
     });
   });

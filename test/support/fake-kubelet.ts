@@ -54,6 +54,36 @@ const succeededPodStatus = (pod: Obj, now: string): Obj => {
   };
 };
 
+/** Restarts that fail a Job of restartPolicy OnFailure at once (its backoffLimit counts the restarts of its pods). */
+const CRASH_RESTARTS = 100;
+
+/**
+ * A Job pod whose container keeps failing (restartPolicy OnFailure): Running, not ready, restarted many times, so
+ * the Job controller fails the Job (BackoffLimitExceeded) instead of waiting for the backoff of new pods.
+ */
+const crashingPodStatus = (pod: Obj, now: string): Obj => {
+  const containers = valueAt(pod, 'spec', 'containers');
+  return {
+    phase: 'Running',
+    startTime: now,
+    conditions: [
+      { type: 'PodScheduled', status: 'True', lastTransitionTime: now },
+      { type: 'Ready', status: 'False', reason: 'ContainersNotReady', lastTransitionTime: now },
+    ],
+    containerStatuses: (Array.isArray(containers) ? containers : []).map((c) => ({
+      name: valueAt(c, 'name'),
+      image: valueAt(c, 'image'),
+      imageID: '',
+      ready: false,
+      restartCount: CRASH_RESTARTS,
+      state: { waiting: { reason: 'CrashLoopBackOff' } },
+      lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: now, finishedAt: now } },
+    })),
+  };
+};
+
+const isCrashing = (pod: Obj): boolean => valueAt(pod, 'status', 'containerStatuses', 0, 'restartCount') === CRASH_RESTARTS;
+
 const ownerKind = (object: Obj): unknown => valueAt(object, 'metadata', 'ownerReferences', 0, 'kind');
 
 const isReadyPod = (pod: Obj): boolean => {
@@ -65,12 +95,14 @@ const isReadyPod = (pod: Obj): boolean => {
  * What a kubelet (and a scheduler) would do for the pods of the tests, in a loop: one Node that renews its
  * Lease (so that DaemonSets place a pod on it and the node lifecycle controller keeps it Ready), every new
  * pod Running and Ready (a Job's pod Succeeded, so that the Job completes), a deleted pod removed.
- * `hold(namespace)` leaves a namespace's pods as they are (a pod that never gets ready).
+ * `hold(namespace)` leaves a namespace's pods as they are (a pod that never gets ready); `failJob(namespace, name)`
+ * fails a Job.
  */
 export class FakeKubelet {
   readonly #api: KubeApi;
   readonly #steps: readonly ((api: KubeApi, now: string) => Promise<void>)[];
   readonly #held = new Set<string>();
+  readonly #failing = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #lastLease = 0;
   #running: Promise<void> = Promise.resolve();
@@ -119,6 +151,11 @@ export class FakeKubelet {
     this.#held.add(namespace);
   }
 
+  /** The Job of this name and namespace fails: its pods crash until the Job controller gives up on it. */
+  failJob(namespace: string, name: string): void {
+    this.#failing.add(`${namespace}/${name}`);
+  }
+
   release(namespace: string): void {
     this.#held.delete(namespace);
   }
@@ -142,6 +179,12 @@ export class FakeKubelet {
     this.#lastLease = Date.now();
   }
 
+  #podStatus(pod: Obj, namespace: string, now: string): Obj {
+    if (ownerKind(pod) !== 'Job') return readyPodStatus(pod, now);
+    const job = `${namespace}/${String(valueAt(pod, 'metadata', 'ownerReferences', 0, 'name'))}`;
+    return this.#failing.has(job) ? crashingPodStatus(pod, now) : succeededPodStatus(pod, now);
+  }
+
   async #tick(): Promise<void> {
     if (Date.now() - this.#lastLease > 10_000) await this.#renewLease();
     const now = seconds(new Date());
@@ -152,8 +195,8 @@ export class FakeKubelet {
         await this.#api.request('DELETE', `${path}?gracePeriodSeconds=0`);
         continue;
       }
-      if (this.#held.has(namespace) || valueAt(pod, 'status', 'phase') === 'Succeeded' || isReadyPod(pod)) continue;
-      await this.#api.patchStatus(path, ownerKind(pod) === 'Job' ? succeededPodStatus(pod, now) : readyPodStatus(pod, now));
+      if (this.#held.has(namespace) || valueAt(pod, 'status', 'phase') === 'Succeeded' || isReadyPod(pod) || isCrashing(pod)) continue;
+      await this.#api.patchStatus(path, this.#podStatus(pod, namespace, now));
     }
     for (const step of this.#steps) await step(this.#api, now);
   }
