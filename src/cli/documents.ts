@@ -44,9 +44,19 @@ export const isNamespaceName = (value: string): boolean => value.length <= 63 &&
 
 const isStringMap = (value: unknown): boolean => value === undefined || (isRecord(value) && Object.values(value).every((v) => typeof v === 'string'));
 
+/** The fields every object needs, as text: those of a mapping that are missing or not text. */
+const missingFields = (value: Record<string, unknown>): string[] => {
+  const metadata = value['metadata'];
+  const fields = { apiVersion: value['apiVersion'], kind: value['kind'], 'metadata.name': isRecord(metadata) ? metadata['name'] : undefined };
+  return Object.entries(fields)
+    .filter(([, field]) => typeof field !== 'string' || field === '')
+    .map(([name]) => name);
+};
+
 /** Why a document is not a usable object, or undefined. */
 const shapeProblem = (value: unknown): string | undefined => {
-  if (!isResource(value)) return 'is not a Kubernetes object (apiVersion, kind and metadata.name are required)';
+  if (!isRecord(value)) return 'is not a Kubernetes object (a mapping with apiVersion, kind and metadata.name)';
+  if (!isResource(value)) return `has no ${wordList(missingFields(value))} (every object needs apiVersion, kind and metadata.name, as text)`;
   const { namespace, labels, annotations } = value.metadata;
   if (namespace !== undefined && (typeof namespace !== 'string' || !isNamespaceName(namespace)))
     return `has an invalid metadata.namespace ${JSON.stringify(namespace)}`;
@@ -67,7 +77,49 @@ const ownGroupRefusal = (object: KubeResource): string => {
 
 const inOwnGroup = (object: KubeResource): boolean => object.apiVersion.split('/')[0] === API_GROUP;
 
+/** The kinds of Kubernetes and of the operators around this one that have no namespace, as `group/Kind` (core: `/Kind`). */
+const CLUSTER_SCOPED = new Set([
+  '/Namespace',
+  '/Node',
+  '/PersistentVolume',
+  'rbac.authorization.k8s.io/ClusterRole',
+  'rbac.authorization.k8s.io/ClusterRoleBinding',
+  'apiextensions.k8s.io/CustomResourceDefinition',
+  'apiregistration.k8s.io/APIService',
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
+  'admissionregistration.k8s.io/MutatingAdmissionPolicy',
+  'admissionregistration.k8s.io/MutatingAdmissionPolicyBinding',
+  'storage.k8s.io/StorageClass',
+  'storage.k8s.io/CSIDriver',
+  'storage.k8s.io/VolumeAttachment',
+  'scheduling.k8s.io/PriorityClass',
+  'networking.k8s.io/IngressClass',
+  'node.k8s.io/RuntimeClass',
+  'metacontroller.k8s.io/CompositeController',
+  'metacontroller.k8s.io/DecoratorController',
+  'cert-manager.io/ClusterIssuer',
+]);
+
+/** True for an object of a kind without a namespace: `Namespace baremetal-operator-system`, not `default/...`. */
+const isClusterScoped = (object: KubeResource): boolean => {
+  const slash = object.apiVersion.lastIndexOf('/');
+  return CLUSTER_SCOPED.has(`${slash < 0 ? '' : object.apiVersion.slice(0, slash)}/${object.kind}`);
+};
+
 const supported = (object: KubeResource): boolean => SUPPORTED_KINDS.some((k) => k.apiVersion === object.apiVersion && k.kind === object.kind);
+
+/**
+ * A YAML error as the parser words it, whole: the problem and where (`... at line 6, column 1:`), then the lines
+ * there with a caret under the place, indented.
+ */
+const yamlError = (message: string): string => {
+  const [problem = '', ...context] = message.trimEnd().split('\n');
+  const lines = context.filter((line, i) => i > 0 || line !== '');
+  return [problem, ...lines.map((line) => `    ${line}`)].join('\n');
+};
 
 /** The values of the documents of one file: List items flattened, empty documents skipped. */
 const valuesOf = (text: string, source: string, errors: string[]): { value: unknown; where: string }[] => {
@@ -75,7 +127,7 @@ const valuesOf = (text: string, source: string, errors: string[]): { value: unkn
   parseAllDocuments(text, { version: '1.1' }).forEach((document, index) => {
     const where = `${source}, document ${index + 1}`;
     if (document.errors.length > 0) {
-      errors.push(...document.errors.map((e) => `${where}: ${e.message.split('\n')[0] ?? e.message}`));
+      errors.push(...document.errors.map((e) => `${where}: ${yamlError(e.message)}`));
       return;
     }
     const value: unknown = document.toJS({ maxAliasCount: 100 });
@@ -88,8 +140,9 @@ const valuesOf = (text: string, source: string, errors: string[]): { value: unkn
 };
 
 /**
- * Reads the objects of several YAML texts in order. Objects without a namespace get `namespace`; a
- * later object with the same kind, namespace and name replaces an earlier one.
+ * Reads the objects of several YAML texts in order. Objects without a namespace get `namespace` (but those of
+ * a kind without one, such as a Namespace); a later object with the same kind, namespace and name replaces an
+ * earlier one.
  */
 export const readObjects = (inputs: readonly Input[], namespace: string): ReadResult => {
   const errors: string[] = [];
@@ -105,7 +158,7 @@ export const readObjects = (inputs: readonly Input[], namespace: string): ReadRe
         continue;
       }
       const given = value as KubeResource;
-      const object = given.metadata.namespace === undefined ? { ...given, metadata: { ...given.metadata, namespace } } : given;
+      const object = given.metadata.namespace === undefined && !isClusterScoped(given) ? { ...given, metadata: { ...given.metadata, namespace } } : given;
       const key = `${object.apiVersion} ${object.kind} ${objectKeyOf(object)}`;
       if (isProposalObject(object)) {
         proposal.push({ object: `${object.kind} ${objectKeyOf(object)}`, file });

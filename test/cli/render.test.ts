@@ -290,6 +290,37 @@ t.test('unreadable input exits 2', async (t) => {
   t.ok(none.stderr.includes(`no ${wordList(PARENT_NAMES, 'or')} object in the input`), none.stderr);
 });
 
+t.test('a YAML error is given whole: the problem, where, and the lines there with a caret', async (t) => {
+  const text = 'apiVersion: ironic.metal3.io/v1alpha1\nkind: Ironic\nmetadata:\n  name: x\nspec:\n\tnetworking:\n    interface: eth1\n';
+  const r = await run(['-f', 'tabs.yaml'], { 'tabs.yaml': text });
+  t.equal(r.code, 2);
+  t.equal(r.stderr, 'ironic-render: tabs.yaml, document 1: Tabs are not allowed as indentation at line 6, column 1:\n    spec:\n    \tnetworking:\n    ^\n');
+});
+
+t.test('a document that is not a whole object says which fields it lacks', async (t) => {
+  const cases = [
+    { text: 'apiVersion: v1\nkind: Secret\nmetadata:\n  namespace: metal3\n', lacks: 'metadata.name' },
+    { text: 'apiVersion: v1\nmetadata:\n  name: 3\n', lacks: 'kind and metadata.name' },
+    { text: 'kind: Ironic\n', lacks: 'apiVersion and metadata.name' },
+  ];
+  for (const c of cases) {
+    const r = await run(['-f', 'in.yaml'], { 'in.yaml': c.text });
+    t.equal(r.code, 2);
+    t.equal(r.stderr, `ironic-render: in.yaml, document 1 has no ${c.lacks} (every object needs apiVersion, kind and metadata.name, as text)\n`);
+  }
+});
+
+t.test('an object of a kind without a namespace is named without one', async (t) => {
+  const r = await run(['-f', 'examples/namespace/baremetal-operator-system.yaml', '-f', 'examples/minimal.yaml']);
+  t.equal(r.code, 0);
+  t.ok(r.stderr.includes('ignoring Namespace baremetal-operator-system (v1): only '), r.stderr);
+  const role = JSON.stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' } });
+  const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } });
+  const other = await run(['-f', 'in.yaml', '-n', 'metal3'], { 'in.yaml': `${ironic({ networking: NETWORKING })}\n---\n${role}\n---\n${pod}` });
+  t.match(other.stderr, /ignoring ClusterRole reader \(rbac\.authorization\.k8s\.io\/v1\)/);
+  t.match(other.stderr, /ignoring Pod metal3\/p \(v1\)/, 'a namespaced kind gets the namespace');
+});
+
 t.test('an invalid environment is reported', async (t) => {
   let stderr = '';
   const code = await runRender(['-f', 'examples/minimal.yaml'], {
