@@ -11,8 +11,8 @@ import type { KubeChild } from '../../src/render/child.js';
 import type { RenderConfig } from '../../src/render/config.js';
 import { finishDatabase, prepareDatabase } from '../../src/render/database/plan.js';
 import { parseIronic } from '../../src/api/ironic/parse.js';
-import { ADMIN_CONNECTIONS, DEFAULT_MAX_CONDUCTORS, JOB_CONNECTIONS, MAX_CONDUCTORS_LIMIT } from '../../src/api/shared/constants.js';
-import { PRE_STOP_SECONDS } from '../../src/render/ironic/conductor.js';
+import { ADMIN_CONNECTIONS, DATABASE_STALL_SECONDS, DEFAULT_MAX_CONDUCTORS, JOB_CONNECTIONS, MAX_CONDUCTORS_LIMIT } from '../../src/api/shared/constants.js';
+import { PRE_STOP_SECONDS, stopSteps } from '../../src/render/ironic/conductor.js';
 import { FIXED_NOW, testConfig, type Obj } from '../helpers/hooks.js';
 import { containerOf, envOf, podOf, syncFor } from '../helpers/render.js';
 import { WITH_MARIADB_OPERATOR } from '../fixtures/database-scenarios.js';
@@ -121,9 +121,21 @@ void t.test('the pool is rendered only for MariaDB (SQLite has none)', async (t)
   const e = envOf(containerOf(podOf((await syncFor({})).children), 'ironic'));
   t.notOk('OS_DATABASE__MAX_POOL_SIZE' in e);
   t.notOk('OS_DATABASE__MAX_OVERFLOW' in e);
+  t.notOk('OS_DATABASE__POOL_TIMEOUT' in e);
 });
 
-type ConductorCase = { readonly spec: Obj; readonly env: Record<string, string>; readonly grace: number };
+/**
+ * One row: the spec, what reaches the ironic container, the grace period, and with a database the pool timeout
+ * and the longest stall the heartbeats outlast (timeout - interval - pool timeout: a heartbeat waits behind the
+ * queue of its pool at most the pool timeout, and the next one comes an interval after a failed one).
+ */
+type ConductorCase = {
+  readonly spec: Obj;
+  readonly env: Record<string, string>;
+  readonly grace: number;
+  readonly poolTimeout: number;
+  readonly stallOutlasted: number;
+};
 
 const conductorCases: ConductorCase[] = [
   {
@@ -137,6 +149,8 @@ const conductorCases: ConductorCase[] = [
       OS_AGENT__DEPLOY_LOGS_COLLECT: 'on_failure',
     },
     grace: 95,
+    poolTimeout: 5,
+    stallOutlasted: 20,
   },
   {
     spec: { conductor: { heartbeatInterval: 10, heartbeatTimeout: 60, shutdownTimeout: 300 }, logging: { debug: true, deployLogs: 'always' } },
@@ -149,11 +163,23 @@ const conductorCases: ConductorCase[] = [
       OS_AGENT__DEPLOY_LOGS_COLLECT: 'always',
     },
     grace: 335,
+    poolTimeout: 30,
+    stallOutlasted: 20,
+  },
+  {
+    // The smallest timeout the CRD allows for a 10 s interval: the pool waits 1 s, and the stall outlasted is 19 s.
+    spec: { conductor: { heartbeatInterval: 10, heartbeatTimeout: 30 } },
+    env: { OS_CONDUCTOR__HEARTBEAT_INTERVAL: '10', OS_CONDUCTOR__HEARTBEAT_TIMEOUT: '30' },
+    grace: 95,
+    poolTimeout: 1,
+    stallOutlasted: 19,
   },
   {
     spec: { conductor: { shutdownTimeout: 1 }, logging: { deployLogs: 'never' } },
     env: { OS_CONDUCTOR__GRACEFUL_SHUTDOWN_TIMEOUT: '1', OS_DEFAULT__GRACEFUL_SHUTDOWN_TIMEOUT: '26', OS_AGENT__DEPLOY_LOGS_COLLECT: 'never' },
     grace: 36,
+    poolTimeout: 5,
+    stallOutlasted: 20,
   },
 ];
 
@@ -167,9 +193,25 @@ void t.test('heartbeats, shutdown and logging reach the ironic container; the po
       t.equal(pod.terminationGracePeriodSeconds, c.grace, 'terminationGracePeriodSeconds');
       const parentBound = Number(present(envOf(ironic)['OS_DEFAULT__GRACEFUL_SHUTDOWN_TIMEOUT']));
       const conductorBound = Number(present(envOf(ironic)['OS_CONDUCTOR__GRACEFUL_SHUTDOWN_TIMEOUT']));
-      // The conductor's stop: hash ring wait (15 s), JSON-RPC drain (5 s), API (2 s), then its own timeout.
+      // The conductor's stop: the hash ring wait and the servers' stop, then its own timeout.
       t.ok(parentBound >= Math.max(conductorBound, 22) + 1, 'oslo.service does not kill the conductor before it is done');
       t.ok(present(pod.terminationGracePeriodSeconds) > PRE_STOP_SECONDS + parentBound, 'Kubernetes does not kill the parent before it is done');
+      const { ringWait, serversStop } = stopSteps();
+      t.ok(parentBound >= conductorBound + ringWait + serversStop, `the stop's steps fit: ${conductorBound} + ${ringWait} + ${serversStop} ≤ ${parentBound}`);
+      const e = envOf(ironic);
+      if (ha) {
+        const [interval, timeout, pool] = ['OS_CONDUCTOR__HEARTBEAT_INTERVAL', 'OS_CONDUCTOR__HEARTBEAT_TIMEOUT', 'OS_DATABASE__POOL_TIMEOUT'].map((k) =>
+          Number(e[k]),
+        );
+        t.equal(pool, c.poolTimeout, '[database] pool_timeout');
+        t.equal(
+          present(timeout) - present(interval) - present(pool),
+          c.stallOutlasted,
+          `a heartbeat is late by at most interval + stall + pool timeout: ${interval} + ${c.stallOutlasted} + ${pool} = ${timeout}`,
+        );
+        t.ok(c.stallOutlasted >= DATABASE_STALL_SECONDS, `the measured ${DATABASE_STALL_SECONDS} s stall is outlasted`);
+        t.equal(e['OS_DEFAULT__HASH_RING_RESET_INTERVAL'], String(ringWait), 'the hash ring is rebuilt as often as the stop waits for it');
+      } else t.notOk('OS_DEFAULT__HASH_RING_RESET_INTERVAL' in e, 'one conductor has no ring to share');
       for (const name of ['ironic', 'httpd']) {
         t.same(
           containerOf(pod, name)?.lifecycle?.preStop?.exec?.command,

@@ -41,7 +41,8 @@ export const DEFAULT_GALERA_REPLICAS = 3;
  * Ironic's database connection pool per conductor (`[database] max_pool_size`, `max_overflow`). oslo.db's
  * defaults (5 + 50) let two conductors open 110 connections; with one process per Ironic pod (API and
  * conductor share it), a conductor never holds more than their sum, and requests beyond it wait
- * (`[database] pool_timeout`, 30 s) instead of being refused by MariaDB.
+ * (`[database] pool_timeout`, derived from the heartbeat settings in render/ironic/conductor.ts) instead of being
+ * refused by MariaDB.
  */
 export const DATABASE_POOL_SIZE = 10;
 export const DATABASE_MAX_OVERFLOW = 20;
@@ -71,6 +72,15 @@ export const connectionBudget = (conductors: number): { readonly maxUserConnecti
  */
 export const DEFAULT_HEARTBEAT_INTERVAL = 5;
 export const DEFAULT_HEARTBEAT_TIMEOUT = 30;
+/**
+ * The database stall a conductor's heartbeats outlast with the default settings: a 15 s table lock was measured to
+ * declare both conductors of an HA Ironic dead when the pool timeout was SQLAlchemy's 30 s (README, Sizing).
+ */
+export const DATABASE_STALL_SECONDS = 15;
+/** Seconds kept between the latest a heartbeat can be and the heartbeat timeout. */
+export const HEARTBEAT_MARGIN_SECONDS = 5;
+/** SQLAlchemy's own `pool_timeout`: the derived one never waits longer. */
+export const MAX_POOL_TIMEOUT = 30;
 /** heartbeatTimeout must cover this many heartbeats, so that one late heartbeat never looks like a dead conductor. */
 export const HEARTBEATS_PER_TIMEOUT = 3;
 /** Seconds a stopping conductor waits for the nodes it holds (`[conductor] graceful_shutdown_timeout`, Ironic's default). */

@@ -71,8 +71,18 @@ export const buildCommonEnv = (input: IronicRenderInput): IEnvVar[] => {
     env('IRONIC_ENABLE_VLAN_INTERFACES', inspection.vlanInterfaces.length > 0 ? inspection.vlanInterfaces.join(',') : 'all'),
     ...agentImageEnv(input),
     ...optionalEnv('WEBSERVER_CACERT_FILE', trustedCAFile(input)),
+    ...fastTrackEnv(input),
   ];
 };
+
+/**
+ * Fast track, stated rather than left to the image's default, where high availability with DHCP needs it: a host
+ * whose conductor died in the middle of cleaning or deploying finds no iPXE file of the new conductor (Ironic
+ * writes them again only for active nodes), so the boot chain ends in inspector.ipxe, and only fast track puts
+ * `ipa-api-url` on its kernel command line (httpd renders it), so that the agent reports to Ironic, which goes on.
+ */
+const fastTrackEnv = (input: IronicRenderInput): IEnvVar[] =>
+  input.model.highAvailability && input.model.networking.dhcp !== undefined ? [env('IRONIC_FAST_TRACK', 'true')] : [];
 
 /** `IRONIC_HTPASSWD` from the htpasswd Secret we keep. */
 export const htpasswdEnv = (secretName: string): IEnvVar => ({

@@ -7,7 +7,7 @@ import type { IContainerPort } from 'kubernetes-models/v1/ContainerPort';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
 import { buildCommonEnv, extraConfigEnv, htpasswdEnv, proxyEnv, trustedCAFile } from '../common-env.js';
-import { conductorEnv, databasePoolEnv, loggingEnv, preStopPause, terminationGracePeriod } from '../conductor.js';
+import { conductorEnv, databasePoolEnv, hashRingEnv, loggingEnv, preStopPause, terminationGracePeriod } from '../conductor.js';
 import { PORT_NAMES, containerPort, dedupeEnv, env, optionalEnv, resourcesOf } from '../facts.js';
 import type { ContainerContext, IronicFeature } from '../feature.js';
 import type { IronicRenderInput } from '../input.js';
@@ -23,7 +23,7 @@ const databaseEnv = (input: IronicRenderInput): IEnvVar[] => {
     env('MARIADB_DATABASE', db.name),
     // Schema upgrades run in Jobs before the new version starts.
     env('IRONIC_SKIP_DBSYNC', 'true'),
-    ...databasePoolEnv(),
+    ...databasePoolEnv(input.model),
   ];
 };
 
@@ -73,6 +73,7 @@ export const buildIronicEnv = (input: IronicRenderInput, added: readonly IEnvVar
     ...optionalEnv('IRONIC_EXTERNAL_IP', input.model.networking.externalIP),
     ...externalURLEnv(input),
     ...conductorEnv(input.model),
+    ...hashRingEnv(input.model),
     ...loggingEnv(input.model),
     ...added,
     ...proxyEnv(input),
