@@ -97,7 +97,7 @@ export const finalizeIronic = (request: SyncRequest, ctx: HookContext): SyncResp
   const message = remaining === 0 ? 'Ironic has been removed' : `Ironic is being deleted: ${remaining} resources remain`;
   return {
     status: computeIronicStatus({
-      outcome: { kind: 'waiting', message },
+      outcome: { kind: 'deleting', message },
       targetVersion: textOf(pathOf(view.status, 'requestedVersion')),
       previousStatus: view.status,
       generation: view.generation,

@@ -4,7 +4,7 @@
 import type { ClientAccess, IronicStatus } from '../../api/ironic/schema.js';
 import { previousUpgradeBackup, type UpgradeBackupStatus } from './upgrade.js';
 import { pathOf } from '../observed.js';
-import { readyCondition, type Readiness } from '../status.js';
+import { readyCondition, REFUSAL_REASONS, type Readiness } from '../status.js';
 
 export const IRONIC_REASONS = {
   available: 'DeploymentAvailable',
@@ -14,12 +14,16 @@ export const IRONIC_REASONS = {
   missingReference: 'MissingReference',
   invalidReference: 'InvalidReference',
   conflict: 'ResourceConflict',
+  deleting: REFUSAL_REASONS.deleting,
 } as const;
 
 /** How a sync ended, before it becomes a status. */
 export type IronicOutcome =
   | { readonly kind: 'rendered'; readonly readiness: Readiness }
-  | { readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'waiting' | 'refused' | 'conflict'; readonly message: string };
+  | {
+      readonly kind: 'invalidSpec' | 'missingReference' | 'invalidReference' | 'waiting' | 'refused' | 'conflict' | 'deleting';
+      readonly message: string;
+    };
 
 const reasonOf = (outcome: IronicOutcome): { status: 'True' | 'False'; reason: string; message: string } => {
   switch (outcome.kind) {
@@ -40,6 +44,8 @@ const reasonOf = (outcome: IronicOutcome): { status: 'True' | 'False'; reason: s
       return { status: 'False', reason: IRONIC_REASONS.conflict, message: outcome.message };
     case 'waiting':
       return { status: 'False', reason: IRONIC_REASONS.inProgress, message: outcome.message };
+    case 'deleting':
+      return { status: 'False', reason: IRONIC_REASONS.deleting, message: outcome.message };
   }
 };
 
