@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
 import { ECHO_LIMIT, echo } from './echo.js';
+import { describeValidation } from './validation.js';
 
 /** A request the hook cannot serve, e.g. a parent of another kind. */
 export class HookInputError extends Error {
@@ -24,8 +25,8 @@ const clientMessage = (error: FastifyError, request: FastifyRequest, bodyLimit: 
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return `hook requests must be application/json, not ${JSON.stringify(echo(request.headers['content-type'] ?? 'none'))}`;
   }
-  // A validation message may quote a key of the body.
-  return error.validation !== undefined ? `invalid hook request: ${echo(error.message, 3 * ECHO_LIMIT)}` : error.message;
+  // A field's path may hold a key of the body.
+  return error.validation !== undefined ? `invalid hook request: ${echo(describeValidation(error.validation), 3 * ECHO_LIMIT)}` : error.message;
 };
 
 /** A status from 400 to 599 carried by the error, else 500. */

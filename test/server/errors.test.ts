@@ -1,6 +1,7 @@
 import t from 'tap';
 import { fakeSecrets, ironic, type Obj } from '../helpers/hooks.js';
 import { hookLines, loggingServer, server } from './support.js';
+import { describeValidation } from '../../src/server/validation.js';
 import { objAt, valueAt } from '../support/paths.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };
@@ -12,11 +13,26 @@ t.test('a malformed or misshapen request is a 400 that says what is wrong', asyn
   const cases: { url?: string; payload: string | Obj; message: RegExp }[] = [
     { payload: '{"parent": {', message: /not valid JSON/ },
     { payload: '', message: /cannot be empty/ },
-    { payload: '[]', message: /body Expected object/ },
-    { payload: { children: {} }, message: /body\/parent/ },
-    { payload: { parent: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: {} } }, message: /body\/parent\/metadata\/name/ },
-    { payload: { parent: ironic({}), children: { 'Secret.v1': { x: 3 } } }, message: /body\/children/ },
-    { payload: { parent: ironic({}), finalizing: 'yes' }, message: /body\/finalizing Expected boolean/ },
+    { payload: '[]', message: /^invalid hook request: the body must be an object: a hook request of Metacontroller is a JSON object with the parent object/ },
+    {
+      payload: {},
+      message: /^invalid hook request: parent is missing: a hook request of Metacontroller is a JSON object with the parent object \(and, for sync/,
+    },
+    { payload: { children: {} }, message: /^invalid hook request: parent is missing: / },
+    { payload: { parent: {} }, message: /^invalid hook request: parent\.apiVersion, parent\.kind and parent\.metadata are missing$/ },
+    {
+      payload: { parent: { apiVersion: 'ironic.metal3.io/v1alpha1', kind: 'Ironic', metadata: {} } },
+      message: /^invalid hook request: parent\.metadata\.name is missing$/,
+    },
+    {
+      payload: { parent: { apiVersion: '', kind: 'Ironic', metadata: { name: 'x' } } },
+      message: /^invalid hook request: parent\.apiVersion must not be empty$/,
+    },
+    {
+      payload: { parent: ironic({}), children: { 'Secret.v1': { x: 3 } } },
+      message: /^invalid hook request: children must be a map of objects as Metacontroller sends it/,
+    },
+    { payload: { parent: ironic({}), finalizing: 'yes' }, message: /^invalid hook request: finalizing must be true or false$/ },
     {
       payload: { parent: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } },
       message: /this hook serves Ironic \(ironic.metal3.io\); the parent is ConfigMap \(v1\)/,
@@ -38,8 +54,22 @@ t.test('a malformed or misshapen request is a 400 that says what is wrong', asyn
     const what = JSON.stringify(c.payload).slice(0, 80);
     t.equal(response.statusCode, 400, what);
     t.match(response.json(), { error: 'Bad Request', statusCode: 400, message: c.message }, what);
+    t.notMatch(response.json(), { message: /Expected|body\// }, `${what}: not in the validator's words`);
     t.match(response.headers['content-type'], /^application\/json/);
   }
+});
+
+t.test("words for the validator's other problems", async (t) => {
+  t.equal(describeValidation([{ instancePath: '/parent/spec', message: 'Expected array' }]), 'parent.spec is invalid: Expected array');
+  t.equal(describeValidation([{ instancePath: '/controller' }]), 'controller is invalid');
+  t.equal(describeValidation([{ instancePath: '/related', message: 'Expected number' }]), 'related must be a number');
+  t.equal(
+    describeValidation([
+      { instancePath: '/parent/kind', message: 'Expected required property' },
+      { instancePath: '/finalizing', message: 'Expected boolean' },
+    ]),
+    'parent.kind is missing; finalizing must be true or false',
+  );
 });
 
 t.test('only JSON is accepted: other content types are a 415', async (t) => {
