@@ -11,6 +11,7 @@ import { DEFAULT_RELOAD_INTERVAL_MS, DEFAULT_REQUEST_TIMEOUT_MS, type Config } f
 import type { HookContext } from './hooks/ironic.js';
 import { bcryptSecrets, type Secrets } from './hooks/materialize.js';
 import { authenticator } from './server/auth.js';
+import { clientErrorHandler } from './server/client-errors.js';
 import { hookCalls } from './server/calls.js';
 import { errorHandler, notFoundHandler } from './server/errors.js';
 import { registerHookRoutes } from './server/hook-routes.js';
@@ -87,8 +88,9 @@ const boundRequestTime = (server: Server & { connectionsCheckingInterval?: numbe
 export const buildServer = (config: Config, deps: ServerDeps = {}): FastifyInstance => {
   registerFormats();
   const tls = config.tls && readTls(config.tls);
+  const requestTimeoutMs = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   // Typed as HTTPS for setSecureContext; with `https: null` Fastify creates a plain HTTP server.
-  const app = Fastify<Server>({
+  const app: FastifyInstance<Server> = Fastify<Server>({
     ...fastifyLogging(config.logLevel, deps),
     https: tls ?? null,
     bodyLimit: config.bodyLimit,
@@ -100,8 +102,10 @@ export const buildServer = (config: Config, deps: ServerDeps = {}): FastifyInsta
     // fields): dropped, as the hooks never read such a key, rather than "Body is not valid JSON".
     onConstructorPoisoning: 'remove',
     logController: new LogController({ disableRequestLogging: true }),
+    // A 408 names REQUEST_TIMEOUT_SECONDS and is logged.
+    clientErrorHandler: clientErrorHandler(requestTimeoutMs, () => app.log),
   });
-  boundRequestTime(app.server, config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  boundRequestTime(app.server, requestTimeoutMs);
   // Only JSON: anything else (text/plain is accepted by default) is a 415.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
