@@ -4,7 +4,8 @@
  * dependencies left out, non-root, and the command and port the Deployment in deploy/ expects.
  */
 import t from 'tap';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { filesUnder } from '../support/files.js';
 import { readYamlDocuments } from './kustomize.js';
 import { Type } from '@sinclair/typebox';
 import { ofKind } from '../helpers/children.js';
@@ -35,6 +36,12 @@ t.test('multi-stage on Node.js 26', async (t) => {
   t.ok(from.length >= 2, `${from.length} stages`);
   for (const image of from) t.match(image, /^(node:26[-.\w]*|gcr\.io\/distroless\/nodejs26[-\w]*)(@sha256:[0-9a-f]+)?( AS \w+)?$/i, image);
   t.equal(args('FROM', final)[0]?.match(/ AS /i), null, 'the last stage is the image');
+});
+
+t.test('the base image is pinned by digest, with its tag, the same in every stage', async (t) => {
+  const images = args('FROM').map((from) => from.split(/ AS /i)[0] ?? '');
+  for (const image of images) t.match(image, /^[^@\s]+:[^@\s]+@sha256:[0-9a-f]{64}$/, `${image}: a tag for the reader, a digest for the build`);
+  t.equal(new Set(images).size, 1, 'one base image');
 });
 
 t.test('builds with dev dependencies, ships production dependencies only', async (t) => {
@@ -111,4 +118,23 @@ t.test('.dockerignore keeps the build context small and free of local state', as
     .filter((l) => l !== '' && !l.startsWith('#'));
   for (const entry of ['node_modules', 'dist', '.git', 'test', '.tap', 'coverage']) t.ok(ignored.includes(entry), entry);
   for (const needed of ['src', 'package.json', 'package-lock.json', 'tsconfig.json']) t.notOk(ignored.includes(needed), `${needed} is sent`);
+});
+
+/** The entries of .dockerignore that name local state rather than files of the repository. */
+const LOCAL_STATE = new Set(['node_modules', 'dist', '.git', '.tap', 'coverage', '*.log']);
+
+t.test('.dockerignore names paths from the root of the context, as Docker matches them', async (t) => {
+  const ignored = readFileSync('.dockerignore', 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  for (const entry of ignored.filter((e) => !LOCAL_STATE.has(e))) t.ok(existsSync(entry), `${entry} is a path of the repository`);
+  t.ok(ignored.includes('src/bench'), 'the benchmarks stay out of the image');
+});
+
+t.test('the image builds without src/bench: nothing else of src imports it', async (t) => {
+  const importers = filesUnder('src')
+    .filter((file) => file.endsWith('.ts') && !file.startsWith('src/bench/'))
+    .filter((file) => /from '(\.\.?\/)+bench\//.test(readFileSync(file, 'utf8')));
+  t.same(importers, []);
 });
