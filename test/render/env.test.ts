@@ -171,16 +171,29 @@ const cases: Case[] = [
     present: { FLASK_RUN_HOST: '192.0.2.2', FLASK_RUN_PORT: '9608' },
   },
   {
-    scenario: 'dnsmasq: IPv4 range with a dotted mask, DNS from the provisioning IP',
+    scenario: 'dnsmasq: IPv4 range with a dotted mask, DNS served on the provisioning IP and announced',
     spec: { networking: { ...provisioning, dhcp: { ...dhcp, serveDNS: true, gatewayAddress: '192.0.2.1' } } },
     container: 'dnsmasq',
-    present: { DHCP_RANGE: '192.0.2.10,192.0.2.100,255.255.255.0', DNS_IP: 'provisioning', GATEWAY_IP: '192.0.2.1', PROVISIONING_IP: '192.0.2.2' },
+    present: {
+      DHCP_RANGE: '192.0.2.10,192.0.2.100,255.255.255.0',
+      DNS_IP: 'provisioning',
+      DNS_PORT: '53',
+      GATEWAY_IP: '192.0.2.1',
+      PROVISIONING_IP: '192.0.2.2',
+    },
   },
   {
-    scenario: 'dnsmasq: IPv6 range with a prefix length',
+    scenario: 'dnsmasq: IPv6 range with a prefix length, another DNS server announced and none served',
     spec: { networking: { interface: 'eth1', dhcp: { networkCIDR: 'fd00::/64', rangeBegin: 'fd00::10', rangeEnd: 'fd00::ff', dnsAddress: 'fd00::1' } } },
     container: 'dnsmasq',
     present: { DHCP_RANGE: 'fd00::10,fd00::ff,64', DNS_IP: 'fd00::1' },
+    absent: ['DNS_PORT'],
+  },
+  {
+    scenario: 'dnsmasq: no DNS server announced nor served',
+    spec: { networking: { ...provisioning, dhcp } },
+    container: 'dnsmasq',
+    absent: ['DNS_IP', 'DNS_PORT'],
   },
   {
     scenario: 'dnsmasq: extra ranges are tagged, routers per range',

@@ -4,7 +4,8 @@
 # each DHCP_RANGE / DHCP_OPTIONS / DHCP_HOSTS item written verbatim after its key (an item that holds a newline
 # therefore adds a line, as Jinja2 does), except-interface lines after interface=, then exec dnsmasq -d -q.
 # Differences, for a test machine: the files live under MODEL_ROOT instead of /conf, /shared and /data, the
-# firmware files are empty placeholders, and dnsmasq keeps the user it starts as and writes no pid file.
+# firmware files are empty placeholders, dnsmasq keeps the user it starts as and writes no pid file, and its
+# upstream DNS servers come from MODEL_RESOLV_FILE when it is set (the container's /etc/resolv.conf otherwise).
 set -euo pipefail
 root="${MODEL_ROOT:?MODEL_ROOT is the directory that stands for /conf, /shared and /data}"
 mkdir -p "$root/conf/dnsmasq" "$root/shared/tftpboot" "$root/data/dnsmasq"
@@ -12,8 +13,18 @@ touch "$root/data/dnsmasq/dnsmasq.leases"
 snp="${SNP_BASENAME:-snponly}"
 for f in undionly.kpxe "$snp-x86_64.efi" "$snp-arm64.efi"; do : >"$root/shared/tftpboot/$f"; done
 
-# wait_for_interface_or_ip, for the case the tests use: IRONIC_IP given. Only the IPv4 boot lines are modelled.
-ip_="${IRONIC_IP:?the model covers IRONIC_IP only}"
+# wait_for_interface_or_ip, for the cases the tests use: IRONIC_IP given, or PROVISIONING_IP (its interface
+# becomes PROVISIONING_INTERFACE once the address is on it). Only the IPv4 boot lines are modelled.
+if [[ -n "${IRONIC_IP:-}" ]]; then
+  ip_="$IRONIC_IP"
+else
+  ip_="${PROVISIONING_IP:?the model covers IRONIC_IP and PROVISIONING_IP only}"
+  ip_="${ip_%%/*}"
+  until PROVISIONING_INTERFACE="$(ip -o addr show to "$ip_" | awk '{print $2; exit}')" && [[ -n "$PROVISIONING_INTERFACE" ]]; do
+    echo "Waiting for $ip_ to be configured on an interface..."
+    sleep 1
+  done
+fi
 if [[ "$ip_" == *:* ]]; then ipv=6; url_host="[$ip_]"; else ipv=4; url_host="$ip_"; fi
 http_url="${IRONIC_HTTP_URL:-http://${url_host}:${HTTP_PORT:-80}}"
 if [[ "${DNS_IP:-}" == "provisioning" ]]; then
@@ -65,4 +76,6 @@ conf="$root/conf/dnsmasq/dnsmasq.conf"
   if [[ -n "${DHCP_HOSTS:-}" ]]; then items dhcp-host "$DHCP_HOSTS"; fi
 } >"$conf"
 
-exec /usr/sbin/dnsmasq -d -q -C "$conf" --user="$(id -un)" --pid-file=
+resolv=()
+if [[ -n "${MODEL_RESOLV_FILE:-}" ]]; then resolv=(--resolv-file="$MODEL_RESOLV_FILE"); fi
+exec /usr/sbin/dnsmasq -d -q -C "$conf" --user="$(id -un)" --pid-file= "${resolv[@]}"

@@ -25,7 +25,13 @@ export const SUITES: readonly Suite[] = [
   { name: 'databases', claims: ['render/database-backup.test.ts', 'render/database-tls-profile.test.ts', 'render/database-credentials.test.ts'] },
   {
     name: 'programs',
-    claims: ['render/dhcp-failover.test.ts', 'render/image-cache-download.test.ts', 'render/tls-profiles-httpd.test.ts', 'render/proxy-ipv6.test.ts'],
+    claims: [
+      'render/dhcp-failover.test.ts',
+      'render/dnsmasq-dns.test.ts',
+      'render/image-cache-download.test.ts',
+      'render/tls-profiles-httpd.test.ts',
+      'render/proxy-ipv6.test.ts',
+    ],
   },
   // The real control plane (etcd, kube-apiserver, Metacontroller, cert-manager, mariadb-operator): one per process.
   { name: 'control-plane', claims: ['control-plane/'] },

@@ -221,7 +221,12 @@ export const DHCP = Type.Object(
     networkCIDR: Type.Optional(Type.String({ description: 'CIDR of the provisioning network (main pool). Set together with rangeBegin and rangeEnd.' })),
     rangeBegin: Type.Optional(Type.String({ description: 'First address of the main pool.' })),
     rangeEnd: Type.Optional(Type.String({ description: 'Last address of the main pool.' })),
-    serveDNS: Type.Optional(Type.Boolean({ description: 'Announce the provisioning IP as the DNS server.' })),
+    serveDNS: Type.Optional(
+      Type.Boolean({
+        description:
+          "Serve DNS on port 53 of the provisioning IP (the virtual IP with high availability) and announce it to hosts as their DNS server; dnsmasq forwards what it does not know to the pod's resolvers.",
+      }),
+    ),
   },
   {
     description:

@@ -159,12 +159,24 @@ const failoverEnv = (input: IronicRenderInput): IEnvVar[] => {
 const dnsmasqCommand = (input: IronicRenderInput): string[] =>
   input.model.highAvailability ? ['/bin/bash', '-c', DHCP_FAILOVER_SCRIPT, 'dhcp-failover', RUNDNSMASQ] : [RUNDNSMASQ];
 
+/** The standard DNS port: hosts ask the announced server there. */
+export const DNS_PORT = 53;
+
+/**
+ * With serveDNS: the provisioning IP (IRONIC_IP, the virtual IP with high availability) announced as the DNS
+ * server, and dnsmasq's DNS server on. NOTE: the image's DNS_PORT defaults to 0, which turns dnsmasq's DNS off
+ * while DNS_IP=provisioning still announces it (upstream's serveDNS announces a server that does not answer).
+ * dnsmasq then forwards what it does not know to the resolvers of the container's /etc/resolv.conf.
+ */
+const dnsEnv = (dhcp: DHCPModel): IEnvVar[] =>
+  dhcp.serveDNS ? [env('DNS_IP', 'provisioning'), env('DNS_PORT', String(DNS_PORT))] : optionalEnv('DNS_IP', dhcp.dnsAddress);
+
 /** Common variables and the DHCP settings. */
 export const buildDnsmasqEnv = (input: IronicRenderInput, dhcp: DHCPModel, added: readonly IEnvVar[] = []): IEnvVar[] =>
   dedupeEnv([
     ...buildCommonEnv(input),
     ...optionalEnv('DHCP_RANGE', dhcpRange(dhcp, input.model.highAvailability)),
-    ...optionalEnv('DNS_IP', dhcp.serveDNS ? 'provisioning' : dhcp.dnsAddress),
+    ...dnsEnv(dhcp),
     ...optionalEnv('GATEWAY_IP', dhcp.gatewayAddress),
     ...optionalEnv('DHCP_OPTIONS', dhcpOptions(dhcp)),
     ...joinedEnv('DHCP_HOSTS', dhcp.hosts, ';'),

@@ -1,0 +1,49 @@
+/**
+ * Network namespaces for the tests that run DHCP and DNS on a real network (dnsmasq, keepalived, dhclient): the
+ * `ip` command, a check that this machine lets the test create namespaces (root), and a bounded wait.
+ */
+import { spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export type IpResult = { status: number | null; stdout: string; stderr: string };
+
+/** `ip` with these arguments, its status and output. */
+export const ip = (...args: string[]): IpResult => {
+  const r = spawnSync('ip', args, { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+/** `ip` with these arguments; throws with its message when it fails. */
+export const must = (...args: string[]): void => {
+  const r = ip(...args);
+  if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr}`);
+};
+
+/** Why this machine does not let the test create a network namespace (not root, or a kernel that refuses), if it does not. */
+export const namespacesRefused = (probe: string): string | undefined => {
+  if (process.getuid?.() !== 0) return 'network namespaces need root';
+  const r = ip('netns', 'add', probe);
+  if (r.status !== 0) return `ip netns add is refused here: ${r.stderr.trim()}`;
+  ip('netns', 'del', probe);
+  return undefined;
+};
+
+/** Kills every process of a namespace and deletes it (the links in it go with it). */
+export const deleteNamespace = (name: string): void => {
+  const pids = ip('netns', 'pids', name)
+    .stdout.split('\n')
+    .filter((p) => p !== '');
+  for (const pid of pids) spawnSync('kill', ['-9', pid]);
+  ip('netns', 'del', name);
+};
+
+/** The first value `what` gives other than undefined, asked every 100 ms for at most `seconds` of real time. */
+export const waitFor = async <T>(what: () => T | undefined, seconds: number): Promise<T | undefined> => {
+  const deadline = performance.now() + seconds * 1000;
+  for (;;) {
+    const found = what();
+    if (found !== undefined) return found;
+    if (performance.now() >= deadline) return undefined;
+    await sleep(100);
+  }
+};
