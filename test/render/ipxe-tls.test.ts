@@ -212,10 +212,10 @@ t.test('the builder reaches GitHub through spec.proxy, and the image can be repl
   t.equal(containerOf(podOf((await syncFor(spec)).children), 'ipxe-builder')?.image, 'quay.io/metal3-io/ipxe-builder:latest');
 });
 
-t.test('without tls.ipxe nothing of it is rendered, and dnsmasq keeps no mounts', async (t) => {
+t.test('without tls.ipxe nothing of it is rendered, and dnsmasq mounts /shared only', async (t) => {
   const pod = podOf((await syncFor({ networking: network, tls: { generateCertificate: true } })).children);
   t.equal(containerOf(pod, 'ipxe-builder'), undefined);
-  t.equal(containerOf(pod, 'dnsmasq')?.volumeMounts, undefined);
+  t.same(containerOf(pod, 'dnsmasq')?.volumeMounts, [{ name: 'ironic-shared', mountPath: '/shared' }]);
   t.equal(mountsOf(containerOf(pod, 'httpd'))['/certs/ipxe'], undefined);
   t.equal(envOf(containerOf(pod, 'ironic'))['IPXE_TLS_PORT'], undefined);
   const refused = await syncFor({ networking: network, tls: { ipxe: true } });

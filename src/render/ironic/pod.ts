@@ -26,8 +26,8 @@ export const mergeByName = <T extends { name: string }>(base: readonly T[], over
 const additionsFor = <T>(additions: readonly ContainerAdditions<T>[], container: string): T[] => additions.flatMap((a) => a[container] ?? []);
 
 /**
- * The mounts the features add to one container, each once: two features may need the same mount (iPXE over TLS
- * and high availability both give dnsmasq the shared volume). Different mounts on one path are kept, so that
+ * The mounts the features add to one container, each once: two features may need the same mount (dnsmasq's own
+ * feature and iPXE over TLS both give it the shared volume). Different mounts on one path are kept, so that
  * the API server's refusal names the conflict.
  */
 const mountsFor = (additions: readonly ContainerAdditions<IVolumeMount>[], container: string): IVolumeMount[] => {

@@ -7,6 +7,9 @@
  * on the provisioning interface and stops dnsmasq within a second of it leaving. dnsmasq is then authoritative,
  * so that the new server answers the renewals of leases the lost one handed out, and it names the virtual IP
  * in the iPXE chain URL (IRONIC_IP), so hosts always load boot.ipxe from the node that answered.
+ *
+ * dnsmasq mounts the pod's /shared, where rundnsmasq serves TFTP from (/shared/tftpboot, which Ironic's `pxe`
+ * boot interface also writes) and looks for custom iPXE firmware (/shared/custom_ipxe_firmware).
  */
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
@@ -192,8 +195,8 @@ const buildDnsmasqContainer = (input: IronicRenderInput, dhcp: DHCPModel, contex
     image: context.images.ironic,
     command: dnsmasqCommand(input),
     env: buildDnsmasqEnv(input, dhcp, context.env),
-    // NOTE: without iPXE TLS dnsmasq needs no mount (it serves the image's own firmware from its own /shared).
-    ...(context.mounts.length > 0 && { volumeMounts: [...context.mounts] }),
+    // /shared (this feature's own addition) first, then the certificate of iPXE TLS.
+    volumeMounts: [...context.mounts],
     ...resourcesOf(input, 'dnsmasq'),
     startupProbe: startupProbe(probe),
     livenessProbe: probe,
@@ -208,7 +211,8 @@ export const DNSMASQ: IronicFeature = {
   containers: [
     { name: 'dnsmasq', build: (input, context) => input.model.networking.dhcp && buildDnsmasqContainer(input, input.model.networking.dhcp, context) },
   ],
-  // With high availability: the peers' fallback script, written into /shared/html and named in ironic.conf.
-  mounts: (input) => (input.model.highAvailability ? { dnsmasq: [sharedMount] } : {}),
+  // /shared: TFTP's root and the custom firmware, and with high availability the peers' fallback script
+  // (written into /shared/html and named in ironic.conf). iPXE TLS adds the same mount: the pod keeps one.
+  mounts: () => ({ dnsmasq: [sharedMount] }),
   env: (input) => (input.model.highAvailability ? { ironic: [env('OS_PXE__IPXE_FALLBACK_SCRIPT', PEERS_SCRIPT)] } : {}),
 };
