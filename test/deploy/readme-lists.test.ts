@@ -1,13 +1,17 @@
 /**
  * The README's lists are complete: the deploy/ table has a row for every kustomization, and the list of
- * "See it without a cluster" names every file under examples/ (subfolders too), and the configuration table
- * documents exactly the variables the server reads.
+ * "See it without a cluster" names every file under examples/ (subfolders too), the configuration table
+ * documents exactly the variables the server reads, and "Differences from ironic-standalone-operator" lists
+ * what upstream refuses and this project runs.
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { filesUnder } from '../support/files.js';
+import { parseAllDocuments } from 'yaml';
+import { parentProblems } from '../../src/cli/admission.js';
+import { validateIronic } from '../../src/api/ironic/validate.js';
 
 const README = readFileSync('README.md', 'utf8');
 
@@ -57,4 +61,18 @@ t.test('"Configuration of the hook server" has a row for every variable the serv
   );
   t.same([...read].filter((name) => !documented.has(name)).sort(), [], 'every variable read is documented');
   t.same([...documented].filter((name) => !read.has(name)).sort(), [], 'every documented variable is read');
+});
+
+t.test('"Differences from ironic-standalone-operator" lists keepalived with high availability, which upstream refuses', async (t) => {
+  const ironic = parseAllDocuments(readFileSync('examples/ha-dhcp.yaml', 'utf8'), { version: '1.1' })
+    .map((d) => d.toJS() as { kind?: string; spec?: { highAvailability?: boolean; networking?: { keepalived?: { enabled?: boolean } } } })
+    .find((o) => o.kind === 'Ironic');
+  t.ok(ironic?.spec?.highAvailability === true && ironic.spec.networking?.keepalived?.enabled === true, 'the example has both');
+  t.same(parentProblems(ironic), [], 'the CRD accepts it');
+  t.same(validateIronic(ironic?.spec), [], 'and so do the hooks');
+  const differences = README.slice(
+    README.indexOf('\n### Differences from ironic-standalone-operator\n'),
+    README.indexOf('\n## Configuration of the hook server\n'),
+  );
+  t.match(differences, /\n- keepalived with high availability, which upstream refuses/);
 });
