@@ -11,6 +11,8 @@ import type { Secrets } from '../../src/hooks/materialize.js';
 import { ironicNames } from '../../src/render/names.js';
 import { FIXED_NOW, fakeSecrets, ironic, testConfig, type Obj } from '../helpers/hooks.js';
 import { present } from '../support/paths.js';
+import { availableDeploymentStatus } from '../../src/cli/kubelet.js';
+import type { KubeResource } from '../../src/cli/objects.js';
 
 const SPEC = { networking: { interface: 'eth1', ipAddress: '192.0.2.2' } };
 const UID = '7f1e4c7e-0000-4000-8000-000000000001';
@@ -104,7 +106,12 @@ t.test('of two htpasswd Secrets that both match, the one the workload mounts is 
       [`metal3/${mounted}`]: htpasswd(mounted, mountedLine),
     },
     'Deployment.apps/v1': {
-      'metal3/ironic-service': { ...template, metadata: { ...(template['metadata'] as Obj), ownerReferences: [{ uid: UID, controller: true }] } },
+      // Rolled out: a workload still rolling keeps the other htpasswd Secrets for its old pods.
+      'metal3/ironic-service': {
+        ...template,
+        metadata: { ...(template['metadata'] as Obj), ownerReferences: [{ uid: UID, controller: true }] },
+        status: availableDeploymentStatus(template as unknown as KubeResource),
+      },
     },
   };
   const response = await sync({ parent: parent(3600), children, related: {} }, secrets);

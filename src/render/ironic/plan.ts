@@ -219,6 +219,21 @@ export const retainedCASecrets = (view: ParentView, prefix: string, rollout: CAR
 };
 
 /**
+ * htpasswd Secrets that running pods may still use after the credentials changed: every observed one besides the
+ * current, until the workload (of the current kind) runs the current one and has rolled out completely. A pod of
+ * the old template that restarts meanwhile still finds its Secret (its environment names it).
+ */
+export const retainedHtpasswd = (view: ParentView, names: IronicNames, model: IronicModel, current: string): KubeChild[] => {
+  const workload = findObject(view.children, model.highAvailability ? GROUP_KEYS.daemonSet : GROUP_KEYS.deployment, view.namespace, names.workload);
+  const readiness = model.highAvailability ? daemonSetReadiness(workload, model.version) : deploymentReadiness(workload, model.version);
+  const inUse = workload === undefined ? [] : referencedSecrets(workload).filter((n) => n.startsWith(names.htpasswdPrefix));
+  if (workload === undefined || (readiness.state === 'ready' && inUse.every((n) => n === current))) return [];
+  return objectsOf(view.children, GROUP_KEYS.secret)
+    .filter((s) => s.metadata.name.startsWith(names.htpasswdPrefix) && s.metadata.name !== current && s.metadata.deletionTimestamp === undefined)
+    .map(keepObserved);
+};
+
+/**
  * A cache that refreshes (a new download after a spec change or a certificate renewal) holds back only the
  * Ironics that would get new URLs from it: one whose workload already runs with the URLs the cache lists
  * keeps rendering, so its own changes are not frozen by the cache's.
@@ -482,6 +497,7 @@ export const finishIronic = (
   const retained = [
     ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),
     ...(materials.generatedTLS !== undefined ? retainedCASecrets(view, names.tlsCAPrefix, prepared.tlsRollout, materials.generatedTLS.ca.secretName) : []),
+    ...retainedHtpasswd(view, names, model, input.credentials.htpasswdSecretName),
   ];
   const resyncAfterSeconds = sooner(planned.resyncAfterSeconds, materials.tlsResyncAfterSeconds);
   return {
