@@ -17,40 +17,40 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { stringify } from 'yaml';
 import { ConfigError, loadConfig } from '../config.js';
-import { buildServer, rfc3339Now, type ServerDeps } from '../server.js';
+import { buildServer, rfc3339Now } from '../server.js';
 import { admissionRefusals } from './admission.js';
-import { Cluster, type HookTransport, type SyncOutcome, type Write } from './cluster.js';
+import { Cluster, type SyncOutcome, type Write } from './cluster.js';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
-import { CONTROLLERS } from './controllers.js';
 import { isNamespaceName, migrateCommand, readObjects, type ReadResult } from './documents.js';
-import { settledStatus } from './kubelet.js';
-import { reconcileCronJobs } from './cron-jobs.js';
 import { CertManagerStandIn } from './cert-manager.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
-import { describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
+import { describe, groupKeyOf, isRecord, objectKeyOf, type KubeResource } from './objects.js';
 import { runMigrate } from './migrate.js';
-import { firstLine, usageErrorText, UsageError } from './usage.js';
-import { CACHE_REASONS } from '../render/image-cache/status.js';
-import { DATABASE_REASONS } from '../render/database/status.js';
-import { IRONIC_REASONS } from '../render/ironic/status.js';
-import { REFUSAL_REASONS } from '../render/status.js';
+import { runPreview } from './preview.js';
+import {
+  EXIT,
+  injectTransport,
+  isParent,
+  NOT_CARRIED_OUT,
+  operatorSettings,
+  readyOf,
+  REFUSED,
+  renderClock,
+  settle,
+  type RenderClock,
+  type RenderIO,
+  type StandIns,
+} from './session.js';
 
-/** Everything the command touches, injectable for tests. */
-export type RenderIO = {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly stdin: () => Promise<string>;
-  readonly readFile: (path: string) => Promise<string>;
-  readonly env?: NodeJS.ProcessEnv;
-  /** Replaces the random passwords, bcrypt and the clock of the hook server (tests). */
-  readonly deps?: Pick<ServerDeps, 'secrets' | 'now'>;
-};
+export { EXIT, type RenderIO } from './session.js';
+import { firstLine, usageErrorText, UsageError } from './usage.js';
 
 /** The parent kinds, e.g. `Ironic and IronicDatabase`. */
 const PARENT_NAMES = PARENT_KINDS.map((k) => k.kind);
 
 export const USAGE = `Usage: ironic-render -f FILE [-f FILE ...] [-n NAMESPACE] [--rounds N [--advance DURATION]]
        ironic-render migrate -f FILE    (objects of ironic-standalone-operator; see migrate --help)
+       ironic-render preview -f LIVE --change FILE    (what a change of live objects will do; see preview --help)
 
 Runs the ${wordList(PARENT_NAMES)} objects of the files through the hooks, as Metacontroller would,
 without a cluster, and prints the children they get as YAML for \`kubectl apply -f -\`, each parent's
@@ -78,13 +78,6 @@ DatabaseFailed, CacheFailed or ResourceConflict: a downgrade of the installed ve
 `;
 
 const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' } as const;
-/** The exit statuses of the command (USAGE documents them). */
-export const EXIT = { rendered: 0, refused: 1, usage: 2, notCarriedOut: 3 } as const;
-
-/** Ready reasons of an object the hooks refuse as it is (exit 1). */
-const REFUSED = new Set<string>([IRONIC_REASONS.invalidSpec, IRONIC_REASONS.missingReference, IRONIC_REASONS.invalidReference]);
-/** Ready reasons of a valid object the hooks do not carry out from the status they observe (exit 3). */
-const NOT_CARRIED_OUT = new Set<string>([IRONIC_REASONS.failed, DATABASE_REASONS.failed, CACHE_REASONS.failed, REFUSAL_REASONS.conflict]);
 const MAX_ROUNDS = 100;
 
 type Options = {
@@ -172,28 +165,6 @@ const noParentMessage = (proposal: ReadResult['proposal']): string => {
   );
 };
 
-const injectTransport =
-  (app: FastifyInstance): HookTransport =>
-  async (path, body) => {
-    const response = await app.inject({ method: 'POST', url: path, payload: body, headers: { 'content-type': 'application/json' } });
-    let parsed: unknown = response.body;
-    try {
-      parsed = response.json();
-    } catch {
-      // not JSON: reported as it is
-    }
-    return { statusCode: response.statusCode, body: parsed };
-  };
-
-const isParent = (object: KubeResource): boolean => CONTROLLERS.some((c) => c.parentGroup === groupKeyOf(object));
-
-/** The Ready condition of a status: `status`, `reason` and `message`. */
-const readyOf = (status: Json | undefined): { status: string; reason: string; message: string } | undefined => {
-  const conditions = status?.['conditions'];
-  const ready: unknown = Array.isArray(conditions) ? conditions.find((c) => isRecord(c) && c['type'] === 'Ready') : undefined;
-  return isRecord(ready) ? { status: String(ready['status']), reason: String(ready['reason']), message: String(ready['message']) } : undefined;
-};
-
 /** Why a parent is not rendered, and the exit status that says so; undefined when it is. */
 const refusal = (outcome: SyncOutcome): { readonly message: string; readonly exit: number } | undefined => {
   if (outcome.error !== undefined) return { message: `${outcome.parent}: the ${outcome.hook} hook failed: ${outcome.error}`, exit: EXIT.refused };
@@ -219,71 +190,6 @@ const roundLine = (round: number, outcome: SyncOutcome): string => {
   const changes =
     writes.length === 0 ? 'no writes' : `${count(writes, 'create')} created, ${count(writes, 'update')} updated, ${count(writes, 'delete')} deleted${status}`;
   return `# round ${round}: ${outcome.parent}: ${changes}; ${state}\n`;
-};
-
-/** The stand-ins of the operators the hooks create objects for. */
-type StandIns = { readonly mariadbOperator: MariaDBOperatorStandIn; readonly certManager: CertManagerStandIn | undefined };
-
-/**
- * CronJobs start the Jobs their schedule has by `now`; workloads become ready and Jobs complete, as their
- * controllers and the kubelet would make them; mariadb-operator and cert-manager reconcile.
- */
-const settle = (cluster: Cluster, operators: StandIns, now: string): readonly string[] => {
-  const { started } = reconcileCronJobs(cluster.store, now);
-  for (const object of cluster.store.list()) {
-    const status = settledStatus(object, now);
-    if (status !== undefined) cluster.store.updateStatus(object, status);
-  }
-  operators.mariadbOperator.reconcile(cluster.store, now);
-  operators.certManager?.reconcile(cluster, now);
-  return started;
-};
-
-/** An optional operator an input can ask for: the setting of the hook server, and which objects ask for it. */
-type OptionalOperator = {
-  readonly setting: 'CERT_MANAGER' | 'MARIADB_OPERATOR';
-  readonly name: string;
-  readonly field: string;
-  readonly deploy: string;
-  readonly asks: (object: KubeResource) => boolean;
-};
-
-const specAt = (object: KubeResource, path: readonly string[]): unknown =>
-  path.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), object['spec']);
-
-const OPTIONAL_OPERATORS: readonly OptionalOperator[] = [
-  {
-    setting: 'CERT_MANAGER',
-    name: 'cert-manager',
-    field: 'spec.tls.issuerRef',
-    deploy: 'deploy/components/cert-manager',
-    asks: (o) => o.kind === 'Ironic' && specAt(o, ['tls', 'issuerRef']) !== undefined,
-  },
-  {
-    setting: 'MARIADB_OPERATOR',
-    name: 'mariadb-operator',
-    field: 'spec.engine: MariaDBOperator',
-    deploy: 'deploy/overlays/mariadb-operator',
-    asks: (o) => o.kind === 'IronicDatabase' && specAt(o, ['engine']) === 'MariaDBOperator',
-  },
-];
-
-/**
- * The settings that turn on the optional operators the input asks for, unless the environment sets them: the
- * render then plays those operators, as a cluster with them installed would run. A note says so.
- */
-const operatorSettings = (objects: readonly KubeResource[], env: NodeJS.ProcessEnv, io: RenderIO): Record<string, string> => {
-  const settings: Record<string, string> = {};
-  for (const operator of OPTIONAL_OPERATORS) {
-    const asking = objects.filter(isParent).filter(operator.asks);
-    if (asking.length === 0 || env[operator.setting] !== undefined) continue;
-    settings[operator.setting] = 'true';
-    io.stderr(
-      `note: ${wordList(asking.map(describe))} ${asking.length === 1 ? 'asks' : 'ask'} for ${operator.name} (${operator.field}): the render plays it ` +
-        `(${operator.setting}=false turns that off); a cluster needs ${operator.name} and ${operator.deploy}\n`,
-    );
-  }
-  return settings;
 };
 
 /** A desired child as it would be applied without Metacontroller: without the controller-uid label it adds. */
@@ -347,19 +253,6 @@ const hintForEmpty = (outcomes: readonly SyncOutcome[], io: RenderIO): void => {
   }
 };
 
-/** The clock of the render (the hook server's and the cluster's): the wall clock, or the tests', moved forward by --advance. */
-type RenderClock = { readonly now: () => string; readonly advance: (seconds: number) => void };
-
-const renderClock = (base: () => string): RenderClock => {
-  let offset = 0;
-  return {
-    now: () => (offset === 0 ? base() : new Date(Date.parse(base()) + offset * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')),
-    advance: (seconds) => {
-      offset += seconds;
-    },
-  };
-};
-
 const render = async (
   options: Options & { readonly certManager: boolean },
   input: ReadResult,
@@ -402,6 +295,7 @@ const render = async (
 /** The command: returns the exit status. */
 export const runRender = async (argv: readonly string[], io: RenderIO): Promise<number> => {
   if (argv[0] === 'migrate') return runMigrate(argv.slice(1), io);
+  if (argv[0] === 'preview') return runPreview(argv.slice(1), io);
   let options: Options;
   let input: ReadResult;
   let app: FastifyInstance;

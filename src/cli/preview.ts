@@ -1,0 +1,355 @@
+/**
+ * `ironic-render preview`: what a change of a live object will do, before it is applied, like `kubectl diff` or
+ * a Terraform plan. The live objects (`kubectl get -o yaml` of the parents, with their children and the Secrets
+ * they name; or the files they were applied from, which are brought to their converged state first) go into the
+ * emulated cluster; the changed objects are then checked by the API server's rules against the live ones
+ * (transition rules included) and applied, and Metacontroller's loop runs until the cluster is quiet, with
+ * workloads becoming ready, Jobs completing and the clock moving. The plan says what was refused, which children
+ * changed in place and where, which were replaced or recreated, which workloads rolled and why, which Jobs ran,
+ * what was kept for a while, and the Ready condition the parents showed.
+ */
+import { parseArgs } from 'node:util';
+import { parseAllDocuments } from 'yaml';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../config.js';
+import { buildServer, rfc3339Now } from '../server.js';
+import { PARENT_KINDS } from '../kinds/index.js';
+import { parentProblems } from './admission.js';
+import { Cluster } from './cluster.js';
+import { CertManagerStandIn } from './cert-manager.js';
+import { MariaDBOperatorStandIn } from './mariadb-operator.js';
+import { isNamespaceName, readObjects, type Input } from './documents.js';
+import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';
+import { keyOf, planOf, snapshotOf, type Plan, type Ready, type Snapshot } from './preview-plan.js';
+import {
+  EXIT,
+  injectTransport,
+  NOT_CARRIED_OUT,
+  operatorSettings,
+  REFUSED,
+  renderClock,
+  settle,
+  type RenderClock,
+  type RenderIO,
+  type StandIns,
+} from './session.js';
+import { firstLine, UsageError, usageErrorText } from './usage.js';
+
+export const PREVIEW_USAGE = `Usage: ironic-render preview -f LIVE [-f LIVE ...] --change FILE [--change FILE ...] [-n NAMESPACE]
+
+Shows what a change of live objects will do before it is applied, like kubectl diff. LIVE holds the objects as
+they are: \`kubectl get ironic,ironicdatabase,ironicimagecache -o yaml\` with their children and the Secrets and
+ConfigMaps they name (children are the objects whose ownerReferences name a parent of the input), or the files the
+parents were applied from, which are first brought to the state they converge to. FILE holds the changed objects
+(parents, Secrets or ConfigMaps), matched to the live ones by kind, namespace and name.
+
+Prints what the API server refuses (the CRD's schema and rules, transition rules against the live object), then,
+after Metacontroller's loop ran until nothing changes (workloads become ready, Jobs complete, the clock moves):
+the children changed in place and where, replaced or recreated, created and deleted, the workloads that roll and
+what in their pod template changed, the Jobs that run, what is kept until the change has rolled out, and the
+Ready condition each parent shows on the way and at the end.
+
+Options:
+  -f, --filename FILE    the live objects (a YAML file, several documents or a List); - reads standard input
+      --change FILE      the changed objects
+  -n, --namespace NAME   namespace of objects that have none (default: default)
+  -o, --output FORMAT    text (the default) or json: {"verdict", "exit", "changed", "refusals", "plan"}
+  -h, --help             print this help
+
+Exit status: 0 the change is carried out; 1 the API server or the hooks refuse it (the live children are kept);
+2 bad usage or unreadable input; 3 the hooks do not carry it out from the observed status (a downgrade of the
+installed version, an object in the way).
+`;
+
+type PreviewOptions = {
+  readonly live: readonly string[];
+  readonly changes: readonly string[];
+  readonly namespace: string;
+  readonly json: boolean;
+  readonly help: boolean;
+};
+
+/** Rounds of the loop at most, and how far the clock moves in each (the HA switch waits a grace period). */
+const MAX_ROUNDS = 80;
+const ROUND_SECONDS = 15;
+/** Rounds without a write that end the loop (the clock moves meanwhile, for waits on time). */
+const QUIET_ROUNDS = 10;
+
+export const parsePreviewOptions = (argv: readonly string[]): PreviewOptions => {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        filename: { type: 'string', short: 'f', multiple: true },
+        change: { type: 'string', multiple: true },
+        namespace: { type: 'string', short: 'n' },
+        output: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(firstLine(error));
+  }
+  if (values.output !== undefined && values.output !== 'json' && values.output !== 'text')
+    throw new UsageError(`--output must be text or json, got "${values.output}"`);
+  const options = {
+    live: values.filename ?? [],
+    changes: values.change ?? [],
+    namespace: values.namespace ?? 'default',
+    json: values.output === 'json',
+    help: values.help === true,
+  };
+  if (options.help) return options;
+  if (options.live.length === 0) throw new UsageError('give the live objects with -f (kubectl get ... -o yaml, or the files they were applied from)');
+  if (options.changes.length === 0) throw new UsageError('give the changed objects with --change FILE');
+  if ([...options.live, ...options.changes].filter((f) => f === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+  if (!isNamespaceName(options.namespace)) throw new UsageError(`--namespace "${options.namespace}" is not a valid namespace name`);
+  return options;
+};
+
+const isParentObject = (object: KubeResource): boolean => PARENT_KINDS.some((k) => k.apiVersion === object.apiVersion && k.kind === object.kind);
+
+/** The live objects: what readObjects reads (parents, Secrets, ConfigMaps), and the children of those parents. */
+type Live = { readonly objects: readonly KubeResource[]; readonly children: readonly KubeResource[] };
+
+const readInputs = async (files: readonly string[], io: RenderIO): Promise<Input[]> => {
+  const inputs: Input[] = [];
+  for (const file of files) {
+    try {
+      inputs.push({ source: file === '-' ? 'standard input' : file, file, text: file === '-' ? await io.stdin() : await io.readFile(file) });
+    } catch (error) {
+      throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return inputs;
+};
+
+/** Objects whose ownerReferences name one of the parents (by uid), from the documents of the inputs. */
+const childrenIn = (inputs: readonly Input[], parents: readonly KubeResource[], namespace: string): KubeResource[] => {
+  const uids = new Set(parents.map((p) => p.metadata.uid).filter((u) => u !== undefined));
+  return inputs.flatMap(({ text }) =>
+    parseAllDocuments(text, { version: '1.1' })
+      .flatMap((d): unknown[] => {
+        const value: unknown = d.errors.length > 0 ? undefined : d.toJS({ maxAliasCount: 100 });
+        return isRecord(value) && value['kind'] === 'List' && Array.isArray(value['items']) ? (value['items'] as unknown[]) : [value];
+      })
+      .filter(isResource)
+      .filter((o) => !isParentObject(o) && (o.metadata.ownerReferences ?? []).some((r) => uids.has(r.uid)))
+      .map((o) => (o.metadata.namespace === undefined ? { ...o, metadata: { ...o.metadata, namespace } } : o)),
+  );
+};
+
+const readLive = async (options: PreviewOptions, io: RenderIO): Promise<Live> => {
+  const inputs = await readInputs(options.live, io);
+  const read = readObjects(inputs, options.namespace);
+  if (read.errors.length > 0 || read.refused.length > 0) throw new Error([...read.errors, ...read.refused].join('\n'));
+  const children = childrenIn(inputs, read.objects.filter(isParentObject), options.namespace);
+  const owned = new Set(children.map((c) => `${c.kind} ${objectKeyOf(c)}`));
+  read.warnings.filter((w) => ![...owned].some((o) => w.includes(`ignoring ${o} `))).forEach((w) => io.stderr(`warning: ${w}\n`));
+  return { objects: read.objects, children };
+};
+
+const readChanges = async (options: PreviewOptions, io: RenderIO): Promise<readonly KubeResource[]> => {
+  const read = readObjects(await readInputs(options.changes, io), options.namespace);
+  read.warnings.forEach((w) => io.stderr(`warning: ${w}\n`));
+  if (read.errors.length > 0 || read.refused.length > 0) throw new Error([...read.errors, ...read.refused].join('\n'));
+  if (read.objects.length === 0) throw new UsageError('the --change files hold no Ironic, IronicDatabase, IronicImageCache, Secret or ConfigMap');
+  return read.objects;
+};
+
+/** The server metadata the API server writes: not part of what is put back into the emulated cluster. */
+const asApplied = (object: KubeResource): KubeResource => {
+  const {
+    uid: _uid,
+    resourceVersion: _rv,
+    creationTimestamp: _created,
+    generation: _generation,
+    managedFields: _managed,
+    ...metadata
+  } = object.metadata as KubeResource['metadata'] & { readonly managedFields?: unknown };
+  return { ...object, metadata };
+};
+
+/** Puts the live objects into the cluster with their status; children get the new uids of their parents. */
+const seed = (cluster: Cluster, live: Live): void => {
+  const uids = new Map<string, string>();
+  for (const object of live.objects) {
+    const created = cluster.put(asApplied(object));
+    if (object.metadata.uid !== undefined && created.metadata.uid !== undefined) uids.set(object.metadata.uid, created.metadata.uid);
+    if (isRecord(object['status'])) cluster.store.updateStatus(created, object['status']);
+  }
+  for (const child of live.children) {
+    const ownerReferences = (child.metadata.ownerReferences ?? []).map((r) => ({ ...r, uid: uids.get(r.uid) ?? r.uid }));
+    const applied = asApplied({ ...child, metadata: { ...child.metadata, ownerReferences } });
+    const created = cluster.store.create(applied);
+    if (isRecord(child['status'])) cluster.store.updateStatus(created, child['status']);
+  }
+};
+
+/** Rounds of the loop until nothing is written for QUIET_ROUNDS rounds; the snapshots after each round. */
+const runUntilQuiet = async (cluster: Cluster, operators: StandIns, clock: RenderClock): Promise<Snapshot[]> => {
+  const snapshots: Snapshot[] = [];
+  let quiet = 0;
+  for (let round = 1; round <= MAX_ROUNDS && quiet < QUIET_ROUNDS; round += 1) {
+    if (round > 1) {
+      clock.advance(ROUND_SECONDS);
+      settle(cluster, operators, clock.now());
+    }
+    const result = await cluster.round();
+    quiet = result.writes.length === 0 && result.cacheCurrent ? quiet + 1 : 0;
+    snapshots.push(snapshotOf(cluster.store.list()));
+  }
+  return snapshots;
+};
+
+/** Why the API server refuses a changed object against the live one (the transition rules see the live one). */
+const apiRefusals = (cluster: Cluster, changes: readonly KubeResource[]): string[] =>
+  changes.flatMap((change) => {
+    const live = cluster.store.get(groupKeyOf(change), objectKeyOf(change));
+    const problems = parentProblems(change, live);
+    return problems.length === 0 ? [] : [`${describe(change)} is invalid: ${problems.join('; ')}`];
+  });
+
+const readyText = (ready: Ready | undefined): string =>
+  ready === undefined ? 'no Ready condition' : `Ready=${ready.status} ${ready.reason}: ${ready.message}`;
+
+const section = (title: string, lines: readonly string[]): string => (lines.length === 0 ? '' : `${title}\n${lines.map((l) => `  ${l}\n`).join('')}`);
+
+/** The plan as text. */
+export const planText = (plan: Plan, changes: readonly string[]): string => {
+  const parents = plan.parents.flatMap((p) => [
+    ...(deepEqual(p.first, p.last)
+      ? [`${p.parent}: ${readyText(p.last)}`]
+      : [`${p.parent}: during the change: ${readyText(p.first)}`, `${p.parent}: at the end: ${readyText(p.last)}`]),
+  ]);
+  const rolls = plan.rolls.map((r) => `${r.workload} rolls ${r.times === 1 ? 'once' : `${r.times} times`}: ${r.why.join(', ')}`);
+  const kept = plan.replaced.map(
+    (r) => `${r.old} → ${r.by}${r.goneInRound > 1 ? ' (the old one is kept until the workload has rolled out with the new one)' : ''}`,
+  );
+  return [
+    `Preview of the change of ${changes.join(', ')}: the API server accepts it\n`,
+    section('Parents:', parents),
+    section('Workloads that roll:', rolls),
+    section('Jobs that run:', plan.jobs),
+    section(
+      'Changed in place:',
+      plan.changed.map((c) => `${c.object}: ${c.paths.join(', ')}`),
+    ),
+    section('Replaced:', kept),
+    section('Deleted and created again:', plan.recreated),
+    section('Created:', plan.created),
+    section(
+      'Deleted:',
+      plan.deleted.map((d) => `${d.object}${d.round > 1 ? ` (in round ${d.round})` : ''}`),
+    ),
+    plan.changed.length + plan.replaced.length + plan.recreated.length + plan.created.length + plan.deleted.length === 0 ? 'No child changes.\n' : '',
+  ].join('');
+};
+
+/** The last line of a plan, by exit status. */
+const VERDICTS: Readonly<Record<number, string>> = {
+  [EXIT.rendered]: 'Verdict: carried out.\n',
+  [EXIT.refused]: 'Verdict: refused by the hooks (Ready=False above says what to fix); the live children are kept as they are.\n',
+  [EXIT.notCarriedOut]: 'Verdict: not carried out from the observed status (Ready=False above says why); the live children are kept as they are.\n',
+};
+
+/** The exit status of a change the API server accepted, from the parents' Ready at the end. */
+const exitOf = (plan: Plan): number => {
+  const reasons = plan.parents.map((p) => p.last?.reason ?? '');
+  if (reasons.some((r) => REFUSED.has(r))) return EXIT.refused;
+  return reasons.some((r) => NOT_CARRIED_OUT.has(r)) ? EXIT.notCarriedOut : EXIT.rendered;
+};
+
+/** What a preview found: the exit status, the objects the change wrote, the API server's refusals, the plan. */
+export type PreviewResult = {
+  readonly exit: number;
+  readonly changed: readonly string[];
+  readonly refusals: readonly string[];
+  readonly plan?: Plan;
+};
+
+/** The emulated cluster of a preview, with the live objects in it, brought to where they converge. */
+const liveCluster = async (live: Live, app: FastifyInstance, clock: RenderClock, certManager: boolean): Promise<{ cluster: Cluster; operators: StandIns }> => {
+  const cluster = new Cluster({ transport: injectTransport(app), clock: clock.now });
+  const operators: StandIns = {
+    mariadbOperator: new MariaDBOperatorStandIn(),
+    certManager: certManager ? await CertManagerStandIn.start(clock.now()) : undefined,
+  };
+  seed(cluster, live);
+  await runUntilQuiet(cluster, operators, clock);
+  return { cluster, operators };
+};
+
+/** Checks the change against the live objects, applies it, runs the loop until quiet and reads the plan. */
+const previewChange = async (
+  live: Live,
+  changes: readonly KubeResource[],
+  app: FastifyInstance,
+  clock: RenderClock,
+  certManager: boolean,
+): Promise<PreviewResult> => {
+  const { cluster, operators } = await liveCluster(live, app, clock, certManager);
+  const refusals = apiRefusals(cluster, changes);
+  if (refusals.length > 0) return { exit: EXIT.refused, changed: [], refusals };
+  const before = snapshotOf(cluster.store.list());
+  const changed = changes.filter((change) => {
+    const stored = cluster.store.get(groupKeyOf(change), objectKeyOf(change));
+    return cluster.put(change).metadata.resourceVersion !== stored?.metadata.resourceVersion;
+  });
+  if (changed.length === 0) return { exit: EXIT.rendered, changed: [], refusals: [] };
+  const rounds = await runUntilQuiet(cluster, operators, clock);
+  const after = rounds[rounds.length - 1];
+  const parents = [...new Set([...changes.filter(isParentObject), ...live.objects.filter(isParentObject)].map(keyOf))].flatMap(
+    (k) => before.get(k) ?? after?.get(k) ?? [],
+  );
+  const plan = planOf(before, rounds, parents, new Set(changed.map(keyOf)));
+  return { exit: exitOf(plan), changed: changed.map(describe), refusals: [], plan };
+};
+
+/** The result as text: the refusals, or the plan and its verdict. */
+const resultText = (result: PreviewResult, changes: readonly KubeResource[]): string => {
+  if (result.refusals.length > 0) return `Preview: the API server refuses the change; nothing is applied:\n${result.refusals.map((r) => `  ${r}\n`).join('')}`;
+  if (result.plan === undefined) return `Preview: ${changes.map(describe).join(', ')} ${changes.length === 1 ? 'is' : 'are'} as live: no change.\n`;
+  return `${planText(result.plan, result.changed)}${VERDICTS[result.exit] ?? ''}`;
+};
+
+const VERDICT_WORDS: Readonly<Record<number, string>> = { [EXIT.rendered]: 'carried out', [EXIT.refused]: 'refused', [EXIT.notCarriedOut]: 'not carried out' };
+
+/** The command: returns the exit status. */
+export const runPreview = async (argv: readonly string[], io: RenderIO): Promise<number> => {
+  const clock = renderClock(io.deps?.now ?? rfc3339Now);
+  let app: FastifyInstance;
+  let live: Live;
+  let changes: readonly KubeResource[];
+  let certManager: boolean;
+  let json = false;
+  try {
+    const options = parsePreviewOptions(argv);
+    json = options.json;
+    if (options.help) {
+      io.stdout(PREVIEW_USAGE);
+      return EXIT.rendered;
+    }
+    live = await readLive(options, io);
+    changes = await readChanges(options, io);
+    const env = io.env ?? {};
+    const { tls: _tls, auth: _auth, ...config } = loadConfig({ ...env, ...operatorSettings([...live.objects, ...changes], env, io), LOG_LEVEL: 'silent' });
+    certManager = config.render.certManager === true;
+    app = buildServer(config, { ...io.deps, now: clock.now, logger: false });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(error instanceof UsageError ? usageErrorText({ subcommand: 'preview', message, env: io.env ?? {} }) : `ironic-render preview: ${message}\n`);
+    return EXIT.usage;
+  }
+  try {
+    if (live.children.length === 0) io.stderr(`note: no children of the parents in the live input: the preview starts from the state they converge to\n`);
+    const result = await previewChange(live, changes, app, clock, certManager);
+    io.stdout(json ? `${JSON.stringify({ verdict: VERDICT_WORDS[result.exit] ?? 'refused', ...result }, undefined, 2)}\n` : resultText(result, changes));
+    return result.exit;
+  } finally {
+    await app.close();
+  }
+};
