@@ -127,19 +127,24 @@ const readInputs = async (files: readonly string[], io: RenderIO): Promise<Input
   return inputs;
 };
 
-/** Objects whose ownerReferences name one of the parents (by uid), from the documents of the inputs. */
-const childrenIn = (inputs: readonly Input[], parents: readonly KubeResource[], namespace: string): KubeResource[] => {
-  const uids = new Set(parents.map((p) => p.metadata.uid).filter((u) => u !== undefined));
-  return inputs.flatMap(({ text }) =>
+/** The objects of the inputs that have an owner. */
+const ownedObjectsIn = (inputs: readonly Input[]): KubeResource[] =>
+  inputs.flatMap(({ text }) =>
     parseAllDocuments(text, { version: '1.1' })
       .flatMap((d): unknown[] => {
         const value: unknown = d.errors.length > 0 ? undefined : d.toJS({ maxAliasCount: 100 });
         return isRecord(value) && value['kind'] === 'List' && Array.isArray(value['items']) ? (value['items'] as unknown[]) : [value];
       })
       .filter(isResource)
-      .filter((o) => !isParentObject(o) && (o.metadata.ownerReferences ?? []).some((r) => uids.has(r.uid)))
-      .map((o) => (o.metadata.namespace === undefined ? { ...o, metadata: { ...o.metadata, namespace } } : o)),
+      .filter((o) => (o.metadata.ownerReferences ?? []).length > 0),
   );
+
+/** Objects whose ownerReferences name one of the parents (by uid), from the documents of the inputs. */
+const childrenIn = (inputs: readonly Input[], parents: readonly KubeResource[], namespace: string): KubeResource[] => {
+  const uids = new Set(parents.map((p) => p.metadata.uid).filter((u) => u !== undefined));
+  return ownedObjectsIn(inputs)
+    .filter((o) => !isParentObject(o) && (o.metadata.ownerReferences ?? []).some((r) => uids.has(r.uid)))
+    .map((o) => (o.metadata.namespace === undefined ? { ...o, metadata: { ...o.metadata, namespace } } : o));
 };
 
 const readLive = async (options: PreviewOptions, io: RenderIO): Promise<Live> => {
@@ -147,9 +152,14 @@ const readLive = async (options: PreviewOptions, io: RenderIO): Promise<Live> =>
   const read = readObjects(inputs, options.namespace);
   if (read.errors.length > 0 || read.refused.length > 0) throw new Error([...read.errors, ...read.refused].join('\n'));
   const children = childrenIn(inputs, read.objects.filter(isParentObject), options.namespace);
-  const owned = new Set(children.map((c) => `${c.kind} ${objectKeyOf(c)}`));
-  read.warnings.filter((w) => ![...owned].some((o) => w.includes(`ignoring ${o} `))).forEach((w) => io.stderr(`warning: ${w}\n`));
-  return { objects: read.objects, children };
+  const childKeys = new Set(children.map(keyOf));
+  // Objects with an owner (a parent's children, and what their controllers made: ReplicaSets, pods) are not
+  // worth a warning: the cluster made them.
+  const owned = ownedObjectsIn(inputs).map(
+    (o) => `${o.kind} ${objectKeyOf({ ...o, metadata: { ...o.metadata, namespace: o.metadata.namespace ?? options.namespace } })}`,
+  );
+  read.warnings.filter((w) => !owned.some((o) => w.includes(`ignoring ${o} `))).forEach((w) => io.stderr(`warning: ${w}\n`));
+  return { objects: read.objects.filter((o) => !childKeys.has(keyOf(o))), children };
 };
 
 const readChanges = async (options: PreviewOptions, io: RenderIO): Promise<readonly KubeResource[]> => {

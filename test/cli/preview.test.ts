@@ -324,3 +324,61 @@ void t.test("the README's example run is what the command prints", async (t) => 
   t.equal(result.code, 0);
   t.equal(shown, result.stdout);
 });
+
+void t.test(
+  'live objects as kubectl get prints them (parents with status, children with ownerReferences) give the same plan as the files they came from',
+  async (t) => {
+    const emulator = await startEmulator({ tickSeconds: 15, namespace: 'baremetal-operator-system' });
+    let live: string;
+    try {
+      emulator.apply(example('tls-credentials.yaml'));
+      await converge(emulator);
+      const objects = emulator.cluster.store.list().filter((o) => o.kind !== 'Pod');
+      t.ok(
+        objects.some((o) => (o.metadata.ownerReferences ?? []).length > 0),
+        'children with their owners',
+      );
+      live = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects });
+    } finally {
+      await emulator.close();
+    }
+    const fromCluster = await run(['preview', '-f', 'live.yaml', '--change', 'change.yaml', '-o', 'json'], { 'live.yaml': live, 'change.yaml': ROTATED });
+    const fromFiles = await run(['preview', '-f', 'live.yaml', '--change', 'change.yaml', '-o', 'json'], {
+      'live.yaml': example('tls-credentials.yaml'),
+      'change.yaml': ROTATED,
+    });
+    t.equal(fromCluster.code, 0, fromCluster.stderr);
+    t.notMatch(fromCluster.stderr, /starts from the state they converge to/, 'no convergence needed');
+    t.notMatch(fromCluster.stderr, /ignoring/, 'children are not ignored');
+    const shape = (text: string): unknown => {
+      const plan = planOf(JSON.parse(text) as Obj);
+      const hashless = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replace(/-[0-9a-f]{10}\b/g, '-<hash>'));
+      return hashless({
+        rolls: plan['rolls'],
+        created: plan['created'],
+        deleted: plan['deleted'],
+        replaced: strings(plan['replaced']).length,
+        recreated: plan['recreated'],
+      });
+    };
+    t.same(shape(fromCluster.stdout), shape(fromFiles.stdout));
+  },
+);
+
+void t.test('input the preview cannot use: unreadable files, YAML errors, objects the API server does not serve, a change file without objects', async (t) => {
+  const cases: readonly { readonly files: Record<string, string>; readonly message: RegExp }[] = [
+    { files: { 'change.yaml': ROTATED }, message: /cannot read live\.yaml/ },
+    { files: { 'live.yaml': 'a: [', 'change.yaml': ROTATED }, message: /live\.yaml, document 1/ },
+    {
+      files: { 'live.yaml': 'apiVersion: ironic.metal3.io/v1alpha1\nkind: Ironc\nmetadata: { name: x }\n', 'change.yaml': ROTATED },
+      message: /no kind "Ironc"/,
+    },
+    { files: { 'live.yaml': example('minimal.yaml'), 'change.yaml': 'apiVersion: v1\nkind: Pod\nmetadata: { name: p }\n' }, message: /hold no Ironic/ },
+    { files: { 'live.yaml': example('minimal.yaml'), 'change.yaml': 'a: [' }, message: /change\.yaml, document 1/ },
+  ];
+  for (const c of cases) {
+    const result = await run(['preview', '-f', 'live.yaml', '--change', 'change.yaml'], c.files);
+    t.equal(result.code, 2, String(c.message));
+    t.match(result.stderr, c.message);
+  }
+});
