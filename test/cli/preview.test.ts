@@ -195,6 +195,25 @@ const ROWS: readonly Row[] = [
     },
   },
   {
+    name: "IronicImageCache agentBranch: the cache's StatefulSet rolls and downloads again; the Ironic keeps its pods (the URLs stay)",
+    live: example('image-cache.yaml'),
+    change: edited('image-cache.yaml', 'agentBranch: stable/2025.1', 'agentBranch: stable/2025.2'),
+    exit: 0,
+    check: (t, result) => {
+      t.same(rolled(result), ['StatefulSet baremetal-operator-system/ipa-ipa-cache']);
+      t.match(strings(valueAt(planOf(result), 'rolls', 0, 'why')), [/env\[IPA_BRANCH\]/]);
+    },
+  },
+  {
+    name: 'IronicImageCache storage.size: refused by the CRD (the claim template is immutable), nothing applied',
+    live: example('image-cache.yaml'),
+    change: edited('image-cache.yaml', 'size: 5Gi', 'size: 10Gi'),
+    exit: 1,
+    check: (t, result) => {
+      t.match(result['refusals'], [/storage\.size cannot be changed once the cache exists/]);
+    },
+  },
+  {
     name: 'moving to Galera, the Ironic is created again on the Galera IronicDatabase (README: its databaseName cannot change)',
     live: GALERA_DATABASE,
     change: edited('managed-database.yaml', 'databaseName: ironic-db', 'databaseName: ironic-galera').slice(
