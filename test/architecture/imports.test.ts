@@ -140,8 +140,8 @@ t.test('the tiers point one way: model, renderers and plans, hooks, then server 
   t.same(violations, []);
 });
 
-/** The render modules that may read the API modules: plans parse the spec; the status and hand-off modules write parts of the status type. */
-const READS_API = /^render\/.*\/(plan|status|client-handoff)\.ts$/;
+/** The render modules that may read the API modules: plans parse the spec; the status and hand-off modules, and the feature record (what a feature adds to the status), write parts of the status type. */
+const READS_API = /^render\/.*\/(plan|status|client-handoff|feature)\.ts$/;
 
 t.test('renderers read the parsed model, never the raw spec types or the validators', async (t) => {
   const raw = [
@@ -167,7 +167,9 @@ t.test('renderers read the parsed model, never the raw spec types or the validat
  */
 const IRONIC = 'render/ironic/';
 const FEATURES = `${IRONIC}features/`;
-const ASSEMBLERS = ['feature-list.ts', 'pod.ts', 'workload.ts', 'children.ts', 'upgrade.ts', 'plan.ts', 'status.ts', 'retire.ts'].map((f) => `${IRONIC}${f}`);
+const ASSEMBLERS = ['feature-list.ts', 'pod.ts', 'workload.ts', 'children.ts', 'upgrade.ts', 'status.ts', 'retire.ts'].map((f) => `${IRONIC}${f}`);
+/** Above the assemblers: the plan folds over the features' members and imports no feature itself. */
+const ORCHESTRATORS = ['plan.ts'].map((f) => `${IRONIC}${f}`);
 
 /** Imports that break the tiers inside render/ironic, as `from -> to`. */
 export const ironicTierViolations = (edges: Graph, nameOf: (file: string) => string): string[] =>
@@ -175,23 +177,40 @@ export const ironicTierViolations = (edges: Graph, nameOf: (file: string) => str
     const from = nameOf(file);
     if (!from.startsWith(IRONIC)) return [];
     const isFeature = from.startsWith(FEATURES);
-    const isFloor = !isFeature && !ASSEMBLERS.includes(from);
+    const isOrchestrator = ORCHESTRATORS.includes(from);
+    const isFloor = !isFeature && !isOrchestrator && !ASSEMBLERS.includes(from);
+    const above = (to: string): boolean => ASSEMBLERS.includes(to) || ORCHESTRATORS.includes(to);
     return imports
       .map(nameOf)
-      .filter((to) => (isFeature || isFloor) && (ASSEMBLERS.includes(to) || (to.startsWith(FEATURES) && to !== from)))
+      .filter(
+        (to) =>
+          ((isFeature || isFloor) && (above(to) || (to.startsWith(FEATURES) && to !== from))) ||
+          (isOrchestrator && to.startsWith(FEATURES)) ||
+          (ASSEMBLERS.includes(from) && ORCHESTRATORS.includes(to)),
+      )
       .map((to) => `${from} -> ${to}`);
   });
 
-t.test('the tier rule catches a feature importing another feature or an assembler (so its silence means something)', async (t) => {
-  const id = (f: string): string => f;
-  const edges: Graph = new Map([
-    [`${FEATURES}a.ts`, [`${FEATURES}b.ts`, `${IRONIC}facts.ts`]],
-    [`${FEATURES}b.ts`, [`${IRONIC}pod.ts`]],
-    [`${IRONIC}facts.ts`, [`${FEATURES}a.ts`]],
-    [`${IRONIC}pod.ts`, [`${FEATURES}a.ts`, `${IRONIC}facts.ts`]],
-  ]);
-  t.same(ironicTierViolations(edges, id), [`${FEATURES}a.ts -> ${FEATURES}b.ts`, `${FEATURES}b.ts -> ${IRONIC}pod.ts`, `${IRONIC}facts.ts -> ${FEATURES}a.ts`]);
-});
+t.test(
+  'the tier rule catches a feature importing another feature or an assembler, and the plan importing a feature (so its silence means something)',
+  async (t) => {
+    const id = (f: string): string => f;
+    const edges: Graph = new Map([
+      [`${FEATURES}a.ts`, [`${FEATURES}b.ts`, `${IRONIC}facts.ts`]],
+      [`${FEATURES}b.ts`, [`${IRONIC}pod.ts`]],
+      [`${IRONIC}facts.ts`, [`${FEATURES}a.ts`]],
+      [`${IRONIC}pod.ts`, [`${FEATURES}a.ts`, `${IRONIC}facts.ts`, `${IRONIC}plan.ts`]],
+      [`${IRONIC}plan.ts`, [`${IRONIC}pod.ts`, `${FEATURES}a.ts`]],
+    ]);
+    t.same(ironicTierViolations(edges, id), [
+      `${FEATURES}a.ts -> ${FEATURES}b.ts`,
+      `${FEATURES}b.ts -> ${IRONIC}pod.ts`,
+      `${IRONIC}facts.ts -> ${FEATURES}a.ts`,
+      `${IRONIC}pod.ts -> ${IRONIC}plan.ts`,
+      `${IRONIC}plan.ts -> ${FEATURES}a.ts`,
+    ]);
+  },
+);
 
 t.test('features import neither another feature nor an assembler; the floor below them imports neither', async (t) => {
   t.same(ironicTierViolations(graph, name), []);

@@ -13,6 +13,8 @@ import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import type { ObjectReference } from '../../api/ironic/references.js';
+import type { ClientAccess } from '../../api/ironic/schema.js';
+import type { KubeObject } from '../../api/shared/hook.js';
 import type { IronicModel } from '../../api/model.js';
 import type { Rendered } from '../child.js';
 import type { IronicNames } from '../names.js';
@@ -73,7 +75,27 @@ export type IronicFeature = {
   readonly ownsSecret?: (names: IronicNames, secretName: string) => boolean;
   /** Objects customize must fetch besides those the spec names (e.g. a Secret another operator fills). */
   readonly references?: (model: IronicModel, names: IronicNames) => readonly ObjectReference[];
+  /** Whether the sync must wait for something outside the hooks before it renders (the first feature's wait wins). */
+  readonly waitFor?: (input: IronicRenderInput, observed: ObservedChild) => FeatureWait | undefined;
+  /** Secrets of this feature replaced (deleted, then created) rather than updated when their content changes. */
+  readonly replacedOnChange?: (model: IronicModel, names: IronicNames) => readonly string[];
+  /** What clients need to reach this Ironic, for status.access (the first feature that tells wins). */
+  readonly access?: (input: IronicRenderInput) => ClientAccess;
 };
+
+/**
+ * A feature that waits for something outside the hooks (cert-manager issuing a certificate): every other child
+ * is kept as observed, the feature's own children of `kinds` are rendered meanwhile, and the parent says why.
+ */
+export type FeatureWait = {
+  readonly message: string;
+  readonly kinds: readonly string[];
+  readonly children: readonly Rendered[];
+  readonly resyncAfterSeconds: number;
+};
+
+/** An observed child of the Ironic, by group key (`Certificate.cert-manager.io/v1`) and name. */
+export type ObservedChild = (group: string, name: string) => KubeObject | undefined;
 
 /** The features an Ironic has, in list order. */
 export const featuresOf = (features: readonly IronicFeature[], model: IronicModel): IronicFeature[] => features.filter((f) => f.applies(model));

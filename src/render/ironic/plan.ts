@@ -6,7 +6,6 @@
  */
 import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import { MIN_SENSOR_INTERVAL } from '../../api/shared/constants.js';
-import { READY_CONDITION } from '../../api/shared/common.js';
 import type { IronicModel } from '../../api/model.js';
 import { parseIronic } from '../../api/ironic/parse.js';
 import { keptIn } from '../../api/shared/memo.js';
@@ -21,7 +20,6 @@ import {
   combineReadiness,
   daemonSetReadiness,
   deploymentReadiness,
-  findCondition,
   jobReadiness,
   readinessAfterApply,
   serviceReadiness,
@@ -34,11 +32,9 @@ import { conductorBudgetHint, resolveDatabase, singlePodDatabaseHint } from './d
 import { resolveImageCache, workloadUsesImages, type ImageCacheResult } from './image-cache.js';
 import { isOwnSecret, renderDecision, wantedIronicChildren, type ChildrenDecision } from './children.js';
 import { MAX_LISTED_IPV6_ADDRESSES, unlistedIPv6Ranges } from './common-env.js';
-import type { IronicFeature } from './feature.js';
+import { featuresOf, type IronicFeature } from './feature.js';
 import { IRONIC_FEATURES } from './feature-list.js';
 import { retireWorkload } from './retire.js';
-import { clientAccess } from './features/client-handoff.js';
-import { issuedForOtherNames, renderCertificate } from './features/cert-manager.js';
 import type { ApiCredentials, GeneratedTLS, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences, userCredentialsProblems } from './references.js';
 import { computeIronicStatus, type IronicOutcome } from './status.js';
@@ -442,22 +438,28 @@ export type Materials = {
 /** The sooner of two optional resync delays. */
 const sooner = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
-/** How soon to look again while cert-manager issues the certificate (the Secret's creation also triggers a sync). */
-const ISSUING_RESYNC_SECONDS = 30;
-
 /**
- * Waiting for cert-manager to fill the Secret of spec.tls.issuerRef: the observed children stay as they
- * are (a workload keeps its current certificate), and the Certificate is created or kept up to date.
+ * A feature waiting for something outside the hooks (cert-manager issuing a certificate): the observed children
+ * stay as they are (a workload keeps its current certificate), and the feature's own children are rendered.
  */
-const waitForIssuedCertificate = (view: ParentView, input: IronicRenderInput): IronicSyncResult => {
-  const { names, model } = input;
-  const certificate = findObject(view.children, GROUP_KEYS.certificate, view.namespace, names.certificate);
-  const why = textOf(findCondition(pathOf(certificate, 'status'), READY_CONDITION)?.message);
-  const message = `waiting for cert-manager to issue the certificate into Secret ${view.namespace}/${names.certificateSecret} (Certificate ${names.certificate}${why !== undefined ? `: ${why}` : ''})`;
-  const kept = keepIronic(view, { kind: 'waiting', message }, model.version);
-  const wanted = renderCertificate(input);
-  const rendered = wanted !== undefined ? [toChild(wanted)] : [];
-  return { ...kept, children: [...kept.children.filter((c) => c.kind !== 'Certificate'), ...rendered], resyncAfterSeconds: ISSUING_RESYNC_SECONDS };
+const waitingFeature = (view: ParentView, input: IronicRenderInput, features: readonly IronicFeature[]): IronicSyncResult | undefined => {
+  const observed = (group: string, name: string): KubeObject | undefined => findObject(view.children, group, view.namespace, name);
+  const wait = featuresOf(features, input.model)
+    .map((f) => f.waitFor?.(input, observed))
+    .find((w) => w !== undefined);
+  if (wait === undefined) return undefined;
+  const kept = keepIronic(view, { kind: 'waiting', message: wait.message }, input.model.version);
+  return {
+    ...kept,
+    children: [...kept.children.filter((c) => !wait.kinds.includes(c.kind)), ...wait.children.map(toChild)],
+    resyncAfterSeconds: wait.resyncAfterSeconds,
+  };
+};
+
+/** status.access, from the first feature that tells it. */
+const accessOf = (features: readonly IronicFeature[], input: IronicRenderInput): { access?: ReturnType<NonNullable<IronicFeature['access']>> } => {
+  const access = features.map((f) => f.access?.(input)).find((a) => a !== undefined);
+  return access !== undefined ? { access } : {};
 };
 
 /** The rest of a sync once credentials (and a CA) exist: a refused downgrade, or the children and status. */
@@ -482,7 +484,8 @@ export const finishIronic = (
     ...(materials.generatedTLS && { generatedTLS: materials.generatedTLS }),
     config,
   };
-  if (model.tls.issuerRef !== undefined && (references.tls === undefined || issuedForOtherNames(input))) return waitForIssuedCertificate(view, input);
+  const waiting = waitingFeature(view, input, prepared.features);
+  if (waiting !== undefined) return waiting;
   const planned = withHints(decideIronicChildren(view, input, installed), [
     singlePodDatabaseHint(model.highAvailability, input.references.database),
     conductorBudgetHint(conductorCount(view, input), model.database.kind === 'managed' ? model.database.name : undefined, input.references.database),
@@ -490,10 +493,8 @@ export const finishIronic = (
     ipv6NoProxyHint(model),
   ]);
   const rendered = renderDecision(input, planned, transitionFrom(installed), prepared.features);
-  const children = [names.clouds, ...(model.tls.trustSecretName !== undefined ? [model.tls.trustSecretName] : [])].reduce(
-    (kept, name) => replacingChanged(view, kept, name),
-    rendered,
-  );
+  const applying = featuresOf(prepared.features, model);
+  const children = applying.flatMap((f) => f.replacedOnChange?.(model, names) ?? []).reduce((kept, name) => replacingChanged(view, kept, name), rendered);
   const retained = [
     ...(materials.rpcCA !== undefined ? retainedCASecrets(view, names.rpcCAPrefix, prepared.rollout, materials.rpcCA.secretName) : []),
     ...(materials.generatedTLS !== undefined ? retainedCASecrets(view, names.tlsCAPrefix, prepared.tlsRollout, materials.generatedTLS.ca.secretName) : []),
@@ -507,7 +508,7 @@ export const finishIronic = (
       previousStatus: view.status,
       generation: view.generation,
       credentialsName: materials.credentials.secretName,
-      access: clientAccess(input),
+      ...accessOf(applying, input),
       ...(planned.upgradeBackup !== undefined && { upgradeBackup: planned.upgradeBackup }),
       now: view.now,
     }),

@@ -13,7 +13,11 @@ import { SECRET_REFERENCE } from '../../../api/ironic/references.js';
 import { LABELS } from '../../names.js';
 import { ironicSecretLabels } from '../../meta.js';
 import { LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS } from '../../../crypto/renewal.js';
-import type { IronicFeature } from '../feature.js';
+import type { FeatureWait, IronicFeature, ObservedChild } from '../feature.js';
+import { GROUP_KEYS } from '../../../api/shared/hook.js';
+import { READY_CONDITION } from '../../../api/shared/common.js';
+import { findCondition } from '../../status.js';
+import { pathOf, textOf } from '../../observed.js';
 import { certificateSubjects, networkingServiceDNSNames, type CertificateSubjects } from '../subjects.js';
 import type { IronicRenderInput } from '../input.js';
 
@@ -85,10 +89,32 @@ export const renderCertificate = (input: IronicRenderInput): CertManagerCertific
   };
 };
 
+/** How soon to look again while cert-manager issues the certificate (the Secret's creation also triggers a sync). */
+const ISSUING_RESYNC_SECONDS = 30;
+
+/**
+ * Waiting for cert-manager to fill the Secret of spec.tls.issuerRef (missing, or issued for other names): the
+ * observed children stay as they are (a workload keeps its current certificate), and the Certificate is created or
+ * kept up to date.
+ */
+const waitForIssuer = (input: IronicRenderInput, observed: ObservedChild): FeatureWait | undefined => {
+  if (input.references.tls !== undefined && !issuedForOtherNames(input)) return undefined;
+  const { names, namespace } = input;
+  const why = textOf(findCondition(pathOf(observed(GROUP_KEYS.certificate, names.certificate), 'status'), READY_CONDITION)?.message);
+  const certificate = renderCertificate(input);
+  return {
+    message: `waiting for cert-manager to issue the certificate into Secret ${namespace}/${names.certificateSecret} (Certificate ${names.certificate}${why !== undefined ? `: ${why}` : ''})`,
+    kinds: ['Certificate'],
+    children: certificate !== undefined ? [certificate] : [],
+    resyncAfterSeconds: ISSUING_RESYNC_SECONDS,
+  };
+};
+
 export const CERT_MANAGER: IronicFeature = {
   name: 'cert-manager',
   applies: (model) => model.tls.issuerRef !== undefined,
   children: (input) => [renderCertificate(input)],
+  waitFor: waitForIssuer,
   // The Secret cert-manager fills: not our child, read like a user's Secret.
   references: (_model, names) => [{ ...SECRET_REFERENCE, name: names.certificateSecret, field: 'spec.tls.issuerRef' }],
 };
