@@ -4,7 +4,8 @@
  * container's start script (its command and environment, as the pod has them) around a model of ironic-image's
  * rundnsmasq (test/support/rundnsmasq-model.sh) that execs Debian's dnsmasq. The hosts ask with ISC dhclient.
  * The serving node is then removed (its processes killed, its namespace and link deleted), and later the next
- * one's keepalived stops. Needs root, to create namespaces; skipped with a message where that is refused.
+ * one's keepalived stops: each node's DHCP socket is then sampled, to measure the window in which two nodes could
+ * answer. Needs root, to create namespaces; skipped with a message where that is refused.
  */
 import t from 'tap';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { containerOf, podOf, syncFor } from '../helpers/render.js';
+import { deleteNamespace, ip, must, namespacesRefused, waitFor } from '../support/netns.js';
 import { objAt } from '../support/paths.js';
 
 const VIP = '192.0.2.2';
@@ -23,26 +25,15 @@ const NODE_ADDRESSES: Record<string, string> = { n1: '192.0.2.11', n2: '192.0.2.
 const MODEL = resolve('test/support/rundnsmasq-model.sh');
 /** What the README promises: a new DHCP server within this time of the loss of the serving node. */
 const FAILOVER_SECONDS = 10;
+/** How long the old server may take to stop: the start script's next check (every second), then dnsmasq's exit. */
+const STOP_SECONDS = 5;
+/**
+ * At most this long two nodes could answer DHCP when the address moves between live nodes: the node that lost it
+ * runs dnsmasq until its start script's next check (every second), while the new holder may already serve.
+ */
+const OVERLAP_SECONDS = 2;
 
 const ns = (name: string): string => `${PREFIX}-${name}`;
-const ip = (...args: string[]): { status: number | null; stdout: string; stderr: string } => {
-  const r = spawnSync('ip', args, { encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-};
-const must = (...args: string[]): void => {
-  const r = ip(...args);
-  if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr}`);
-};
-
-/** Whether this machine lets the test create a network namespace (root, and a kernel that allows it). */
-const namespacesRefused = (): string | undefined => {
-  if (process.getuid?.() !== 0) return 'network namespaces need root';
-  const probe = ns('probe');
-  const r = ip('netns', 'add', probe);
-  if (r.status !== 0) return `ip netns add is refused here: ${r.stderr.trim()}`;
-  ip('netns', 'del', probe);
-  return undefined;
-};
 
 const missingPrograms = (): string[] => ['/usr/sbin/dnsmasq', '/usr/sbin/dhclient', '/usr/sbin/keepalived'].filter((p) => !existsSync(p));
 
@@ -62,25 +53,65 @@ const buildNetwork = (): void => {
   for (const node of NODES) must('-n', ns(node), 'addr', 'add', `${NODE_ADDRESSES[node] ?? ''}/24`, 'dev', 'eth1');
 };
 
-/** Kills every process of a namespace and deletes it (its end of the link goes with it). */
+/** Kills every process of a node or host and deletes its namespace and its link to the bridge. */
 const removeNamespace = (name: string): void => {
-  const pids = ip('netns', 'pids', ns(name))
-    .stdout.split('\n')
-    .filter((p) => p !== '');
-  for (const pid of pids) spawnSync('kill', ['-9', pid]);
-  ip('netns', 'del', ns(name));
+  deleteNamespace(ns(name));
   ip('-n', ns('sw'), 'link', 'del', `${PREFIX}${name}`);
 };
 
 const holdsVIP = (node: string): boolean => ip('-n', ns(node), '-o', 'addr', 'show', 'dev', 'eth1', 'to', VIP).stdout.trim() !== '';
 
-const waitFor = async <T>(what: () => T | undefined, seconds: number): Promise<T | undefined> => {
-  for (let i = 0; i < seconds * 10; i += 1) {
-    const found = what();
-    if (found !== undefined) return found;
-    await sleep(100);
+/** A UDP socket on port 67 (0x0043) in /proc/net/udp's lines (`sl: local_address:port ...`). */
+const DHCP_SOCKET = /^\s*\d+: [0-9A-F]{8}:0043 /m;
+
+/**
+ * Whether a DHCP server (dnsmasq's socket on port 67) listens in the network namespace of the process `pid`: its
+ * /proc/<pid>/net/udp lists the sockets of that namespace. A file read, so it can be looked at every few ms.
+ */
+const listensForDHCP = (pid: number): boolean => DHCP_SOCKET.test(readFileSync(`/proc/${String(pid)}/net/udp`, 'utf8'));
+
+/** One look at a node's DHCP socket: what it saw, at some moment between `from` and `to` (performance.now(), ms). */
+type Look = { from: number; to: number; listening: boolean };
+
+const look = (pid: number): Look => {
+  const from = performance.now();
+  const listening = listensForDHCP(pid);
+  return { from, to: performance.now(), listening };
+};
+
+/**
+ * Looks at the DHCP socket of each node (by the pid of a process in its namespace) every 10 ms until `done`
+ * says so, or for at most `seconds`.
+ */
+const watchDHCP = async (
+  pids: ReadonlyMap<string, number>,
+  seconds: number,
+  done: (latest: ReadonlyMap<string, boolean>) => boolean,
+): Promise<Map<string, Look[]>> => {
+  const looks = new Map([...pids.keys()].map((n) => [n, [] as Look[]]));
+  const deadline = performance.now() + seconds * 1000;
+  for (;;) {
+    const latest = new Map([...pids].map(([n, pid]) => [n, look(pid)]));
+    for (const [n, l] of latest) looks.get(n)?.push(l);
+    if (done(new Map([...latest].map(([n, l]) => [n, l.listening]))) || performance.now() >= deadline) return looks;
+    await sleep(10);
   }
-  return undefined;
+};
+
+/**
+ * The window (ms) in which both nodes listened for DHCP, bounded by the looks: `starting` began after the start of
+ * its last look that saw nothing (or `since`) and before the end of its first look that saw a socket; `stopping`
+ * stopped after the start of its last look that saw one (or `since`) and before the end of the first that saw none.
+ */
+const overlapOf = (starting: readonly Look[], stopping: readonly Look[], since: number): { least: number; most: number } | undefined => {
+  const up = starting.findIndex((l) => l.listening);
+  const down = stopping.findIndex((l) => !l.listening);
+  const startedBy = starting[up]?.to;
+  const stoppedBy = stopping[down]?.to;
+  if (startedBy === undefined || stoppedBy === undefined) return undefined;
+  const startedAfter = starting[up - 1]?.from ?? since;
+  const stoppedAfter = stopping[down - 1]?.from ?? since;
+  return { least: Math.max(0, stoppedAfter - startedBy), most: Math.max(0, stoppedBy - startedAfter) };
 };
 
 /** The Ironic as the test renders it: HA with keepalived (a router ID, so that the template is ours) and DHCP. */
@@ -171,7 +202,7 @@ const parseLease = (line: string): Lease => {
 };
 
 t.test('DHCP with high availability: one server, the one holding the virtual IP, and a new one within seconds', async (t) => {
-  const refused = namespacesRefused();
+  const refused = namespacesRefused(ns('probe'));
   if (refused !== undefined) {
     t.comment(`skipped: ${refused}; CI runs it as root`);
     t.pass('skipped');
@@ -228,6 +259,8 @@ t.test('DHCP with high availability: one server, the one holding the virtual IP,
   ].join('\n');
   const peersFile = (node: string): string => join(dir, `root-${node}`, 'shared', 'html', 'ha-peers.ipxe');
   const keepaliveds = new Map<string, ChildProcess>();
+  // The start script of each node's dnsmasq (`ip netns exec` execs it: the pid stays) lives in the node's namespace.
+  const watchers = new Map<string, number>();
   for (const node of NODES) {
     start(node, 'api', ['/usr/bin/python3', '-c', fakeAPI]);
     const conf = join(dir, `keepalived-${node}.conf`);
@@ -245,13 +278,14 @@ t.test('DHCP with high availability: one server, the one holding the virtual IP,
       ]),
     );
     // The container's command, with the model in place of /bin/rundnsmasq, and the container's environment.
-    start(node, 'dnsmasq', [...pod.command.slice(0, -1), MODEL], {
+    const watcher = start(node, 'dnsmasq', [...pod.command.slice(0, -1), MODEL], {
       ...pod.env,
       NODE_NAME: node,
       MODEL_ROOT: join(dir, `root-${node}`),
       DHCP_PEERS_FILE: peersFile(node),
       PATH: `${bin}:${process.env['PATH'] ?? ''}`,
     });
+    watchers.set(node, watcher.pid ?? 0);
   }
 
   const servers = (): string[] => NODES.filter((n) => log('dnsmasq', n).includes('dnsmasq: started'));
@@ -335,22 +369,27 @@ t.test('DHCP with high availability: one server, the one holding the virtual IP,
     'still one server',
   );
 
-  // keepalived stops on the new holder: its dnsmasq stops, and the last node takes over.
+  // keepalived stops on the new holder: the last node takes the address, and the new holder's start script stops
+  // its dnsmasq at its next check. Until then both could answer DHCP: their sockets are watched from the stop on.
+  const last = NODES.find((n) => n !== holder && n !== next) ?? '';
+  const stopping = performance.now();
   keepaliveds.get(next)?.kill('SIGTERM');
-  const last = await waitFor(
-    () => NODES.find((n) => n !== holder && n !== next && holdsVIP(n) && log('dnsmasq', n).includes('dnsmasq: started')),
-    FAILOVER_SECONDS + 5,
+  const pids = new Map([next, last].map((n) => [n, watchers.get(n) ?? 0]));
+  const looks = await watchDHCP(pids, FAILOVER_SECONDS + STOP_SECONDS, (latest) => latest.get(last) === true && latest.get(next) === false);
+  const [ofNext = [], ofLast = []] = [looks.get(next), looks.get(last)];
+  t.ok(holdsVIP(last) && log('dnsmasq', last).includes('dnsmasq: started'), 'the last node holds the address and serves');
+  const said = await waitFor(() => (log('dnsmasq', next).includes(`dhcp-failover: ${VIP} left ${next}: DHCP stopped`) ? true : undefined), STOP_SECONDS);
+  const seconds = (ms: number | undefined): string => (ms === undefined ? 'never' : (ms / 1000).toFixed(2));
+  const stoppedBy = ofNext.find((l) => !l.listening)?.to;
+  t.ok(said, `the node without the address stops dnsmasq and says so (by ${seconds(stoppedBy === undefined ? undefined : stoppedBy - stopping)} s)`, {
+    log: log('dnsmasq', next),
+  });
+  t.notOk(listensForDHCP(watchers.get(next) ?? 0), 'nothing listens on port 67 there any more');
+  const overlap = overlapOf(ofLast, ofNext, stopping);
+  t.ok(overlap, `both changes seen within ${String(FAILOVER_SECONDS + STOP_SECONDS)} s (${String(ofNext.length)} looks)`);
+  if (overlap === undefined) return;
+  t.ok(
+    overlap.most <= OVERLAP_SECONDS * 1000,
+    `two nodes could answer DHCP for ${seconds(overlap.least)} to ${seconds(overlap.most)} s (at most ${String(OVERLAP_SECONDS)} s)`,
   );
-  t.ok(last, 'the last node serves');
-  t.match(log('dnsmasq', next), `dhcp-failover: ${VIP} left ${next}: DHCP stopped`, 'the node without the address stops dnsmasq and says so');
-  const stopped = await waitFor(
-    () =>
-      spawnSync('ip', ['netns', 'exec', ns(next), 'ss', '-lun'])
-        .stdout.toString()
-        .includes(':67 ')
-        ? undefined
-        : true,
-    5,
-  );
-  t.ok(stopped, 'nothing listens on port 67 there any more');
 });
