@@ -12,9 +12,10 @@ FROM node:26-bookworm-slim@sha256:81502e860176e63695d769d3d1a2d3a403abc1c27c6a02
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.runtime.json ./
 COPY src ./src
-RUN npm run build
+# The hook server and the certificate issuer its pods run, with what they import: not the CLI nor its emulator.
+RUN npm run build:runtime
 
 # 2. Production dependencies only: --omit=dev keeps typescript, tap and the `node` binary package (a dev
 # dependency) out of the image. No production dependency has an install script.

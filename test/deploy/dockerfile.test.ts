@@ -4,7 +4,10 @@
  * dependencies left out, non-root, and the command and port the Deployment in deploy/ expects.
  */
 import t from 'tap';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { filesUnder } from '../support/files.js';
 import { readYamlDocuments } from './kustomize.js';
 import { Type } from '@sinclair/typebox';
@@ -56,8 +59,8 @@ t.test('builds with dev dependencies, ships production dependencies only', async
     'no install script runs: the `node` dev dependency would download a second Node.js',
   );
   t.ok(
-    runs.some((r) => r.includes('npm run build')),
-    'and compiles',
+    runs.some((r) => r.includes('npm run build:runtime')),
+    'and compiles the runtime only',
   );
   t.ok(
     runs.some((r) => /npm ci\b.*--omit=dev/.test(r)),
@@ -137,4 +140,25 @@ t.test('the image builds without src/bench: nothing else of src imports it', asy
     .filter((file) => file.endsWith('.ts') && !file.startsWith('src/bench/'))
     .filter((file) => /from '(\.\.?\/)+bench\//.test(readFileSync(file, 'utf8')));
   t.same(importers, []);
+});
+
+t.test('the runtime build holds the hook server and the certificate issuer, not the CLI nor its emulated cluster', async (t) => {
+  const out = mkdtempSync(join(tmpdir(), 'runtime-'));
+  try {
+    execFileSync(join('node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.runtime.json', '--outDir', out], { stdio: 'pipe' });
+    const files = filesUnder(out).map((f) => relative(out, f));
+    for (const needed of ['main.js', 'cli/issue-rpc-cert.js', 'server.js']) t.ok(files.includes(needed), `${needed} is built`);
+    t.same(
+      files.filter((f) => f.startsWith('cli/') && !f.startsWith('cli/issue-rpc-cert.')),
+      [],
+      'nothing else of src/cli (the render command, the emulated cluster, the stand-ins)',
+    );
+    t.same(
+      files.filter((f) => f.startsWith('bench/')),
+      [],
+    );
+    t.ok(readFileSync('Dockerfile', 'utf8').includes('tsconfig.runtime.json'), 'the Dockerfile copies the runtime project');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });
