@@ -3,7 +3,7 @@
  * negative, and no request above its limit (the API server would refuse the pod on every sync).
  */
 import { IRONIC_CONTAINER_NAMES } from './shared/constants.js';
-import type { ContainerResources } from './ironic/schema.js';
+import type { ContainerResources } from './shared/resources.js';
 import { describeValue, fieldPath, problem, type Problem } from './shared/problems.js';
 import { compareQuantities, parseQuantity } from './shared/quantity.js';
 import { patternMessage, QUANTITY_PATTERN } from './shared/schema-messages.js';

@@ -15,7 +15,8 @@ import {
   DNS_SUBDOMAIN_PATTERN,
   IPA_ARCHITECTURES,
 } from '../shared/constants.js';
-import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE, resourcesByContainer } from '../ironic/schema.js';
+import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE } from '../shared/proxy.js';
+import { resourcesByContainer } from '../shared/resources.js';
 import { ephemeralOf, storageTransitionRules, VolumeStorage } from '../shared/storage.js';
 import { UsedByStatus, type UsedBy } from '../used-by.js';
 import { FILE_NAME_PATTERN } from '../shared/schema-messages.js';

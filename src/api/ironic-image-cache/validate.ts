@@ -11,7 +11,7 @@ import { IronicImageCacheSpec } from './schema.js';
 import { compiledCheck, describeValue, fieldPath, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
 import { resourcesProblems } from '../validate-resources.js';
 import { storageProblems } from '../shared/validate-storage.js';
-import { proxyProblems } from '../ironic/validate.js';
+import { proxyProblems } from '../shared/proxy.js';
 import { repeatedValues } from '../shared/fields.js';
 
 type Rule = (spec: IronicImageCacheSpec) => Problem[];

@@ -11,8 +11,8 @@
  */
 import { ImagePullSecrets } from '../shared/pull-secrets.js';
 import { TLSProfile } from '../shared/tls-profile.js';
-import { Type, type Static, type TRecord, type TString } from '@sinclair/typebox';
-import { Conditions, EmbeddedObject, ObjectMeta, QuantityMap, ResourceReference, ResourceReferenceWithKey, StringEnum, StringMap } from '../shared/common.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Conditions, EmbeddedObject, ObjectMeta, ResourceReference, ResourceReferenceWithKey, StringEnum, StringMap } from '../shared/common.js';
 import {
   CA_FIELDS,
   DEFAULT_EXPORTER_BIND_ADDRESS,
@@ -36,6 +36,8 @@ import {
   type CAField,
 } from '../shared/constants.js';
 import { SUPPORTED_VERSIONS } from '../shared/version.js';
+import { PROXY_CREDENTIALS_RULE, PROXY_URL_RULE } from '../shared/proxy.js';
+import { resourcesByContainer } from '../shared/resources.js';
 import { VERSION_PATTERN, VLAN_RANGE_PATTERN } from '../shared/schema-messages.js';
 
 /** The supported releases, for descriptions (`latest` is named separately). */
@@ -548,62 +550,10 @@ export const PrometheusExporter = Type.Object(
 /** `ironic (100m, 400Mi), httpd (...)`: the containers and their default requests, for descriptions. */
 const DEFAULT_REQUESTS_TEXT = IRONIC_CONTAINER_NAMES.map((name) => `${name} (${Object.values(DEFAULT_CONTAINER_REQUESTS[name]).join(', ')})`).join(', ');
 
-export const ContainerResources = Type.Object(
-  {
-    limits: Type.Optional(QuantityMap('Maximum amount of compute resources allowed, for example `memory: 2Gi`. None by default.')),
-    requests: Type.Optional(
-      QuantityMap('Minimum amount of compute resources required, for example `cpu: 500m`. Replaces the default of the same resource; the others are kept.'),
-    ),
-  },
-  {
-    // NOTE: no CEL rule for "a request is not more than its limit": the values are int-or-string, which the
-    // API server's cost estimate takes as strings of up to the request size (3 MiB), so a rule that compares
-    // them as quantities in every container exceeds the CRD cost budget by 52 times (16 for an image cache)
-    // and the CRD is refused. The hook reports it (Ready=False naming the field, children kept).
-    description: 'Compute resources of one container (core/v1 ResourceRequirements). A request above its limit is reported by the Ready condition.',
-  },
-);
-export type ContainerResources = Static<typeof ContainerResources>;
-
-/** `spec.resources` of a kind whose pods run the containers `names`: ContainerResources by container name. */
-export const resourcesByContainer = (names: readonly string[], description: string): TRecord<TString, typeof ContainerResources> =>
-  Type.Record(Type.String(), ContainerResources, {
-    description,
-    maxProperties: names.length,
-    'x-kubernetes-validations': [
-      {
-        rule: `self.all(name, name in [${names.map((n) => `'${n}'`).join(', ')}])`,
-        message: `resources are set by container name: use ${names.join(', ')}`,
-      },
-    ],
-  });
-
 export const Resources = resourcesByContainer(
   IRONIC_CONTAINER_NAMES,
   `Compute resources by container name. Every container has default requests: ${DEFAULT_REQUESTS_TEXT} (CPU, memory). A request given here replaces the default of that resource; a limit below the default request and without a request lowers the request to the limit. A container of overrides.containers with the same name keeps its own resources.`,
 );
-
-/** CEL and validation: a proxy URL is http(s)://host..., in any letter case. */
-export const PROXY_URL_PATTERN = '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+([/?#].*)?$';
-
-/** CEL, on a proxy object: its URLs are http(s)://host... (IronicImageCache uses it too). */
-export const PROXY_URL_RULE = {
-  rule: `[has(self.httpProxy) ? self.httpProxy : '', has(self.httpsProxy) ? self.httpsProxy : ''].all(u, u == '' || u.matches('${PROXY_URL_PATTERN.replaceAll('\\', '\\\\')}'))`,
-  message: 'httpProxy and httpsProxy must be http or https URLs with a host, such as http://proxy.example.com:3128',
-};
-
-/** CEL and validation: a URL with a user name or password (`scheme://user:pass@host`). */
-export const URL_USERINFO_PATTERN = '^[^/?#]*://[^/?#]*@';
-
-/** Why proxy URLs may not carry credentials, for messages. */
-export const PROXY_CREDENTIALS_REASON =
-  'they would be written in plain text into the pod specs, which anyone who can read pods sees; allow the Ironic nodes at the proxy by address, or point spec.proxy at a forwarding proxy that adds the credentials';
-
-/** CEL, on a proxy object: no credentials in its URLs. */
-export const PROXY_CREDENTIALS_RULE = {
-  rule: `[has(self.httpProxy) ? self.httpProxy : '', has(self.httpsProxy) ? self.httpsProxy : ''].all(u, !u.matches('${URL_USERINFO_PATTERN}'))`,
-  message: `httpProxy and httpsProxy must not contain a user name or password: ${PROXY_CREDENTIALS_REASON}`,
-};
 
 export const Proxy = Type.Object(
   {

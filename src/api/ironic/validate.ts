@@ -18,19 +18,10 @@ import {
   VLAN_IDS,
   type CAField,
 } from '../shared/constants.js';
-import { listEntries } from '../shared/fields.js';
 import { registerFormats } from '../shared/formats.js';
-import {
-  HEARTBEAT_RATIO_REASON,
-  IronicSpec,
-  PROXY_CREDENTIALS_REASON,
-  PROXY_URL_PATTERN,
-  URL_USERINFO_PATTERN,
-  type AgentImages,
-  type Networking,
-  type ProviderNetwork,
-} from './schema.js';
+import { HEARTBEAT_RATIO_REASON, IronicSpec, type AgentImages, type Networking, type ProviderNetwork } from './schema.js';
 import { nodeSelectorProblems } from '../shared/labels.js';
+import { proxyProblems } from '../shared/proxy.js';
 import { tlsProfileProblems } from '../shared/tls-profile.js';
 import { isLoopback, parseIP } from '../shared/net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
@@ -733,46 +724,6 @@ const distinctPorts: Rule = ({ spec }) => {
   const vmedia = tls && spec.tls?.disableVirtualMediaTLS !== true;
   const used = usedPorts(spec, vmedia, tls && spec.tls?.ipxe === true);
   return [...privilegedPortProblems(used), ...repeatedPortProblems(used), ...servicePortProblems(spec, tls, vmedia)];
-};
-
-const PROXY_URL = new RegExp(PROXY_URL_PATTERN);
-const NO_PROXY_ENTRY = /^[A-Za-z0-9.:*/_[\]-]+$/;
-
-const URL_USERINFO = new RegExp(URL_USERINFO_PATTERN);
-
-/** Problems of a proxy URL; a value that may hold a password is never repeated in a message (status is public). */
-const proxyURLProblems = (field: 'httpProxy' | 'httpsProxy', value: string | undefined): Problem[] => {
-  if (value === undefined || value === '') return [];
-  const shown = value.includes('@') ? 'the value' : describeValue(value);
-  return [
-    ...(PROXY_URL.test(value)
-      ? []
-      : [problem(`spec.proxy.${field}`, `${shown} is not a proxy URL: write it as http://host:port or https://host:port (http or https, a host, no spaces)`)]),
-    ...(URL_USERINFO.test(value)
-      ? [problem(`spec.proxy.${field}`, `${field} has a user name or password, which is not supported: ${PROXY_CREDENTIALS_REASON}`)]
-      : []),
-  ];
-};
-
-/**
- * The problems of a proxy object (spec.proxy of an Ironic or an IronicImageCache). Beyond upstream (which has
- * no proxy settings). noProxy entries: host names, domains, IPs, CIDRs or `*`.
- */
-export const proxyProblems = (proxy: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy?: string } | undefined): Problem[] => {
-  if (proxy === undefined) return [];
-  const badEntries = listEntries(proxy.noProxy).filter((e) => !NO_PROXY_ENTRY.test(e));
-  return [
-    ...proxyURLProblems('httpProxy', proxy.httpProxy),
-    ...proxyURLProblems('httpsProxy', proxy.httpsProxy),
-    ...(badEntries.length > 0
-      ? [
-          problem(
-            'spec.proxy.noProxy',
-            `${describeValue(badEntries[0])} is not a host name, domain, IP address or CIDR: separate the entries with commas, for example .example.com,192.0.2.0/24`,
-          ),
-        ]
-      : []),
-  ];
 };
 
 const proxyRule: Rule = ({ spec }) => proxyProblems(spec.proxy);
