@@ -6,13 +6,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import forge from 'node-forge';
 import { LAST_APPLIED_ANNOTATION } from '../render/child.js';
+import { isRecord } from '../api/shared/problems.js';
 
 export type Obj = Record<string, unknown>;
 
 const LAST_APPLIED = LAST_APPLIED_ANNOTATION;
 const CREATED = '2026-01-01T00:00:00Z';
-
-const isRecord = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `fieldsV1` the API server records for an object: every field path, lists keyed by name. */
 export const fieldsV1 = (value: unknown): Obj => {

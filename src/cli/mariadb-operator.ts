@@ -11,7 +11,9 @@
 import { compareQuantities, isPositive, parseQuantity, type Quantity } from '../api/shared/quantity.js';
 import { controllerRef, deepEqual, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 
-export const MARIADB_API_VERSION = 'k8s.mariadb.com/v1alpha1';
+import { MARIADB_API_VERSION } from '../render/shared/mariadb-operator-backup.js';
+
+export { MARIADB_API_VERSION };
 
 /** mariadb-operator's kinds the hooks create, and the Restore it creates itself for a MariaDB's bootstrapFrom. */
 const KINDS = new Set(['MariaDB', 'Database', 'User', 'Grant', 'Backup', 'Restore']);

@@ -49,7 +49,9 @@ export const controllerRef = (parent: KubeResource): OwnerReference => ({
   blockOwnerDeletion: true,
 });
 
-export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord } from '../api/shared/problems.js';
+
+export { isRecord };
 
 /** True when the value has the minimum shape of a Kubernetes object. */
 export const isResource = (value: unknown): value is KubeResource =>

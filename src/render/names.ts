@@ -30,6 +30,10 @@ export const LABELS = {
 /** The pod-template annotation that records the version (content hash) of something the pods use. */
 export const versionAnnotation = (what: string): string => `${LABEL_PREFIX}/${what}-version`;
 
+/** Pod-template annotations with the content hash of the CA the pods trust: JSON-RPC's (HA), and generated certificates'. */
+export const RPC_CA_ANNOTATION = versionAnnotation('rpc-ca');
+export const TLS_CA_ANNOTATION = versionAnnotation('tls-ca');
+
 /** Value of app.kubernetes.io/managed-by on every child. */
 export const MANAGED_BY = 'ironic-metacontroller-hooks';
 

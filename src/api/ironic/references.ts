@@ -6,6 +6,7 @@
  */
 import { GROUP_VERSION } from '../shared/common.js';
 import { CA_FIELDS } from '../shared/constants.js';
+import { isRecord } from '../shared/problems.js';
 
 /** One object the spec (or a feature) refers to: its API resource, its name and the field that names it. */
 export type ObjectReference = {
@@ -23,7 +24,6 @@ export const IRONIC_IMAGE_CACHE_REFERENCE = { apiVersion: GROUP_VERSION, resourc
 
 type Resource = { readonly apiVersion: string; readonly resource: string };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const recordAt = (value: unknown, key: string): Record<string, unknown> => (isRecord(value) && isRecord(value[key]) ? value[key] : {});
 const textAt = (value: Record<string, unknown>, key: string): string | undefined => {
   const text = value[key];

@@ -12,7 +12,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { LEAF_VALIDITY_DAYS } from '../../crypto/renewal.js';
-import { versionAnnotation } from '../names.js';
+import { TLS_CA_ANNOTATION, versionAnnotation } from '../names.js';
 import { buildIssuerContainer, DEFAULT_HOOK_IMAGE } from '../shared/certificate-issuer.js';
 import { resourcesOf } from './facts.js';
 import type { IronicRenderInput } from './input.js';
@@ -23,7 +23,6 @@ const CA_KEY_VOLUME = 'tls-ca-key';
 const CA_KEY_PATH = '/tls-ca';
 
 /** The pod-template annotation of the CA's content hash: a new CA rolls the pods. */
-export const TLS_CA_ANNOTATION = versionAnnotation('tls-ca');
 
 /** The pod-template annotation of the renewal period (its start): a new period rolls the pods. */
 export const TLS_PERIOD_ANNOTATION = versionAnnotation('tls-renewal');

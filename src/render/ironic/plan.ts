@@ -12,7 +12,7 @@ import { keptIn } from '../../api/shared/memo.js';
 import type { IronicStatus } from '../../api/ironic/schema.js';
 import { keepObserved, keepObservedChildren, toChild, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
-import { ironicNames, versionAnnotation, type IronicNames } from '../names.js';
+import { ironicNames, RPC_CA_ANNOTATION, TLS_CA_ANNOTATION, type IronicNames } from '../names.js';
 import { findObject, objectsOf, pathOf, sameSecretData, textOf } from '../observed.js';
 import type { ParentView } from '../parent.js';
 import type { ReferenceProblem } from '../references.js';
@@ -97,12 +97,6 @@ const CACHE_GRACE_SECONDS = 120;
 
 /** How soon to look again while Metacontroller's Secret cache catches up. */
 const CACHE_RESYNC_SECONDS = 5;
-
-/** The annotation of the pod template that records the CA Secret's content hash. */
-const RPC_CA_ANNOTATION = versionAnnotation('rpc-ca');
-
-/** The annotation of the pod template that records the content hash of the CA of generated certificates. */
-export const TLS_CA_ANNOTATION = versionAnnotation('tls-ca');
 
 /** The outcome of unusable references: missing ones may appear later, invalid ones need a change. */
 export const referenceOutcome = (problems: readonly ReferenceProblem[]): IronicOutcome => ({

@@ -8,7 +8,7 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import { CONTENT_COMPONENTS, LABELS, versionAnnotation } from '../../names.js';
+import { CONTENT_COMPONENTS, LABELS, RPC_CA_ANNOTATION } from '../../names.js';
 import { ironicSecretLabels } from '../../meta.js';
 import { IRONIC_GID } from '../../security.js';
 import { buildIssuerContainer, DEFAULT_HOOK_IMAGE, renderCASecret } from '../../shared/certificate-issuer.js';
@@ -85,7 +85,7 @@ export const JSON_RPC: IronicFeature = {
   volumes: rpcVolumes,
   env: (input) => ({ ironic: rpcTLSEnv(input) }),
   mounts: () => ({ ironic: rpcMounts() }),
-  annotations: (input) => (input.rpcCA !== undefined ? { [versionAnnotation('rpc-ca')]: input.rpcCA.hash } : {}),
+  annotations: (input) => (input.rpcCA !== undefined ? { [RPC_CA_ANNOTATION]: input.rpcCA.hash } : {}),
   // The CA key is readable by the ironic group only: the certificate issuer runs in it.
   podSpec: () => ({ securityContext: { fsGroup: IRONIC_GID, fsGroupChangePolicy: 'OnRootMismatch' } }),
   children: (input) => [renderRpcCASecret(input)],
