@@ -12,7 +12,7 @@ import { viewOf } from './parent.js';
 import { wire } from './wire.js';
 import { namesRule, withWanted } from './related.js';
 import { databaseNames, LABELS, labelValue } from '../render/names.js';
-import type { IronicDatabaseModel } from '../api/model.js';
+import type { IronicDatabaseModel } from '../api/ironic-database/model.js';
 import { MARIADB_API_VERSION } from '../render/database/operator.js';
 
 /** The Secrets of the S3 buckets of the backups and the restore: their credentials and CA. */

@@ -7,7 +7,7 @@
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { KubeObject } from '../api/shared/hook.js';
-import type { VolumeStorageModel } from '../api/model.js';
+import type { VolumeStorageModel } from '../api/shared/model.js';
 import { pathOf } from './observed.js';
 
 type StatefulSetSpec = NonNullable<IStatefulSet['spec']>;

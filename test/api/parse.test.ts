@@ -12,7 +12,8 @@ import {
   DEFAULT_SENSOR_INTERVAL,
   MIN_SENSOR_INTERVAL,
 } from '../../src/api/shared/constants.js';
-import type { IronicDatabaseModel, IronicModel } from '../../src/api/model.js';
+import type { IronicDatabaseModel } from '../../src/api/ironic-database/model.js';
+import type { IronicModel } from '../../src/api/ironic/model.js';
 import { parseIronic, parsedIronicSpecs } from '../../src/api/ironic/parse.js';
 import { parseIronicDatabase, parsedIronicDatabaseSpecs } from '../../src/api/ironic-database/parse.js';
 import { parseIronicImageCache } from '../../src/api/ironic-image-cache/parse.js';

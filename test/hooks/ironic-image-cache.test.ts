@@ -13,7 +13,7 @@ import { customizeIronicImageCache } from '../../src/hooks/ironic-image-cache.js
 import { customizeIronic } from '../../src/hooks/ironic.js';
 import { renderCacheStatefulSet } from '../../src/render/image-cache/render.js';
 import { parseIronicImageCache } from '../../src/api/ironic-image-cache/parse.js';
-import type { IronicImageCacheModel } from '../../src/api/model.js';
+import type { IronicImageCacheModel } from '../../src/api/ironic-image-cache/model.js';
 import { testConfig } from '../helpers/hooks.js';
 import { resolveImageCache } from '../../src/render/ironic/image-cache.js';
 import type { CustomizeRequest, ObjectMap } from '../../src/api/shared/hook.js';

@@ -13,7 +13,8 @@ import {
   type DatabaseBackup,
   type RestoreFrom,
 } from './schema.js';
-import type { DatabaseBackupModel, IronicDatabaseModel, Parsed, RestoreModel, S3Model } from '../model.js';
+import type { DatabaseBackupModel, IronicDatabaseModel, RestoreModel, S3Model } from './model.js';
+import type { Parsed } from '../shared/model.js';
 import type { DatabaseEngine } from '../shared/constants.js';
 import { canonical, canonicalResources, given, optionalFields, sortedMap } from '../shared/fields.js';
 import { compiledCheck, isRecord } from '../shared/problems.js';

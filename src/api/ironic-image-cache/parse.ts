@@ -7,7 +7,8 @@ import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { DEFAULT_CACHE_CONTAINER_REQUESTS, DEFAULT_IMAGE_CACHE_SIZE, DEFAULT_IPA_ARCHITECTURE } from '../shared/constants.js';
 import { given, listEntries, optionalFields, resourcesOverDefaults, sortedMap } from '../shared/fields.js';
 import type { IronicImageCacheSpec } from './schema.js';
-import type { IronicImageCacheModel, Parsed } from '../model.js';
+import type { IronicImageCacheModel } from './model.js';
+import type { Parsed } from '../shared/model.js';
 import { volumeStorageModel } from '../shared/storage.js';
 import { isIronicImageCacheSpec, validateIronicImageCache } from './validate.js';
 

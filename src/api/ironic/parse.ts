@@ -39,12 +39,12 @@ import type {
   IronicModel,
   KeepalivedModel,
   NetworkingModel,
-  Parsed,
   PodOverrides,
   ProxyModel,
   RamdiskModel,
   TLSModel,
-} from '../model.js';
+} from './model.js';
+import type { Parsed } from '../shared/model.js';
 import { parseCIDR, prefixToNetmask, type IPFamily } from '../shared/net.js';
 import { compiledCheck } from '../shared/problems.js';
 import { ironicSpecReferences } from './references.js';

@@ -6,7 +6,7 @@
  */
 import { Type, type TBoolean, type TObject, type TOptional, type TProperties, type TString } from '@sinclair/typebox';
 import { canonical, given } from './fields.js';
-import type { VolumeStorageModel } from '../model.js';
+import type { VolumeStorageModel } from './model.js';
 import { SIZE_PATTERN } from './schema-messages.js';
 
 /** The words a kind's storage is described with. */

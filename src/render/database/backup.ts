@@ -6,7 +6,7 @@
 import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
-import type { DatabaseBackupModel } from '../../api/model.js';
+import type { DatabaseBackupModel } from '../../api/ironic-database/model.js';
 import { databaseNames } from '../names.js';
 import { databaseLabels } from '../meta.js';
 import { backupJobSpec, backupLabels, RESTORE_SCRIPT, scriptPodSpec, type ScriptPodInput } from '../shared/database-backup.js';

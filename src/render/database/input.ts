@@ -1,5 +1,5 @@
 /** Everything an IronicDatabase renderer may read. */
-import type { IronicDatabaseModel } from '../../api/model.js';
+import type { IronicDatabaseModel } from '../../api/ironic-database/model.js';
 import type { RenderConfig } from '../config.js';
 
 export type DatabaseCredentials = {

@@ -4,7 +4,7 @@
  * `finishDatabase`).
  */
 import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
-import type { IronicDatabaseModel } from '../../api/model.js';
+import type { IronicDatabaseModel } from '../../api/ironic-database/model.js';
 import { DATABASE_USED_BY, type DatabaseBackupStatus, type IronicDatabaseStatus } from '../../api/ironic-database/schema.js';
 import type { Condition } from '../../api/shared/common.js';
 import { backupStatus, backupsFailingCondition, jobPodMessage, previousBackup, reasonOf } from './backup-status.js';

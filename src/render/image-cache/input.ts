@@ -1,5 +1,5 @@
 /** Everything an IronicImageCache renderer may read. */
-import type { IronicImageCacheModel } from '../../api/model.js';
+import type { IronicImageCacheModel } from '../../api/ironic-image-cache/model.js';
 import type { RenderConfig } from '../config.js';
 
 /** The serving certificate: its Secret and a hash of its content (a renewal rolls the pod). */

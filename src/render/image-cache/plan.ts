@@ -3,7 +3,7 @@
  * the model.
  */
 import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
-import type { IronicImageCacheModel } from '../../api/model.js';
+import type { IronicImageCacheModel } from '../../api/ironic-image-cache/model.js';
 import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache/schema.js';
 import { parseIronicImageCache } from '../../api/ironic-image-cache/parse.js';
 import { keepObservedChildren, type KubeChild } from '../child.js';

@@ -31,7 +31,7 @@ import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import { DOWNLOADER_DEFAULTS, cacheDownloadContainer } from '../../api/shared/constants.js';
 import { baseNoProxy, proxyVariables } from '../shared/proxy.js';
-import type { CacheArchitectureModel } from '../../api/model.js';
+import type { CacheArchitectureModel } from '../../api/ironic-image-cache/model.js';
 import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/shared/version.js';
 import { toChild, type KubeChild } from '../child.js';
 import { contentHash, imageCacheLabels, keptRenders, nodeSelection } from '../meta.js';

@@ -4,7 +4,7 @@
  * will hold, the Secrets they are, and the objects to fetch. Pure: same input, same output.
  */
 import { GROUP_KEYS } from '../../api/shared/hook.js';
-import type { IronicModel } from '../../api/model.js';
+import type { IronicModel } from '../../api/ironic/model.js';
 import type { ObjectReference } from '../../api/ironic/references.js';
 import { toChild, type KubeChild } from '../child.js';
 import { keptRenders } from '../meta.js';

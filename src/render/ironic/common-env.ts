@@ -3,7 +3,7 @@
  * ironic-image scripts (ironic-common.sh, tls-common.sh, auth-common.sh, configure-ironic.sh, rundnsmasq).
  */
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import type { DHCPPool } from '../../api/model.js';
+import type { DHCPPool } from '../../api/ironic/model.js';
 import { addressesInRange, parseCIDR } from '../../api/shared/net.js';
 import { baseNoProxy, proxyVariables, type ProxyFallback } from '../shared/proxy.js';
 import { env, joinedEnv, optionalEnv, provisioningEnv } from './facts.js';

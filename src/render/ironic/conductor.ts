@@ -18,7 +18,7 @@
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ILifecycle } from 'kubernetes-models/v1/Lifecycle';
 import { DATABASE_MAX_OVERFLOW, DATABASE_POOL_SIZE, DATABASE_STALL_SECONDS, HEARTBEAT_MARGIN_SECONDS, MAX_POOL_TIMEOUT } from '../../api/shared/constants.js';
-import type { IronicModel } from '../../api/model.js';
+import type { IronicModel } from '../../api/ironic/model.js';
 import { env } from './facts.js';
 
 /**

@@ -4,7 +4,8 @@
  */
 import type { ObjectMap } from '../../api/shared/hook.js';
 import { GROUP_KEYS } from '../../api/shared/hook.js';
-import type { BackupDestinationModel, DatabaseModel } from '../../api/model.js';
+import type { BackupDestinationModel } from '../../api/ironic-database/model.js';
+import type { DatabaseModel } from '../../api/ironic/model.js';
 import { databaseNames } from '../names.js';
 import { operatorS3 } from '../shared/mariadb-operator-backup.js';
 import { findObject, pathOf, textOf } from '../observed.js';

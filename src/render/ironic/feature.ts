@@ -15,7 +15,7 @@ import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import type { ObjectReference } from '../../api/ironic/references.js';
 import type { ClientAccess } from '../../api/ironic/schema.js';
 import type { KubeObject } from '../../api/shared/hook.js';
-import type { IronicModel } from '../../api/model.js';
+import type { IronicModel } from '../../api/ironic/model.js';
 import type { Rendered } from '../child.js';
 import type { IronicNames } from '../names.js';
 import type { Wanted } from '../ownership.js';

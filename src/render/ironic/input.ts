@@ -1,7 +1,7 @@
 /**
  * Everything an Ironic renderer may read. Assembled by the sync hook; nothing else reaches a renderer.
  */
-import type { IronicModel } from '../../api/model.js';
+import type { IronicModel } from '../../api/ironic/model.js';
 import type { RenderConfig } from '../config.js';
 import type { IronicNames } from '../names.js';
 import type { BackupRetentionInput, ScriptPodInput } from '../shared/database-backup.js';

@@ -6,7 +6,7 @@
  */
 import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import { MIN_SENSOR_INTERVAL } from '../../api/shared/constants.js';
-import type { IronicModel } from '../../api/model.js';
+import type { IronicModel } from '../../api/ironic/model.js';
 import { parseIronic } from '../../api/ironic/parse.js';
 import { keptIn } from '../../api/shared/memo.js';
 import type { IronicStatus } from '../../api/ironic/schema.js';

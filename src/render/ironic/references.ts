@@ -4,7 +4,7 @@
  */
 import type { KubeObject, ObjectMap } from '../../api/shared/hook.js';
 import { GROUP_KEYS } from '../../api/shared/hook.js';
-import type { CAReference, IronicModel } from '../../api/model.js';
+import type { CAReference, IronicModel } from '../../api/ironic/model.js';
 import { dataOf, findObject, isRecord } from '../observed.js';
 import { VRRP } from '../../api/shared/constants.js';
 import { base64 } from '../meta.js';

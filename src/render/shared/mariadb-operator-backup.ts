@@ -4,7 +4,7 @@
  * a version upgrade). Both dump the ironic schema, gzip, into the same claim or bucket, pruned by the same age, so
  * that a restore (`bootstrapFrom`) sees every file.
  */
-import type { S3Model } from '../../api/model.js';
+import type { S3Model } from '../../api/ironic-database/model.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } from '../../api/shared/constants.js';
 
 export const MARIADB_API_VERSION = 'k8s.mariadb.com/v1alpha1';

@@ -3,7 +3,7 @@
  * cache's downloaders): one rule for every kind.
  */
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import type { ProxyModel } from '../../api/model.js';
+import type { ProxyModel } from '../../api/ironic/model.js';
 import { listEntries } from '../../api/shared/fields.js';
 
 /** The three variables, each written in upper and lower case. */

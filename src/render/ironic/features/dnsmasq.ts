@@ -13,7 +13,7 @@
  */
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import type { DHCPModel } from '../../../api/model.js';
+import type { DHCPModel } from '../../../api/ironic/model.js';
 import { IRONIC_GID, IRONIC_UID, withCapabilities } from '../../security.js';
 import { buildCommonEnv } from '../common-env.js';
 import { dedupeEnv, env, fieldEnv, joinedEnv, optionalEnv, resourcesOf } from '../facts.js';

@@ -5,7 +5,7 @@
  */
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import type { ExporterModel } from '../../../api/model.js';
+import type { ExporterModel } from '../../../api/ironic/model.js';
 import { LABELS, labelValue } from '../../names.js';
 import type { KubeChild } from '../../child.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';

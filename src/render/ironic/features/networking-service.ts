@@ -11,7 +11,7 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { GROUP_KEYS } from '../../../api/shared/hook.js';
-import type { ProviderNetworkModel } from '../../../api/model.js';
+import type { ProviderNetworkModel } from '../../../api/ironic/model.js';
 import { LABELS, labelValue, versionAnnotation } from '../../names.js';
 import { base64, ironicSecretLabels } from '../../meta.js';
 import { IRONIC_GID, restricted } from '../../security.js';

@@ -1,18 +1,17 @@
 /**
- * The parsed, fully defaulted models of both custom resources. `parseIronic` and `parseIronicDatabase`
- * are the only producers; renderers read nothing else of a spec. Every default, every parsed network and
- * every derived switch ("is TLS on?", "does the pod use the host network?") is computed once, there.
+ * The parsed, fully defaulted model of an Ironic. `parseIronic` is its only producer; renderers read nothing else of
+ * a spec. Every default, every parsed network and every derived switch ("is TLS on?", "does the pod use the host
+ * network?") is computed once, there.
  */
-import type { ObjectReference } from './ironic/references.js';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import type { IronicContainerName } from './shared/constants.js';
-import type { IPFamily } from './shared/net.js';
-import type { DatabaseEngine, DeployLogs } from './shared/constants.js';
-import type { TLSProfile } from './shared/tls-profile.js';
+import type { ObjectReference } from './references.js';
+import type { DeployLogs, IronicContainerName } from '../shared/constants.js';
+import type { IPFamily } from '../shared/net.js';
+import type { TLSProfile } from '../shared/tls-profile.js';
 
 /** A DHCP pool with its network parsed: the mask is in dnsmasq's form (dotted for IPv4, a prefix length for IPv6). */
 export type DHCPPool = {
@@ -228,101 +227,4 @@ export type IronicModel = {
   readonly resources: ContainerResourcesModel;
   /** Only when spec.proxy sets anything. */
   readonly proxy?: ProxyModel;
-};
-
-/** Storage of a kind with one data volume (the size and class only matter when it is not ephemeral). */
-export type VolumeStorageModel = {
-  readonly size: string;
-  readonly ephemeral: boolean;
-  readonly storageClassName?: string;
-};
-
-/** Storage of the database, and what happens to its volume when the database is deleted. */
-export type DatabaseStorageModel = VolumeStorageModel & { readonly whenDeleted: 'Retain' | 'Delete' };
-
-/** An S3-compatible bucket (engine MariaDBOperator). */
-export type S3Model = {
-  readonly kind: 'S3';
-  readonly endpoint: string;
-  readonly bucket: string;
-  readonly prefix?: string;
-  readonly region?: string;
-  readonly credentialsSecretName: string;
-  /** HTTPS (true, the default) or plain HTTP. */
-  readonly tls: boolean;
-  readonly caSecretName?: string;
-};
-
-/** Where backups go: the database's backup claim, or an S3 bucket. */
-export type BackupDestinationModel = { readonly kind: 'PersistentVolumeClaim'; readonly size: string; readonly storageClassName?: string } | S3Model;
-
-/** Scheduled backups of an IronicDatabase. */
-export type DatabaseBackupModel = {
-  /** A CronJob schedule, in UTC. */
-  readonly schedule: string;
-  /** How many backups are kept (the newest); undefined: no limit by count. */
-  readonly keepCount?: number;
-  /** How old, in minutes, a kept backup may be; undefined: no limit by age. */
-  readonly maxAgeMinutes?: number;
-  readonly destination: BackupDestinationModel;
-  /** Whether an Ironic backs the database up before it upgrades the schema (spec.backup.beforeUpgrade, default true). */
-  readonly beforeUpgrade: boolean;
-};
-
-/** spec.restoreFrom: the backup (`latest` or a file name), and the claim (undefined: the database's own) or bucket holding it. */
-export type RestoreModel = { readonly backup: string; readonly claimName?: string; readonly s3?: S3Model };
-
-export type IronicDatabaseModel = {
-  readonly engine: DatabaseEngine;
-  /** Galera nodes (MariaDBOperator); 1 for Builtin. */
-  readonly replicas: number;
-  readonly image?: string;
-  readonly priorityClassName?: string;
-  /** spec.imagePullSecrets, in order. */
-  readonly imagePullSecrets: readonly string[];
-  /** The user's credentials Secret; undefined means generated. */
-  readonly credentialsName?: string;
-  readonly tlsCertificateName?: string;
-  /** spec.tlsProfile as given: without it, MariaDB's own TLS defaults. */
-  readonly tlsProfile?: TLSProfile;
-  readonly storage: DatabaseStorageModel;
-  readonly resources?: IResourceRequirements;
-  /** Sorted. */
-  readonly nodeSelector: Readonly<Record<string, string>>;
-  /** The most conductors (Ironic pods) using the database at once: sizes the connection limits. */
-  readonly maxConductors: number;
-  /** Scheduled backups, when spec.backup asks for them. */
-  readonly backup?: DatabaseBackupModel;
-  /** The backup a new database is filled from (`latest` or a file name), and the claim or bucket that holds it. */
-  readonly restore?: RestoreModel;
-};
-
-/** The result of a parse: the model, or every problem (path and message) to report. */
-export type Parsed<M> =
-  { readonly ok: true; readonly model: M } | { readonly ok: false; readonly problems: readonly { readonly path: string; readonly message: string }[] };
-
-/** One architecture an IronicImageCache downloads: IPA_ARCH, and the tarball name when not the default. */
-export type CacheArchitectureModel = { readonly name: string; readonly filename?: string };
-
-export type IronicImageCacheModel = {
-  readonly agentBranch?: string;
-  readonly agentDownloadURL?: string;
-  readonly agentDownloaderImage?: string;
-  /** RFC 3339, as given. */
-  readonly agentMinimumModificationTime?: string;
-  /** At least one; the first is the default for hosts of an unknown architecture. */
-  readonly architectures: readonly CacheArchitectureModel[];
-  /** The spec's proxy, field by field (each wins over the hook server's); noProxy split into entries. */
-  readonly proxy: { readonly httpProxy?: string; readonly httpsProxy?: string; readonly noProxy: readonly string[] };
-  /** Storage of the images. */
-  readonly storage: VolumeStorageModel;
-  /** Sorted. */
-  readonly nodeSelector: Readonly<Record<string, string>>;
-  readonly tolerations: readonly IToleration[];
-  readonly tlsCertificateName?: string;
-  readonly priorityClassName?: string;
-  /** spec.imagePullSecrets, in order. */
-  readonly imagePullSecrets: readonly string[];
-  /** The compute resources of every container of the cache pod (CACHE_CONTAINER_NAMES): the defaults with spec.resources applied, canonical. */
-  readonly resources: Readonly<Record<string, IResourceRequirements>>;
 };
