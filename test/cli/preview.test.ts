@@ -12,6 +12,7 @@ import type { KubeResource } from '../../src/cli/objects.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../support/emulator.js';
 import { isObj, valueAt, type Obj } from '../support/paths.js';
+import { renewedCertificate } from '../fixtures/tls.js';
 
 type Run = { readonly code: number; readonly stdout: string; readonly stderr: string };
 
@@ -54,6 +55,14 @@ const GALERA_DATABASE = [
   'metadata: { name: ironic-galera, namespace: baremetal-operator-system }',
   'spec: { engine: MariaDBOperator }',
 ].join('\n');
+const renewed = renewedCertificate();
+const RENEWED = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'ironic-tls', namespace: 'baremetal-operator-system' },
+  type: 'kubernetes.io/tls',
+  stringData: { 'tls.crt': renewed.crt, 'tls.key': renewed.key },
+});
 const ROTATED = edited('tls-credentials.yaml', 'password: replace-me-with-a-long-random-password', 'password: a-new-and-even-longer-random-password');
 
 type Row = {
@@ -95,6 +104,17 @@ const ROWS: readonly Row[] = [
       const replaced = valueAt(planOf(result), 'replaced', 0);
       t.match(replaced, { old: /^Secret baremetal-operator-system\/ironic-htpasswd-/, by: /^Secret baremetal-operator-system\/ironic-htpasswd-/ });
       t.ok(Number(valueAt(replaced, 'goneInRound')) > 1, 'the old htpasswd is kept for a while');
+    },
+  },
+  {
+    name: 'a renewed certificate in the tls.certificateName Secret: one roll, the clients hand-off replaced with what they now trust',
+    live: example('tls-credentials.yaml'),
+    change: RENEWED,
+    exit: 0,
+    check: (t, result) => {
+      t.same(result['changed'], ['Secret baremetal-operator-system/ironic-tls'], 'the change is the Secret');
+      t.same(rolled(result), ['Deployment baremetal-operator-system/ironic-service']);
+      t.same(strings(planOf(result)['recreated']), ['Secret baremetal-operator-system/ironic-clouds']);
     },
   },
   {
