@@ -5,10 +5,9 @@
  *
  * Exit codes: 0 migrated; 1 an object cannot be migrated; 2 bad usage or unreadable input.
  */
-import { parseArgs } from 'node:util';
 import { parseAllDocuments, stringify } from 'yaml';
 import { migrateDocuments } from './migrate-spec.js';
-import { firstLine, usageErrorText, UsageError } from './usage.js';
+import { commandOptions, usageErrorText, UsageError } from './usage.js';
 
 /** What the command reads and writes, injectable for tests. */
 export type MigrateIO = {
@@ -40,17 +39,7 @@ const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1
 
 /** The options, or a UsageError. */
 const parseOptions = (argv: readonly string[]): { files: string[]; help: boolean } => {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: { filename: { type: 'string', short: 'f', multiple: true }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError(firstLine(error));
-  }
+  const values = commandOptions(argv, { filename: { type: 'string', short: 'f', multiple: true }, help: { type: 'boolean', short: 'h' } });
   const files = values.filename ?? [];
   if (values.help !== true && files.length === 0) throw new UsageError('give at least one -f FILE (or -f - for standard input)');
   return { files, help: values.help === true };

@@ -8,7 +8,6 @@
  * changed in place and where, which were replaced or recreated, which workloads rolled and why, which Jobs ran,
  * what was kept for a while, and the Ready condition the parents showed.
  */
-import { parseArgs } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config.js';
@@ -33,7 +32,7 @@ import {
   type RenderIO,
   type StandIns,
 } from './session.js';
-import { firstLine, UsageError, usageErrorText } from './usage.js';
+import { commandOptions, UsageError, usageErrorText } from './usage.js';
 
 export const PREVIEW_USAGE = `Usage: ironic-render preview -f LIVE [-f LIVE ...] --change FILE [--change FILE ...] [-n NAMESPACE]
 
@@ -76,23 +75,13 @@ const ROUND_SECONDS = 15;
 const QUIET_ROUNDS = 10;
 
 export const parsePreviewOptions = (argv: readonly string[]): PreviewOptions => {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        filename: { type: 'string', short: 'f', multiple: true },
-        change: { type: 'string', multiple: true },
-        namespace: { type: 'string', short: 'n' },
-        output: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(firstLine(error));
-  }
+  const values = commandOptions(argv, {
+    filename: { type: 'string', short: 'f', multiple: true },
+    change: { type: 'string', multiple: true },
+    namespace: { type: 'string', short: 'n' },
+    output: { type: 'string', short: 'o' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.output !== undefined && values.output !== 'json' && values.output !== 'text')
     throw new UsageError(`--output must be text or json, got "${values.output}"`);
   const options = {

@@ -13,7 +13,6 @@
 import { readFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { stringify } from 'yaml';
 import { ConfigError, loadConfig } from '../config.js';
@@ -43,7 +42,7 @@ import {
 } from './session.js';
 
 export { EXIT, type RenderIO } from './session.js';
-import { firstLine, usageErrorText, UsageError } from './usage.js';
+import { commandOptions, usageErrorText, UsageError } from './usage.js';
 
 /** The parent kinds, e.g. `Ironic and IronicDatabase`. */
 const PARENT_NAMES = PARENT_KINDS.map((k) => k.kind);
@@ -112,23 +111,13 @@ const parseAdvance = (raw: string | undefined, rounds: number | undefined): numb
 
 /** The options, or a UsageError. */
 export const parseOptions = (argv: readonly string[]): Options => {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        filename: { type: 'string', short: 'f', multiple: true },
-        namespace: { type: 'string', short: 'n' },
-        rounds: { type: 'string' },
-        advance: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(firstLine(error));
-  }
+  const values = commandOptions(argv, {
+    filename: { type: 'string', short: 'f', multiple: true },
+    namespace: { type: 'string', short: 'n' },
+    rounds: { type: 'string' },
+    advance: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const files = values.filename ?? [];
   const namespace = values.namespace ?? 'default';
   if (values.help !== true && files.length === 0) throw new UsageError('give at least one file with -f (or -f - for standard input)');

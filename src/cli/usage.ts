@@ -4,6 +4,8 @@
  * `--force`): npm keeps them, sets `npm_config_<name>`, and passes only their values on; the message says so.
  */
 
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+
 /** A mistake in the command line: printed with usageErrorText, exit 2. */
 export class UsageError extends Error {}
 
@@ -43,4 +45,18 @@ export const usageErrorText = (params: { readonly subcommand?: string; readonly 
       : `npm kept ${kept.join(', ')} for itself and passed on only the values (the options before -- are npm's): ` +
         `write them after --, as in npm run ${script} -- ${[...args, '-f FILE'].join(' ')}`;
   return `${command}: ${problem}\nRun npm run ${script} -- ${[...args, '--help'].join(' ')} for the options.\n`;
+};
+
+/** The options of a command line (no positional argument, no unknown option), or a UsageError with parseArgs's first line. */
+type CommandLine<T extends ParseArgsOptionsConfig> = { args: string[]; options: T; strict: true; allowPositionals: false };
+
+export const commandOptions = <T extends ParseArgsOptionsConfig>(
+  argv: readonly string[],
+  options: T,
+): ReturnType<typeof parseArgs<CommandLine<T>>>['values'] => {
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError(firstLine(error));
+  }
 };

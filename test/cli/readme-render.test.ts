@@ -10,16 +10,9 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { runRender } from '../../src/cli/render.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
+import { readmeSection } from '../support/readme.js';
 
-const README = readFileSync('README.md', 'utf8');
-
-/** The text of a `## ` section of the README, up to the next one. */
-const section = (heading: string): string => {
-  const start = README.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no section "## ${heading}"`);
-  const end = README.indexOf('\n## ', start + 1);
-  return README.slice(start, end < 0 ? undefined : end);
-};
+const section = readmeSection;
 
 type Block = { readonly language: string; readonly lines: readonly string[] };
 

@@ -12,16 +12,9 @@ import { filesUnder } from '../support/files.js';
 import { parseAllDocuments } from 'yaml';
 import { parentProblems } from '../../src/cli/admission.js';
 import { validateIronic } from '../../src/api/ironic/validate.js';
+import { README, readmeSection } from '../support/readme.js';
 
-const README = readFileSync('README.md', 'utf8');
-
-/** The text of a `## ` section of the README, up to the next one. */
-const section = (heading: string): string => {
-  const start = README.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no section "## ${heading}"`);
-  const end = README.indexOf('\n## ', start + 1);
-  return README.slice(start, end < 0 ? undefined : end);
-};
+const section = readmeSection;
 
 t.test('the deploy table of "Deploying" has a row for every kustomization under deploy/', async (t) => {
   const directories = filesUnder('deploy')

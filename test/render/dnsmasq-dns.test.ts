@@ -12,7 +12,7 @@ import { chmodSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { containerOf, podOf, syncFor } from '../helpers/render.js';
-import { deleteNamespace, must, namespacesRefused, waitFor } from '../support/netns.js';
+import { deleteNamespace, must, networkTestCanRun, waitFor } from '../support/netns.js';
 
 const PREFIX = `s${String(process.pid % 100000)}`;
 const NODE = `${PREFIX}-node`;
@@ -31,8 +31,6 @@ const SPEC = {
     dhcp: { networkCIDR: '192.0.2.0/24', rangeBegin: '192.0.2.10', rangeEnd: '192.0.2.100', serveDNS: true },
   },
 };
-
-const missingPrograms = (): string[] => ['/usr/sbin/dnsmasq', '/usr/sbin/dhclient'].filter((p) => !existsSync(p));
 
 /** The node and the host, each with an `eth1` on one link, and the node's stand-in cluster DNS address. */
 const buildNetwork = (): void => {
@@ -74,14 +72,8 @@ const clientScript = (log: string): string =>
   ].join('\n');
 
 t.test('serveDNS: the DNS server each lease names answers, and forwards to the resolver of the pod', async (t) => {
-  const refused = namespacesRefused(`${PREFIX}-probe`);
-  if (refused !== undefined) {
-    t.comment(`skipped: ${refused}; CI runs it as root`);
-    t.pass('skipped');
-    return;
-  }
-  t.same(missingPrograms(), [], 'dnsmasq and dhclient are installed (.ci/run installs dnsmasq-base and isc-dhcp-client)');
-  if (missingPrograms().length > 0) return;
+  const programs = ['/usr/sbin/dnsmasq', '/usr/sbin/dhclient'];
+  if (!networkTestCanRun(t, `${PREFIX}-probe`, programs, 'dnsmasq and dhclient are installed (.ci/run installs dnsmasq-base and isc-dhcp-client)')) return;
 
   const dir = mkdtempSync(join(tmpdir(), 'dnsmasq-dns-'));
   const children: ChildProcess[] = [];

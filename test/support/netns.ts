@@ -2,6 +2,8 @@
  * Network namespaces for the tests that run DHCP and DNS on a real network (dnsmasq, keepalived, dhclient): the
  * `ip` command, a check that this machine lets the test create namespaces (root), and a bounded wait.
  */
+import type { Test } from 'tap';
+import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -26,6 +28,22 @@ export const namespacesRefused = (probe: string): string | undefined => {
   if (r.status !== 0) return `ip netns add is refused here: ${r.stderr.trim()}`;
   ip('netns', 'del', probe);
   return undefined;
+};
+
+/**
+ * Whether a test on a network of namespaces can run here: without root (or with a kernel that refuses namespaces)
+ * it says why and passes as skipped; a missing program is a failure that names what .ci/run installs.
+ */
+export const networkTestCanRun = (t: Test, probe: string, programs: readonly string[], installed: string): boolean => {
+  const refused = namespacesRefused(probe);
+  if (refused !== undefined) {
+    t.comment(`skipped: ${refused}; CI runs it as root`);
+    t.pass('skipped');
+    return false;
+  }
+  const missing = programs.filter((p) => !existsSync(p));
+  t.same(missing, [], installed);
+  return missing.length === 0;
 };
 
 /** Kills every process of a namespace and deletes it (the links in it go with it). */
