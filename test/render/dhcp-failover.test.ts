@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { containerOf, podOf, syncFor } from '../helpers/render.js';
-import { deleteNamespace, ip, must, networkTestCanRun, waitFor } from '../support/netns.js';
+import { deleteNamespace, dhclientScript, ip, must, networkTestCanRun, waitFor } from '../support/netns.js';
 import { objAt } from '../support/paths.js';
 
 const VIP = '192.0.2.2';
@@ -164,18 +164,11 @@ const keepalivedConf = (template: string, vips: string): string => {
 
 /** A dhclient script that configures the address and writes what it was given, one line per event. */
 const clientScript = (log: string): string =>
-  [
-    '#!/bin/sh',
-    'case "$reason" in',
-    '  PREINIT) ip link set dev "$interface" up ;;',
-    '  BOUND|RENEW|REBIND|REBOOT)',
-    '    ip addr replace "$new_ip_address/$new_subnet_mask" dev "$interface"',
-    `    echo "reason=$reason ip=$new_ip_address server=$new_dhcp_server_identifier filename=$new_filename next_server=$new_next_server server_name=$new_server_name" >>${log} ;;`,
-    '  EXPIRE|FAIL|RELEASE|STOP) ip -4 addr flush dev "$interface" ;;',
-    'esac',
-    'exit 0',
-    '',
-  ].join('\n');
+  dhclientScript(
+    log,
+    'reason=$reason ip=$new_ip_address server=$new_dhcp_server_identifier filename=$new_filename next_server=$new_next_server server_name=$new_server_name',
+    true,
+  );
 
 /** What each host says it is: iPXE (option 175), UEFI x86 firmware (client-arch 7), or BIOS PXE. */
 const CLIENTS: Record<string, string> = {

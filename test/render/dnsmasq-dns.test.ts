@@ -12,7 +12,7 @@ import { chmodSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { containerOf, podOf, syncFor } from '../helpers/render.js';
-import { deleteNamespace, must, networkTestCanRun, waitFor } from '../support/netns.js';
+import { deleteNamespace, dhclientScript, must, networkTestCanRun, waitFor } from '../support/netns.js';
 
 const PREFIX = `s${String(process.pid % 100000)}`;
 const NODE = `${PREFIX}-node`;
@@ -58,18 +58,7 @@ const renderedEnv = async (): Promise<Record<string, string>> => {
 };
 
 /** A dhclient script that configures the address and writes the DNS servers it was given. */
-const clientScript = (log: string): string =>
-  [
-    '#!/bin/sh',
-    'case "$reason" in',
-    '  PREINIT) ip link set dev "$interface" up ;;',
-    '  BOUND|RENEW|REBIND|REBOOT)',
-    '    ip addr replace "$new_ip_address/$new_subnet_mask" dev "$interface"',
-    `    echo "$reason $new_ip_address $new_domain_name_servers" >>${log} ;;`,
-    'esac',
-    'exit 0',
-    '',
-  ].join('\n');
+const clientScript = (log: string): string => dhclientScript(log, '$reason $new_ip_address $new_domain_name_servers');
 
 t.test('serveDNS: the DNS server each lease names answers, and forwards to the resolver of the pod', async (t) => {
   const programs = ['/usr/sbin/dnsmasq', '/usr/sbin/dhclient'];

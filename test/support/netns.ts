@@ -65,3 +65,21 @@ export const waitFor = async <T>(what: () => T | undefined, seconds: number): Pr
     await sleep(100);
   }
 };
+
+/**
+ * A dhclient script that brings the link up, configures the address it is given and appends `line` (shell words of
+ * dhclient's variables) to `log` for every lease; with `flushOnLoss`, the address goes when the lease is lost.
+ */
+export const dhclientScript = (log: string, line: string, flushOnLoss = false): string =>
+  [
+    '#!/bin/sh',
+    'case "$reason" in',
+    '  PREINIT) ip link set dev "$interface" up ;;',
+    '  BOUND|RENEW|REBIND|REBOOT)',
+    '    ip addr replace "$new_ip_address/$new_subnet_mask" dev "$interface"',
+    `    echo "${line}" >>${log} ;;`,
+    ...(flushOnLoss ? ['  EXPIRE|FAIL|RELEASE|STOP) ip -4 addr flush dev "$interface" ;;'] : []),
+    'esac',
+    'exit 0',
+    '',
+  ].join('\n');
