@@ -335,7 +335,15 @@ export const runPreview = async (argv: readonly string[], io: RenderIO): Promise
     live = await readLive(options, io);
     changes = await readChanges(options, io);
     const env = io.env ?? {};
-    const { tls: _tls, auth: _auth, ...config } = loadConfig({ ...env, ...operatorSettings([...live.objects, ...changes], env, io), LOG_LEVEL: 'silent' });
+    const {
+      tls: _tls,
+      auth: _auth,
+      ...config
+    } = loadConfig({
+      ...env,
+      ...operatorSettings([...new Map([...live.objects, ...changes].map((o) => [keyOf(o), o])).values()], env, io),
+      LOG_LEVEL: 'silent',
+    });
     certManager = config.render.certManager === true;
     app = buildServer(config, { ...io.deps, now: clock.now, logger: false });
   } catch (error) {

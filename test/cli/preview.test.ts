@@ -63,6 +63,33 @@ const RENEWED = JSON.stringify({
   type: 'kubernetes.io/tls',
   stringData: { 'tls.crt': renewed.crt, 'tls.key': renewed.key },
 });
+const GALERA_WITH_USER = [
+  'apiVersion: v1',
+  'kind: Secret',
+  'metadata: { name: db-user, namespace: baremetal-operator-system }',
+  'stringData: { username: ironic, password: a-long-password-for-ironic-1234 }',
+  '---',
+  'apiVersion: ironic.metal3.io/v1alpha1',
+  'kind: IronicDatabase',
+  'metadata: { name: ironic-db, namespace: baremetal-operator-system }',
+  'spec: { engine: MariaDBOperator, credentialsName: db-user }',
+  '---',
+  'apiVersion: ironic.metal3.io/v1alpha1',
+  'kind: Ironic',
+  'metadata: { name: ironic, namespace: baremetal-operator-system }',
+  'spec: { databaseName: ironic-db, networking: { interface: eth1, ipAddress: 192.0.2.2 } }',
+].join('\n');
+const ANOTHER_USER = [
+  'apiVersion: v1',
+  'kind: Secret',
+  'metadata: { name: db-user-2, namespace: baremetal-operator-system }',
+  'stringData: { username: ironic2, password: a-long-password-for-ironic-5678 }',
+  '---',
+  'apiVersion: ironic.metal3.io/v1alpha1',
+  'kind: IronicDatabase',
+  'metadata: { name: ironic-db, namespace: baremetal-operator-system }',
+  'spec: { engine: MariaDBOperator, credentialsName: db-user-2 }',
+].join('\n');
 const ROTATED = edited('tls-credentials.yaml', 'password: replace-me-with-a-long-random-password', 'password: a-new-and-even-longer-random-password');
 
 type Row = {
@@ -231,6 +258,26 @@ const ROWS: readonly Row[] = [
     exit: 1,
     check: (t, result) => {
       t.match(result['refusals'], [/storage\.size cannot be changed once the cache exists/]);
+    },
+  },
+  {
+    name: 'another database user (a credentialsName with another username): a User and Grant of its own, the old ones go once the Ironic rolled to it',
+    live: GALERA_WITH_USER,
+    change: ANOTHER_USER,
+    exit: 0,
+    emulator: { overlay: 'mariadb-operator' },
+    check: (t, result) => {
+      t.same(rolled(result), ['Deployment baremetal-operator-system/ironic-service']);
+      t.match(strings(planOf(result)['created']), [
+        /^Secret .*-password-/,
+        /^Grant baremetal-operator-system\/ironic-db-database-/,
+        /^User baremetal-operator-system\/ironic-db-database-/,
+      ]);
+      t.ok(
+        strings(planOf(result)['deleted']).some((d) => d.includes('User baremetal-operator-system/ironic-db-database"')),
+        'the old User goes',
+      );
+      t.match(valueAt(planOf(result), 'parents', 0, 'first'), { status: 'False', message: /switching the database user from ironic to ironic2/ });
     },
   },
   {
