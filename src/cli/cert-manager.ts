@@ -7,7 +7,7 @@
  */
 import { canonicalIP } from '../api/shared/net.js';
 import { generateRpcCA, issueCertificate, type KeyPairPem } from '../crypto/rpc-ca.js';
-import { groupKeyOfType, CERTIFICATES } from '../kinds/resources.js';
+import { groupKeyOfType, CERTIFICATES } from '../api/shared/resource-types.js';
 import type { Cluster } from './cluster.js';
 import { isRecord, type Json, type KubeResource } from './objects.js';
 

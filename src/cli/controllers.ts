@@ -4,7 +4,7 @@
  * hook. All use generateSelector. The child types include those of the deploy overlays (the
  * ServiceMonitor of the servicemonitor overlay), so the render shows every child.
  */
-import { groupKeyOfType } from '../kinds/resources.js';
+import { groupKeyOfType } from '../api/shared/resource-types.js';
 import { IRONIC } from '../kinds/ironic.js';
 import { IRONIC_DATABASE } from '../kinds/ironic-database.js';
 import { inSyncOrder, PARENT_KINDS, type ParentKind, type UpdateStrategy } from '../kinds/index.js';

@@ -6,7 +6,7 @@
 import { parseAllDocuments } from 'yaml';
 import { API_GROUP, GROUP_VERSION } from '../api/shared/common.js';
 import { PARENT_KINDS, wordList } from '../kinds/index.js';
-import { CONFIG_MAPS, SECRETS } from '../kinds/resources.js';
+import { CONFIG_MAPS, SECRETS } from '../api/shared/resource-types.js';
 import { closestName } from './closest.js';
 import { isProposalObject } from './migrate-spec.js';
 import { isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';

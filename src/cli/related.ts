@@ -21,7 +21,7 @@ import {
   SERVICES,
   STATEFUL_SETS,
   type ResourceType,
-} from '../kinds/resources.js';
+} from '../api/shared/resource-types.js';
 import { groupKeyOf, isRecord, objectKeyOf, type KubeResource } from './objects.js';
 
 /** Plural resource names the hooks may ask for (every parent kind among them), and their kinds. */

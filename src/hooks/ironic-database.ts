@@ -2,6 +2,7 @@
  * The IronicDatabase hooks: adapters from the Metacontroller wire format to the pure plan
  * (src/render/database/plan.ts), plus generating a password when none exists yet.
  */
+import { JOBS, PODS, SECRETS } from '../api/shared/resource-types.js';
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/shared/hook.js';
 import { isRecord, textOf } from '../render/observed.js';
 import { finalizeDatabase, finishDatabase, needsPassword, prepareDatabase, wantedDatabaseChildren } from '../render/database/plan.js';
@@ -31,7 +32,7 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
   const parsed = parseIronicDatabase(spec);
   const referenced = [
-    ...namesRule('v1', 'secrets', namespace, [
+    ...namesRule(SECRETS.apiVersion, SECRETS.resource, namespace, [
       textOf(spec['credentialsName']),
       textOf(spec['tlsCertificateName']),
       ...(parsed.ok ? s3Secrets(parsed.model) : []),
@@ -59,8 +60,8 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
     matchExpressions: [{ key: LABELS.component, operator: 'In', values }],
   });
   const backups = [
-    ...(builtin?.backup !== undefined ? [{ apiVersion: 'batch/v1', resource: 'jobs', namespace, labelSelector: selector(['backup']) }] : []),
-    ...(components.length > 0 ? [{ apiVersion: 'v1', resource: 'pods', namespace, labelSelector: selector(components) }] : []),
+    ...(builtin?.backup !== undefined ? [{ apiVersion: JOBS.apiVersion, resource: JOBS.resource, namespace, labelSelector: selector(['backup']) }] : []),
+    ...(components.length > 0 ? [{ apiVersion: PODS.apiVersion, resource: PODS.resource, namespace, labelSelector: selector(components) }] : []),
   ];
   return { relatedResources: [...withWanted([...referenced, ...primary], wanted, namespace), ...backups] };
 };

@@ -2,6 +2,7 @@
  * The IronicImageCache hooks: adapters from the Metacontroller wire format to the pure plan
  * (src/render/image-cache/plan.ts).
  */
+import { SECRETS } from '../api/shared/resource-types.js';
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/shared/hook.js';
 import { isRecord, textOf } from '../render/observed.js';
 import { finalizeCache, finishCache, prepareCache, wantedCacheChildren } from '../render/image-cache/plan.js';
@@ -16,7 +17,7 @@ import { namesRule, withWanted } from './related.js';
 export const customizeIronicImageCache = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
-  const referenced = [...namesRule('v1', 'secrets', namespace, [textOf(spec['tlsCertificateName'])]), usersRule(namespace)];
+  const referenced = [...namesRule(SECRETS.apiVersion, SECRETS.resource, namespace, [textOf(spec['tlsCertificateName'])]), usersRule(namespace)];
   return { relatedResources: withWanted(referenced, wantedCacheChildren(imageCacheNames(request.parent.metadata.name)), namespace) };
 };
 

@@ -1,6 +1,20 @@
 /** Building the related-resource rules of customize responses. */
 import type { RelatedResourceRule } from '../api/shared/hook.js';
-import { GROUP_KEYS } from '../api/shared/hook.js';
+import {
+  CONFIG_MAPS,
+  CRON_JOBS,
+  DAEMON_SETS,
+  DEPLOYMENTS,
+  groupKeyOfType,
+  INGRESSES,
+  JOBS,
+  PERSISTENT_VOLUME_CLAIMS,
+  POD_DISRUPTION_BUDGETS,
+  SECRETS,
+  SERVICES,
+  STATEFUL_SETS,
+  type ResourceType,
+} from '../api/shared/resource-types.js';
 import type { Wanted } from '../render/ownership.js';
 
 /**
@@ -12,20 +26,12 @@ export const namesRule = (apiVersion: string, resource: string, namespace: strin
   return unique.length === 0 ? [] : [{ apiVersion, resource, namespace, names: unique }];
 };
 
-/** The API resource of each child type a parent may want to create. */
-const RESOURCES: Readonly<Record<string, { readonly apiVersion: string; readonly resource: string }>> = {
-  [GROUP_KEYS.secret]: { apiVersion: 'v1', resource: 'secrets' },
-  [GROUP_KEYS.configMap]: { apiVersion: 'v1', resource: 'configmaps' },
-  [GROUP_KEYS.service]: { apiVersion: 'v1', resource: 'services' },
-  [GROUP_KEYS.deployment]: { apiVersion: 'apps/v1', resource: 'deployments' },
-  [GROUP_KEYS.daemonSet]: { apiVersion: 'apps/v1', resource: 'daemonsets' },
-  [GROUP_KEYS.statefulSet]: { apiVersion: 'apps/v1', resource: 'statefulsets' },
-  [GROUP_KEYS.ingress]: { apiVersion: 'networking.k8s.io/v1', resource: 'ingresses' },
-  [GROUP_KEYS.podDisruptionBudget]: { apiVersion: 'policy/v1', resource: 'poddisruptionbudgets' },
-  [GROUP_KEYS.cronJob]: { apiVersion: 'batch/v1', resource: 'cronjobs' },
-  [GROUP_KEYS.job]: { apiVersion: 'batch/v1', resource: 'jobs' },
-  [GROUP_KEYS.persistentVolumeClaim]: { apiVersion: 'v1', resource: 'persistentvolumeclaims' },
-};
+/** The API resource of each child type a parent may want to create (where an object in the way is looked for). */
+const RESOURCES: ReadonlyMap<string, ResourceType> = new Map(
+  [SECRETS, CONFIG_MAPS, SERVICES, DEPLOYMENTS, DAEMON_SETS, STATEFUL_SETS, INGRESSES, POD_DISRUPTION_BUDGETS, CRON_JOBS, JOBS, PERSISTENT_VOLUME_CLAIMS].map(
+    (type) => [groupKeyOfType(type), type],
+  ),
+);
 
 /**
  * Rules asking for the objects that hold the names of the children we intend to create (one rule per
@@ -34,7 +40,7 @@ const RESOURCES: Readonly<Record<string, { readonly apiVersion: string; readonly
 export const withWanted = (rules: readonly RelatedResourceRule[], wanted: readonly Wanted[], namespace: string): RelatedResourceRule[] => {
   const byResource = new Map(rules.map((r) => [`${r.apiVersion}/${r.resource}`, r]));
   for (const { group, name } of wanted) {
-    const type = RESOURCES[group];
+    const type = RESOURCES.get(group);
     if (type === undefined) continue;
     const key = `${type.apiVersion}/${type.resource}`;
     const existing = byResource.get(key);

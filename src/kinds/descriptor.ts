@@ -10,7 +10,7 @@ import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } f
 import type { UsedBy } from '../api/used-by.js';
 import type { CelRule, PrinterColumn } from '../crd/crd.js';
 import type { HookContext } from '../hooks/context.js';
-import { groupKeyOfType, JOBS, MARIADB_RESTORES, PERSISTENT_VOLUME_CLAIMS, SECRETS, type ResourceType } from './resources.js';
+import { groupKeyOfType, JOBS, MARIADB_RESTORES, PERSISTENT_VOLUME_CLAIMS, SECRETS, type ResourceType } from '../api/shared/resource-types.js';
 
 /** Metacontroller's child update methods (the Rolling ones are not used here). */
 export type UpdateStrategy = 'OnDelete' | 'Recreate' | 'InPlace';

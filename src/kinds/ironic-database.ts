@@ -17,7 +17,7 @@ import {
   SECRETS,
   SERVICES,
   STATEFUL_SETS,
-} from './resources.js';
+} from '../api/shared/resource-types.js';
 
 /** IronicDatabase: its MariaDB StatefulSet, configuration, Service, generated password, backup CronJob and volume and restore Job, or mariadb-operator objects. */
 export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {

@@ -15,7 +15,7 @@ import {
   SECRETS,
   SERVICE_MONITORS,
   SERVICES,
-} from './resources.js';
+} from '../api/shared/resource-types.js';
 
 /** Ironic: its Deployment (or DaemonSet and PodDisruptionBudget in high availability), Service, Secrets, upgrade Jobs (and the backup before them) and Ingress. */
 export const IRONIC: ParentKind<'Ironic'> = {

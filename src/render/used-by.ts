@@ -4,7 +4,8 @@
  * keeps everything running while an Ironic still uses it. A kind brings its `UsedBy` words, its sync plan
  * and its status; the protocol decides when to plan, what to delete and when to look again.
  */
-import { GROUP_VERSION, type Condition } from '../api/shared/common.js';
+import { IRONICS } from '../api/shared/resource-types.js';
+import type { Condition } from '../api/shared/common.js';
 import { GROUP_KEYS, type KubeObject, type RelatedResourceRule } from '../api/shared/hook.js';
 import type { UsedBy } from '../api/used-by.js';
 import type { KubeChild } from './child.js';
@@ -23,7 +24,7 @@ export const DELETING_RESYNC_SECONDS = 5;
 export const DELETION_BLOCKED_CONDITION = 'DeletionBlocked';
 
 /** The customize rule that brings the users: every Ironic of the namespace (an Ironic names objects of its own namespace only). */
-export const usersRule = (namespace: string): RelatedResourceRule => ({ apiVersion: GROUP_VERSION, resource: 'ironics', namespace });
+export const usersRule = (namespace: string): RelatedResourceRule => ({ apiVersion: IRONICS.apiVersion, resource: IRONICS.resource, namespace });
 
 /** Names of the Ironic objects of the view's namespace whose spec field (`usedBy.ironicField`) names this object, sorted. */
 export const usersOf = (usedBy: UsedBy, view: Pick<ParentView, 'related' | 'namespace' | 'name'>): string[] =>

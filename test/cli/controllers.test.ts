@@ -5,7 +5,7 @@
 import t from 'tap';
 import { CONTROLLERS, finalizerOf } from '../../src/cli/controllers.js';
 import { inSyncOrder, PARENT_KINDS } from '../../src/kinds/index.js';
-import { groupKeyOfType } from '../../src/kinds/resources.js';
+import { groupKeyOfType } from '../../src/api/shared/resource-types.js';
 import { deployedControllers } from '../support/controllers.js';
 
 /** Whether only a deploy overlay declares a child type of a parent. */

@@ -22,7 +22,7 @@ import { allCrds, crdOf } from '../../src/kinds/crds.js';
 import { inUsePolicyFile, inUsePolicyName } from '../../src/kinds/in-use-policies.js';
 import { crdFile } from '../../src/crd/yaml.js';
 import { inSyncOrder, PARENT_KINDS, wordList, type ParentKind } from '../../src/kinds/index.js';
-import { groupKeyOfType, type ResourceType } from '../../src/kinds/resources.js';
+import { groupKeyOfType, type ResourceType } from '../../src/api/shared/resource-types.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
 import { server } from '../server/support.js';
 import { yamlFilesUnder } from '../support/controllers.js';

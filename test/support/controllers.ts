@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { ChildType, ControllerSpec, UpdateStrategy } from '../../src/cli/controllers.js';
 import { inSyncOrder, PARENT_KINDS } from '../../src/kinds/index.js';
-import { BUILTIN_RESOURCES } from '../../src/kinds/resources.js';
+import { BUILTIN_RESOURCES } from '../../src/api/shared/resource-types.js';
 import { kustomizeBuild } from '../deploy/kustomize.js';
 import { filesUnder } from './files.js';
 

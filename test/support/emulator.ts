@@ -24,7 +24,7 @@ import { MariaDBOperatorStandIn } from '../../src/cli/mariadb-operator.js';
 import { groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from '../../src/cli/objects.js';
 import type { Secrets } from '../../src/hooks/materialize.js';
 import { PARENT_KINDS } from '../../src/kinds/index.js';
-import { BUILTIN_RESOURCES, CERTIFICATES, groupKeyOfType } from '../../src/kinds/resources.js';
+import { BUILTIN_RESOURCES, CERTIFICATES, groupKeyOfType } from '../../src/api/shared/resource-types.js';
 import { buildServer } from '../../src/server.js';
 import type { ChildType, ControllerSpec } from '../../src/cli/controllers.js';
 import { CertManagerStandIn } from '../../src/cli/cert-manager.js';

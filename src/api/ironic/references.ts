@@ -4,7 +4,7 @@
  * spec for references. Read tolerantly: an invalid spec still names its references, so the status can say
  * what else is wrong with them.
  */
-import { GROUP_VERSION } from '../shared/common.js';
+import { CONFIG_MAPS, IRONIC_DATABASES, IRONIC_IMAGE_CACHES, SECRETS, type ResourceType } from '../shared/resource-types.js';
 import { CA_FIELDS } from '../shared/constants.js';
 import { isRecord } from '../shared/problems.js';
 
@@ -17,10 +17,11 @@ export type ObjectReference = {
   readonly field: string;
 };
 
-export const SECRET_REFERENCE = { apiVersion: 'v1', resource: 'secrets' } as const;
-export const CONFIG_MAP_REFERENCE = { apiVersion: 'v1', resource: 'configmaps' } as const;
-export const IRONIC_DATABASE_REFERENCE = { apiVersion: GROUP_VERSION, resource: 'ironicdatabases' } as const;
-export const IRONIC_IMAGE_CACHE_REFERENCE = { apiVersion: GROUP_VERSION, resource: 'ironicimagecaches' } as const;
+const referenceOf = ({ apiVersion, resource }: ResourceType): { readonly apiVersion: string; readonly resource: string } => ({ apiVersion, resource });
+export const SECRET_REFERENCE = referenceOf(SECRETS);
+export const CONFIG_MAP_REFERENCE = referenceOf(CONFIG_MAPS);
+export const IRONIC_DATABASE_REFERENCE = referenceOf(IRONIC_DATABASES);
+export const IRONIC_IMAGE_CACHE_REFERENCE = referenceOf(IRONIC_IMAGE_CACHES);
 
 type Resource = { readonly apiVersion: string; readonly resource: string };
 

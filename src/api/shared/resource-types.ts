@@ -2,6 +2,7 @@
  * The Kubernetes resource types that parents own or read, as a CompositeController names them
  * (`apiVersion` and plural `resource`) and as Metacontroller keys them in its object maps (`Kind.apiVersion`).
  */
+import { GROUP_VERSION } from './common.js';
 
 /** One resource type: its kind, its apiVersion and its plural resource name. */
 export type ResourceType = {
@@ -41,6 +42,11 @@ export const MARIADB_BACKUPS: ResourceType = { kind: 'Backup', apiVersion: 'k8s.
  * bootstrapFrom of a cluster made before it).
  */
 export const MARIADB_RESTORES: ResourceType = { kind: 'Restore', apiVersion: 'k8s.mariadb.com/v1alpha1', resource: 'restores' };
+
+/** The parents (ironic.metal3.io): as related objects (an IronicDatabase an Ironic names) and as Metacontroller keys them. */
+export const IRONICS: ResourceType = { kind: 'Ironic', apiVersion: GROUP_VERSION, resource: 'ironics' };
+export const IRONIC_DATABASES: ResourceType = { kind: 'IronicDatabase', apiVersion: GROUP_VERSION, resource: 'ironicdatabases' };
+export const IRONIC_IMAGE_CACHES: ResourceType = { kind: 'IronicImageCache', apiVersion: GROUP_VERSION, resource: 'ironicimagecaches' };
 
 /** Every built-in (not ironic.metal3.io) resource type the project knows, for lookups by plural or kind. */
 export const BUILTIN_RESOURCES: readonly ResourceType[] = [
