@@ -2,25 +2,18 @@
  * The IronicDatabase hooks: adapters from the Metacontroller wire format to the pure plan
  * (src/render/database/plan.ts), plus generating a password when none exists yet.
  */
-import { JOBS, PODS, SECRETS } from '../api/shared/resource-types.js';
+import { CRON_JOBS, JOBS, MARIADB_RESTORES, PODS, SERVICES } from '../api/shared/resource-types.js';
+import { ironicDatabaseSpecReferences } from '../api/ironic-database/references.js';
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/shared/hook.js';
-import { isRecord, textOf } from '../render/observed.js';
+import { isRecord } from '../render/observed.js';
 import { finalizeDatabase, finishDatabase, needsPassword, prepareDatabase, wantedDatabaseChildren } from '../render/database/plan.js';
 import { parseIronicDatabase } from '../api/ironic-database/parse.js';
 import { usersRule } from '../render/used-by.js';
 import type { HookContext } from './context.js';
 import { viewOf } from './parent.js';
 import { wire } from './wire.js';
-import { namesRule, withWanted } from './related.js';
+import { namesRule, referenceRules, withWanted } from './related.js';
 import { databaseNames, LABELS, labelValue } from '../render/names.js';
-import type { IronicDatabaseModel } from '../api/ironic-database/model.js';
-import { MARIADB_API_VERSION } from '../render/database/operator.js';
-
-/** The Secrets of the S3 buckets of the backups and the restore: their credentials and CA. */
-const s3Secrets = (model: IronicDatabaseModel): (string | undefined)[] =>
-  [model.backup?.destination.kind === 'S3' ? model.backup.destination : undefined, model.restore?.s3].flatMap((s3) =>
-    s3 === undefined ? [] : [s3.credentialsSecretName, s3.caSecretName],
-  );
 
 /**
  * customize: the referenced Secrets by name (S3 ones included), the Ironic objects of the namespace (to know who
@@ -31,14 +24,8 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
   const namespace = request.parent.metadata.namespace ?? '';
   const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
   const parsed = parseIronicDatabase(spec);
-  const referenced = [
-    ...namesRule(SECRETS.apiVersion, SECRETS.resource, namespace, [
-      textOf(spec['credentialsName']),
-      textOf(spec['tlsCertificateName']),
-      ...(parsed.ok ? s3Secrets(parsed.model) : []),
-    ]),
-    usersRule(namespace),
-  ];
+  // What the spec names, even when it is invalid (the status then says what else is wrong).
+  const referenced = [...referenceRules(ironicDatabaseSpecReferences(spec), namespace), usersRule(namespace)];
   const names = databaseNames(request.parent.metadata.name);
   const wanted = parsed.ok ? wantedDatabaseChildren(parsed.model, names) : [];
   // The Service mariadb-operator makes for the Galera primary: the host an Ironic connects to; with backups the
@@ -48,9 +35,9 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
     galera === undefined
       ? []
       : [
-          ...namesRule('v1', 'services', namespace, [names.primaryService]),
-          ...(galera.backup !== undefined ? namesRule('batch/v1', 'cronjobs', namespace, [names.mariadbBackup]) : []),
-          ...(galera.restore !== undefined ? namesRule(MARIADB_API_VERSION, 'restores', namespace, [names.mariadbRestore]) : []),
+          ...namesRule(SERVICES.apiVersion, SERVICES.resource, namespace, [names.primaryService]),
+          ...(galera.backup !== undefined ? namesRule(CRON_JOBS.apiVersion, CRON_JOBS.resource, namespace, [names.mariadbBackup]) : []),
+          ...(galera.restore !== undefined ? namesRule(MARIADB_RESTORES.apiVersion, MARIADB_RESTORES.resource, namespace, [names.mariadbRestore]) : []),
         ];
   // The backup Jobs and the pods of backups and restores: the Jobs belong to the CronJob, and pods to their Jobs.
   const builtin = parsed.ok && parsed.model.engine === 'Builtin' ? parsed.model : undefined;

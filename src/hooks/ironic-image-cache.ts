@@ -2,22 +2,20 @@
  * The IronicImageCache hooks: adapters from the Metacontroller wire format to the pure plan
  * (src/render/image-cache/plan.ts).
  */
-import { SECRETS } from '../api/shared/resource-types.js';
+import { ironicImageCacheSpecReferences } from '../api/ironic-image-cache/references.js';
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/shared/hook.js';
-import { isRecord, textOf } from '../render/observed.js';
 import { finalizeCache, finishCache, prepareCache, wantedCacheChildren } from '../render/image-cache/plan.js';
 import { imageCacheNames } from '../render/names.js';
 import { usersRule } from '../render/used-by.js';
 import type { HookContext } from './context.js';
 import { viewOf } from './parent.js';
 import { wire } from './wire.js';
-import { namesRule, withWanted } from './related.js';
+import { referenceRules, withWanted } from './related.js';
 
 /** customize: the serving certificate by name, and the Ironic objects of the namespace (to know who uses us). */
 export const customizeIronicImageCache = (request: CustomizeRequest): CustomizeResponse => {
   const namespace = request.parent.metadata.namespace ?? '';
-  const spec = isRecord(request.parent['spec']) ? request.parent['spec'] : {};
-  const referenced = [...namesRule(SECRETS.apiVersion, SECRETS.resource, namespace, [textOf(spec['tlsCertificateName'])]), usersRule(namespace)];
+  const referenced = [...referenceRules(ironicImageCacheSpecReferences(request.parent['spec']), namespace), usersRule(namespace)];
   return { relatedResources: withWanted(referenced, wantedCacheChildren(imageCacheNames(request.parent.metadata.name)), namespace) };
 };
 

@@ -2,9 +2,8 @@
  * The Ironic hooks: adapters from the Metacontroller wire format to the pure plan (src/render/ironic/plan.ts),
  * plus the one impure step, materializing credentials and the JSON-RPC CA.
  */
-import type { CustomizeRequest, CustomizeResponse, RelatedResourceRule, SyncRequest, SyncResponse } from '../api/shared/hook.js';
-import { GROUP_VERSION } from '../api/shared/common.js';
-import { ironicSpecReferences, type ObjectReference } from '../api/ironic/references.js';
+import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/shared/hook.js';
+import { ironicSpecReferences } from '../api/ironic/references.js';
 import { pathOf, textOf } from '../render/observed.js';
 import { countChildren } from '../render/parent.js';
 import { computeIronicStatus } from '../render/ironic/status.js';
@@ -17,29 +16,10 @@ import { ironicNames } from '../render/names.js';
 import { materializeCredentials, materializeGeneratedTLS, materializeRpcCA } from './materialize.js';
 import { viewOf } from './parent.js';
 import { wire } from './wire.js';
-import { namesRule, withWanted } from './related.js';
+import { referenceRules, withWanted } from './related.js';
 import type { HookContext } from './context.js';
 
 export type { HookContext } from './context.js';
-
-/** The order of the rules by type: Secrets, ConfigMaps, then the kinds of our group (any other type after them). */
-const RULE_ORDER = ['v1/secrets', 'v1/configmaps', `${GROUP_VERSION}/ironicdatabases`, `${GROUP_VERSION}/ironicimagecaches`];
-const ruleRank = (r: ObjectReference): number => {
-  const index = RULE_ORDER.indexOf(`${r.apiVersion}/${r.resource}`);
-  return index === -1 ? RULE_ORDER.length : index;
-};
-
-/** One rule per resource type, asking for the referenced names of that type. */
-const referenceRules = (references: readonly ObjectReference[], namespace: string): RelatedResourceRule[] => {
-  const byType = new Map<string, { apiVersion: string; resource: string; names: string[] }>();
-  for (const r of [...references].sort((a, b) => ruleRank(a) - ruleRank(b))) {
-    const key = `${r.apiVersion}/${r.resource}`;
-    const entry = byType.get(key) ?? { apiVersion: r.apiVersion, resource: r.resource, names: [] };
-    entry.names.push(r.name);
-    byType.set(key, entry);
-  }
-  return [...byType.values()].flatMap((t) => namesRule(t.apiVersion, t.resource, namespace, t.names));
-};
 
 /**
  * customize: the objects the spec names (as the parser records them) and those the features derive from

@@ -1,5 +1,6 @@
 /** Building the related-resource rules of customize responses. */
 import type { RelatedResourceRule } from '../api/shared/hook.js';
+import type { ObjectReference } from '../api/shared/references.js';
 import {
   CONFIG_MAPS,
   CRON_JOBS,
@@ -7,6 +8,8 @@ import {
   DEPLOYMENTS,
   groupKeyOfType,
   INGRESSES,
+  IRONIC_DATABASES,
+  IRONIC_IMAGE_CACHES,
   JOBS,
   PERSISTENT_VOLUME_CLAIMS,
   POD_DISRUPTION_BUDGETS,
@@ -47,4 +50,23 @@ export const withWanted = (rules: readonly RelatedResourceRule[], wanted: readon
     byResource.set(key, namesRule(type.apiVersion, type.resource, namespace, [...(existing?.names ?? []), name])[0] ?? { ...type, namespace, names: [name] });
   }
   return [...byResource.values()];
+};
+
+/** The order of the rules by type: Secrets, ConfigMaps, then the kinds of our group (any other type after them). */
+const RULE_ORDER = [SECRETS, CONFIG_MAPS, IRONIC_DATABASES, IRONIC_IMAGE_CACHES].map((t) => `${t.apiVersion}/${t.resource}`);
+const ruleRank = (r: ObjectReference): number => {
+  const index = RULE_ORDER.indexOf(`${r.apiVersion}/${r.resource}`);
+  return index === -1 ? RULE_ORDER.length : index;
+};
+
+/** One rule per resource type, asking for the referenced names of that type. */
+export const referenceRules = (references: readonly ObjectReference[], namespace: string): RelatedResourceRule[] => {
+  const byType = new Map<string, { apiVersion: string; resource: string; names: string[] }>();
+  for (const r of [...references].sort((a, b) => ruleRank(a) - ruleRank(b))) {
+    const key = `${r.apiVersion}/${r.resource}`;
+    const entry = byType.get(key) ?? { apiVersion: r.apiVersion, resource: r.resource, names: [] };
+    entry.names.push(r.name);
+    byType.set(key, entry);
+  }
+  return [...byType.values()].flatMap((t) => namesRule(t.apiVersion, t.resource, namespace, t.names));
 };

@@ -36,6 +36,13 @@ t.test('customize asks for its Secrets by name and for the Ironic objects of its
     { apiVersion: 'ironic.metal3.io/v1alpha1', resource: 'ironics', namespace: 'metal3' },
     ...own,
   ]);
+  // The buckets' Secrets are named by the spec even when it is invalid (here: s3 with engine Builtin), so the
+  // status can say what is wrong with them too.
+  const s3 = (credentials: string, ca: string) => ({ endpoint: 'minio:9000', bucket: 'b', credentialsSecretName: credentials, caSecretName: ca });
+  t.match(rules({ backup: { schedule: '0 2 * * *', s3: s3('bk', 'bk-ca') }, restoreFrom: { backup: 'latest', s3: s3('rs', 'rs-ca') } })[0], {
+    resource: 'secrets',
+    names: ['bk', 'bk-ca', 'rs', 'rs-ca'],
+  });
 });
 
 t.test('the generated password is kept across syncs', async (t) => {

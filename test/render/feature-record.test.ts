@@ -6,7 +6,7 @@
 import t from 'tap';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { CustomizeRequest, SyncRequest } from '../../src/api/shared/hook.js';
-import { SECRET_REFERENCE } from '../../src/api/ironic/references.js';
+import { SECRET_REFERENCE } from '../../src/api/shared/references.js';
 import { customizeIronic, syncIronic } from '../../src/hooks/ironic.js';
 import { isOwnSecret } from '../../src/render/ironic/children.js';
 import type { IronicFeature } from '../../src/render/ironic/feature.js';

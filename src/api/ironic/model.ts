@@ -8,7 +8,7 @@ import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
-import type { ObjectReference } from './references.js';
+import type { ObjectReference } from '../shared/references.js';
 import type { DeployLogs, IronicContainerName } from '../shared/constants.js';
 import type { IPFamily } from '../shared/net.js';
 import type { TLSProfile } from '../shared/tls-profile.js';

@@ -4,35 +4,18 @@
  * spec for references. Read tolerantly: an invalid spec still names its references, so the status can say
  * what else is wrong with them.
  */
-import { CONFIG_MAPS, IRONIC_DATABASES, IRONIC_IMAGE_CACHES, SECRETS, type ResourceType } from '../shared/resource-types.js';
 import { CA_FIELDS } from '../shared/constants.js';
 import { isRecord } from '../shared/problems.js';
-
-/** One object the spec (or a feature) refers to: its API resource, its name and the field that names it. */
-export type ObjectReference = {
-  readonly apiVersion: string;
-  readonly resource: string;
-  readonly name: string;
-  /** The spec field that names it, for messages. */
-  readonly field: string;
-};
-
-const referenceOf = ({ apiVersion, resource }: ResourceType): { readonly apiVersion: string; readonly resource: string } => ({ apiVersion, resource });
-export const SECRET_REFERENCE = referenceOf(SECRETS);
-export const CONFIG_MAP_REFERENCE = referenceOf(CONFIG_MAPS);
-export const IRONIC_DATABASE_REFERENCE = referenceOf(IRONIC_DATABASES);
-export const IRONIC_IMAGE_CACHE_REFERENCE = referenceOf(IRONIC_IMAGE_CACHES);
-
-type Resource = { readonly apiVersion: string; readonly resource: string };
-
-const recordAt = (value: unknown, key: string): Record<string, unknown> => (isRecord(value) && isRecord(value[key]) ? value[key] : {});
-const textAt = (value: Record<string, unknown>, key: string): string | undefined => {
-  const text = value[key];
-  return typeof text === 'string' && text !== '' ? text : undefined;
-};
-
-const reference = (resource: Resource, name: string | undefined, field: string): ObjectReference[] =>
-  name !== undefined ? [{ ...resource, name, field }] : [];
+import {
+  CONFIG_MAP_REFERENCE,
+  IRONIC_DATABASE_REFERENCE,
+  IRONIC_IMAGE_CACHE_REFERENCE,
+  recordAt,
+  reference,
+  SECRET_REFERENCE,
+  textAt,
+  type ObjectReference,
+} from '../shared/references.js';
 
 /** The CA references of spec.tls: `{name, kind}` objects, or the deprecated name fields with their fixed kinds. */
 const caReferences = (tls: Record<string, unknown>): ObjectReference[] =>

@@ -5,7 +5,7 @@
  */
 import { GROUP_KEYS } from '../../api/shared/hook.js';
 import type { IronicModel } from '../../api/ironic/model.js';
-import type { ObjectReference } from '../../api/ironic/references.js';
+import type { ObjectReference } from '../../api/shared/references.js';
 import { toChild, type KubeChild } from '../child.js';
 import { keptRenders } from '../meta.js';
 import { keptIn } from '../../api/shared/memo.js';

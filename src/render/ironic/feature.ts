@@ -12,7 +12,7 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
-import type { ObjectReference } from '../../api/ironic/references.js';
+import type { ObjectReference } from '../../api/shared/references.js';
 import type { ClientAccess } from '../../api/ironic/schema.js';
 import type { KubeObject } from '../../api/shared/hook.js';
 import type { IronicModel } from '../../api/ironic/model.js';

@@ -9,7 +9,7 @@
  * the Service names and the addresses of the spec only (tls.generateCertificate covers each node).
  */
 import { canonicalIP } from '../../../api/shared/net.js';
-import { SECRET_REFERENCE } from '../../../api/ironic/references.js';
+import { SECRET_REFERENCE } from '../../../api/shared/references.js';
 import { LABELS } from '../../names.js';
 import { ironicSecretLabels } from '../../meta.js';
 import { LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS } from '../../../crypto/renewal.js';
