@@ -242,7 +242,7 @@ export const planText = (plan: Plan, changes: readonly string[]): string => {
     section('Created:', plan.created),
     section(
       'Deleted:',
-      plan.deleted.map((d) => `${d.object}${d.round > 1 ? ` (in round ${d.round})` : ''}`),
+      plan.deleted.map((d) => `${d.object}${d.round > 1 ? ` (kept about ${(d.round - 1) * ROUND_SECONDS} s, while the change rolled out)` : ''}`),
     ),
     plan.changed.length + plan.replaced.length + plan.recreated.length + plan.created.length + plan.deleted.length === 0 ? 'No child changes.\n' : '',
   ].join('');

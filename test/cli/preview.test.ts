@@ -379,6 +379,14 @@ void t.test('the text plan: sections a reader scans, and the verdict', async (t)
   t.match(result.stdout, /\nJobs that run:\n {2}Job baremetal-operator-system\/ironic-pre-37\.0-to-38\.0\n/);
   t.match(result.stdout, /\nVerdict: carried out\.\n$/);
   t.match(result.stderr, /the preview starts from the state they converge to/);
+  const ha = await run(['preview', '-f', 'live.yaml', '--change', 'change.yaml'], { 'live.yaml': example('managed-database.yaml'), 'change.yaml': MANAGED_HA });
+  t.match(
+    ha.stdout,
+    /\nDeleted:\n {2}Deployment baremetal-operator-system\/ironic-service \(kept about \d+ s, while the change rolled out\)\n/,
+    "how long the old workload is kept (its pods' grace period, 95 s)",
+  );
+  const kept = Number(/kept about (\d+) s/.exec(ha.stdout)?.[1]);
+  t.ok(kept >= 95 && kept <= 150, `kept ${kept} s: at least the grace period`);
   const same = await run(['preview', '-f', 'live.yaml', '--change', 'change.yaml'], { 'live.yaml': MANAGED_37, 'change.yaml': MANAGED_37 });
   t.equal(same.code, 0);
   t.match(same.stdout, /as live: no change/);
