@@ -212,6 +212,15 @@ const ROWS: readonly Row[] = [
     },
   },
   {
+    name: 'IronicDatabase engine: refused by the CRD against the live object (exit 1), nothing applied',
+    live: example('managed-database.yaml'),
+    change: edited('managed-database.yaml', '  storage:\n    size: 20Gi', '  engine: MariaDBOperator\n  storage:\n    size: 20Gi'),
+    exit: 1,
+    check: (t, result) => {
+      t.match(result['refusals'], [/engine cannot be changed once the database exists/]);
+    },
+  },
+  {
     name: 'TLS on (generated certificates): certificate Secrets created, the Deployment rolls once',
     live: example('minimal.yaml'),
     change: example('generated-tls.yaml'),
