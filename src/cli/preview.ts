@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config.js';
 import { buildServer, rfc3339Now } from '../server.js';
 import { PARENT_KINDS } from '../kinds/index.js';
-import { parentProblems } from './admission.js';
+import { parentKindOf, parentProblems, storedParent } from './admission.js';
 import { Cluster } from './cluster.js';
 import { CertManagerStandIn } from './cert-manager.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
@@ -172,11 +172,17 @@ const asApplied = (object: KubeResource): KubeResource => {
   return { ...object, metadata };
 };
 
+/** An object as the API server stores it: a parent defaulted and pruned to its CRD, anything else as given. */
+const asStored = (object: KubeResource): KubeResource => {
+  const kind = parentKindOf(object);
+  return kind === undefined ? object : storedParent(kind, object);
+};
+
 /** Puts the live objects into the cluster with their status; children get the new uids of their parents. */
 const seed = (cluster: Cluster, live: Live): void => {
   const uids = new Map<string, string>();
   for (const object of live.objects) {
-    const created = cluster.put(asApplied(object));
+    const created = cluster.put(asStored(asApplied(object)));
     if (object.metadata.uid !== undefined && created.metadata.uid !== undefined) uids.set(object.metadata.uid, created.metadata.uid);
     if (isRecord(object['status'])) cluster.store.updateStatus(created, object['status']);
   }
@@ -268,18 +274,39 @@ export type PreviewResult = {
   readonly changed: readonly string[];
   readonly refusals: readonly string[];
   readonly plan?: Plan;
+  /** What the hooks change in the live objects before the edit: they were not as the hooks want them. */
+  readonly drift?: Drift;
 };
 
 /** The emulated cluster of a preview, with the live objects in it, brought to where they converge. */
-const liveCluster = async (live: Live, app: FastifyInstance, clock: RenderClock, certManager: boolean): Promise<{ cluster: Cluster; operators: StandIns }> => {
+/** The drift of live objects given with their children: what the hooks change before any edit (undefined: none). */
+type Drift = Pick<Plan, 'changed' | 'recreated' | 'created' | 'deleted'>;
+
+const driftOf = (live: Live, seeded: Snapshot, rounds: readonly Snapshot[]): Drift | undefined => {
+  if (live.children.length === 0) return undefined;
+  const { changed, recreated, created, deleted } = planOf(seeded, rounds, []);
+  return changed.length + recreated.length + created.length + deleted.length === 0 ? undefined : { changed, recreated, created, deleted };
+};
+
+/**
+ * The emulated cluster of a preview, with the live objects in it, brought to where they converge; with the live
+ * children given, what that convergence changed (the live objects already differ from what the hooks want).
+ */
+const liveCluster = async (
+  live: Live,
+  app: FastifyInstance,
+  clock: RenderClock,
+  certManager: boolean,
+): Promise<{ cluster: Cluster; operators: StandIns; drift?: Drift }> => {
   const cluster = new Cluster({ transport: injectTransport(app), clock: clock.now });
   const operators: StandIns = {
     mariadbOperator: new MariaDBOperatorStandIn(),
     certManager: certManager ? await CertManagerStandIn.start(clock.now()) : undefined,
   };
   seed(cluster, live);
-  await runUntilQuiet(cluster, operators, clock);
-  return { cluster, operators };
+  const seeded = snapshotOf(cluster.store.list());
+  const drift = driftOf(live, seeded, await runUntilQuiet(cluster, operators, clock));
+  return { cluster, operators, ...(drift !== undefined && { drift }) };
 };
 
 /** Checks the change against the live objects, applies it, runs the loop until quiet and reads the plan. */
@@ -290,26 +317,48 @@ const previewChange = async (
   clock: RenderClock,
   certManager: boolean,
 ): Promise<PreviewResult> => {
-  const { cluster, operators } = await liveCluster(live, app, clock, certManager);
+  const { cluster, operators, drift } = await liveCluster(live, app, clock, certManager);
+  const found = drift !== undefined ? { drift } : {};
   const refusals = apiRefusals(cluster, changes);
-  if (refusals.length > 0) return { exit: EXIT.refused, changed: [], refusals };
+  if (refusals.length > 0) return { exit: EXIT.refused, changed: [], refusals, ...found };
   const before = snapshotOf(cluster.store.list());
   const changed = changes.filter((change) => {
     const stored = cluster.store.get(groupKeyOf(change), objectKeyOf(change));
-    return cluster.put(change).metadata.resourceVersion !== stored?.metadata.resourceVersion;
+    return cluster.put(asStored(change)).metadata.resourceVersion !== stored?.metadata.resourceVersion;
   });
-  if (changed.length === 0) return { exit: EXIT.rendered, changed: [], refusals: [] };
+  if (changed.length === 0) return { exit: EXIT.rendered, changed: [], refusals: [], ...found };
   const rounds = await runUntilQuiet(cluster, operators, clock);
   const after = rounds[rounds.length - 1];
   const parents = [...new Set([...changes.filter(isParentObject), ...live.objects.filter(isParentObject)].map(keyOf))].flatMap(
     (k) => before.get(k) ?? after?.get(k) ?? [],
   );
   const plan = planOf(before, rounds, parents, new Set(changed.map(keyOf)));
-  return { exit: exitOf(plan), changed: changed.map(describe), refusals: [], plan };
+  return { exit: exitOf(plan), changed: changed.map(describe), refusals: [], plan, ...found };
 };
 
 /** The result as text: the refusals, or the plan and its verdict. */
-const resultText = (result: PreviewResult, changes: readonly KubeResource[]): string => {
+const resultText = (result: PreviewResult, changes: readonly KubeResource[]): string => `${driftText(result.drift)}${changeText(result, changes)}`;
+
+/** The drift, before the plan: children the hooks make, change or delete whatever the edit. */
+const driftText = (drift: Drift | undefined): string =>
+  drift === undefined
+    ? ''
+    : [
+        'Before the change: the live objects are not what the hooks want, and Metacontroller changes them anyway:\n',
+        section(
+          'Changed in place:',
+          drift.changed.map((c) => `${c.object}: ${c.paths.join(', ')}`),
+        ),
+        section('Deleted and created again:', drift.recreated),
+        section('Created:', drift.created),
+        section(
+          'Deleted:',
+          drift.deleted.map((d) => d.object),
+        ),
+        '\n',
+      ].join('');
+
+const changeText = (result: PreviewResult, changes: readonly KubeResource[]): string => {
   if (result.refusals.length > 0) return `Preview: the API server refuses the change; nothing is applied:\n${result.refusals.map((r) => `  ${r}\n`).join('')}`;
   if (result.plan === undefined) return `Preview: ${changes.map(describe).join(', ')} ${changes.length === 1 ? 'is' : 'are'} as live: no change.\n`;
   return `${planText(result.plan, result.changed)}${VERDICTS[result.exit] ?? ''}`;

@@ -453,6 +453,26 @@ void t.test(
     t.equal(fromCluster.code, 0, fromCluster.stderr);
     t.notMatch(fromCluster.stderr, /starts from the state they converge to/, 'no convergence needed');
     t.notMatch(fromCluster.stderr, /ignoring/, 'children are not ignored');
+    t.equal((JSON.parse(fromCluster.stdout) as Obj)['drift'], undefined, 'the live objects are as the hooks want them: no drift');
+    t.same(
+      (JSON.parse(fromCluster.stdout) as Obj)['changed'],
+      ['Secret baremetal-operator-system/ironic-credentials'],
+      'the Ironic as applied is the live one, defaults and all',
+    );
+    // A Service whose selector was edited by hand: the hooks put it back whatever the edit, and the preview says so first.
+    const edited = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: (JSON.parse(live) as { items: Obj[] }).items.map((o) =>
+        o['kind'] === 'Service' ? { ...o, spec: { ...(o['spec'] as Obj), selector: { app: 'edited-by-hand' } } } : o,
+      ),
+    });
+    const drifted = await run(['preview', '-f', 'live.yaml', '--change', 'change.yaml'], { 'live.yaml': edited, 'change.yaml': ROTATED });
+    t.equal(drifted.code, 0);
+    t.match(
+      drifted.stdout,
+      /^Before the change: the live objects are not what the hooks want, and Metacontroller changes them anyway:\nChanged in place:\n {2}Service baremetal-operator-system\/ironic: spec\.selector\..*\n\nPreview of the change/,
+    );
     const shape = (text: string): unknown => {
       const plan = planOf(JSON.parse(text) as Obj);
       const hashless = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replace(/-[0-9a-f]{10}\b/g, '-<hash>'));
