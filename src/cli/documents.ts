@@ -122,7 +122,7 @@ const yamlError = (message: string): string => {
 };
 
 /** The values of the documents of one file: List items flattened, empty documents skipped. */
-const valuesOf = (text: string, source: string, errors: string[]): { value: unknown; where: string }[] => {
+export const valuesOf = (text: string, source: string, errors: string[]): { value: unknown; where: string }[] => {
   const out: { value: unknown; where: string }[] = [];
   parseAllDocuments(text, { version: '1.1' }).forEach((document, index) => {
     const where = `${source}, document ${index + 1}`;

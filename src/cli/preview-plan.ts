@@ -4,7 +4,8 @@
  * that rolled (and which part of their pod template changed), the Jobs that ran, what was kept for a while, and
  * the parents' Ready condition on the way. Pure: `ironic-render preview` (preview.ts) runs the rounds.
  */
-import { PARENT_KINDS } from '../kinds/index.js';
+import { parentKindOf } from './admission.js';
+import { readyOf, type Ready } from './session.js';
 import { deepEqual, describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
 
 /** The objects of the store at one moment, by `<group> <namespace>/<name>`. */
@@ -13,9 +14,6 @@ export type Snapshot = ReadonlyMap<string, KubeResource>;
 export const keyOf = (object: KubeResource): string => `${groupKeyOf(object)} ${objectKeyOf(object)}`;
 
 export const snapshotOf = (objects: readonly KubeResource[]): Snapshot => new Map(objects.map((o) => [keyOf(o), o]));
-
-/** A parent's Ready condition. */
-export type Ready = { readonly status: string; readonly reason: string; readonly message: string };
 
 export type ParentLine = { readonly parent: string; readonly first?: Ready; readonly last?: Ready };
 
@@ -44,8 +42,9 @@ const MAX_PATHS = 6;
 const APPLY_RECORDS = ['metacontroller.k8s.io/last-applied-configuration', 'kubectl.kubernetes.io/last-applied-configuration'];
 
 /** A child of a parent: owned by an Ironic, IronicDatabase or IronicImageCache (not pods, nor a CronJob's Jobs). */
-const isHooksChild = (object: KubeResource): boolean =>
-  (object.metadata.ownerReferences ?? []).some((r) => PARENT_KINDS.some((k) => k.apiVersion === r.apiVersion && k.kind === r.kind));
+const isHooksChild = (object: KubeResource): boolean => (object.metadata.ownerReferences ?? []).some((r) => parentKindOf(r) !== undefined);
+
+const statusOf = (object: KubeResource | undefined): Json | undefined => (isRecord(object?.['status']) ? object['status'] : undefined);
 
 /** An element's name inside a list of named things (containers, env, volumes), for readable paths. */
 const nameOf = (value: unknown): string | undefined => (isRecord(value) && typeof value['name'] === 'string' ? value['name'] : undefined);
@@ -115,17 +114,11 @@ const rollOf = (key: string, before: Snapshot, rounds: readonly Snapshot[]): { t
   return { times, why: limited(changedPaths(templates[0], templates[templates.length - 1], 'template')) };
 };
 
-const readyOf = (status: unknown): Ready | undefined => {
-  const conditions = isRecord(status) ? status['conditions'] : undefined;
-  const ready: unknown = Array.isArray(conditions) ? conditions.find((c) => isRecord(c) && c['type'] === 'Ready') : undefined;
-  return isRecord(ready) ? { status: String(ready['status']), reason: String(ready['reason']), message: String(ready['message']) } : undefined;
-};
-
 /** The first Ready that differs from the one before the change (the change's own), and the last. */
 const parentLine = (parent: KubeResource, before: Snapshot, rounds: readonly Snapshot[]): ParentLine => {
   const key = keyOf(parent);
-  const start = readyOf(before.get(key)?.['status']);
-  const seen = rounds.map((s) => readyOf(s.get(key)?.['status'])).filter((r) => r !== undefined);
+  const start = readyOf(statusOf(before.get(key)));
+  const seen = rounds.map((s) => readyOf(statusOf(s.get(key)))).filter((r) => r !== undefined);
   const first = seen.find((r) => !deepEqual(r, start)) ?? seen[0];
   const last = seen[seen.length - 1];
   return { parent: describe(parent), ...(first !== undefined && { first }), ...(last !== undefined && { last }) };

@@ -8,23 +8,23 @@
  * changed in place and where, which were replaced or recreated, which workloads rolled and why, which Jobs ran,
  * what was kept for a while, and the Ready condition the parents showed.
  */
-import { parseAllDocuments } from 'yaml';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config.js';
 import { buildServer, rfc3339Now } from '../server.js';
-import { PARENT_KINDS } from '../kinds/index.js';
 import { parentKindOf, parentProblems, storedParent } from './admission.js';
 import { Cluster } from './cluster.js';
 import { CertManagerStandIn } from './cert-manager.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
-import { isNamespaceName, readObjects, type Input } from './documents.js';
+import { isNamespaceName, readObjects, valuesOf, type Input } from './documents.js';
 import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';
-import { keyOf, planOf, snapshotOf, type Plan, type Ready, type Snapshot } from './preview-plan.js';
+import { keyOf, planOf, snapshotOf, type Plan, type Snapshot } from './preview-plan.js';
 import {
   EXIT,
   injectTransport,
   NOT_CARRIED_OUT,
   operatorSettings,
+  readInputs,
+  readyText,
   REFUSED,
   renderClock,
   settle,
@@ -99,31 +99,17 @@ export const parsePreviewOptions = (argv: readonly string[]): PreviewOptions => 
   return options;
 };
 
-const isParentObject = (object: KubeResource): boolean => PARENT_KINDS.some((k) => k.apiVersion === object.apiVersion && k.kind === object.kind);
+const isParentObject = (object: KubeResource): boolean => parentKindOf(object) !== undefined;
 
 /** The live objects: what readObjects reads (parents, Secrets, ConfigMaps), and the children of those parents. */
 type Live = { readonly objects: readonly KubeResource[]; readonly children: readonly KubeResource[] };
 
-const readInputs = async (files: readonly string[], io: RenderIO): Promise<Input[]> => {
-  const inputs: Input[] = [];
-  for (const file of files) {
-    try {
-      inputs.push({ source: file === '-' ? 'standard input' : file, file, text: file === '-' ? await io.stdin() : await io.readFile(file) });
-    } catch (error) {
-      throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return inputs;
-};
-
 /** The objects of the inputs that have an owner. */
 const ownedObjectsIn = (inputs: readonly Input[]): KubeResource[] =>
-  inputs.flatMap(({ text }) =>
-    parseAllDocuments(text, { version: '1.1' })
-      .flatMap((d): unknown[] => {
-        const value: unknown = d.errors.length > 0 ? undefined : d.toJS({ maxAliasCount: 100 });
-        return isRecord(value) && value['kind'] === 'List' && Array.isArray(value['items']) ? (value['items'] as unknown[]) : [value];
-      })
+  inputs.flatMap(({ text, source }) =>
+    // Errors were reported when readObjects read the same texts.
+    valuesOf(text, source, [])
+      .map(({ value }) => value)
       .filter(isResource)
       .filter((o) => (o.metadata.ownerReferences ?? []).length > 0),
   );
@@ -218,10 +204,26 @@ const apiRefusals = (cluster: Cluster, changes: readonly KubeResource[]): string
     return problems.length === 0 ? [] : [`${describe(change)} is invalid: ${problems.join('; ')}`];
   });
 
-const readyText = (ready: Ready | undefined): string =>
-  ready === undefined ? 'no Ready condition' : `Ready=${ready.status} ${ready.reason}: ${ready.message}`;
-
 const section = (title: string, lines: readonly string[]): string => (lines.length === 0 ? '' : `${title}\n${lines.map((l) => `  ${l}\n`).join('')}`);
+
+/** How many children a plan (or a drift) changes, creates, recreates or deletes; replacements aside. */
+const childChanges = (plan: Drift): number => plan.changed.length + plan.recreated.length + plan.created.length + plan.deleted.length;
+
+/** The sections of children changed, replaced (`replaced`, already worded), recreated, created and deleted. */
+const childSections = (plan: Drift, replaced: readonly string[], keptFor: (deleted: Plan['deleted'][number]) => string): string =>
+  [
+    section(
+      'Changed in place:',
+      plan.changed.map((c) => `${c.object}: ${c.paths.join(', ')}`),
+    ),
+    section('Replaced:', replaced),
+    section('Deleted and created again:', plan.recreated),
+    section('Created:', plan.created),
+    section(
+      'Deleted:',
+      plan.deleted.map((d) => `${d.object}${keptFor(d)}`),
+    ),
+  ].join('');
 
 /** The plan as text. */
 export const planText = (plan: Plan, changes: readonly string[]): string => {
@@ -239,26 +241,22 @@ export const planText = (plan: Plan, changes: readonly string[]): string => {
     section('Parents:', parents),
     section('Workloads that roll:', rolls),
     section('Jobs that run:', plan.jobs),
-    section(
-      'Changed in place:',
-      plan.changed.map((c) => `${c.object}: ${c.paths.join(', ')}`),
-    ),
-    section('Replaced:', kept),
-    section('Deleted and created again:', plan.recreated),
-    section('Created:', plan.created),
-    section(
-      'Deleted:',
-      plan.deleted.map((d) => `${d.object}${d.round > 1 ? ` (kept about ${(d.round - 1) * ROUND_SECONDS} s, while the change rolled out)` : ''}`),
-    ),
-    plan.changed.length + plan.replaced.length + plan.recreated.length + plan.created.length + plan.deleted.length === 0 ? 'No child changes.\n' : '',
+    childSections(plan, kept, (d) => (d.round > 1 ? ` (kept about ${(d.round - 1) * ROUND_SECONDS} s, while the change rolled out)` : '')),
+    childChanges(plan) + plan.replaced.length === 0 ? 'No child changes.\n' : '',
   ].join('');
 };
 
-/** The last line of a plan, by exit status. */
-const VERDICTS: Readonly<Record<number, string>> = {
-  [EXIT.rendered]: 'Verdict: carried out.\n',
-  [EXIT.refused]: 'Verdict: refused by the hooks (Ready=False above says what to fix); the live children are kept as they are.\n',
-  [EXIT.notCarriedOut]: 'Verdict: not carried out from the observed status (Ready=False above says why); the live children are kept as they are.\n',
+/** The verdict of a plan by exit status: its word (JSON) and the last line of the text. */
+const VERDICTS: Readonly<Record<number, { readonly word: string; readonly line: string }>> = {
+  [EXIT.rendered]: { word: 'carried out', line: 'Verdict: carried out.\n' },
+  [EXIT.refused]: {
+    word: 'refused',
+    line: 'Verdict: refused by the hooks (Ready=False above says what to fix); the live children are kept as they are.\n',
+  },
+  [EXIT.notCarriedOut]: {
+    word: 'not carried out',
+    line: 'Verdict: not carried out from the observed status (Ready=False above says why); the live children are kept as they are.\n',
+  },
 };
 
 /** The exit status of a change the API server accepted, from the parents' Ready at the end. */
@@ -278,14 +276,14 @@ export type PreviewResult = {
   readonly drift?: Drift;
 };
 
-/** The emulated cluster of a preview, with the live objects in it, brought to where they converge. */
 /** The drift of live objects given with their children: what the hooks change before any edit (undefined: none). */
 type Drift = Pick<Plan, 'changed' | 'recreated' | 'created' | 'deleted'>;
 
 const driftOf = (live: Live, seeded: Snapshot, rounds: readonly Snapshot[]): Drift | undefined => {
   if (live.children.length === 0) return undefined;
   const { changed, recreated, created, deleted } = planOf(seeded, rounds, []);
-  return changed.length + recreated.length + created.length + deleted.length === 0 ? undefined : { changed, recreated, created, deleted };
+  const drift = { changed, recreated, created, deleted };
+  return childChanges(drift) === 0 ? undefined : drift;
 };
 
 /**
@@ -345,26 +343,15 @@ const driftText = (drift: Drift | undefined): string =>
     ? ''
     : [
         'Before the change: the live objects are not what the hooks want, and Metacontroller changes them anyway:\n',
-        section(
-          'Changed in place:',
-          drift.changed.map((c) => `${c.object}: ${c.paths.join(', ')}`),
-        ),
-        section('Deleted and created again:', drift.recreated),
-        section('Created:', drift.created),
-        section(
-          'Deleted:',
-          drift.deleted.map((d) => d.object),
-        ),
+        childSections(drift, [], () => ''),
         '\n',
       ].join('');
 
 const changeText = (result: PreviewResult, changes: readonly KubeResource[]): string => {
   if (result.refusals.length > 0) return `Preview: the API server refuses the change; nothing is applied:\n${result.refusals.map((r) => `  ${r}\n`).join('')}`;
   if (result.plan === undefined) return `Preview: ${changes.map(describe).join(', ')} ${changes.length === 1 ? 'is' : 'are'} as live: no change.\n`;
-  return `${planText(result.plan, result.changed)}${VERDICTS[result.exit] ?? ''}`;
+  return `${planText(result.plan, result.changed)}${VERDICTS[result.exit]?.line ?? ''}`;
 };
-
-const VERDICT_WORDS: Readonly<Record<number, string>> = { [EXIT.rendered]: 'carried out', [EXIT.refused]: 'refused', [EXIT.notCarriedOut]: 'not carried out' };
 
 /** The command: returns the exit status. */
 export const runPreview = async (argv: readonly string[], io: RenderIO): Promise<number> => {
@@ -403,7 +390,7 @@ export const runPreview = async (argv: readonly string[], io: RenderIO): Promise
   try {
     if (live.children.length === 0) io.stderr(`note: no children of the parents in the live input: the preview starts from the state they converge to\n`);
     const result = await previewChange(live, changes, app, clock, certManager);
-    io.stdout(json ? `${JSON.stringify({ verdict: VERDICT_WORDS[result.exit] ?? 'refused', ...result }, undefined, 2)}\n` : resultText(result, changes));
+    io.stdout(json ? `${JSON.stringify({ verdict: VERDICTS[result.exit]?.word ?? 'refused', ...result }, undefined, 2)}\n` : resultText(result, changes));
     return result.exit;
   } finally {
     await app.close();

@@ -32,7 +32,9 @@ import {
   isParent,
   NOT_CARRIED_OUT,
   operatorSettings,
+  readInputs,
   readyOf,
+  readyText,
   REFUSED,
   renderClock,
   settle,
@@ -129,15 +131,7 @@ export const parseOptions = (argv: readonly string[]): Options => {
 
 /** The objects of the files, or an Error whose message lists what is wrong. */
 const loadObjects = async (options: Options, io: RenderIO): Promise<ReadResult> => {
-  const inputs = [];
-  for (const file of options.files) {
-    try {
-      inputs.push({ source: file === '-' ? 'standard input' : file, file, text: file === '-' ? await io.stdin() : await io.readFile(file) });
-    } catch (error) {
-      throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  const result = readObjects(inputs, options.namespace);
+  const result = readObjects(await readInputs(options.files, io), options.namespace);
   result.warnings.forEach((w) => io.stderr(`warning: ${w}\n`));
   if (result.errors.length > 0) throw new Error(result.errors.join('\n'));
   return result;
@@ -167,13 +161,7 @@ const refusal = (outcome: SyncOutcome): { readonly message: string; readonly exi
 const count = (writes: readonly Write[], verb: Write['verb']): number => writes.filter((w) => w.verb === verb).length;
 
 const roundLine = (round: number, outcome: SyncOutcome): string => {
-  const ready = readyOf(outcome.status);
-  const state =
-    outcome.error !== undefined
-      ? `sync failed: ${outcome.error}`
-      : ready === undefined
-        ? 'no Ready condition'
-        : `Ready=${ready.status} ${ready.reason}: ${ready.message}`;
+  const state = outcome.error !== undefined ? `sync failed: ${outcome.error}` : readyText(readyOf(outcome.status));
   const writes = outcome.writes;
   const status = count(writes, 'status') > 0 ? ', status written' : '';
   const changes =
@@ -197,8 +185,7 @@ const commented = (text: string): string =>
 
 /** The parent's status as comments, then its children (as the hooks last returned them). */
 const parentSection = (outcome: SyncOutcome): string => {
-  const ready = readyOf(outcome.status);
-  const summary = ready === undefined ? 'no Ready condition' : `Ready=${ready.status} ${ready.reason}: ${ready.message}`;
+  const summary = readyText(readyOf(outcome.status));
   const pending = outcome.pending.length > 0 ? `# not updated (OnDelete): ${outcome.pending.join(', ')}\n` : '';
   const header = `# ${outcome.parent}: ${summary}\n${pending}# status:\n${commented(stringify(outcome.status ?? {}, YAML_OPTIONS))}\n`;
   return [header, ...outcome.desired.map((c) => stringify(withoutControllerLabel(c), YAML_OPTIONS))].join('---\n');

@@ -13,6 +13,7 @@ import { reconcileCronJobs } from './cron-jobs.js';
 import type { CertManagerStandIn } from './cert-manager.js';
 import type { MariaDBOperatorStandIn } from './mariadb-operator.js';
 import { describe, groupKeyOf, isRecord, type Json, type KubeResource } from './objects.js';
+import type { Input } from './documents.js';
 import { CACHE_REASONS } from '../render/image-cache/status.js';
 import { DATABASE_REASONS } from '../render/database/status.js';
 import { IRONIC_REASONS } from '../render/ironic/status.js';
@@ -54,11 +55,18 @@ export const injectTransport =
   };
 
 /** The Ready condition of a status: `status`, `reason` and `message`. */
-export const readyOf = (status: Json | undefined): { status: string; reason: string; message: string } | undefined => {
+/** A parent's Ready condition, as the CLI reports it. */
+export type Ready = { readonly status: string; readonly reason: string; readonly message: string };
+
+export const readyOf = (status: Json | undefined): Ready | undefined => {
   const conditions = status?.['conditions'];
   const ready: unknown = Array.isArray(conditions) ? conditions.find((c) => isRecord(c) && c['type'] === 'Ready') : undefined;
   return isRecord(ready) ? { status: String(ready['status']), reason: String(ready['reason']), message: String(ready['message']) } : undefined;
 };
+
+/** `Ready=<status> <reason>: <message>`, or that there is none. */
+export const readyText = (ready: Ready | undefined): string =>
+  ready === undefined ? 'no Ready condition' : `Ready=${ready.status} ${ready.reason}: ${ready.message}`;
 
 /** The stand-ins of the operators the hooks create objects for. */
 export type StandIns = { readonly mariadbOperator: MariaDBOperatorStandIn; readonly certManager: CertManagerStandIn | undefined };
@@ -136,4 +144,17 @@ export const renderClock = (base: () => string): RenderClock => {
       offset += seconds;
     },
   };
+};
+
+/** The texts of the files of a command line (`-` is standard input), or an Error naming the one that cannot be read. */
+export const readInputs = async (files: readonly string[], io: RenderIO): Promise<Input[]> => {
+  const inputs: Input[] = [];
+  for (const file of files) {
+    try {
+      inputs.push({ source: file === '-' ? 'standard input' : file, file, text: file === '-' ? await io.stdin() : await io.readFile(file) });
+    } catch (error) {
+      throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return inputs;
 };
