@@ -187,26 +187,39 @@ export const caRollout = (view: ParentView, names: IronicNames, version: string)
   return { secretName: names.rpcCA(annotation), ready: daemonSetReadiness(daemonSet, version).state === 'ready' };
 };
 
+/** The observed workload of the current kind (a DaemonSet with high availability, else a Deployment), and whether it has rolled out. */
+const currentWorkload = (
+  view: ParentView,
+  names: IronicNames,
+  model: IronicModel,
+): { readonly workload: KubeObject; readonly rolledOut: boolean } | undefined => {
+  const workload = findObject(view.children, model.highAvailability ? GROUP_KEYS.daemonSet : GROUP_KEYS.deployment, view.namespace, names.workload);
+  if (workload === undefined) return undefined;
+  const readiness = model.highAvailability ? daemonSetReadiness(workload, model.version) : deploymentReadiness(workload, model.version);
+  return { workload, rolledOut: readiness.state === 'ready' };
+};
+
 /** The CA Secret of generated certificates the observed workload (of the current kind) was rolled out with. */
 export const tlsCARollout = (view: ParentView, names: IronicNames, model: IronicModel): CARollout | undefined => {
-  const workload = findObject(view.children, model.highAvailability ? GROUP_KEYS.daemonSet : GROUP_KEYS.deployment, view.namespace, names.workload);
-  const annotation = pathOf(workload, 'spec', 'template', 'metadata', 'annotations', TLS_CA_ANNOTATION);
-  if (workload === undefined || typeof annotation !== 'string') return undefined;
-  const readiness = model.highAvailability ? daemonSetReadiness(workload, model.version) : deploymentReadiness(workload, model.version);
-  return { secretName: names.tlsCA(annotation), ready: readiness.state === 'ready' };
+  const current = currentWorkload(view, names, model);
+  const annotation = pathOf(current?.workload, 'spec', 'template', 'metadata', 'annotations', TLS_CA_ANNOTATION);
+  if (current === undefined || typeof annotation !== 'string') return undefined;
+  return { secretName: names.tlsCA(annotation), ready: current.rolledOut };
 };
+
+/** Every observed Secret whose name starts with `prefix` besides `current`, kept as it is (a child left out is deleted). */
+const otherSecrets = (view: ParentView, prefix: string, current: string): KubeChild[] =>
+  objectsOf(view.children, GROUP_KEYS.secret)
+    .filter((s) => s.metadata.name.startsWith(prefix) && s.metadata.name !== current && s.metadata.deletionTimestamp === undefined)
+    .map(keepObserved);
 
 /**
  * CA Secrets (of the kind whose names start with `prefix`) that running pods may still use: every observed
  * one besides the current, until the workload has rolled out completely with the current one (its template
  * alone says nothing about the pods). They stay in the response, since a child left out is deleted.
  */
-export const retainedCASecrets = (view: ParentView, prefix: string, rollout: CARollout | undefined, current: string): KubeChild[] => {
-  if (rollout !== undefined && rollout.ready && rollout.secretName === current) return [];
-  return objectsOf(view.children, GROUP_KEYS.secret)
-    .filter((s) => s.metadata.name.startsWith(prefix) && s.metadata.name !== current && s.metadata.deletionTimestamp === undefined)
-    .map(keepObserved);
-};
+export const retainedCASecrets = (view: ParentView, prefix: string, rollout: CARollout | undefined, current: string): KubeChild[] =>
+  rollout !== undefined && rollout.ready && rollout.secretName === current ? [] : otherSecrets(view, prefix, current);
 
 /**
  * htpasswd Secrets that running pods may still use after the credentials changed: every observed one besides the
@@ -214,13 +227,10 @@ export const retainedCASecrets = (view: ParentView, prefix: string, rollout: CAR
  * the old template that restarts meanwhile still finds its Secret (its environment names it).
  */
 export const retainedHtpasswd = (view: ParentView, names: IronicNames, model: IronicModel, current: string): KubeChild[] => {
-  const workload = findObject(view.children, model.highAvailability ? GROUP_KEYS.daemonSet : GROUP_KEYS.deployment, view.namespace, names.workload);
-  const readiness = model.highAvailability ? daemonSetReadiness(workload, model.version) : deploymentReadiness(workload, model.version);
-  const inUse = workload === undefined ? [] : referencedSecrets(workload).filter((n) => n.startsWith(names.htpasswdPrefix));
-  if (workload === undefined || (readiness.state === 'ready' && inUse.every((n) => n === current))) return [];
-  return objectsOf(view.children, GROUP_KEYS.secret)
-    .filter((s) => s.metadata.name.startsWith(names.htpasswdPrefix) && s.metadata.name !== current && s.metadata.deletionTimestamp === undefined)
-    .map(keepObserved);
+  const workload = currentWorkload(view, names, model);
+  if (workload === undefined) return [];
+  const inUse = referencedSecrets(workload.workload).filter((n) => n.startsWith(names.htpasswdPrefix));
+  return workload.rolledOut && inUse.every((n) => n === current) ? [] : otherSecrets(view, names.htpasswdPrefix, current);
 };
 
 /**
