@@ -34,25 +34,31 @@ const readyPodStatus = (pod: Obj, now: string): Obj => {
   };
 };
 
-const succeededPodStatus = (pod: Obj, now: string): Obj => {
+/** A Job pod's status that is not ready, with the phase, the Ready reason and what each container reports. */
+const jobPodStatus = (pod: Obj, now: string, phase: string, notReady: string, container: Obj): Obj => {
   const containers = valueAt(pod, 'spec', 'containers');
   return {
-    phase: 'Succeeded',
+    phase,
     startTime: now,
     conditions: [
       { type: 'PodScheduled', status: 'True', lastTransitionTime: now },
-      { type: 'Ready', status: 'False', reason: 'PodCompleted', lastTransitionTime: now },
+      { type: 'Ready', status: 'False', reason: notReady, lastTransitionTime: now },
     ],
     containerStatuses: (Array.isArray(containers) ? containers : []).map((c) => ({
       name: valueAt(c, 'name'),
       image: valueAt(c, 'image'),
       imageID: '',
       ready: false,
-      restartCount: 0,
-      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now } },
+      ...container,
     })),
   };
 };
+
+const succeededPodStatus = (pod: Obj, now: string): Obj =>
+  jobPodStatus(pod, now, 'Succeeded', 'PodCompleted', {
+    restartCount: 0,
+    state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now } },
+  });
 
 /** Restarts that fail a Job of restartPolicy OnFailure at once (its backoffLimit counts the restarts of its pods). */
 const CRASH_RESTARTS = 100;
@@ -61,26 +67,12 @@ const CRASH_RESTARTS = 100;
  * A Job pod whose container keeps failing (restartPolicy OnFailure): Running, not ready, restarted many times, so
  * the Job controller fails the Job (BackoffLimitExceeded) instead of waiting for the backoff of new pods.
  */
-const crashingPodStatus = (pod: Obj, now: string): Obj => {
-  const containers = valueAt(pod, 'spec', 'containers');
-  return {
-    phase: 'Running',
-    startTime: now,
-    conditions: [
-      { type: 'PodScheduled', status: 'True', lastTransitionTime: now },
-      { type: 'Ready', status: 'False', reason: 'ContainersNotReady', lastTransitionTime: now },
-    ],
-    containerStatuses: (Array.isArray(containers) ? containers : []).map((c) => ({
-      name: valueAt(c, 'name'),
-      image: valueAt(c, 'image'),
-      imageID: '',
-      ready: false,
-      restartCount: CRASH_RESTARTS,
-      state: { waiting: { reason: 'CrashLoopBackOff' } },
-      lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: now, finishedAt: now } },
-    })),
-  };
-};
+const crashingPodStatus = (pod: Obj, now: string): Obj =>
+  jobPodStatus(pod, now, 'Running', 'ContainersNotReady', {
+    restartCount: CRASH_RESTARTS,
+    state: { waiting: { reason: 'CrashLoopBackOff' } },
+    lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: now, finishedAt: now } },
+  });
 
 const isCrashing = (pod: Obj): boolean => valueAt(pod, 'status', 'containerStatuses', 0, 'restartCount') === CRASH_RESTARTS;
 
