@@ -12,7 +12,7 @@ import type { RenderConfig } from '../../src/render/config.js';
 import { finishDatabase, prepareDatabase } from '../../src/render/database/plan.js';
 import { parseIronic } from '../../src/api/ironic/parse.js';
 import { ADMIN_CONNECTIONS, DATABASE_STALL_SECONDS, DEFAULT_MAX_CONDUCTORS, JOB_CONNECTIONS, MAX_CONDUCTORS_LIMIT } from '../../src/api/shared/constants.js';
-import { PRE_STOP_SECONDS, stopSteps } from '../../src/render/ironic/conductor.js';
+import { PRE_STOP_SECONDS, STOP_STEPS } from '../../src/render/ironic/conductor.js';
 import { FIXED_NOW, testConfig, type Obj } from '../helpers/hooks.js';
 import { containerOf, envOf, podOf, syncFor } from '../helpers/render.js';
 import { WITH_MARIADB_OPERATOR } from '../fixtures/database-scenarios.js';
@@ -196,7 +196,7 @@ void t.test('heartbeats, shutdown and logging reach the ironic container; the po
       // The conductor's stop: the hash ring wait and the servers' stop, then its own timeout.
       t.ok(parentBound >= Math.max(conductorBound, 22) + 1, 'oslo.service does not kill the conductor before it is done');
       t.ok(present(pod.terminationGracePeriodSeconds) > PRE_STOP_SECONDS + parentBound, 'Kubernetes does not kill the parent before it is done');
-      const { ringWait, serversStop } = stopSteps();
+      const { ringWait, serversStop } = STOP_STEPS;
       t.ok(parentBound >= conductorBound + ringWait + serversStop, `the stop's steps fit: ${conductorBound} + ${ringWait} + ${serversStop} ≤ ${parentBound}`);
       const e = envOf(ironic);
       if (ha) {

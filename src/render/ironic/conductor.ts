@@ -48,10 +48,7 @@ const SERVERS_STOP_SECONDS = 7;
 export const STOP_OVERHEAD_SECONDS = 25;
 
 /** What the stop needs before the nodes' wait: the ring wait and the servers' stop, which the overhead must cover. */
-export const stopSteps = (): { readonly ringWait: number; readonly serversStop: number } => ({
-  ringWait: HASH_RING_RESET_SECONDS,
-  serversStop: SERVERS_STOP_SECONDS,
-});
+export const STOP_STEPS = { ringWait: HASH_RING_RESET_SECONDS, serversStop: SERVERS_STOP_SECONDS } as const;
 
 /** Seconds between the kill of the parent process and Kubernetes' SIGKILL, for its own exit. */
 const EXIT_MARGIN_SECONDS = 5;
