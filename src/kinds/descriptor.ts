@@ -5,7 +5,6 @@
  * (with its schemas, renderers and hooks).
  */
 import type { TSchema } from '@sinclair/typebox';
-import { GROUP_VERSION } from '../api/shared/common.js';
 import type { CustomizeRequest, CustomizeResponse, SyncRequest, SyncResponse } from '../api/shared/hook.js';
 import type { UsedBy } from '../api/used-by.js';
 import type { CelRule, PrinterColumn } from '../crd/crd.js';
@@ -78,10 +77,11 @@ export type ParentKind<Label extends string = string> = {
 };
 
 /** The identity fields of a kind of the ironic.metal3.io group: apiVersion and group key from the kind. */
-export const parentIdentity = (kind: string): Pick<ParentKind, 'kind' | 'apiVersion' | 'groupKey'> => ({
-  kind,
-  apiVersion: GROUP_VERSION,
-  groupKey: groupKeyOfType({ kind, apiVersion: GROUP_VERSION }),
+export const parentIdentity = (type: ResourceType): Pick<ParentKind, 'kind' | 'apiVersion' | 'groupKey' | 'plural'> => ({
+  kind: type.kind,
+  apiVersion: type.apiVersion,
+  groupKey: groupKeyOfType(type),
+  plural: type.resource,
 });
 
 /**

@@ -17,12 +17,12 @@ import {
   SECRETS,
   SERVICES,
   STATEFUL_SETS,
+  IRONIC_DATABASES,
 } from '../api/shared/resource-types.js';
 
 /** IronicDatabase: its MariaDB StatefulSet, configuration, Service, generated password, backup CronJob and volume and restore Job, or mariadb-operator objects. */
 export const IRONIC_DATABASE: ParentKind<'IronicDatabase'> = {
-  ...parentIdentity('IronicDatabase'),
-  plural: 'ironicdatabases',
+  ...parentIdentity(IRONIC_DATABASES),
   hookPath: 'ironicdatabase',
   spec: IronicDatabaseSpec,
   status: IronicDatabaseStatus,

@@ -3,12 +3,11 @@ import { IMAGE_CACHE_USED_BY, IronicImageCacheSpec, IronicImageCacheStatus } fro
 import { ageColumn, readyColumns } from '../crd/crd.js';
 import { customizeIronicImageCache, finalizeIronicImageCache, syncIronicImageCache } from '../hooks/ironic-image-cache.js';
 import { children, parentIdentity, type ParentKind } from './descriptor.js';
-import { CONFIG_MAPS, SERVICES, STATEFUL_SETS } from '../api/shared/resource-types.js';
+import { CONFIG_MAPS, IRONIC_IMAGE_CACHES, SERVICES, STATEFUL_SETS } from '../api/shared/resource-types.js';
 
 /** IronicImageCache: its httpd configuration, the StatefulSet that downloads and serves IPA, and its Service. */
 export const IRONIC_IMAGE_CACHE: ParentKind<'IronicImageCache'> = {
-  ...parentIdentity('IronicImageCache'),
-  plural: 'ironicimagecaches',
+  ...parentIdentity(IRONIC_IMAGE_CACHES),
   hookPath: 'ironicimagecache',
   spec: IronicImageCacheSpec,
   status: IronicImageCacheStatus,

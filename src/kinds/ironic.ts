@@ -15,12 +15,12 @@ import {
   SECRETS,
   SERVICE_MONITORS,
   SERVICES,
+  IRONICS,
 } from '../api/shared/resource-types.js';
 
 /** Ironic: its Deployment (or DaemonSet and PodDisruptionBudget in high availability), Service, Secrets, upgrade Jobs (and the backup before them) and Ingress. */
 export const IRONIC: ParentKind<'Ironic'> = {
-  ...parentIdentity('Ironic'),
-  plural: 'ironics',
+  ...parentIdentity(IRONICS),
   hookPath: 'ironic',
   spec: IronicSpec,
   status: IronicStatus,
