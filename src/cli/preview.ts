@@ -21,6 +21,7 @@ import { keyOf, planOf, snapshotOf, type Plan, type Snapshot } from './preview-p
 import {
   EXIT,
   injectTransport,
+  isParent,
   NOT_CARRIED_OUT,
   operatorSettings,
   readInputs,
@@ -99,8 +100,6 @@ export const parsePreviewOptions = (argv: readonly string[]): PreviewOptions => 
   return options;
 };
 
-const isParentObject = (object: KubeResource): boolean => parentKindOf(object) !== undefined;
-
 /** The live objects: what readObjects reads (parents, Secrets, ConfigMaps), and the children of those parents. */
 type Live = { readonly objects: readonly KubeResource[]; readonly children: readonly KubeResource[] };
 
@@ -118,7 +117,7 @@ const ownedObjectsIn = (inputs: readonly Input[]): KubeResource[] =>
 const childrenIn = (inputs: readonly Input[], parents: readonly KubeResource[], namespace: string): KubeResource[] => {
   const uids = new Set(parents.map((p) => p.metadata.uid).filter((u) => u !== undefined));
   return ownedObjectsIn(inputs)
-    .filter((o) => !isParentObject(o) && (o.metadata.ownerReferences ?? []).some((r) => uids.has(r.uid)))
+    .filter((o) => !isParent(o) && (o.metadata.ownerReferences ?? []).some((r) => uids.has(r.uid)))
     .map((o) => (o.metadata.namespace === undefined ? { ...o, metadata: { ...o.metadata, namespace } } : o));
 };
 
@@ -126,7 +125,7 @@ const readLive = async (options: PreviewOptions, io: RenderIO): Promise<Live> =>
   const inputs = await readInputs(options.live, io);
   const read = readObjects(inputs, options.namespace);
   if (read.errors.length > 0 || read.refused.length > 0) throw new Error([...read.errors, ...read.refused].join('\n'));
-  const children = childrenIn(inputs, read.objects.filter(isParentObject), options.namespace);
+  const children = childrenIn(inputs, read.objects.filter(isParent), options.namespace);
   const childKeys = new Set(children.map(keyOf));
   // Objects with an owner (a parent's children, and what their controllers made: ReplicaSets, pods) are not
   // worth a warning: the cluster made them.
@@ -327,9 +326,7 @@ const previewChange = async (
   if (changed.length === 0) return { exit: EXIT.rendered, changed: [], refusals: [], ...found };
   const rounds = await runUntilQuiet(cluster, operators, clock);
   const after = rounds[rounds.length - 1];
-  const parents = [...new Set([...changes.filter(isParentObject), ...live.objects.filter(isParentObject)].map(keyOf))].flatMap(
-    (k) => before.get(k) ?? after?.get(k) ?? [],
-  );
+  const parents = [...new Set([...changes.filter(isParent), ...live.objects.filter(isParent)].map(keyOf))].flatMap((k) => before.get(k) ?? after?.get(k) ?? []);
   const plan = planOf(before, rounds, parents, new Set(changed.map(keyOf)));
   return { exit: exitOf(plan), changed: changed.map(describe), refusals: [], plan, ...found };
 };
