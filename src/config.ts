@@ -1,7 +1,7 @@
 /**
  * Configuration of the hook server, read once from the environment at start and validated.
  */
-import { DEFAULT_IPXE_BUILDER_IMAGE, DEFAULT_IPXE_RELEASE, type RenderConfig } from './render/config.js';
+import { DEFAULT_IPXE_RELEASE, type RenderConfig } from './render/config.js';
 import { IRONIC_IMAGE_REPOSITORY } from './api/shared/version.js';
 import { DEFAULT_MARIADB_IMAGE } from './api/shared/constants.js';
 import { listEntries } from './api/shared/fields.js';
@@ -139,16 +139,29 @@ const hookImagePullSecrets = (env: NodeJS.ProcessEnv): string[] => {
   return [...new Set(names)];
 };
 
+/** A variable that names a default image (the images the features run declare theirs: FeatureImage). */
+const IMAGE_SETTING = /^[A-Z][A-Z0-9_]*_IMAGE$/;
+
+/** Every non-empty `*_IMAGE` variable, by name: each image the renderers run reads its own. */
+const imageSettings = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(
+    Object.keys(env)
+      .filter((name) => IMAGE_SETTING.test(name))
+      .sort()
+      .flatMap((name) => {
+        const image = value(env, name);
+        return image !== undefined ? [[name, image]] : [];
+      }),
+  );
+
 const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
   const hookImage = value(env, 'HOOK_IMAGE');
   const pullSecrets = hookImagePullSecrets(env);
   return {
     images: {
       ironicRepository: env['IRONIC_IMAGE_REPOSITORY'] ?? IRONIC_IMAGE_REPOSITORY,
-      downloader: env['RAMDISK_DOWNLOADER_IMAGE'] ?? 'quay.io/metal3-io/ironic-ipa-downloader:latest',
-      keepalived: env['KEEPALIVED_IMAGE'] ?? 'quay.io/metal3-io/keepalived:latest',
       mariadb: env['MARIADB_IMAGE'] ?? DEFAULT_MARIADB_IMAGE,
-      ipxeBuilder: env['IPXE_BUILDER_IMAGE'] ?? DEFAULT_IPXE_BUILDER_IMAGE,
+      settings: imageSettings(env),
     },
     downloaderEnv: downloaderEnv(env),
     clusterDomain: env['CLUSTER_DOMAIN'] ?? '',

@@ -2,7 +2,7 @@
  * Validation of `spec.resources` of an Ironic or an IronicImageCache: known container names, quantities that parse and are not
  * negative, and no request above its limit (the API server would refuse the pod on every sync).
  */
-import { IRONIC_CONTAINER_NAMES } from './shared/constants.js';
+import { IRONIC_CONTAINER_NAMES } from './ironic/schema.js';
 import type { ContainerResources } from './shared/resources.js';
 import { describeValue, fieldPath, problem, type Problem } from './shared/problems.js';
 import { compareQuantities, parseQuantity } from './shared/quantity.js';

@@ -42,7 +42,7 @@ export const interfaceAddresses = (env: IssuerEnv, interfaces: Interfaces): stri
 /**
  * Whether to wait for an address of the provisioning interface (or MACs). Not when PROVISIONING_IP is given:
  * ironic-image then uses that address and nothing of the interface, and it may be a virtual IP that only
- * keepalived adds, after the init containers, so waiting would only delay every pod start by the timeout.
+ * a sidecar adds, after the init containers, so waiting would only delay every pod start by the timeout.
  */
 const waitsForInterface = (env: IssuerEnv): boolean =>
   (env['PROVISIONING_IP'] ?? '') === '' && ((env['PROVISIONING_INTERFACE'] ?? '') !== '' || (env['PROVISIONING_MACS'] ?? '') !== '');

@@ -3,12 +3,41 @@
 /** Images the hook server uses when a spec does not name one. */
 export type ImageDefaults = {
   readonly ironicRepository: string;
-  readonly downloader: string;
-  readonly keepalived: string;
   readonly mariadb: string;
-  /** The iPXE builder (tls.ipxe); DEFAULT_IPXE_BUILDER_IMAGE when absent. */
-  readonly ipxeBuilder?: string;
+  /**
+   * The images the hook server's environment names (its `*_IMAGE` variables), by variable: each feature image
+   * (a FeatureImage) reads its own, and falls back to its own default.
+   */
+  readonly settings: Readonly<Record<string, string>>;
 };
+
+/**
+ * An image a part of the operator runs besides Ironic's, declared where it is run: the field of spec.images
+ * that overrides it, the hook server's variable that sets its default, and that default.
+ */
+export type FeatureImage = {
+  /** The field of the parent's spec.images. */
+  readonly field: string;
+  /** The hook server's environment variable (`*_IMAGE`). */
+  readonly setting: string;
+  readonly default: string;
+  /** The container that runs it, for the README's configuration table. */
+  readonly container: string;
+};
+
+/**
+ * ironic-ipa-downloader, which fetches IPA into a volume: the Ironic's init container (spec.images
+ * deployRamdiskDownloader) and the image cache's downloads (the cache's agentDownloaderImage) run it.
+ */
+export const IPA_DOWNLOADER_IMAGE: FeatureImage = {
+  field: 'deployRamdiskDownloader',
+  setting: 'RAMDISK_DOWNLOADER_IMAGE',
+  default: 'quay.io/metal3-io/ironic-ipa-downloader:latest',
+  container: 'ramdisk-downloader',
+};
+
+/** The image to run without one named in the spec: the hook server's setting, else the image's own default. */
+export const defaultImage = (config: RenderConfig, image: FeatureImage): string => config.images.settings[image.setting] ?? image.default;
 
 export type RenderConfig = {
   readonly images: ImageDefaults;
@@ -29,12 +58,6 @@ export type RenderConfig = {
   /** The iPXE release (a tag of github.com/ipxe/ipxe) the builder builds for tls.ipxe; DEFAULT_IPXE_RELEASE when absent. */
   readonly ipxeRelease?: string;
 };
-
-/**
- * The iPXE builder of metal3-io/utility-images. NOTE: that image has no release tags (only `main`,
- * `latest` and `main_<build date>_<commit>`); pin it by digest with IPXE_BUILDER_IMAGE or spec.images.ipxeBuilder.
- */
-export const DEFAULT_IPXE_BUILDER_IMAGE = 'quay.io/metal3-io/ipxe-builder:latest';
 
 /**
  * The iPXE release the firmware of tls.ipxe is built from, pinned (IPXE_RELEASE overrides it). Not the

@@ -100,7 +100,10 @@ const CONTENT_HASH_LENGTH = 10;
 const contentBase = (name: string, suffix: string): string => `${fitTo(`${name}${suffix}`, 253 - 1 - CONTENT_HASH_LENGTH)}-`;
 
 /** Values of the component label of our content-named Secrets, by which observed ones are found again. */
-export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca', tlsCA: 'tls-ca', keepalived: 'keepalived' } as const;
+export const CONTENT_COMPONENTS = { htpasswd: 'htpasswd', rpcCA: 'rpc-ca', tlsCA: 'tls-ca' } as const;
+
+/** The names of one kind of content-named Secret: `<name><suffix>-<hash>`, and what every one of them starts with. */
+export type ContentNames = { readonly name: (contentHash: string) => string; readonly prefix: string };
 
 /** The names of an Ironic's children. */
 export type IronicNames = {
@@ -120,8 +123,8 @@ export type IronicNames = {
   /** The cert-manager Certificate (spec.tls.issuerRef) and the Secret cert-manager fills. */
   readonly certificate: string;
   readonly certificateSecret: string;
-  readonly keepalivedConfig: (contentHash: string) => string;
-  readonly keepalivedConfigPrefix: string;
+  /** A feature's own content-named Secrets, by the suffix it gives them (`-<what>`). */
+  readonly contentNamed: (suffix: string) => ContentNames;
   readonly ingress: string;
   readonly ingressTLS: string;
   readonly clouds: string;
@@ -157,9 +160,10 @@ const workOutIronicNames = (name: string): IronicNames => ({
   caBundle: objectName(name, '-ca'),
   certificate: objectName(name),
   certificateSecret: objectName(name, '-serving-tls'),
-  /** keepalived's configuration (it holds the VRRP password), named by its content. */
-  keepalivedConfig: (contentHash: string): string => `${contentBase(name, '-keepalived')}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
-  keepalivedConfigPrefix: contentBase(name, '-keepalived'),
+  contentNamed: (suffix: string): ContentNames => {
+    const prefix = contentBase(name, suffix);
+    return { name: (contentHash: string): string => `${prefix}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`, prefix };
+  },
   ingress: objectName(name),
   ingressTLS: objectName(name, '-ingress-tls'),
   clouds: objectName(name, '-clouds'),

@@ -21,7 +21,7 @@ export const restricted = (uid: number = IRONIC_UID, gid: number = IRONIC_GID, w
 
 /**
  * Network containers need file capabilities (dnsmasq's binary carries them), hence privilege escalation.
- * NOTE: their root filesystem stays writable: dnsmasq and keepalived write pid and lease files in places
+ * NOTE: their root filesystem stays writable: the network daemons write pid and lease files in places
  * the image does not move to /conf or /data.
  */
 export const withCapabilities = (uid: number, gid: number, add: string[]): ISecurityContext => ({

@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { resourcesOverDefaults } from '../../src/api/shared/fields.js';
-import { DEFAULT_CONTAINER_REQUESTS } from '../../src/api/shared/constants.js';
+import { DEFAULT_CONTAINER_REQUESTS } from '../../src/api/ironic/schema.js';
 
 t.test('the defaults alone: canonical, sorted, the same answer every time, and a new object each time', async (t) => {
   const defaults = { memory: '1024Mi', cpu: '0.5' };

@@ -3,9 +3,9 @@
  * as tables; and the refusal of anything validation refuses.
  */
 import t from 'tap';
+import { keepalivedSettings } from '../../src/render/ironic/features/keepalived.js';
+import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES } from '../../src/api/ironic/schema.js';
 import {
-  DEFAULT_CONTAINER_REQUESTS,
-  IRONIC_CONTAINER_NAMES,
   DEFAULT_DATABASE_SIZE,
   DEFAULT_EXPORTER_BIND_ADDRESS,
   DEFAULT_PORTS,
@@ -249,11 +249,30 @@ t.test('the database is none, external or managed', async (t) => {
   });
 });
 
-t.test('keepalived: the VIP mode or the legacy ipAddressManager', async (t) => {
+t.test('keepalived (read by its feature from the spec): the VIP mode or the legacy ipAddressManager, VRRP settings under either name', async (t) => {
   const networking = { interface: 'eth1', ipAddress: '192.0.2.2' };
-  t.same(model({ networking: { ...networking, keepalived: { enabled: true } } }).networking.keepalived, { mode: 'vips', additionalVIPs: [] });
-  t.same(model({ networking: { ...networking, ipAddressManager: 'keepalived' } }).networking.keepalived, { mode: 'legacy' });
-  t.notOk('keepalived' in model({ networking: { ...networking, keepalived: { enabled: false } } }).networking);
+  const settings = (n: Record<string, unknown>): unknown => keepalivedSettings(model({ networking: { ...networking, ...n } }));
+  t.same(settings({ keepalived: { enabled: true } }), { mode: 'vips', additionalVIPs: [] });
+  t.same(settings({ ipAddressManager: 'keepalived' }), { mode: 'legacy', additionalVIPs: [] });
+  t.equal(settings({ keepalived: { enabled: false } }), undefined);
+  t.equal(settings({}), undefined);
+  t.same(settings({ keepalived: { enabled: true, vrid: 7, passwordRef: { name: 'vrrp' }, additionalVIPs: [{ ipAddress: '192.0.2.9', interface: 'eth2' }] } }), {
+    mode: 'vips',
+    additionalVIPs: [{ ipAddress: '192.0.2.9', interface: 'eth2' }],
+    vrid: 7,
+    password: { secretName: 'vrrp', path: 'spec.networking.keepalived.passwordRef.name' },
+  });
+  t.same(settings({ ipAddressManager: 'keepalived', keepalivedVRID: 9, keepalivedPasswordRef: { name: 'theirs' } }), {
+    mode: 'legacy',
+    additionalVIPs: [],
+    vrid: 9,
+    password: { secretName: 'theirs', path: 'spec.networking.keepalivedPasswordRef.name' },
+  });
+  t.same(
+    settings({ keepalived: { enabled: true, passwordRef: { name: 'same' } }, keepalivedPasswordRef: { name: 'same' } }),
+    { mode: 'vips', additionalVIPs: [], password: { secretName: 'same', path: 'spec.networking.keepalived.passwordRef.name' } },
+    'both names: the field of this API is the one messages point at',
+  );
 });
 
 t.test('ramdisk, extraConfig, networking service and overrides are typed and defaulted', async (t) => {

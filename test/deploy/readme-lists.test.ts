@@ -12,7 +12,11 @@ import { filesUnder } from '../support/files.js';
 import { parseAllDocuments } from 'yaml';
 import { parentProblems } from '../../src/cli/admission.js';
 import { validateIronic } from '../../src/api/ironic/validate.js';
-import { README, readmeSection } from '../support/readme.js';
+import { README, imageRowProblems, readmeSection } from '../support/readme.js';
+import { IRONIC_FEATURES } from '../../src/render/ironic/feature-list.js';
+
+/** The images the features run besides Ironic's, each set by a variable of the hook server. */
+const FEATURE_IMAGES = IRONIC_FEATURES.flatMap((f) => f.images ?? []);
 
 const section = readmeSection;
 
@@ -46,6 +50,8 @@ t.test('"Configuration of the hook server" has a row for every variable the serv
   );
   loadConfig(env);
   t.ok(read.has('PORT') && read.has('AUTH_BASIC_PASSWORD_FILE'), [...read].join(', '));
+  // The features' images are read by their variables' names, among every `*_IMAGE` variable given.
+  for (const image of FEATURE_IMAGES) read.add(image.setting);
   const documented = new Set(
     section('Configuration of the hook server')
       .split('\n')
@@ -54,6 +60,21 @@ t.test('"Configuration of the hook server" has a row for every variable the serv
   );
   t.same([...read].filter((name) => !documented.has(name)).sort(), [], 'every variable read is documented');
   t.same([...documented].filter((name) => !read.has(name)).sort(), [], 'every documented variable is read');
+});
+
+t.test('"Configuration of the hook server" has a row for the image of every feature, with its default and container', async (t) => {
+  t.ok(FEATURE_IMAGES.length >= 3, FEATURE_IMAGES.map((i) => i.setting).join(', '));
+  t.same(imageRowProblems(FEATURE_IMAGES), []);
+  t.same(
+    imageRowProblems([{ setting: 'SIDECAR_IMAGE', default: 'example.org/sidecar:1', container: 'sidecar' }]),
+    ['no row of its own for SIDECAR_IMAGE'],
+    'an image without a row is found',
+  );
+  t.same(
+    imageRowProblems([{ setting: 'KEEPALIVED_IMAGE', default: 'example.org/keepalived:2', container: 'vrrp' }]),
+    ['the row of KEEPALIVED_IMAGE does not give its default example.org/keepalived:2', 'the row of KEEPALIVED_IMAGE does not name the container vrrp'],
+    'a row with another default or container is found',
+  );
 });
 
 t.test('"Differences from ironic-standalone-operator" lists keepalived with high availability, which upstream refuses', async (t) => {

@@ -12,7 +12,7 @@ import { ironic, syncRequest, testContext, type Obj } from '../helpers/hooks.js'
 import { podSpecOf, podTemplateOf, syncFor, type PodSpec } from '../helpers/render.js';
 import { availableDeployment, observeAll } from '../helpers/k8s.js';
 import { contentHash } from '../../src/render/meta.js';
-import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES } from '../../src/api/shared/constants.js';
+import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES } from '../../src/api/ironic/schema.js';
 import { objAt, objsAt, valueAt } from '../support/paths.js';
 
 const provisioning = { interface: 'eth1', ipAddress: '192.0.2.2' };

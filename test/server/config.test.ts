@@ -65,6 +65,12 @@ t.test('TLS, auth, shutdown and render settings', async (t) => {
   t.match(loadConfig({ TLS_CERT_FILE: '', TLS_KEY_FILE: '', AUTH_BEARER_TOKEN_FILE: '' }), { tls: undefined, auth: undefined }, 'empty means unset');
   t.equal(loadConfig({ IPXE_RELEASE: 'v2.0.1' }).render.ipxeRelease, 'v2.0.1', 'the iPXE release of tls.ipxe firmware');
   t.equal(loadConfig({ IPXE_RELEASE: '' }).render.ipxeRelease, 'v2.0.0', 'empty means the pinned default');
+  t.same(
+    loadConfig({ KEEPALIVED_IMAGE: 'registry.example/keepalived:2', SIDECAR_IMAGE: 'registry.example/sidecar:1', IPXE_BUILDER_IMAGE: '', image: 'x' }).render
+      .images.settings,
+    { KEEPALIVED_IMAGE: 'registry.example/keepalived:2', SIDECAR_IMAGE: 'registry.example/sidecar:1' },
+    'every non-empty *_IMAGE variable, for the image a feature declares (an empty one leaves its default)',
+  );
 });
 
 t.test('an invalid value is a ConfigError that names the variable', async (t) => {

@@ -9,9 +9,12 @@ import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequire
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { ObjectReference } from '../shared/references.js';
-import type { DeployLogs, IronicContainerName } from '../shared/constants.js';
+import type { DeployLogs } from '../shared/constants.js';
 import type { IPFamily } from '../shared/net.js';
 import type { TLSProfile } from '../shared/tls-profile.js';
+import type { IronicContainerName, IronicSpec } from './schema.js';
+
+export type { IronicContainerName } from './schema.js';
 
 /** A DHCP pool with its network parsed: the mask is in dnsmasq's form (dotted for IPv4, a prefix length for IPv6). */
 export type DHCPPool = {
@@ -40,25 +43,6 @@ export type DHCPModel = {
   readonly ignore: readonly string[];
 };
 
-export type KeepalivedVIP = { readonly ipAddress: string; readonly interface: string; readonly prefix?: number };
-
-/**
- * keepalived: `vips` (keepalived.enabled: the provisioning IP with the DHCP prefix, plus additional VIPs) or
- * `legacy` (the deprecated ipAddressManager: keepalived reads PROVISIONING_IP/PROVISIONING_INTERFACE).
- */
-export type KeepalivedModel = (
-  | {
-      readonly mode: 'vips';
-      readonly additionalVIPs: readonly KeepalivedVIP[];
-    }
-  | { readonly mode: 'legacy' }
-) & {
-  /** The VRRP virtual router ID, when not the image's (keepalived.vrid, or upstream's keepalivedVRID). */
-  readonly vrid?: number;
-  /** The Secret with the VRRP password (key `password`), and the spec field that names it, for messages. */
-  readonly password?: { readonly secretName: string; readonly path: string };
-};
-
 export type IngressModel = {
   /** The host name, when set (it also turns on the Ingress TLS section and the external URLs). */
   readonly host?: string;
@@ -85,7 +69,6 @@ export type NetworkingModel = {
   readonly imageServerExternalURL?: string;
   readonly ingress?: IngressModel;
   readonly dhcp?: DHCPModel;
-  readonly keepalived?: KeepalivedModel;
 };
 
 /** A CA bundle reference, with the deprecated name-only fields already mapped to their kinds. */
@@ -189,8 +172,11 @@ export type SchedulingModel = {
   readonly imagePullSecrets: readonly string[];
 };
 
-/** Image overrides given in the spec (non-empty only); the operator's defaults fill the rest. */
-export type ImageOverrides = { readonly ironic?: string; readonly downloader?: string; readonly keepalived?: string; readonly ipxeBuilder?: string };
+/**
+ * The images spec.images names (non-empty), by field (`ironic`, `ipxeBuilder`, ...); the operator's
+ * defaults fill the rest. spec.images.deployRamdiskBranch is a branch, not an image: the ramdisk model has it.
+ */
+export type ImageOverrides = Readonly<Record<string, string>>;
 
 /** The compute resources of every container an Ironic runs: the defaults with spec.resources applied, canonical. */
 export type ContainerResourcesModel = Readonly<Record<IronicContainerName, IResourceRequirements>>;
@@ -205,6 +191,11 @@ export type ConductorModel = { readonly heartbeatInterval: number; readonly hear
 export type LoggingModel = { readonly debug: boolean; readonly deployLogs: DeployLogs };
 
 export type IronicModel = {
+  /**
+   * The spec as validated. A field only one feature reads (a sidecar's switch, the Secret it reads) is read
+   * here, typed by the schema, by that feature; what several parts read has its own field below.
+   */
+  readonly spec: IronicSpec;
   readonly version: string;
   /** Every object the spec names (customize asks for these). */
   readonly references: readonly ObjectReference[];

@@ -16,8 +16,6 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import { canonical, canonicalResources, given, listEntries, optionalFields, positiveOr, resourcesOverDefaults, sortedMap } from '../shared/fields.js';
 import {
   CA_FIELDS,
-  DEFAULT_CONTAINER_REQUESTS,
-  IRONIC_CONTAINER_NAMES,
   DEFAULT_PROVIDER_NETWORK_MODE,
   DEFAULT_EXPORTER_BIND_ADDRESS,
   DEFAULT_PORTS,
@@ -28,7 +26,7 @@ import {
   DEFAULT_SHUTDOWN_TIMEOUT,
   MIN_SENSOR_INTERVAL,
 } from '../shared/constants.js';
-import { IronicSpec, type DHCP, type Networking } from './schema.js';
+import { DEFAULT_CONTAINER_REQUESTS, IRONIC_CONTAINER_NAMES, IronicSpec, type DHCP } from './schema.js';
 import type {
   CAReference,
   ContainerResourcesModel,
@@ -36,8 +34,8 @@ import type {
   DHCPPool,
   ExporterModel,
   ExtraDHCPPool,
+  ImageOverrides,
   IronicModel,
-  KeepalivedModel,
   NetworkingModel,
   PodOverrides,
   ProxyModel,
@@ -91,32 +89,9 @@ const dhcpModel = (dhcp: DHCP): DHCPModel => {
   };
 };
 
-/**
- * The VRRP settings, under this API's names (keepalived.vrid and passwordRef) or upstream's (keepalivedVRID
- * and keepalivedPasswordRef, which validation allows together only with the same value).
- */
-const vrrpModel = (n: Networking): Pick<KeepalivedModel, 'vrid' | 'password'> => {
-  const ours = given(n.keepalived?.passwordRef?.name);
-  const theirs = given(n.keepalivedPasswordRef?.name);
-  const password =
-    ours !== undefined
-      ? { secretName: ours, path: 'spec.networking.keepalived.passwordRef.name' }
-      : theirs !== undefined
-        ? { secretName: theirs, path: 'spec.networking.keepalivedPasswordRef.name' }
-        : undefined;
-  return optionalFields({ vrid: n.keepalived?.vrid ?? n.keepalivedVRID, password });
-};
-
-const keepalivedModel = (n: Networking): KeepalivedModel | undefined => {
-  const k = n.keepalived;
-  if (k?.enabled === true) return { mode: 'vips', additionalVIPs: k.additionalVIPs ?? [], ...vrrpModel(n) };
-  return n.ipAddressManager === 'keepalived' ? { mode: 'legacy', ...vrrpModel(n) } : undefined;
-};
-
 const networkingModel = (spec: IronicSpec): NetworkingModel => {
   const n = spec.networking ?? {};
   const ingress = n.ingress;
-  const keepalived = keepalivedModel(n);
   const host = given(ingress?.host);
   const className = given(ingress?.ingressClassName);
   return {
@@ -140,7 +115,6 @@ const networkingModel = (spec: IronicSpec): NetworkingModel => {
       ingress: { ...(host !== undefined && { host }), ...(className !== undefined && { className }), annotations: sortedMap(ingress.annotations) },
     }),
     ...(n.dhcp && { dhcp: dhcpModel(n.dhcp) }),
-    ...(keepalived && { keepalived }),
   };
 };
 
@@ -288,6 +262,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
   const service = spec.networkingService;
   const tolerations: unknown[] = spec.overrides?.tolerations ?? [];
   return {
+    spec,
     version: given(spec.version) ?? DEFAULT_VERSION,
     references: ironicSpecReferences(spec),
     highAvailability: spec.highAvailability === true,
@@ -295,12 +270,7 @@ const ironicModel = (spec: IronicSpec): IronicModel => {
     tls: tlsModel(spec),
     database: databaseModel(spec),
     ...optionalFields({ apiCredentialsName: given(spec.apiCredentialsName) }),
-    images: optionalFields({
-      ironic: given(spec.images?.ironic),
-      downloader: given(spec.images?.deployRamdiskDownloader),
-      keepalived: given(spec.images?.keepalived),
-      ipxeBuilder: given(spec.images?.ipxeBuilder),
-    }),
+    images: imageOverrides(spec),
     ramdisk: ramdiskModel(spec),
     inspection: { collectors: spec.inspection?.collectors ?? [], vlanInterfaces: spec.inspection?.vlanInterfaces ?? [] },
     extraConfig: (spec.extraConfig ?? []).flatMap((c) =>
@@ -357,6 +327,20 @@ const sensorInterval = (given: number | undefined): Pick<ExporterModel, 'sensorC
     ? { sensorCollectionInterval: MIN_SENSOR_INTERVAL, sensorCollectionIntervalRaisedFrom: interval }
     : { sensorCollectionInterval: interval };
 };
+
+/** The fields of spec.images that are not images. */
+const NOT_IMAGES: ReadonlySet<string> = new Set(['deployRamdiskBranch']);
+
+/** Every image spec.images names, by field, sorted: each feature reads the field of its own image. */
+const imageOverrides = (spec: IronicSpec): ImageOverrides =>
+  Object.fromEntries(
+    Object.entries(spec.images ?? {})
+      .flatMap(([field, image]) => {
+        const named = NOT_IMAGES.has(field) || typeof image !== 'string' ? undefined : given(image);
+        return named !== undefined ? [[field, named] as const] : [];
+      })
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 
 const isIronicSpec = (value: unknown): value is IronicSpec => compiledCheck(IronicSpec).Check(value);
 

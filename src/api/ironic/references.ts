@@ -1,8 +1,8 @@
 /**
  * The objects an Ironic spec refers to by name, recorded by the parser: customize asks Metacontroller for
- * exactly these (plus the names the features derive from the parent's name), and nothing else walks the
- * spec for references. Read tolerantly: an invalid spec still names its references, so the status can say
- * what else is wrong with them.
+ * exactly these, plus what the features add (the Secrets a feature reads a key of, as its readsSecrets
+ * states them, and the names the features derive from the parent's name). Read tolerantly: an invalid spec
+ * still names its references, so the status can say what else is wrong with them.
  */
 import { CA_FIELDS } from '../shared/constants.js';
 import { isRecord } from '../shared/problems.js';
@@ -39,20 +39,6 @@ const switchReferences = (spec: Record<string, unknown>): ObjectReference[] => {
   ];
 };
 
-/**
- * The VRRP password Secret of a keepalived that runs (keepalived.enabled, or the deprecated ipAddressManager),
- * named in keepalived.passwordRef or in upstream's spelling, networking.keepalivedPasswordRef.
- */
-const keepalivedReferences = (spec: Record<string, unknown>): ObjectReference[] => {
-  const networking = recordAt(spec, 'networking');
-  const keepalived = recordAt(networking, 'keepalived');
-  if (keepalived['enabled'] !== true && networking['ipAddressManager'] !== 'keepalived') return [];
-  return [
-    ...reference(SECRET_REFERENCE, textAt(recordAt(keepalived, 'passwordRef'), 'name'), 'spec.networking.keepalived.passwordRef'),
-    ...reference(SECRET_REFERENCE, textAt(recordAt(networking, 'keepalivedPasswordRef'), 'name'), 'spec.networking.keepalivedPasswordRef'),
-  ];
-};
-
 /** Every object an Ironic spec names, in the order of the spec's fields. Total: never throws. */
 export const ironicSpecReferences = (spec: unknown): ObjectReference[] => {
   const root = isRecord(spec) ? spec : {};
@@ -62,7 +48,6 @@ export const ironicSpecReferences = (spec: unknown): ObjectReference[] => {
     ...reference(SECRET_REFERENCE, textAt(tls, 'certificateName'), 'spec.tls.certificateName'),
     ...caReferences(tls),
     ...switchReferences(root),
-    ...keepalivedReferences(root),
     ...reference(IRONIC_DATABASE_REFERENCE, textAt(root, 'databaseName'), 'spec.databaseName'),
     ...reference(IRONIC_IMAGE_CACHE_REFERENCE, textAt(root, 'imageCacheName'), 'spec.imageCacheName'),
   ];

@@ -18,7 +18,6 @@ import {
   DEFAULT_EXPORTER_BIND_ADDRESS,
   DEFAULT_PORTS,
   DEFAULT_PROVIDER_NETWORK_MODE,
-  DEFAULT_CONTAINER_REQUESTS,
   DEFAULT_DEPLOY_LOGS,
   DEFAULT_HEARTBEAT_INTERVAL,
   DEFAULT_HEARTBEAT_TIMEOUT,
@@ -28,7 +27,6 @@ import {
   HEARTBEATS_PER_TIMEOUT,
   DNS_SUBDOMAIN_PATTERN,
   EXTRA_RANGES_MIN_VERSION,
-  IRONIC_CONTAINER_NAMES,
   MIN_SENSOR_INTERVAL,
   SENSOR_INTERVAL_REASON,
   VRRP,
@@ -546,6 +544,32 @@ export const PrometheusExporter = Type.Object(
   },
   { description: 'Hardware sensor metrics through the Ironic Prometheus exporter.' },
 );
+
+/**
+ * Default requests of every container an Ironic runs (a new container adds its row here, with its feature), so that none is BestEffort (the first evicted under
+ * pressure). Sized for an idle Ironic; `spec.resources` changes them per container. No default limits:
+ * Ironic converts and checksums images, and a memory limit would kill it in the middle of a deployment.
+ */
+export const DEFAULT_CONTAINER_REQUESTS = {
+  ironic: { cpu: '100m', memory: '400Mi' },
+  httpd: { cpu: '10m', memory: '64Mi' },
+  'ramdisk-logs': { cpu: '5m', memory: '16Mi' },
+  dnsmasq: { cpu: '5m', memory: '16Mi' },
+  keepalived: { cpu: '5m', memory: '16Mi' },
+  'ironic-prometheus-exporter': { cpu: '10m', memory: '128Mi' },
+  'ramdisk-downloader': { cpu: '10m', memory: '64Mi' },
+  'rpc-certificate': { cpu: '10m', memory: '64Mi' },
+  'tls-certificate': { cpu: '10m', memory: '64Mi' },
+  // Compiles iPXE (gcc, make) at every pod start.
+  'ipxe-builder': { cpu: '100m', memory: '256Mi' },
+  'database-upgrade': { cpu: '100m', memory: '256Mi' },
+  'online-data-migrations': { cpu: '100m', memory: '256Mi' },
+  'ironic-networking': { cpu: '50m', memory: '128Mi' },
+} as const satisfies Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/** The names of the containers (init containers and Job containers included) `spec.resources` may set. */
+export type IronicContainerName = keyof typeof DEFAULT_CONTAINER_REQUESTS;
+export const IRONIC_CONTAINER_NAMES = Object.keys(DEFAULT_CONTAINER_REQUESTS) as readonly IronicContainerName[];
 
 /** `ironic (100m, 400Mi), httpd (...)`: the containers and their default requests, for descriptions. */
 const DEFAULT_REQUESTS_TEXT = IRONIC_CONTAINER_NAMES.map((name) => `${name} (${Object.values(DEFAULT_CONTAINER_REQUESTS[name]).join(', ')})`).join(', ');

@@ -12,9 +12,6 @@ import { EXTRA_RANGES_MIN_VERSION } from '../shared/constants.js';
 /** True for a string with at least one character. */
 export const nonEmpty = (value: string | undefined): value is string => value !== undefined && value !== '';
 
-/** keepalived holds networking.ipAddress, in either form (keepalived.enabled, or the deprecated ipAddressManager). */
-export const keepalivedOn = (spec: IronicSpec): boolean => spec.networking?.keepalived?.enabled === true || spec.networking?.ipAddressManager === 'keepalived';
-
 /** True for an absent, empty or whitespace-only string. */
 export const isBlank = (value: string | undefined): boolean => value === undefined || value.trim() === '';
 
@@ -229,22 +226,11 @@ const poolRules = (networking: Networking, dhcp: DHCP): Problem[] => {
   return [...checks.flatMap((c) => c.problems), ...overlapRules(pools)];
 };
 
-/**
- * Rule 10 and its parts 10a–10h, then the extraRanges version check. DHCP in high availability without
- * keepalived is refused as a whole, without looking inside it: the virtual IP elects the one node that serves.
- */
+/** Rule 10 and its parts 10a–10h, then the extraRanges version check. */
 export const dhcpRules = (spec: IronicSpec): Problem[] => {
   const networking = spec.networking ?? {};
   const dhcp = networking.dhcp;
   if (dhcp === undefined) return [];
-  if (spec.highAvailability === true && !keepalivedOn(spec)) {
-    return [
-      problem(
-        DHCP_PATH,
-        'DHCP with high availability needs keepalived, whose virtual IP elects the one node that serves DHCP: set networking.keepalived.enabled with networking.ipAddress (the virtual IP) and networking.interface, or remove networking.dhcp, or set highAvailability to false',
-      ),
-    ];
-  }
   return [
     ...provisioningNetworkRule(networking),
     ...serveDNSRule(dhcp),

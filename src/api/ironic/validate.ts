@@ -26,7 +26,7 @@ import { tlsProfileProblems } from '../shared/tls-profile.js';
 import { isLoopback, parseIP } from '../shared/net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
 import { resourcesProblems } from '../validate-resources.js';
-import { dhcpRules, invalidIPMessage, ipProblems, isBlank, keepalivedOn, nonEmpty } from './validate-network.js';
+import { dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
 import { DEFAULT_VERSION, imageTagFor, isAtLeast, parseVersion, supportedVersionsText } from '../shared/version.js';
 
 /** What the rules need to know about the previous spec (on update). */
@@ -38,6 +38,9 @@ type Rule = (input: RuleInput) => Problem[];
 const MAX_MESSAGE_QUOTE = 200;
 
 const isHA = (spec: IronicSpec): boolean => spec.highAvailability === true;
+
+/** keepalived holds networking.ipAddress, in either form (keepalived.enabled, or the deprecated ipAddressManager). */
+const keepalivedOn = (spec: IronicSpec): boolean => spec.networking?.keepalived?.enabled === true || spec.networking?.ipAddressManager === 'keepalived';
 
 // --- Rules 1–3: the database ----------------------------------------------------------------------
 
@@ -238,7 +241,19 @@ const haBindInterface: Rule = ({ spec }) => {
 };
 
 // Rule 10 (DHCP) lives in validate-network.ts.
-const dhcpRule: Rule = ({ spec }) => dhcpRules(spec);
+/**
+ * DHCP in high availability without keepalived is refused as a whole, without looking inside it: the virtual
+ * IP elects the one node that serves.
+ */
+const dhcpRule: Rule = ({ spec }) =>
+  spec.highAvailability === true && spec.networking?.dhcp !== undefined && !keepalivedOn(spec)
+    ? [
+        problem(
+          'spec.networking.dhcp',
+          'DHCP with high availability needs keepalived, whose virtual IP elects the one node that serves DHCP: set networking.keepalived.enabled with networking.ipAddress (the virtual IP) and networking.interface, or remove networking.dhcp, or set highAvailability to false',
+        ),
+      ]
+    : dhcpRules(spec);
 
 // --- Rules 11–12: keepalived ------------------------------------------------------------------------
 

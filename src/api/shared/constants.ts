@@ -113,33 +113,7 @@ export const SENSOR_INTERVAL_REASON = `the power state is already polled every 6
 /** A DNS-1123 subdomain (PriorityClass names, for example), empty allowed (unset). */
 export const DNS_SUBDOMAIN_PATTERN = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$';
 
-/**
- * Default requests of every container an Ironic runs, so that none is BestEffort (the first evicted under
- * pressure). Sized for an idle Ironic; `spec.resources` changes them per container. No default limits:
- * Ironic converts and checksums images, and a memory limit would kill it in the middle of a deployment.
- */
-export const DEFAULT_CONTAINER_REQUESTS = {
-  ironic: { cpu: '100m', memory: '400Mi' },
-  httpd: { cpu: '10m', memory: '64Mi' },
-  'ramdisk-logs': { cpu: '5m', memory: '16Mi' },
-  dnsmasq: { cpu: '5m', memory: '16Mi' },
-  keepalived: { cpu: '5m', memory: '16Mi' },
-  'ironic-prometheus-exporter': { cpu: '10m', memory: '128Mi' },
-  'ramdisk-downloader': { cpu: '10m', memory: '64Mi' },
-  'rpc-certificate': { cpu: '10m', memory: '64Mi' },
-  'tls-certificate': { cpu: '10m', memory: '64Mi' },
-  // Compiles iPXE (gcc, make) at every pod start.
-  'ipxe-builder': { cpu: '100m', memory: '256Mi' },
-  'database-upgrade': { cpu: '100m', memory: '256Mi' },
-  'online-data-migrations': { cpu: '100m', memory: '256Mi' },
-  'ironic-networking': { cpu: '50m', memory: '128Mi' },
-} as const satisfies Readonly<Record<string, Readonly<Record<string, string>>>>;
-
-/** The names of the containers (init containers and Job containers included) `spec.resources` may set. */
-export type IronicContainerName = keyof typeof DEFAULT_CONTAINER_REQUESTS;
-export const IRONIC_CONTAINER_NAMES = Object.keys(DEFAULT_CONTAINER_REQUESTS) as readonly IronicContainerName[];
-
-/** keepalived's VRRP: virtual router IDs, and PASS authentication, which keeps 8 characters of a password. */
+/** VRRP: virtual router IDs, and PASS authentication, which keeps 8 characters of a password. */
 export const VRRP = { minRouterID: 1, maxRouterID: 255, defaultRouterID: 1, maxPasswordLength: 8 } as const;
 
 /** The switch port mode of a provider network without one. */
@@ -181,14 +155,17 @@ export const DEFAULT_IPA_ARCHITECTURE = 'x86_64';
 /** The name of the init container of an IronicImageCache that downloads one architecture (`download-x86-64`). */
 export const cacheDownloadContainer = (architecture: string): string => `download-${architecture.replace(/_/g, '-')}`;
 
+/** What a download of IPA requests (an Ironic's own download requests the same). */
+const DOWNLOAD_REQUESTS = { cpu: '10m', memory: '64Mi' } as const;
+
 /**
  * Default requests of every container of an IronicImageCache pod (`spec.resources` of the cache changes
  * them per container): the downloads and the pruning as Ironic's own IPA downloader, httpd as Ironic's.
  */
 export const DEFAULT_CACHE_CONTAINER_REQUESTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  ...Object.fromEntries(IPA_ARCHITECTURES.map((architecture) => [cacheDownloadContainer(architecture), DEFAULT_CONTAINER_REQUESTS['ramdisk-downloader']])),
-  prune: DEFAULT_CONTAINER_REQUESTS['ramdisk-downloader'],
-  httpd: DEFAULT_CONTAINER_REQUESTS.httpd,
+  ...Object.fromEntries(IPA_ARCHITECTURES.map((architecture) => [cacheDownloadContainer(architecture), DOWNLOAD_REQUESTS])),
+  prune: DOWNLOAD_REQUESTS,
+  httpd: { cpu: '10m', memory: '64Mi' },
 };
 
 /** The names of the containers of an IronicImageCache pod that its `spec.resources` may set. */

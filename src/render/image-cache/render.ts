@@ -33,6 +33,7 @@ import { DOWNLOADER_DEFAULTS, cacheDownloadContainer } from '../../api/shared/co
 import { baseNoProxy, proxyVariables } from '../shared/proxy.js';
 import type { CacheArchitectureModel } from '../../api/ironic-image-cache/model.js';
 import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/shared/version.js';
+import { defaultImage, IPA_DOWNLOADER_IMAGE } from '../config.js';
 import { toChild, type KubeChild } from '../child.js';
 import { contentHash, imageCacheLabels, keptRenders, nodeSelection } from '../meta.js';
 import { LABELS, imageCacheNames, labelValue, versionAnnotation } from '../names.js';
@@ -269,7 +270,7 @@ const resourcesOf = (input: CacheRenderInput, name: string): IResourceRequiremen
 
 const tmpMount: IVolumeMount = { name: VOLUMES.tmp, mountPath: '/tmp' };
 
-const downloaderImage = (input: CacheRenderInput): string => input.model.agentDownloaderImage ?? input.config.images.downloader;
+const downloaderImage = (input: CacheRenderInput): string => input.model.agentDownloaderImage ?? defaultImage(input.config, IPA_DOWNLOADER_IMAGE);
 
 const downloadContainer = (input: CacheRenderInput, architecture: CacheArchitectureModel): IContainer => ({
   name: cacheDownloadContainer(architecture.name),

@@ -5,14 +5,14 @@
  */
 import { GROUP_KEYS } from '../../api/shared/hook.js';
 import type { IronicModel } from '../../api/ironic/model.js';
-import type { ObjectReference } from '../../api/shared/references.js';
+import { SECRET_REFERENCE, type ObjectReference } from '../../api/shared/references.js';
 import { toChild, type KubeChild } from '../child.js';
 import { keptRenders } from '../meta.js';
 import { keptIn } from '../../api/shared/memo.js';
 import type { IronicNames } from '../names.js';
 import type { Wanted } from '../ownership.js';
 import { featuresOf, type IronicFeature } from './feature.js';
-import type { IronicRenderInput } from './input.js';
+import type { IronicRenderInput, SecretRead } from './input.js';
 import type { Readiness } from '../status.js';
 import { renderUpgradeJob, type Phase, type UpgradeBackupStatus } from './upgrade.js';
 import { renderIronicWorkload } from './workload.js';
@@ -96,8 +96,20 @@ const wantedRank = (w: Wanted): number => {
 export const isOwnSecret = (names: IronicNames, secret: string, all: readonly IronicFeature[]): boolean =>
   all.some((f) => f.ownsSecret?.(names, secret) === true);
 
-/** The objects customize asks for: those the spec names, and those the features derive from the parent's name. */
+/** Whether a Secret name is taken by a feature: one it renders, or one it has filled (see takesSecret). */
+export const isTakenSecret = (names: IronicNames, secret: string, all: readonly IronicFeature[]): boolean =>
+  all.some((f) => f.ownsSecret?.(names, secret) === true || f.takesSecret?.(names, secret) === true);
+
+/** The Secret keys the features of this Ironic read, in list order. */
+export const secretReads = (model: IronicModel, all: readonly IronicFeature[]): SecretRead[] =>
+  featuresOf(all, model).flatMap((f) => f.readsSecrets?.(model) ?? []);
+
+/**
+ * The objects customize asks for: those the spec names, the Secrets the features read, and those the
+ * features derive from the parent's name.
+ */
 export const ironicReferences = (model: IronicModel, names: IronicNames, all: readonly IronicFeature[]): ObjectReference[] => [
   ...model.references,
+  ...secretReads(model, all).map((read) => ({ ...SECRET_REFERENCE, name: read.name, field: read.path })),
   ...featuresOf(all, model).flatMap((f) => f.references?.(model, names) ?? []),
 ];

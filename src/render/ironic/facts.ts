@@ -6,9 +6,9 @@ import type { IContainerPort } from 'kubernetes-models/v1/ContainerPort';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
-import type { IronicContainerName } from '../../api/shared/constants.js';
+import type { IronicContainerName } from '../../api/ironic/model.js';
 import { imageTagFor, IRONIC_IMAGE_REPOSITORY } from '../../api/shared/version.js';
-import { DEFAULT_IPXE_BUILDER_IMAGE } from '../config.js';
+import { defaultImage, type FeatureImage } from '../config.js';
 import { LABELS, labelValue } from '../names.js';
 import { ironicLabels, nodeSelection } from '../meta.js';
 import type { IronicRenderInput } from './input.js';
@@ -23,24 +23,20 @@ export const PORT_NAMES = {
   ipxeTLS: 'ipxe-tls',
 } as const;
 
-/** The images of one Ironic. */
-export type IronicImages = { readonly ironic: string; readonly downloader: string; readonly keepalived: string; readonly ipxeBuilder: string };
+/** The images every feature may run: Ironic's (the other images are the features' own, see imageOf). */
+export type IronicImages = { readonly ironic: string };
 
 /**
- * Images from spec.images, else from the version (the Ironic image) and the operator defaults.
- * Explicit images always win, as upstream.
+ * The Ironic image: spec.images.ironic, else the operator's repository with the tag of the version. Explicit
+ * images always win, as upstream.
  */
 export const ironicImages = (input: IronicRenderInput): IronicImages => {
-  const explicit = input.model.images;
-  const defaults = input.config.images;
-  const repository = defaults.ironicRepository === '' ? IRONIC_IMAGE_REPOSITORY : defaults.ironicRepository;
-  return {
-    ironic: explicit.ironic ?? `${repository}:${imageTagFor(input.model.version) ?? 'latest'}`,
-    downloader: explicit.downloader ?? defaults.downloader,
-    keepalived: explicit.keepalived ?? defaults.keepalived,
-    ipxeBuilder: explicit.ipxeBuilder ?? defaults.ipxeBuilder ?? DEFAULT_IPXE_BUILDER_IMAGE,
-  };
+  const repository = input.config.images.ironicRepository === '' ? IRONIC_IMAGE_REPOSITORY : input.config.images.ironicRepository;
+  return { ironic: input.model.images['ironic'] ?? `${repository}:${imageTagFor(input.model.version) ?? 'latest'}` };
 };
+
+/** A feature's own image: spec.images names it, else the hook server's setting, else the feature's default. */
+export const imageOf = (input: IronicRenderInput, image: FeatureImage): string => input.model.images[image.field] ?? defaultImage(input.config, image);
 
 /** Labels of every child of this Ironic (its name, version and manager). */
 export const childLabels = (input: IronicRenderInput): Record<string, string> => ironicLabels(input.name, input.model.version);
@@ -102,7 +98,7 @@ export const dedupeEnv = (vars: readonly IEnvVar[]): IEnvVar[] => {
 
 /**
  * The address this replica of Ironic uses as its own: networking.ipAddress, except with high availability,
- * where ipAddress is keepalived's virtual IP (held by one node at a time) and every replica uses its node's.
+ * where ipAddress is the virtual IP (held by one node at a time) and every replica uses its node's.
  */
 export const ownIPAddress = (model: IronicRenderInput['model']): string | undefined =>
   model.highAvailability || model.networking.ipAddress === '' ? undefined : model.networking.ipAddress;

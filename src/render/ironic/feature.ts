@@ -19,8 +19,9 @@ import type { IronicModel } from '../../api/ironic/model.js';
 import type { Rendered } from '../child.js';
 import type { IronicNames } from '../names.js';
 import type { Wanted } from '../ownership.js';
+import type { FeatureImage } from '../config.js';
 import type { IronicImages } from './facts.js';
-import type { IronicRenderInput } from './input.js';
+import type { IronicRenderInput, SecretRead } from './input.js';
 
 /** What features add to the containers of other features, by container name. */
 export type ContainerAdditions<T> = Readonly<Record<string, readonly T[]>>;
@@ -53,6 +54,8 @@ export type IronicFeature = {
   readonly applies: (model: IronicModel) => boolean;
   /** Containers of the Ironic pod, in order. */
   readonly containers?: readonly ContainerBuilder[];
+  /** The images its containers run besides Ironic's (each with its spec.images field and hook-server setting). */
+  readonly images?: readonly FeatureImage[];
   /** Init containers of the Ironic pod, in order (they run in the list's order). */
   readonly initContainers?: readonly ContainerBuilder[];
   /** Volumes of the Ironic pod. */
@@ -73,6 +76,13 @@ export type IronicFeature = {
   readonly wanted?: (model: IronicModel, names: IronicNames) => readonly Wanted[];
   /** Whether a Secret name is one this feature renders (a missing one means Metacontroller's cache lags). */
   readonly ownsSecret?: (names: IronicNames, secretName: string) => boolean;
+  /**
+   * Secret names this feature takes without rendering them (filled by another operator or the user for it):
+   * like its own, no other Secret of the spec may have them.
+   */
+  readonly takesSecret?: (names: IronicNames, secretName: string) => boolean;
+  /** Keys of Secrets the spec names that this feature renders with (customize fetches them; the sync checks them). */
+  readonly readsSecrets?: (model: IronicModel) => readonly SecretRead[];
   /** Objects customize must fetch besides those the spec names (e.g. a Secret another operator fills). */
   readonly references?: (model: IronicModel, names: IronicNames) => readonly ObjectReference[];
   /** Whether the sync must wait for something outside the hooks before it renders (the first feature's wait wins). */

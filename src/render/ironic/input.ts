@@ -106,12 +106,31 @@ export type IronicReferences = {
   readonly bmcCA?: MountedReference;
   readonly trustedCA?: TrustedCAReference;
   readonly database?: DatabaseConnection;
-  /**
-   * The VRRP password of keepalived (networking.keepalived.passwordRef), and the uid of its Secret: the key
-   * of the hash that names our configuration Secret (visible only to those who may read the Secret).
-   */
-  readonly keepalivedPassword?: { readonly name: string; readonly password: string; readonly uid: string };
+  /** The keys of Secrets that features read (SecretRead), by the spec field that names the Secret. */
+  readonly secretValues?: Readonly<Record<string, SecretValue>>;
 };
+
+/**
+ * A key of a Secret the spec names that a feature reads at sync, to render with (a password its
+ * configuration holds). A missing Secret or a value the check refuses stops the sync with Ready=False.
+ */
+export type SecretRead = {
+  /** The Secret. */
+  readonly name: string;
+  /** The spec field that names it: the key of its value, and where messages point. */
+  readonly path: string;
+  readonly key: string;
+  /** What to do when the Secret is missing (the end of the message). */
+  readonly fix: string;
+  /** Why a value (trimmed) cannot be used, or undefined. */
+  readonly problem?: (value: string) => string | undefined;
+};
+
+/**
+ * A value read, with the Secret's name and uid: the uid keys a hash that must not reveal the value (a
+ * content-named Secret's name), as only those who may read the Secret know it.
+ */
+export type SecretValue = { readonly name: string; readonly value: string; readonly uid: string };
 
 /** The API credentials and the bcrypt htpasswd derived from them. */
 export type ApiCredentials = {

@@ -30,7 +30,7 @@ import { describeProblems } from '../problems.js';
 import { conflictMessage, objectsInTheWay, ownedBy } from '../ownership.js';
 import { conductorBudgetHint, resolveDatabase, singlePodDatabaseHint } from './database.js';
 import { resolveImageCache, workloadUsesImages, type ImageCacheResult } from './image-cache.js';
-import { isOwnSecret, renderDecision, wantedIronicChildren, type ChildrenDecision } from './children.js';
+import { isOwnSecret, isTakenSecret, renderDecision, secretReads, wantedIronicChildren, type ChildrenDecision } from './children.js';
 import { MAX_LISTED_IPV6_ADDRESSES, unlistedIPv6Ranges } from './common-env.js';
 import { featuresOf, type IronicFeature } from './feature.js';
 import { IRONIC_FEATURES } from './feature-list.js';
@@ -278,7 +278,15 @@ export const prepareIronic = (
       ),
     };
   const lookup = { related: view.related, namespace: view.namespace };
-  const references = resolveIronicReferences({ model, names, lookup, children: view.children, now: view.now });
+  const references = resolveIronicReferences({
+    model,
+    names,
+    lookup,
+    children: view.children,
+    now: view.now,
+    reads: secretReads(model, features),
+    taken: (secret) => isTakenSecret(names, secret, features),
+  });
   const database = resolveDatabase(model.database, view.related, view.namespace);
   const imageCache = keptCacheImages(resolveImageCache(model.ramdisk.imageCacheName, view.related, view.namespace), view, names);
   const credentials = credentialsPlan(view, model, names);

@@ -6,7 +6,6 @@ import type { KubeObject, ObjectMap } from '../../api/shared/hook.js';
 import { GROUP_KEYS } from '../../api/shared/hook.js';
 import type { CAReference, IronicModel } from '../../api/ironic/model.js';
 import { dataOf, findObject, isRecord } from '../observed.js';
-import { VRRP } from '../../api/shared/constants.js';
 import { base64 } from '../meta.js';
 import { certificateBundle } from '../../crypto/certificates.js';
 import { boundedMemo, type Memo } from '../../api/shared/memo.js';
@@ -22,7 +21,7 @@ import {
   type Lookup,
   type ReferenceProblem,
 } from '../references.js';
-import type { IronicReferences, MountedReference, SwitchSecrets, TLSReference, TrustedCAReference } from './input.js';
+import type { IronicReferences, MountedReference, SecretRead, SecretValue, SwitchSecrets, TLSReference, TrustedCAReference } from './input.js';
 
 /** What the user's API credentials Secret must hold: usernames Ironic's htpasswd and clients accept. */
 export const API_CREDENTIALS_RULES: CredentialsRules = { username: /^[A-Za-z0-9_-]+$/, allowed: "letters, digits, '-' and '_'" };
@@ -203,42 +202,28 @@ const resolveSwitches = (
   return { config: one('config'), credentials: one('credentials') };
 };
 
-/** Characters keepalived.conf takes in an unquoted word: printable ASCII without quotes, comments, braces or escapes. */
-const VRRP_PASSWORD = /^[!-~]+$/;
-const VRRP_FORBIDDEN = /["'#!{}\\]/;
-/** The word the keepalived image's start script replaces in its configuration (manage-keepalived.sh). */
-const IMAGE_PLACEHOLDER = 'CHANGEIP';
-
-/** Why a VRRP password cannot be used, or undefined. */
-export const vrrpPasswordProblem = (password: string): string | undefined => {
-  if (password === '') return 'is empty: set a password of 1 to 8 characters';
-  if (password.length > VRRP.maxPasswordLength) {
-    return `has ${password.length} characters, but VRRP PASS authentication keeps only ${VRRP.maxPasswordLength} (keepalived would silently cut it): use at most ${VRRP.maxPasswordLength}`;
+/** The keys features read from Secrets the spec names, each checked (every problem is reported). */
+const resolveSecretReads = (reads: readonly SecretRead[], lookup: Lookup, problems: ReferenceProblem[]): Record<string, SecretValue> => {
+  const values: Record<string, SecretValue> = {};
+  for (const read of reads) {
+    const secret = findReferenced(lookup, 'Secret', read.name);
+    if (secret === undefined) {
+      problems.push(missingReference(lookup, 'Secret', read.name, read.path, read.fix));
+      continue;
+    }
+    const value = (dataOf(secret)[read.key] ?? '').trim();
+    const problem = read.problem?.(value);
+    if (problem !== undefined) {
+      problems.push({
+        kind: 'invalid',
+        path: read.path,
+        message: `the ${read.key} of Secret ${lookup.namespace}/${read.name} named in ${read.path} ${problem}`,
+      });
+      continue;
+    }
+    values[read.path] = { name: read.name, value, uid: secret.metadata.uid ?? '' };
   }
-  if (!VRRP_PASSWORD.test(password) || VRRP_FORBIDDEN.test(password))
-    return 'may only contain printable ASCII characters other than spaces, quotes, #, !, braces and backslashes';
-  return password === IMAGE_PLACEHOLDER
-    ? `cannot be ${IMAGE_PLACEHOLDER}, a word the keepalived image replaces in its configuration: choose another`
-    : undefined;
-};
-
-/** The VRRP password of keepalived: the `password` key of the named Secret (trimmed). */
-const resolveKeepalivedPassword = (model: IronicModel, lookup: Lookup, problems: ReferenceProblem[]): IronicReferences['keepalivedPassword'] => {
-  const keepalived = model.networking.keepalived;
-  if (keepalived?.password === undefined) return undefined;
-  const { secretName: name, path } = keepalived.password;
-  const secret = findReferenced(lookup, 'Secret', name);
-  if (secret === undefined) {
-    problems.push(missingReference(lookup, 'Secret', name, path, 'create it with the VRRP password under the key password, or fix the name'));
-    return undefined;
-  }
-  const password = (dataOf(secret)['password'] ?? '').trim();
-  const problem = vrrpPasswordProblem(password);
-  if (problem !== undefined) {
-    problems.push({ kind: 'invalid', path, message: `the password of Secret ${lookup.namespace}/${name} named in ${path} ${problem}` });
-    return undefined;
-  }
-  return { name, password, uid: secret.metadata.uid ?? '' };
+  return values;
 };
 
 const base64Map = (data: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, base64(v)]));
@@ -247,22 +232,14 @@ const base64Map = (data: Readonly<Record<string, string>>): Record<string, strin
  * Resolves the TLS Secret, BMC CA, trusted CA and switch Secrets. The API credentials and the database are
  * resolved by their own steps (credentials need randomness, the database has its own readiness).
  */
-/** The Secret names this Ironic renders itself (fixed or by prefix) that the published CA cannot take. */
-const ownSecretNames = (names: IronicNames): { readonly fixed: readonly string[]; readonly prefixes: readonly string[] } => ({
-  fixed: [names.apiCredentials, names.certificateSecret, names.ingressTLS, names.clouds, names.switchConfig, names.switchCredentials],
-  prefixes: [names.htpasswdPrefix, names.rpcCAPrefix, names.tlsCAPrefix, names.keepalivedConfigPrefix],
-});
-
 /**
  * spec.tls.certificateName with generated or cert-manager certificates: the Secret the CA is published into.
  * It cannot be one the Ironic renders otherwise, nor the user's API credentials.
  */
-const trustSecretClash = (model: IronicModel, names: IronicNames, problems: ReferenceProblem[]): void => {
+const trustSecretClash = (model: IronicModel, names: IronicNames, taken: (secret: string) => boolean, problems: ReferenceProblem[]): void => {
   const name = model.tls.trustSecretName;
   if (name === undefined) return;
-  const own = ownSecretNames(names);
-  const clash = own.fixed.includes(name) || own.prefixes.some((p) => name.startsWith(p)) || name === model.apiCredentialsName;
-  if (clash)
+  if (taken(name) || name === model.apiCredentialsName)
     problems.push({
       kind: 'invalid',
       path: 'spec.tls.certificateName',
@@ -277,6 +254,10 @@ export const resolveIronicReferences = (params: {
   readonly children: ObjectMap | null | undefined;
   /** The time of the request (RFC 3339): certificates must be valid then. */
   readonly now: string;
+  /** The Secret keys the features read. */
+  readonly reads: readonly SecretRead[];
+  /** Whether a Secret name is one of this Ironic's (a feature renders it, or has it filled). */
+  readonly taken: (secret: string) => boolean;
 }): ReferenceResult => {
   const { model, lookup } = params;
   const problems: ReferenceProblem[] = [];
@@ -284,8 +265,8 @@ export const resolveIronicReferences = (params: {
   const bmcCA = resolveBmcCA(model, lookup, problems);
   const trustedCA = resolveTrustedCA(model, lookup, problems);
   const switches = resolveSwitches(model, lookup, params.children, params.names, problems);
-  const keepalivedPassword = resolveKeepalivedPassword(model, lookup, problems);
-  trustSecretClash(model, params.names, problems);
+  const secretValues = resolveSecretReads(params.reads, lookup, problems);
+  trustSecretClash(model, params.names, params.taken, problems);
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -294,7 +275,7 @@ export const resolveIronicReferences = (params: {
       ...(bmcCA && { bmcCA }),
       ...(trustedCA && { trustedCA }),
       ...(switches && { switches }),
-      ...(keepalivedPassword && { keepalivedPassword }),
+      ...(params.reads.length > 0 && { secretValues }),
     },
   };
 };

@@ -95,6 +95,8 @@ export const API_SERVICE: IronicFeature = {
   name: 'api-service',
   applies: () => true,
   children: (input) => [renderIronicService(input), renderIronicIngress(input)],
+  // The Ingress's certificate is the user's or an ingress controller's to fill.
+  takesSecret: (names, secret) => secret === names.ingressTLS,
   wanted: (model, names) => [
     { group: GROUP_KEYS.service, name: names.service },
     ...(model.networking.ingress !== undefined ? [{ group: GROUP_KEYS.ingress, name: names.ingress }] : []),

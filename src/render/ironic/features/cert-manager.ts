@@ -117,4 +117,5 @@ export const CERT_MANAGER: IronicFeature = {
   waitFor: waitForIssuer,
   // The Secret cert-manager fills: not our child, read like a user's Secret.
   references: (_model, names) => [{ ...SECRET_REFERENCE, name: names.certificateSecret, field: 'spec.tls.issuerRef' }],
+  takesSecret: (names, secret) => secret === names.certificateSecret,
 };

@@ -145,6 +145,7 @@ export const CLIENT_HANDOFF: IronicFeature = {
     ...(model.tls.trustSecretName !== undefined ? [{ group: GROUP_KEYS.secret, name: model.tls.trustSecretName }] : []),
   ],
   // Secrets are applied OnDelete: one whose content changes is left out for one sync (deleted), then created anew.
+  ownsSecret: (names, secret) => secret === names.clouds,
   replacedOnChange: (model, names) => [names.clouds, ...(model.tls.trustSecretName !== undefined ? [model.tls.trustSecretName] : [])],
   access: clientAccess,
 };

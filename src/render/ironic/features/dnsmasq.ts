@@ -2,8 +2,8 @@
  * dnsmasq (spec.networking.dhcp): DHCP, TFTP and the iPXE chain for network boot, started by ironic-image's
  * rundnsmasq from its environment.
  *
- * With high availability (and keepalived, which validation requires then), every node runs the container but
- * only the node that holds keepalived's virtual IP serves: a start script runs rundnsmasq while the address is
+ * With high availability (and a virtual IP, which validation requires then), every node runs the container but
+ * only the node that holds the virtual IP serves: a start script runs rundnsmasq while the address is
  * on the provisioning interface and stops dnsmasq within a second of it leaving. dnsmasq is then authoritative,
  * so that the new server answers the renewals of leases the lost one handed out, and it names the virtual IP
  * in the iPXE chain URL (IRONIC_IP), so hosts always load boot.ipxe from the node that answered.

@@ -4,10 +4,11 @@
  */
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
+import { IPA_DOWNLOADER_IMAGE } from '../../config.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
 import { PROXY_VARIABLES } from '../../shared/proxy.js';
 import { proxyEnv } from '../common-env.js';
-import { dedupeEnv, optionalEnv, resourcesOf } from '../facts.js';
+import { dedupeEnv, imageOf, optionalEnv, resourcesOf } from '../facts.js';
 import type { ContainerContext, IronicFeature } from '../feature.js';
 import type { IronicRenderInput } from '../input.js';
 import { scratchMounts, sharedMount } from '../volumes.js';
@@ -30,7 +31,7 @@ const buildDownloaderContainer = (input: IronicRenderInput, context: ContainerCo
   const env = buildDownloaderEnv(input);
   return {
     name: 'ramdisk-downloader',
-    image: context.images.downloader,
+    image: imageOf(input, IPA_DOWNLOADER_IMAGE),
     ...(env.length > 0 && { env }),
     volumeMounts: [sharedMount, ...context.mounts, ...scratchMounts('ramdisk-downloader')],
     ...resourcesOf(input, 'ramdisk-downloader'),
@@ -41,5 +42,6 @@ const buildDownloaderContainer = (input: IronicRenderInput, context: ContainerCo
 export const DOWNLOADER: IronicFeature = {
   name: 'ramdisk-downloader',
   applies: (model) => model.ramdisk.downloader,
+  images: [IPA_DOWNLOADER_IMAGE],
   initContainers: [{ name: 'ramdisk-downloader', build: buildDownloaderContainer }],
 };

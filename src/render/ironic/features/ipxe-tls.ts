@@ -18,11 +18,11 @@ import type { IAffinity } from 'kubernetes-models/v1/Affinity';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { NODE_ARCH_LABEL } from '../../../api/shared/constants.js';
-import { DEFAULT_IPXE_RELEASE } from '../../config.js';
+import { DEFAULT_IPXE_RELEASE, type FeatureImage } from '../../config.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
 import { proxyEnv } from '../common-env.js';
-import { env, resourcesOf } from '../facts.js';
-import type { ContainerContext, IronicFeature } from '../feature.js';
+import { env, imageOf, resourcesOf } from '../facts.js';
+import type { IronicFeature } from '../feature.js';
 import type { IronicRenderInput } from '../input.js';
 import { MOUNTS, VOLUMES, ipxeMounts, scratchMounts, sharedMount } from '../volumes.js';
 
@@ -84,9 +84,20 @@ const amd64Only: IAffinity = {
 const dnsmasqMounts = (input: IronicRenderInput): IVolumeMount[] => [sharedMount, ...ipxeMounts(input)];
 
 /** The init container that builds the firmware into /shared/custom_ipxe_firmware. */
-const buildIPXEBuilderContainer = (input: IronicRenderInput, { images }: ContainerContext): IContainer => ({
+/**
+ * The iPXE builder of metal3-io/utility-images. NOTE: that image has no release tags (only `main`,
+ * `latest` and `main_<build date>_<commit>`); pin it by digest with IPXE_BUILDER_IMAGE or spec.images.ipxeBuilder.
+ */
+const IPXE_BUILDER_IMAGE: FeatureImage = {
+  field: 'ipxeBuilder',
+  setting: 'IPXE_BUILDER_IMAGE',
+  default: 'quay.io/metal3-io/ipxe-builder:latest',
+  container: 'ipxe-builder',
+};
+
+const buildIPXEBuilderContainer = (input: IronicRenderInput): IContainer => ({
   name: 'ipxe-builder',
-  image: images.ipxeBuilder,
+  image: imageOf(input, IPXE_BUILDER_IMAGE),
   command: ['/bin/bash', '-c', IPXE_BUILD_SCRIPT],
   env: [
     env('IPXE_ENABLE_TLS', 'true'),
@@ -113,6 +124,7 @@ export const IPXE_TLS: IronicFeature = {
   applies: (model) => model.tls.ipxe,
   // After the certificate is issued (an earlier feature): the firmware trusts its CA.
   initContainers: [{ name: 'ipxe-builder', build: buildIPXEBuilderContainer }],
+  images: [IPXE_BUILDER_IMAGE],
   mounts: (input) => ({ dnsmasq: dnsmasqMounts(input) }),
   podSpec: () => ({ affinity: amd64Only }),
 };
