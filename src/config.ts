@@ -53,7 +53,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 8_000;
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-const DOWNLOADER_VARIABLES = ['IPA_BASEURI', 'IPA_FLAVOR', 'IPA_ARCH'] as const;
+const IPA_VARIABLES = ['IPA_BASEURI', 'IPA_FLAVOR', 'IPA_ARCH'] as const;
 const PROXY_VARIABLES = [
   ['IPA_HTTPS_PROXY', 'HTTPS_PROXY'],
   ['IPA_HTTP_PROXY', 'HTTP_PROXY'],
@@ -83,9 +83,10 @@ const boolean = (env: NodeJS.ProcessEnv, name: string): boolean => {
   throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
 };
 
-const downloaderEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
+/** Where and which IPA to download, and through which proxy (IPA_HTTP_PROXY as HTTP_PROXY, ...). */
+const ipaSettings = (env: NodeJS.ProcessEnv): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const name of DOWNLOADER_VARIABLES) if (env[name]) out[name] = env[name];
+  for (const name of IPA_VARIABLES) if (env[name]) out[name] = env[name];
   for (const [from, to] of PROXY_VARIABLES) if (env[from]) out[to] = env[from];
   return out;
 };
@@ -163,7 +164,7 @@ const renderConfig = (env: NodeJS.ProcessEnv): RenderConfig => {
       mariadb: env['MARIADB_IMAGE'] ?? DEFAULT_MARIADB_IMAGE,
       settings: imageSettings(env),
     },
-    downloaderEnv: downloaderEnv(env),
+    ipaSettings: ipaSettings(env),
     clusterDomain: env['CLUSTER_DOMAIN'] ?? '',
     serviceMonitors: boolean(env, 'SERVICE_MONITORS'),
     certManager: boolean(env, 'CERT_MANAGER'),

@@ -8,11 +8,10 @@ import {
   DEPLOYMENTS,
   groupKeyOfType,
   INGRESSES,
-  IRONIC_DATABASES,
-  IRONIC_IMAGE_CACHES,
   JOBS,
   PERSISTENT_VOLUME_CLAIMS,
   POD_DISRUPTION_BUDGETS,
+  relatedRank,
   SECRETS,
   SERVICES,
   STATEFUL_SETS,
@@ -52,12 +51,8 @@ export const withWanted = (rules: readonly RelatedResourceRule[], wanted: readon
   return [...byResource.values()];
 };
 
-/** The order of the rules by type: Secrets, ConfigMaps, then the kinds of our group (any other type after them). */
-const RULE_ORDER = [SECRETS, CONFIG_MAPS, IRONIC_DATABASES, IRONIC_IMAGE_CACHES].map((t) => `${t.apiVersion}/${t.resource}`);
-const ruleRank = (r: ObjectReference): number => {
-  const index = RULE_ORDER.indexOf(`${r.apiVersion}/${r.resource}`);
-  return index === -1 ? RULE_ORDER.length : index;
-};
+/** Customize's order of rules, for a referenced object's type. */
+const ruleRank = (r: ObjectReference): number => relatedRank((type) => type.apiVersion === r.apiVersion && type.resource === r.resource);
 
 /** One rule per resource type, asking for the referenced names of that type. */
 export const referenceRules = (references: readonly ObjectReference[], namespace: string): RelatedResourceRule[] => {

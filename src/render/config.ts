@@ -25,24 +25,13 @@ export type FeatureImage = {
   readonly container: string;
 };
 
-/**
- * ironic-ipa-downloader, which fetches IPA into a volume: the Ironic's init container (spec.images
- * deployRamdiskDownloader) and the image cache's downloads (the cache's agentDownloaderImage) run it.
- */
-export const IPA_DOWNLOADER_IMAGE: FeatureImage = {
-  field: 'deployRamdiskDownloader',
-  setting: 'RAMDISK_DOWNLOADER_IMAGE',
-  default: 'quay.io/metal3-io/ironic-ipa-downloader:latest',
-  container: 'ramdisk-downloader',
-};
-
 /** The image to run without one named in the spec: the hook server's setting, else the image's own default. */
 export const defaultImage = (config: RenderConfig, image: FeatureImage): string => config.images.settings[image.setting] ?? image.default;
 
 export type RenderConfig = {
   readonly images: ImageDefaults;
-  /** Extra environment of the IPA downloader: IPA_BASEURI, IPA_FLAVOR, IPA_ARCH, HTTP(S)_PROXY, NO_PROXY. */
-  readonly downloaderEnv: Readonly<Record<string, string>>;
+  /** The hook server's IPA settings, for the pods that download IPA: IPA_BASEURI, IPA_FLAVOR, IPA_ARCH, HTTP(S)_PROXY, NO_PROXY. */
+  readonly ipaSettings: Readonly<Record<string, string>>;
   /** Cluster DNS domain, for fully qualified service names. */
   readonly clusterDomain: string;
   /** The hook server's own image: HA pods run its certificate issuer as an init container. */

@@ -125,6 +125,8 @@ export type IronicNames = {
   readonly certificateSecret: string;
   /** A feature's own content-named Secrets, by the suffix it gives them (`-<what>`). */
   readonly contentNamed: (suffix: string) => ContentNames;
+  /** A feature's own child named by the parent's name, `<name><suffix>` (shortened to fit, as every name here). */
+  readonly featureObject: (suffix: string) => string;
   readonly ingress: string;
   readonly ingressTLS: string;
   readonly clouds: string;
@@ -160,6 +162,7 @@ const workOutIronicNames = (name: string): IronicNames => ({
   caBundle: objectName(name, '-ca'),
   certificate: objectName(name),
   certificateSecret: objectName(name, '-serving-tls'),
+  featureObject: (suffix: string): string => objectName(name, suffix),
   contentNamed: (suffix: string): ContentNames => {
     const prefix = contentBase(name, suffix);
     return { name: (contentHash: string): string => `${prefix}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`, prefix };

@@ -75,7 +75,7 @@ t.test('an empty spec gets every default', async (t) => {
   t.same(m.database, { kind: 'none' });
   t.equal(m.apiCredentialsName, undefined, 'generated credentials');
   t.same(m.images, {});
-  t.same(m.ramdisk, { downloader: true, imagesByArch: [], customImages: false });
+  t.same(m.ramdisk, { downloader: true, imagesByArch: [], customImages: false, servesKernel: true });
   t.same(m.inspection, { collectors: [], vlanInterfaces: [] });
   t.same(m.extraConfig, []);
   t.notOk('exporter' in m, 'no exporter is invented');
@@ -300,6 +300,7 @@ t.test('ramdisk, extraConfig, networking service and overrides are typed and def
     defaultImages: { kernel: 'http://x/k', initramfs: 'http://x/i' },
     imagesByArch: [{ architecture: 'aarch64', kernel: 'http://x/ka', initramfs: 'http://x/ia' }],
     customImages: true,
+    servesKernel: false,
   });
   t.same(
     m.extraConfig,

@@ -96,7 +96,7 @@ t.test("the downloader settings: the hook server's, each replaced by the spec's;
   const config = {
     ...base,
     clusterDomain: 'cluster.local',
-    downloaderEnv: {
+    ipaSettings: {
       IPA_BASEURI: 'https://operator.example.com/ipa',
       IPA_FLAVOR: 'centos9',
       IPA_ARCH: 'ignored',

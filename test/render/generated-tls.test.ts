@@ -207,6 +207,28 @@ t.test('with generated certificates, certificateName names the Secret the CA is 
   ]);
 });
 
+t.test('certificateName cannot be any Secret name a feature of the Ironic renders or has filled', async (t) => {
+  const names = ironicNames('ironic');
+  const taken = [
+    names.apiCredentials,
+    `${names.htpasswdPrefix}0123456789`,
+    names.certificateSecret,
+    names.ingressTLS,
+    names.clouds,
+    names.switchConfig,
+    names.switchCredentials,
+    `${names.rpcCAPrefix}0123456789`,
+    `${names.tlsCAPrefix}0123456789`,
+    `${names.contentNamed('-keepalived').prefix}0123456789`,
+  ];
+  for (const name of taken) {
+    const response = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: name } });
+    t.match(response.status['conditions'], [{ reason: 'InvalidReference', message: /already used for another Secret of this Ironic/ }], name);
+  }
+  const free = await syncFor({ networking: provisioning, tls: { generateCertificate: true, certificateName: 'ironic-ca-for-bmo' } });
+  t.notMatch(JSON.stringify(free.status['conditions']), /already used/, 'another name is free');
+});
+
 t.test('in high availability the serving certificate and the JSON-RPC one stay apart', async (t) => {
   const response = await syncFor({
     highAvailability: true,

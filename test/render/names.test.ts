@@ -76,6 +76,16 @@ t.test('content-named Secrets of the longest names still fit, and keep their pre
   t.ok(n.htpasswd('0123456789abcdef').startsWith(n.htpasswdPrefix), 'found again by its prefix');
   t.not(n.htpasswd('0123456789abcdef'), n.htpasswd('fedcba9876543210'), 'different content, different name');
   t.equal(ironicNames('ironic').rpcCA('0123456789abcdef'), 'ironic-rpc-ca-0123456789', 'short names unchanged');
+  const feature = n.contentNamed('-sidecar');
+  t.ok(feature.name('0123456789abcdef').length <= 253 && feature.name('0123456789abcdef').startsWith(feature.prefix), "a feature's own, too");
+  t.equal(ironicNames('ironic').contentNamed('-keepalived').name('0123456789abcdef'), 'ironic-keepalived-0123456789');
+});
+
+t.test("a feature's own child named by the parent's name fits, and is the parent's name with the suffix when it can be", async (t) => {
+  t.equal(ironicNames('ironic').featureObject('-audit-forwarder'), 'ironic-audit-forwarder');
+  const long = ironicNames('a'.repeat(253)).featureObject('-audit-forwarder');
+  t.ok(long.length <= 253 && SUBDOMAIN.test(long), long);
+  t.not(long, ironicNames('a'.repeat(252)).featureObject('-audit-forwarder'), 'two parents, two names');
 });
 
 /** Valid IronicDatabase names: object names (DNS-1123 subdomains) of at most 43 characters, as the CRD allows. */

@@ -179,7 +179,7 @@ t.test("the downloader: spec.proxy wins field by field over the hook server's IP
     config: {
       ...base.config,
       clusterDomain: 'cluster.local',
-      downloaderEnv: {
+      ipaSettings: {
         IPA_BASEURI: 'https://cache.example.com',
         HTTP_PROXY: 'http://hook-wide:1',
         HTTPS_PROXY: 'http://hook-wide:2',
@@ -222,7 +222,7 @@ t.test("the downloader: spec.proxy wins field by field over the hook server's IP
     },
     'spec.proxy fields win, the others stay',
   );
-  const onlyNoProxy = { ...base, config: { ...base.config, downloaderEnv: { NO_PROXY: 'cache.internal' } } };
+  const onlyNoProxy = { ...base, config: { ...base.config, ipaSettings: { NO_PROXY: 'cache.internal' } } };
   const env = envOf(
     podsOf(
       (

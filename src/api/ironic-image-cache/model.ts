@@ -5,6 +5,12 @@ import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequire
 import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import type { VolumeStorageModel } from '../shared/model.js';
 
+/**
+ * The defaults get-resource.sh of the IPA downloader gives IPA_BASEURI, IPA_BRANCH and IPA_FLAVOR; its
+ * tarball is `<IPA_BASEURI>/<IPA_FILENAME>`, by default `ipa-<flavor>-<branch with / as ->.tar.gz`.
+ */
+export const DOWNLOADER_DEFAULTS = { baseURI: 'https://tarballs.opendev.org/openstack/ironic-python-agent/dib', branch: 'master', flavor: 'centos9' } as const;
+
 /** One architecture an IronicImageCache downloads: IPA_ARCH, and the tarball name when not the default. */
 export type CacheArchitectureModel = { readonly name: string; readonly filename?: string };
 

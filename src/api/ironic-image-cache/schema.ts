@@ -3,6 +3,7 @@
  * once into a volume and served over HTTP(S) to any number of Ironic objects of its namespace, which use it
  * through `spec.imageCacheName` instead of running the IPA downloader themselves.
  */
+import { DOWNLOADER_DEFAULTS } from './model.js';
 import { ImagePullSecrets } from '../shared/pull-secrets.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Conditions, EmbeddedObject, StringEnum, StringMap } from '../shared/common.js';
@@ -10,7 +11,6 @@ import {
   CACHE_CONTAINER_NAMES,
   DEFAULT_CACHE_CONTAINER_REQUESTS,
   DEFAULT_IMAGE_CACHE_SIZE,
-  DOWNLOADER_DEFAULTS,
   DEFAULT_IPA_ARCHITECTURE,
   DNS_SUBDOMAIN_PATTERN,
   IPA_ARCHITECTURES,

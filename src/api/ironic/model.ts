@@ -124,6 +124,8 @@ export type RamdiskModel = {
   readonly imagesByArch: readonly (AgentImage & { readonly architecture: string })[];
   /** Whether any agent image replaces the downloaded ramdisk. */
   readonly customImages: boolean;
+  /** Whether the pod's httpd serves the IPA kernel: downloaded into /shared, and not replaced by agent images. */
+  readonly servesKernel: boolean;
 };
 
 /** One ironic.conf option (entries without a name or a value are dropped; an empty group is DEFAULT). */

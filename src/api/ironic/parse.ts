@@ -177,8 +177,9 @@ const ramdiskModel = (spec: IronicSpec): RamdiskModel => {
   const images = spec.overrides?.agentImages ?? [];
   const byDefault = images.find((i) => (i.architecture ?? '') === '');
   const imageCacheName = given(spec.imageCacheName);
+  const downloader = spec.deployRamdisk?.disableDownloader !== true && imageCacheName === undefined;
   return {
-    downloader: spec.deployRamdisk?.disableDownloader !== true && imageCacheName === undefined,
+    downloader,
     ...optionalFields({
       imageCacheName,
       branch: spec.images?.deployRamdiskBranch,
@@ -190,6 +191,7 @@ const ramdiskModel = (spec: IronicSpec): RamdiskModel => {
       i.architecture !== undefined && i.architecture !== '' ? [{ architecture: i.architecture, kernel: i.kernel, initramfs: i.initramfs }] : [],
     ),
     customImages: images.length > 0,
+    servesKernel: downloader && images.length === 0,
   };
 };
 

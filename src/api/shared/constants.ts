@@ -140,13 +140,7 @@ export const NODE_ARCH_LABEL = 'kubernetes.io/arch';
 /** Size of the IPA cache volume without `storage.size`: a few IPA versions of two architectures. */
 export const DEFAULT_IMAGE_CACHE_SIZE = '5Gi';
 
-/**
- * The defaults get-resource.sh of the IPA downloader gives IPA_BASEURI, IPA_BRANCH and IPA_FLAVOR; its
- * tarball is `<IPA_BASEURI>/<IPA_FILENAME>`, by default `ipa-<flavor>-<branch with / as ->.tar.gz`.
- */
-export const DOWNLOADER_DEFAULTS = { baseURI: 'https://tarballs.opendev.org/openstack/ironic-python-agent/dib', branch: 'master', flavor: 'centos9' } as const;
-
-/** The CPU architectures the IPA downloader can name its files after (`IPA_ARCH`), as Ironic spells them. */
+/** The CPU architectures IPA downloads can name their files after (`IPA_ARCH`), as Ironic spells them. */
 export const IPA_ARCHITECTURES = ['x86_64', 'aarch64'] as const;
 
 /** The architecture an IronicImageCache downloads without `architectures`. */
@@ -160,7 +154,7 @@ const DOWNLOAD_REQUESTS = { cpu: '10m', memory: '64Mi' } as const;
 
 /**
  * Default requests of every container of an IronicImageCache pod (`spec.resources` of the cache changes
- * them per container): the downloads and the pruning as Ironic's own IPA downloader, httpd as Ironic's.
+ * them per container): the downloads and the pruning as an Ironic's own IPA download, httpd as Ironic's.
  */
 export const DEFAULT_CACHE_CONTAINER_REQUESTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   ...Object.fromEntries(IPA_ARCHITECTURES.map((architecture) => [cacheDownloadContainer(architecture), DOWNLOAD_REQUESTS])),

@@ -48,6 +48,28 @@ export const IRONICS: ResourceType = { kind: 'Ironic', apiVersion: GROUP_VERSION
 export const IRONIC_DATABASES: ResourceType = { kind: 'IronicDatabase', apiVersion: GROUP_VERSION, resource: 'ironicdatabases' };
 export const IRONIC_IMAGE_CACHES: ResourceType = { kind: 'IronicImageCache', apiVersion: GROUP_VERSION, resource: 'ironicimagecaches' };
 
+/**
+ * The order of customize's rules by type: the objects specs name (Secrets, ConfigMaps, the kinds of our
+ * group), then the children whose names are checked for objects in the way. Any other type goes after them.
+ */
+const RELATED_ORDER: readonly ResourceType[] = [
+  SECRETS,
+  CONFIG_MAPS,
+  IRONIC_DATABASES,
+  IRONIC_IMAGE_CACHES,
+  DEPLOYMENTS,
+  DAEMON_SETS,
+  SERVICES,
+  INGRESSES,
+  POD_DISRUPTION_BUDGETS,
+];
+
+/** The place of the first type that matches in customize's order of rules (a stable sort keeps the order within a type). */
+export const relatedRank = (matches: (type: ResourceType) => boolean): number => {
+  const index = RELATED_ORDER.findIndex(matches);
+  return index === -1 ? RELATED_ORDER.length : index;
+};
+
 /** Every built-in (not ironic.metal3.io) resource type the project knows, for lookups by plural or kind. */
 export const BUILTIN_RESOURCES: readonly ResourceType[] = [
   SECRETS,

@@ -29,11 +29,13 @@ import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IResourceRequirements } from 'kubernetes-models/v1/ResourceRequirements';
-import { DOWNLOADER_DEFAULTS, cacheDownloadContainer } from '../../api/shared/constants.js';
+import { cacheDownloadContainer } from '../../api/shared/constants.js';
+import { DOWNLOADER_DEFAULTS } from '../../api/ironic-image-cache/model.js';
 import { baseNoProxy, proxyVariables } from '../shared/proxy.js';
 import type { CacheArchitectureModel } from '../../api/ironic-image-cache/model.js';
 import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/shared/version.js';
-import { defaultImage, IPA_DOWNLOADER_IMAGE } from '../config.js';
+import { defaultImage } from '../config.js';
+import { IPA_DOWNLOADER_IMAGE } from '../shared/ipa-download.js';
 import { toChild, type KubeChild } from '../child.js';
 import { contentHash, imageCacheLabels, keptRenders, nodeSelection } from '../meta.js';
 import { LABELS, imageCacheNames, labelValue, versionAnnotation } from '../names.js';
@@ -242,7 +244,7 @@ const optional = (name: string, value: string | undefined): IEnvVar[] => (value 
  * the cluster).
  */
 const proxyEnv = (input: CacheRenderInput): IEnvVar[] => {
-  const operator = input.config.downloaderEnv;
+  const operator = input.config.ipaSettings;
   return proxyVariables(input.model.proxy, baseNoProxy(input.config.clusterDomain), {
     HTTP_PROXY: operator['HTTP_PROXY'],
     HTTPS_PROXY: operator['HTTPS_PROXY'],
@@ -252,7 +254,7 @@ const proxyEnv = (input: CacheRenderInput): IEnvVar[] => {
 
 /** The downloader's settings: the hook server's (IPA_BASEURI, IPA_FLAVOR, the proxy), each replaced by the spec's. */
 const downloaderEnv = (input: CacheRenderInput, architecture: CacheArchitectureModel): IEnvVar[] => {
-  const operator = input.config.downloaderEnv;
+  const operator = input.config.ipaSettings;
   const { model } = input;
   return [
     { name: 'IPA_ARCH', value: architecture.name },

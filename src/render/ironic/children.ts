@@ -4,6 +4,7 @@
  * will hold, the Secrets they are, and the objects to fetch. Pure: same input, same output.
  */
 import { GROUP_KEYS } from '../../api/shared/hook.js';
+import { groupKeyOfType, relatedRank } from '../../api/shared/resource-types.js';
 import type { IronicModel } from '../../api/ironic/model.js';
 import { SECRET_REFERENCE, type ObjectReference } from '../../api/shared/references.js';
 import { toChild, type KubeChild } from '../child.js';
@@ -74,20 +75,8 @@ export const wantedIronicChildren = (model: IronicModel, names: IronicNames, all
     { group: GROUP_KEYS.daemonSet, name: names.workload },
   ].sort((a, b) => wantedRank(a) - wantedRank(b));
 
-/** The order of the types in customize's rules (a stable sort keeps the features' order within a type). */
-const WANTED_ORDER: readonly string[] = [
-  GROUP_KEYS.secret,
-  GROUP_KEYS.configMap,
-  GROUP_KEYS.deployment,
-  GROUP_KEYS.daemonSet,
-  GROUP_KEYS.service,
-  GROUP_KEYS.ingress,
-  GROUP_KEYS.podDisruptionBudget,
-];
-const wantedRank = (w: Wanted): number => {
-  const index = WANTED_ORDER.indexOf(w.group);
-  return index === -1 ? WANTED_ORDER.length : index;
-};
+/** Customize's order of rules, for a child's type. */
+const wantedRank = (w: Wanted): number => relatedRank((type) => groupKeyOfType(type) === w.group);
 
 /**
  * Whether a Secret name is one a feature renders, whether or not this spec still has the feature (a

@@ -14,7 +14,7 @@ import { MOUNTS } from './volumes.js';
 /**
  * The IPA of an image cache: its first architecture is the default (hosts without cpu_arch), and every
  * architecture goes into the _BY_ARCH lists, which inspector.ipxe also boots from (without them it would
- * ask this Ironic's own httpd for the downloader's files, which no longer exist).
+ * ask this Ironic's own httpd for IPA files it no longer has).
  */
 const cachedImageEnv = (images: NonNullable<IronicRenderInput['references']['imageCache']>): IEnvVar[] => [
   ...optionalEnv('DEPLOY_KERNEL_URL', images[0]?.kernel),

@@ -51,11 +51,11 @@ export const ironicProbe = (input: IronicRenderInput): IProbe =>
   endpointProbe(input, input.model.tls.enabled ? 'https' : 'http', input.model.networking.apiPort, '/v1', true);
 
 /**
- * The httpd probe on the IPA kernel. It must succeed only when the downloader provides the kernel and no
- * custom agent images replace it; otherwise any HTTP answer proves httpd is up.
+ * The httpd probe on the IPA kernel. It must succeed only when the pod serves the kernel itself; otherwise
+ * any HTTP answer proves httpd is up.
  */
 export const httpdProbe = (input: IronicRenderInput): IProbe => {
-  const downloads = input.model.ramdisk.downloader && !input.model.ramdisk.customImages;
+  const downloads = input.model.ramdisk.servesKernel;
   const n = input.model.networking;
   // With iPXE TLS, plain HTTP denies everything (httpd.conf.j2): the kernel is served on the iPXE vhost only.
   return input.model.tls.ipxe

@@ -42,7 +42,7 @@ export const scratchMounts = (container: string): IVolumeMount[] =>
 
 export const sharedMount: IVolumeMount = { name: VOLUMES.shared, mountPath: MOUNTS.shared };
 
-/** The emptyDir the downloader fills and httpd serves. */
+/** The emptyDir the init containers fill (IPA, iPXE firmware) and httpd serves. */
 export const sharedVolume: IVolume = { name: VOLUMES.shared, emptyDir: {} };
 
 /** A read-only mount of one of our volumes. */

@@ -1,6 +1,6 @@
 /**
  * The proxy variables of any pod that downloads (the Ironic pod, its iPXE builder and upgrade Jobs, the image
- * cache's downloaders): one rule for every kind.
+ * cache's downloads): one rule for every kind.
  */
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ProxyModel } from '../../api/ironic/model.js';

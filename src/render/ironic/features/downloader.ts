@@ -4,7 +4,7 @@
  */
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
-import { IPA_DOWNLOADER_IMAGE } from '../../config.js';
+import { IPA_DOWNLOADER_IMAGE } from '../../shared/ipa-download.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
 import { PROXY_VARIABLES } from '../../shared/proxy.js';
 import { proxyEnv } from '../common-env.js';
@@ -15,7 +15,7 @@ import { scratchMounts, sharedMount } from '../volumes.js';
 
 /** The branch, the operator-wide settings (sorted), then the proxy (spec.proxy first). */
 export const buildDownloaderEnv = (input: IronicRenderInput): IEnvVar[] => {
-  const configured = input.config.downloaderEnv;
+  const configured = input.config.ipaSettings;
   const proxyNames: readonly string[] = PROXY_VARIABLES;
   return dedupeEnv([
     ...optionalEnv('IPA_BRANCH', input.model.ramdisk.branch),

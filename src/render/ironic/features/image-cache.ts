@@ -1,5 +1,5 @@
 /**
- * An IronicImageCache (spec.imageCacheName) in place of the downloader: its URLs reach the containers through
+ * An IronicImageCache (spec.imageCacheName) in place of the pod's own IPA download: its URLs reach the containers through
  * the common variables (common-env.ts); the workload records which URLs it runs with, so that a refreshing
  * cache holds back only the Ironics that would get new ones (plan.ts).
  */
