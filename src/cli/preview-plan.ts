@@ -4,6 +4,7 @@
  * that rolled (and which part of their pod template changed), the Jobs that ran, what was kept for a while, and
  * the parents' Ready condition on the way. Pure: `ironic-render preview` (preview.ts) runs the rounds.
  */
+import { SPEC_HASH_ANNOTATION } from '../render/child.js';
 import { parentKindOf } from './admission.js';
 import { readyOf, type Ready } from './session.js';
 import { deepEqual, describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
@@ -38,8 +39,8 @@ const WORKLOAD_KINDS = new Set(['Deployment', 'DaemonSet', 'StatefulSet']);
 const SERVER_FIELDS = new Set(['resourceVersion', 'generation', 'uid', 'creationTimestamp', 'managedFields', 'deletionTimestamp']);
 const MAX_PATHS = 6;
 
-/** Annotations that record an apply, not a change of the object. */
-const APPLY_RECORDS = ['metacontroller.k8s.io/last-applied-configuration', 'kubectl.kubernetes.io/last-applied-configuration'];
+/** Annotations that record an apply (and the workloads' stamp of it), not a change of the object. */
+const APPLY_RECORDS = ['metacontroller.k8s.io/last-applied-configuration', 'kubectl.kubernetes.io/last-applied-configuration', SPEC_HASH_ANNOTATION];
 
 /** A child of a parent: owned by an Ironic, IronicDatabase or IronicImageCache (not pods, nor a CronJob's Jobs). */
 const isHooksChild = (object: KubeResource): boolean => (object.metadata.ownerReferences ?? []).some((r) => parentKindOf(r) !== undefined);

@@ -2,7 +2,7 @@
  * The shape of a desired child in a sync response, and how observed children are kept unchanged.
  */
 import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
-import { compact } from './meta.js';
+import { compact, contentHash } from './meta.js';
 import { isRecord } from './observed.js';
 
 /** A desired child: apiVersion, kind and metadata.name are always set. */
@@ -24,6 +24,33 @@ export const toChild = (object: Rendered): KubeChild => {
   const name = object.metadata?.name;
   if (name === undefined) throw new Error(`internal error: a rendered ${object.kind} has no metadata.name`);
   return { ...object, metadata: { ...object.metadata, name } };
+};
+
+/**
+ * A workload's stamp: a hash of the spec rendered for it, in the workload's own metadata (not its pods', so
+ * nothing rolls for it). Whether a change has reached the cluster is told by comparing the stamp of this
+ * render with the one the observed workload carries: two strings, whatever order the live object comes in.
+ */
+export const SPEC_HASH_ANNOTATION = 'ironic.metal3.io/spec-hash';
+
+/** A rendered workload with its stamp. */
+export const stamped = <
+  T extends {
+    readonly metadata?: { readonly name?: string | undefined; readonly annotations?: Readonly<Record<string, string>> | undefined };
+    readonly spec?: unknown;
+  },
+>(
+  workload: T,
+): T => ({
+  ...workload,
+  metadata: { ...workload.metadata, annotations: { ...workload.metadata?.annotations, [SPEC_HASH_ANNOTATION]: contentHash(workload.spec).slice(0, 16) } },
+});
+
+/** The stamp an object carries, if any. */
+export const stampOf = (object: { readonly metadata: Readonly<Record<string, unknown>> }): string | undefined => {
+  const annotations = object.metadata['annotations'];
+  const stamp = isRecord(annotations) ? annotations[SPEC_HASH_ANNOTATION] : undefined;
+  return typeof stamp === 'string' ? stamp : undefined;
 };
 
 /** Where Metacontroller's dynamic apply records what we returned last time. */

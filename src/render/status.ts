@@ -4,9 +4,7 @@
  */
 import type { KubeObject, ObjectMap } from '../api/shared/hook.js';
 import { READY_CONDITION, type Condition } from '../api/shared/common.js';
-import { LAST_APPLIED_ANNOTATION, type KubeChild } from './child.js';
-import { boundedMemo, keptIn, type Memo } from '../api/shared/memo.js';
-import { sameCanonicalJson } from './meta.js';
+import { stampOf, type KubeChild } from './child.js';
 import { LABELS } from './names.js';
 import { findObject, pathOf } from './observed.js';
 
@@ -195,63 +193,19 @@ export const previousTrueTime = (status: unknown, type: string): string | undefi
 /** Workloads whose change takes effect only once their controller rolls the pods. */
 const WORKLOAD_KINDS: ReadonlySet<string> = new Set(['Deployment', 'DaemonSet', 'StatefulSet']);
 
-/** The spec in a last-applied record (kept whole: `spec` may be absent), or undefined when the record is no JSON. */
-type AppliedRecord = { readonly spec: unknown } | undefined;
-
-const appliedSpecOf = (text: string): AppliedRecord => {
-  try {
-    return { spec: pathOf(JSON.parse(text) as unknown, 'spec') };
-  } catch {
-    return undefined;
-  }
-};
-
-/** A few workloads per parent, each with the record of its last apply; larger records are read every time. */
-const KEPT_RECORDS = 64;
-const MAX_KEPT_RECORD_LENGTH = 256 * 1024;
-
 /**
- * Last-applied records already parsed, by their text: a steady-state sync sees the same records every
- * time. The parsed specs are only ever compared, never handed out.
- */
-export const appliedSpecs: Memo<AppliedRecord> = boundedMemo(KEPT_RECORDS);
-
-/** The spec Metacontroller last applied to an observed child (its dynamic apply records the whole desired object). */
-const lastAppliedSpec = (object: KubeObject): AppliedRecord => {
-  const text = object.metadata.annotations?.[LAST_APPLIED_ANNOTATION];
-  if (text === undefined) return undefined;
-  return text.length <= MAX_KEPT_RECORD_LENGTH ? appliedSpecs.get(text, () => appliedSpecOf(text)) : appliedSpecOf(text);
-};
-
-/** Comparisons already made, by the rendered spec and then the applied one (both kept objects in a steady state). */
-const comparisons = new WeakMap<object, WeakMap<object, boolean>>();
-
-/**
- * Whether the applied spec is the rendered one. A kept render (keptRenders) and a kept last-applied record are
- * the same objects from one sync to the next, so the answer for the pair is kept with them.
- */
-const sameSpec = (applied: unknown, rendered: unknown): boolean => {
-  // Only a frozen render is known not to change after the answer is kept.
-  if (typeof applied !== 'object' || applied === null || typeof rendered !== 'object' || rendered === null || !Object.isFrozen(rendered))
-    return sameCanonicalJson(applied, rendered);
-  const answers = keptIn(comparisons, rendered, () => new WeakMap<object, boolean>());
-  return keptIn(answers, applied, () => sameCanonicalJson(applied, rendered));
-};
-
-/**
- * A ready parent is not ready while a workload this sync returns differs from the one Metacontroller applied
- * last: the observed workload is ready, but with the previous pod template, and the change (a new spec, a
- * rotated Secret) reaches its pods only after this response. Without the record of what was applied (a child
- * adopted, or server-side apply) there is nothing to compare and the readiness stands.
+ * A ready parent is not ready while a workload this sync returns carries another stamp than the observed one:
+ * the observed workload is ready, but with the previous spec, and the change (a new spec, a rotated Secret)
+ * reaches its pods only after this response. An observed workload without a stamp (adopted, or made before
+ * workloads were stamped) has nothing to compare, and the readiness stands.
  */
 export const readinessAfterApply = (readiness: Readiness, rendered: readonly KubeChild[], observed: ObjectMap | null | undefined): Readiness => {
   if (readiness.state !== 'ready') return readiness;
   for (const child of rendered) {
     if (!WORKLOAD_KINDS.has(child.kind)) continue;
     const live = findObject(observed, `${child.kind}.${child.apiVersion}`, child.metadata.namespace ?? '', child.metadata.name);
-    const applied = live === undefined ? undefined : lastAppliedSpec(live);
-    if (applied !== undefined && !sameSpec(applied.spec, child['spec']))
-      return progressing(`${child.kind} ${child.metadata.name} is being updated with the change`);
+    const applied = live === undefined ? undefined : stampOf(live);
+    if (applied !== undefined && applied !== stampOf(child)) return progressing(`${child.kind} ${child.metadata.name} is being updated with the change`);
   }
   return readiness;
 };

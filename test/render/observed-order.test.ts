@@ -15,7 +15,8 @@ import type { ParentKind } from '../../src/kinds/descriptor.js';
 import { canonicalJson } from '../../src/render/meta.js';
 import { sameSecretData } from '../../src/render/observed.js';
 import { readinessAfterApply, ready } from '../../src/render/status.js';
-import type { KubeChild } from '../../src/render/child.js';
+import { stamped, toChild, type KubeChild } from '../../src/render/child.js';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { FIXED_NOW, conditionsOf, fakeSecrets, ironic, syncRequest, testConfig, testServer, type Obj } from '../helpers/hooks.js';
 import { LAST_APPLIED, availableDeployment, observeAll } from '../helpers/k8s.js';
 import { scenariosOf } from '../fixtures/scenarios.js';
@@ -205,7 +206,7 @@ t.test('sameSecretData compares what the API server holds: bytes per key, whatev
   t.notOk(sameSecretData(secretWith({ stringData: { 'ca.crt': 'CA', 'clouds.yaml': 'changed' } }), observed), 'a value changed, as stringData');
 });
 
-t.test('readinessAfterApply reads the last-applied record and the live object whatever their key order', async (t) => {
+t.test('readinessAfterApply reads the stamps of the live objects whatever their key order', async (t) => {
   const fresh = { parent: ironic({ networking: provisioning }, { status: { installedVersion: '38.0' } }), children: {}, related: {} };
   const request = await settled(IRONIC, fresh, {});
   const answer = await syncOf(IRONIC, request, {});
@@ -216,7 +217,11 @@ t.test('readinessAfterApply reads the last-applied record and the live object wh
   t.same(readinessAfterApply(readiness, rendered, goOrder(observed) as ObjectMap), readiness, "in Go's order");
   fc.assert(fc.property(fc.nat(), (seed) => readinessAfterApply(readiness, rendered, shuffledKeys(observed, seed) as ObjectMap).state === 'ready'));
   // Not vacuous: a changed workload is still seen, in any order.
-  const changed = rendered.map((c) => (c.kind === 'Deployment' ? { ...c, spec: { ...(c['spec'] as Obj), minReadySeconds: 5 } } : c));
+  const changed = rendered.map((c) => {
+    if (c.kind !== 'Deployment') return c;
+    const deployment = c as unknown as IDeployment;
+    return toChild(stamped({ ...deployment, spec: { ...deployment.spec, selector: deployment.spec?.selector ?? {}, minReadySeconds: 5 } }));
+  });
   fc.assert(fc.property(fc.nat(), (seed) => readinessAfterApply(readiness, changed, shuffledKeys(observed, seed) as ObjectMap).state === 'progressing'));
 });
 

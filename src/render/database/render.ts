@@ -10,7 +10,7 @@ import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
-import { toChild, type KubeChild } from '../child.js';
+import { stamped, toChild, type KubeChild } from '../child.js';
 import { LABELS, databaseNames, labelValue, versionAnnotation } from '../names.js';
 import { base64, contentHash, databaseLabels, keptRenders, nodeSelection } from '../meta.js';
 import { connectionBudget } from '../../api/shared/constants.js';
@@ -201,7 +201,9 @@ const volumes = (input: DatabaseRenderInput): IVolume[] => [
   ...(input.tls !== undefined ? [{ name: 'tls', secret: { secretName: input.tls.secretName, defaultMode: 0o440 } }] : []),
 ];
 
-export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStatefulSet => {
+export const renderDatabaseStatefulSet = (input: DatabaseRenderInput): IStatefulSet => stamped(statefulSet(input));
+
+const statefulSet = (input: DatabaseRenderInput): IStatefulSet => {
   const names = databaseNames(input.name);
   const annotations = {
     [versionAnnotation('config')]: contentHash(mariadbConfig(input)),

@@ -6,7 +6,7 @@ import { GROUP_KEYS, type KubeObject } from '../../api/shared/hook.js';
 import type { IronicImageCacheModel } from '../../api/ironic-image-cache/model.js';
 import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/ironic-image-cache/schema.js';
 import { parseIronicImageCache } from '../../api/ironic-image-cache/parse.js';
-import { keepObservedChildren, type KubeChild } from '../child.js';
+import { keepObservedChildren, stampOf, type KubeChild } from '../child.js';
 import type { RenderConfig } from '../config.js';
 import { imageCacheNames, type ImageCacheNames } from '../names.js';
 import { conflictMessage, objectsInTheWay, type Wanted } from '../ownership.js';
@@ -18,7 +18,7 @@ import { combineReadiness, progressing, serviceReadiness, statefulSetReadiness, 
 import { finalizeUsed, syncUsed, type UsedKind, type UsedSyncResult } from '../used-by.js';
 import { observedClaimTemplates } from '../volume-claim.js';
 import type { CacheRenderInput, CacheTLS } from './input.js';
-import { TEMPLATE_ANNOTATION, renderCache } from './render.js';
+import { renderCache } from './render.js';
 import { computeCacheStatus, type CacheOutcome } from './status.js';
 
 /** A sync's answer before it is put on the wire. */
@@ -52,13 +52,13 @@ export const prepareCache = (view: ParentView): PreparedCache => {
 };
 
 /**
- * Readiness of the StatefulSet, saying where to look while the downloads run. A StatefulSet whose template
- * hash is not the one rendered now has not been given the current spec yet (the first sync after a change
- * sees the StatefulSet of the previous spec): it is progressing, whatever its status says.
+ * Readiness of the StatefulSet, saying where to look while the downloads run. A StatefulSet whose stamp is
+ * not the one rendered now has not been given the current spec yet (the first sync after a change sees the
+ * StatefulSet of the previous spec): it is progressing, whatever its status says.
  */
-const workloadReadiness = (set: KubeObject | undefined, templateHash: string): Readiness => {
+const workloadReadiness = (set: KubeObject | undefined, stamp: string | undefined): Readiness => {
   if (set === undefined) return progressing('the image cache stateful set is being created');
-  if (set.metadata.annotations?.[TEMPLATE_ANNOTATION] !== templateHash) return progressing(`stateful set ${set.metadata.name} is being given the current spec`);
+  if (stampOf(set) !== stamp) return progressing(`stateful set ${set.metadata.name} is being given the current spec`);
   const readiness = statefulSetReadiness(set);
   return readiness.state === 'progressing'
     ? progressing(`${readiness.message}: the downloads run first (kubectl logs ${set.metadata.name}-0 --all-containers shows their progress and any error)`)
@@ -81,9 +81,13 @@ const planCache = (view: ParentView, prepared: PreparedCache, config: RenderConf
     ...(policy !== undefined && { observedPodManagementPolicy: policy }),
     config,
   };
-  const { children, templateHash } = renderCache(input);
+  const children = renderCache(input);
+  const rendered = children.find((c) => c.kind === 'StatefulSet');
   const readiness = combineReadiness(
-    [workloadReadiness(observedSet, templateHash), serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, names.service))],
+    [
+      workloadReadiness(observedSet, rendered !== undefined ? stampOf(rendered) : undefined),
+      serviceReadiness(findObject(view.children, GROUP_KEYS.service, view.namespace, names.service)),
+    ],
     'all resources are available',
   );
   return { outcome: { kind: 'rendered', readiness, input }, children };

@@ -36,7 +36,7 @@ import type { CacheArchitectureModel } from '../../api/ironic-image-cache/model.
 import { DEFAULT_VERSION, IRONIC_IMAGE_REPOSITORY, imageTagFor } from '../../api/shared/version.js';
 import { defaultImage } from '../config.js';
 import { IPA_DOWNLOADER_IMAGE } from '../shared/ipa-download.js';
-import { toChild, type KubeChild } from '../child.js';
+import { stamped, toChild, type KubeChild } from '../child.js';
 import { contentHash, imageCacheLabels, keptRenders, nodeSelection } from '../meta.js';
 import { LABELS, imageCacheNames, labelValue, versionAnnotation } from '../names.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
@@ -346,12 +346,6 @@ const volumes = (input: CacheRenderInput): IVolume[] => [
   ...(input.tls !== undefined ? [{ name: VOLUMES.tls, secret: { secretName: input.tls.secretName, defaultMode: 0o440 } }] : []),
 ];
 
-/**
- * The annotation of the StatefulSet with a hash of its pod template: until the observed StatefulSet carries
- * the hash of what this sync renders, it has not been given the current spec yet, whatever its status says.
- */
-export const TEMPLATE_ANNOTATION = versionAnnotation('template');
-
 type PodTemplate = NonNullable<IStatefulSet['spec']>['template'];
 
 const podTemplate = (input: CacheRenderInput): PodTemplate => {
@@ -377,20 +371,13 @@ const podTemplate = (input: CacheRenderInput): PodTemplate => {
   };
 };
 
-/** The pod template this input renders and its hash (the value of TEMPLATE_ANNOTATION), hashed once. */
-type HashedTemplate = { readonly template: PodTemplate; readonly hash: string };
-
-const hashedTemplate = (input: CacheRenderInput): HashedTemplate => {
-  const template = podTemplate(input);
-  return { template, hash: contentHash(template) };
-};
-
-const statefulSet = (input: CacheRenderInput, { template, hash }: HashedTemplate): IStatefulSet => {
+/** The StatefulSet, stamped (its stamp tells the plan whether the observed one has been given this spec). */
+const statefulSet = (input: CacheRenderInput): IStatefulSet => {
   const names = imageCacheNames(input.name);
-  return {
+  return stamped({
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
-    metadata: { name: names.statefulSet, namespace: input.namespace, labels: imageCacheLabels(input.name), annotations: { [TEMPLATE_ANNOTATION]: hash } },
+    metadata: { name: names.statefulSet, namespace: input.namespace, labels: imageCacheLabels(input.name) },
     spec: {
       replicas: 1,
       serviceName: names.service,
@@ -398,9 +385,9 @@ const statefulSet = (input: CacheRenderInput, { template, hash }: HashedTemplate
       selector: { matchLabels: selector(input) },
       // Everything on the claim can be downloaded again: it goes with the cache.
       ...claimFields(input, { volume: VOLUMES.images, labels: imageCacheLabels(input.name), whenDeleted: 'Delete' }),
-      template,
+      template: podTemplate(input),
     },
-  };
+  });
 };
 
 export const renderCacheService = (input: CacheRenderInput): IService => {
@@ -413,17 +400,11 @@ export const renderCacheService = (input: CacheRenderInput): IService => {
   };
 };
 
-export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => statefulSet(input, hashedTemplate(input));
+export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => statefulSet(input);
 
-/**
- * Every child of an IronicImageCache, in a fixed order, and the hash of the pod template they carry; kept
- * (keptRenders): equal inputs get the same frozen answer.
- */
-export const renderCache: (input: CacheRenderInput) => { readonly children: KubeChild[]; readonly templateHash: string } = keptRenders(
-  (input: CacheRenderInput) => {
-    const template = hashedTemplate(input);
-    return { children: [renderCacheConfig(input), statefulSet(input, template), renderCacheService(input)].map(toChild), templateHash: template.hash };
-  },
+/** Every child of an IronicImageCache, in a fixed order; kept (keptRenders): equal inputs get the same frozen answer. */
+export const renderCache: (input: CacheRenderInput) => KubeChild[] = keptRenders((input: CacheRenderInput) =>
+  [renderCacheConfig(input), statefulSet(input), renderCacheService(input)].map(toChild),
 );
 
 /** Where the kernel and initramfs of each architecture are served, the default architecture first. */

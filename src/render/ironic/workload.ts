@@ -5,6 +5,7 @@
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
+import { stamped } from '../child.js';
 import { childLabels, selectorLabels } from './facts.js';
 import { featuresOf, type IronicFeature } from './feature.js';
 import type { IronicRenderInput } from './input.js';
@@ -41,5 +42,7 @@ const renderIronicDaemonSet = (input: IronicRenderInput, template: IPodTemplateS
 export const renderIronicWorkload = (input: IronicRenderInput, features: readonly IronicFeature[]): IDeployment | IDaemonSet => {
   const template = buildPodTemplate(input, features);
   const annotations = featuresOf(features, input.model).reduce<Record<string, string>>((all, f) => ({ ...all, ...f.workloadAnnotations?.(input) }), {});
-  return input.model.highAvailability ? renderIronicDaemonSet(input, template, annotations) : renderIronicDeployment(input, template, annotations);
+  return input.model.highAvailability
+    ? stamped(renderIronicDaemonSet(input, template, annotations))
+    : stamped(renderIronicDeployment(input, template, annotations));
 };
