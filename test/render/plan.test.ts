@@ -17,6 +17,7 @@ import {
   secretsNotObservedYet,
   type Prepared,
 } from '../../src/render/ironic/plan.js';
+import { IRONIC_FEATURES } from '../../src/render/ironic/feature-list.js';
 import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
 import { TLS_SECRET, readyImageCache, related, secret } from '../fixtures/ironic-scenarios.js';
 
@@ -194,7 +195,7 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
     { scenario: 'a young workload using a Secret that is not ours', v: view({}, { children: workloadUsing('someone-elses', '2025-12-31T23:59:30Z') }) },
   ];
   for (const c of cases) {
-    const prepared = prepareIronic(c.v);
+    const prepared = prepareIronic(c.v, {}, IRONIC_FEATURES);
     t.equal(prepared.kind, c.reason === undefined ? 'render' : 'keep', c.scenario);
     t.equal(reasonOf(prepared), c.reason, `${c.scenario}: reason`);
     if (prepared.kind === 'keep') t.equal(prepared.result.resyncAfterSeconds, c.resync, `${c.scenario}: resync`);
@@ -203,7 +204,7 @@ t.test('prepareIronic: when a sync keeps every observed child, and why', async (
 
 t.test('a kept sync returns exactly the observed children', async (t) => {
   const observed = object('v1', 'Service', names.service, { spec: { ports: [{ port: 80 }] } });
-  const prepared = prepareIronic(view({ networking: { apiPort: 'x' } }, { children: group('Service.v1', observed) }));
+  const prepared = prepareIronic(view({ networking: { apiPort: 'x' } }, { children: group('Service.v1', observed) }), {}, IRONIC_FEATURES);
   t.equal(prepared.kind, 'keep');
   if (prepared.kind === 'keep')
     t.same(prepared.result.children, [
@@ -303,7 +304,7 @@ t.test('finishIronic: the workload kind switch and the upgrade steps', async (t)
       status: c.status,
       related: related(secret('db-creds', { username: 'u', password: 'p' })),
     });
-    const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
+    const result = finishIronic(v, rendered(prepareIronic(v, {}, IRONIC_FEATURES)), { credentials }, testConfig().render);
     const kinds = kindsOf(result.children);
     for (const k of c.expectKinds) t.ok(kinds.includes(k), `${c.scenario}: ${k} is a child (${kinds.join(', ')})`);
     for (const k of c.absentKinds ?? []) t.notOk(kinds.includes(k), `${c.scenario}: ${k} is not a child`);
@@ -343,7 +344,7 @@ t.test('CA Secrets are kept until the DaemonSet rolled out on the current one', 
 });
 
 t.test('secretsNotObservedYet only waits for our own Secrets of a young workload', async (t) => {
-  t.equal(secretsNotObservedYet(view({}), names), false, 'no workload, nothing to wait for');
+  t.equal(secretsNotObservedYet(view({}), names, IRONIC_FEATURES), false, 'no workload, nothing to wait for');
 });
 
 t.test('an object holding one of our names without belonging to us keeps everything and says what to do', async (t) => {
@@ -395,7 +396,7 @@ t.test('an object holding one of our names without belonging to us keeps everyth
     },
   ];
   for (const c of cases) {
-    const prepared = prepareIronic(view(c.spec, { related: c.related, ...(c.children && { children: c.children }) }));
+    const prepared = prepareIronic(view(c.spec, { related: c.related, ...(c.children && { children: c.children }) }), {}, IRONIC_FEATURES);
     if (c.message === undefined) {
       t.equal(prepared.kind, 'render', c.scenario);
       continue;
@@ -510,7 +511,7 @@ t.test('retiring the other workload kind: scale down, wait for the pods and thei
       now: c.now,
       related: related(secret('db-creds', { username: 'u', password: 'p' })),
     });
-    const result = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
+    const result = finishIronic(v, rendered(prepareIronic(v, {}, IRONIC_FEATURES)), { credentials }, testConfig().render);
     const workloads = result.children.filter((k) => k.kind === 'Deployment' || k.kind === 'DaemonSet');
     t.same(
       workloads.map((w) => w.kind),
@@ -582,7 +583,9 @@ t.test('the credentials rule: ours without a name or under our own name unless t
     },
   ];
   for (const c of cases) {
-    const prepared = rendered(prepareIronic(view(c.spec, { ...(c.children && { children: c.children }), ...(c.related && { related: c.related }) })));
+    const prepared = rendered(
+      prepareIronic(view(c.spec, { ...(c.children && { children: c.children }), ...(c.related && { related: c.related }) }), {}, IRONIC_FEATURES),
+    );
     const plan = prepared.credentials;
     t.same(
       { kind: plan.kind, secretName: plan.secretName, ...(plan.kind === 'generated' && { observed: plan.observed !== undefined }) },
@@ -594,19 +597,23 @@ t.test('the credentials rule: ours without a name or under our own name unless t
 
 t.test('the clouds hand-off is replaced (left out once) when its content must change, kept when it is the same', async (t) => {
   const v = view({});
-  const first = finishIronic(v, rendered(prepareIronic(v)), { credentials }, testConfig().render);
+  const first = finishIronic(v, rendered(prepareIronic(v, {}, IRONIC_FEATURES)), { credentials }, testConfig().render);
   const clouds = first.children.find((c) => c.metadata.name === names.clouds);
   t.ok(clouds, 'rendered');
   const observedSame = group('Secret.v1', { ...object('v1', 'Secret', names.clouds), data: clouds?.['data'] });
   const same = view({}, { children: observedSame });
   t.ok(
-    finishIronic(same, rendered(prepareIronic(same)), { credentials }, testConfig().render).children.some((c) => c.metadata.name === names.clouds),
+    finishIronic(same, rendered(prepareIronic(same, {}, IRONIC_FEATURES)), { credentials }, testConfig().render).children.some(
+      (c) => c.metadata.name === names.clouds,
+    ),
     'same content: kept',
   );
   const observedOld = group('Secret.v1', { ...object('v1', 'Secret', names.clouds), data: { 'clouds.yaml': 'b2xk' } });
   const changed = view({}, { children: observedOld });
   t.notOk(
-    finishIronic(changed, rendered(prepareIronic(changed)), { credentials }, testConfig().render).children.some((c) => c.metadata.name === names.clouds),
+    finishIronic(changed, rendered(prepareIronic(changed, {}, IRONIC_FEATURES)), { credentials }, testConfig().render).children.some(
+      (c) => c.metadata.name === names.clouds,
+    ),
     'changed content: left out, so deleted and created anew',
   );
 });

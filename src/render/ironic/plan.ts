@@ -33,7 +33,6 @@ import { resolveImageCache, workloadUsesImages, type ImageCacheResult } from './
 import { isOwnSecret, isTakenSecret, renderDecision, secretReads, wantedIronicChildren, type ChildrenDecision } from './children.js';
 import { MAX_LISTED_IPV6_ADDRESSES, unlistedIPv6Ranges } from './common-env.js';
 import { featuresOf, type IronicFeature } from './feature.js';
-import { IRONIC_FEATURES } from './feature-list.js';
 import { retireWorkload } from './retire.js';
 import type { ApiCredentials, GeneratedTLS, IronicReferences, IronicRenderInput, RpcCAReference } from './input.js';
 import { resolveIronicReferences, userCredentialsProblems } from './references.js';
@@ -142,7 +141,7 @@ const secretNamesOf = (workload: KubeObject): string[] => {
  * that the next sync reverts, so the sync waits instead (for a young workload only: after that, the Secret
  * was deleted).
  */
-export const secretsNotObservedYet = (view: ParentView, names: IronicNames, features: readonly IronicFeature[] = IRONIC_FEATURES): boolean => {
+export const secretsNotObservedYet = (view: ParentView, names: IronicNames, features: readonly IronicFeature[]): boolean => {
   const [workload] = observedWorkloads(view, names);
   if (workload === undefined) return false;
   const observed = new Set(objectsOf(view.children, GROUP_KEYS.secret).map((s) => s.metadata.name));
@@ -249,11 +248,7 @@ const keptCacheImages = (result: ImageCacheResult, view: ParentView, names: Iron
  * references and database resolve, and Metacontroller's Secret cache has caught up. Otherwise the result
  * keeps every observed child.
  */
-export const prepareIronic = (
-  view: ParentView,
-  config: Pick<RenderConfig, 'certManager'> = {},
-  features: readonly IronicFeature[] = IRONIC_FEATURES,
-): Prepared => {
+export const prepareIronic = (view: ParentView, config: Pick<RenderConfig, 'certManager'>, features: readonly IronicFeature[]): Prepared => {
   const parsed = parseIronic(view.spec);
   if (!parsed.ok) return { kind: 'keep', result: keepIronic(view, { kind: 'invalidSpec', message: describeProblems(parsed.problems) }) };
   const { model } = parsed;
