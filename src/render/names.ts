@@ -108,8 +108,6 @@ export type ContentNames = { readonly name: (contentHash: string) => string; rea
 /** The names of an Ironic's children. */
 export type IronicNames = {
   readonly workload: string;
-  /** The PodDisruptionBudget of the HA DaemonSet's pods. */
-  readonly disruptionBudget: string;
   readonly service: string;
   readonly apiCredentials: string;
   readonly htpasswd: (contentHash: string) => string;
@@ -120,17 +118,12 @@ export type IronicNames = {
   readonly tlsCAPrefix: string;
   /** The ConfigMap with the CA bundle clients trust (generated certificates). */
   readonly caBundle: string;
-  /** The cert-manager Certificate (spec.tls.issuerRef) and the Secret cert-manager fills. */
-  readonly certificate: string;
+  /** The Secret cert-manager fills for the Certificate of spec.tls.issuerRef. */
   readonly certificateSecret: string;
   /** A feature's own content-named Secrets, by the suffix it gives them (`-<what>`). */
   readonly contentNamed: (suffix: string) => ContentNames;
   /** A feature's own child named by the parent's name, `<name><suffix>` (shortened to fit, as every name here). */
   readonly featureObject: (suffix: string) => string;
-  readonly ingress: string;
-  readonly ingressTLS: string;
-  readonly clouds: string;
-  readonly serviceMonitor: string;
   readonly networking: string;
   readonly networkingService: string;
   readonly switchConfig: string;
@@ -142,7 +135,6 @@ export type IronicNames = {
 
 const workOutIronicNames = (name: string): IronicNames => ({
   workload: objectName(name, '-service'),
-  disruptionBudget: objectName(name, '-service'),
   service: dnsLabel(name),
   apiCredentials: objectName(name, '-api-credentials'),
   /**
@@ -160,17 +152,12 @@ const workOutIronicNames = (name: string): IronicNames => ({
   tlsCA: (contentHash: string): string => `${contentBase(name, '-tls-ca')}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`,
   tlsCAPrefix: contentBase(name, '-tls-ca'),
   caBundle: objectName(name, '-ca'),
-  certificate: objectName(name),
   certificateSecret: objectName(name, '-serving-tls'),
   featureObject: (suffix: string): string => objectName(name, suffix),
   contentNamed: (suffix: string): ContentNames => {
     const prefix = contentBase(name, suffix);
     return { name: (contentHash: string): string => `${prefix}${contentHash.slice(0, CONTENT_HASH_LENGTH)}`, prefix };
   },
-  ingress: objectName(name),
-  ingressTLS: objectName(name, '-ingress-tls'),
-  clouds: objectName(name, '-clouds'),
-  serviceMonitor: objectName(name, '-metrics'),
   networking: objectName(name, '-networking'),
   networkingService: dnsLabel(name, '-networking-service'),
   switchConfig: objectName(name, '-switch-config'),

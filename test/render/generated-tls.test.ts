@@ -16,6 +16,8 @@ import { issueFromEnvironment } from '../../src/cli/issue-rpc-cert.js';
 import { generateRpcCA } from '../../src/crypto/rpc-ca.js';
 import { certificateSubjects } from '../../src/render/ironic/subjects.js';
 import { ironicNames } from '../../src/render/names.js';
+import { ingressTLSName } from '../../src/render/ironic/features/api-service.js';
+import { cloudsName } from '../../src/render/ironic/features/client-handoff.js';
 import { parseIronic } from '../../src/api/ironic/parse.js';
 import type { IronicRenderInput } from '../../src/render/ironic/input.js';
 import { childOf, containerOf, envOf, podOf, podSpecOf, syncFor, type Container } from '../helpers/render.js';
@@ -213,8 +215,8 @@ t.test('certificateName cannot be any Secret name a feature of the Ironic render
     names.apiCredentials,
     `${names.htpasswdPrefix}0123456789`,
     names.certificateSecret,
-    names.ingressTLS,
-    names.clouds,
+    ingressTLSName(names),
+    cloudsName(names),
     names.switchConfig,
     names.switchCredentials,
     `${names.rpcCAPrefix}0123456789`,

@@ -1,5 +1,8 @@
 import t from 'tap';
 import fc from 'fast-check';
+import { ingressName } from '../../src/render/ironic/features/api-service.js';
+import { cloudsName } from '../../src/render/ironic/features/client-handoff.js';
+import { serviceMonitorName } from '../../src/render/ironic/features/exporter.js';
 import {
   dnsLabel,
   ironicNames,
@@ -43,7 +46,7 @@ t.test('child names and label values stay within Kubernetes limits for any valid
           n.workload.length <= 253 &&
           SUBDOMAIN.test(n.workload) &&
           n.upgradeJob('pre', '37.0', '38.0').length <= 63 &&
-          [n.apiCredentials, n.clouds, n.switchConfig, n.switchCredentials, n.networking, n.ingress, n.serviceMonitor].every(
+          [n.apiCredentials, cloudsName(n), n.switchConfig, n.switchCredentials, n.networking, ingressName(n), serviceMonitorName(n)].every(
             (o) => o.length <= 253 && SUBDOMAIN.test(o),
           ) &&
           DNS_LABEL.test(n.networkingService) &&

@@ -18,6 +18,7 @@ import {
   type Prepared,
 } from '../../src/render/ironic/plan.js';
 import { IRONIC_FEATURES } from '../../src/render/ironic/feature-list.js';
+import { cloudsName } from '../../src/render/ironic/features/client-handoff.js';
 import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
 import { TLS_SECRET, readyImageCache, related, secret } from '../fixtures/ironic-scenarios.js';
 
@@ -377,7 +378,7 @@ t.test('an object holding one of our names without belonging to us keeps everyth
       scenario: 'an HA Ironic: a PodDisruptionBudget of someone else holds the name of its budget',
       spec: { highAvailability: true, database: { host: 'h', name: 'n', credentialsName: 'db-creds' } },
       related: {
-        ...group('PodDisruptionBudget.policy/v1', object('policy/v1', 'PodDisruptionBudget', names.disruptionBudget)),
+        ...group('PodDisruptionBudget.policy/v1', object('policy/v1', 'PodDisruptionBudget', names.workload)),
         ...(related(secret('db-creds', { username: 'u', password: 'p' })) as Objects),
       },
       message: /PodDisruptionBudget metal3\/ironic-service already exists .*: delete it/,
@@ -385,7 +386,7 @@ t.test('an object holding one of our names without belonging to us keeps everyth
     {
       scenario: 'without HA there is no budget, so that name is free',
       spec: {},
-      related: group('PodDisruptionBudget.policy/v1', object('policy/v1', 'PodDisruptionBudget', names.disruptionBudget)),
+      related: group('PodDisruptionBudget.policy/v1', object('policy/v1', 'PodDisruptionBudget', names.workload)),
     },
     { scenario: 'our own child, seen in related before children (cache lag)', spec: {}, related: group('Secret.v1', ours) },
     { scenario: 'our own child, observed', spec: {}, related: group('Secret.v1', preCreated), children: group('Secret.v1', preCreated) },
@@ -598,21 +599,21 @@ t.test('the credentials rule: ours without a name or under our own name unless t
 t.test('the clouds hand-off is replaced (left out once) when its content must change, kept when it is the same', async (t) => {
   const v = view({});
   const first = finishIronic(v, rendered(prepareIronic(v, {}, IRONIC_FEATURES)), { credentials }, testConfig().render);
-  const clouds = first.children.find((c) => c.metadata.name === names.clouds);
+  const clouds = first.children.find((c) => c.metadata.name === cloudsName(names));
   t.ok(clouds, 'rendered');
-  const observedSame = group('Secret.v1', { ...object('v1', 'Secret', names.clouds), data: clouds?.['data'] });
+  const observedSame = group('Secret.v1', { ...object('v1', 'Secret', cloudsName(names)), data: clouds?.['data'] });
   const same = view({}, { children: observedSame });
   t.ok(
     finishIronic(same, rendered(prepareIronic(same, {}, IRONIC_FEATURES)), { credentials }, testConfig().render).children.some(
-      (c) => c.metadata.name === names.clouds,
+      (c) => c.metadata.name === cloudsName(names),
     ),
     'same content: kept',
   );
-  const observedOld = group('Secret.v1', { ...object('v1', 'Secret', names.clouds), data: { 'clouds.yaml': 'b2xk' } });
+  const observedOld = group('Secret.v1', { ...object('v1', 'Secret', cloudsName(names)), data: { 'clouds.yaml': 'b2xk' } });
   const changed = view({}, { children: observedOld });
   t.notOk(
     finishIronic(changed, rendered(prepareIronic(changed, {}, IRONIC_FEATURES)), { credentials }, testConfig().render).children.some(
-      (c) => c.metadata.name === names.clouds,
+      (c) => c.metadata.name === cloudsName(names),
     ),
     'changed content: left out, so deleted and created anew',
   );

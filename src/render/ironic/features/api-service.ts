@@ -10,6 +10,12 @@ import { GROUP_KEYS } from '../../../api/shared/hook.js';
 import type { IronicFeature } from '../feature.js';
 import type { IronicRenderInput } from '../input.js';
 import { PORT_NAMES, childLabels, selectorLabels } from '../facts.js';
+import type { IronicNames } from '../../names.js';
+
+/** The Ingress, named like the parent. */
+export const ingressName = (names: IronicNames): string => names.featureObject('');
+/** The Secret of the Ingress's certificate, which the user or an ingress controller fills. */
+export const ingressTLSName = (names: IronicNames): string => names.featureObject('-ingress-tls');
 
 /** The image server port the Service and Ingress expose: TLS unless virtual media TLS is off. */
 export const imageServerPortName = (input: IronicRenderInput): string => (input.model.tls.virtualMedia ? PORT_NAMES.imageServerTLS : PORT_NAMES.imageServer);
@@ -71,14 +77,14 @@ export const renderIronicIngress = (input: IronicRenderInput): IIngress | undefi
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
     metadata: {
-      name: names.ingress,
+      name: ingressName(names),
       namespace: input.namespace,
       labels: childLabels(input),
       ...(Object.keys(annotations).length > 0 && { annotations }),
     },
     spec: {
       ...(ingress.className !== undefined && { ingressClassName: ingress.className }),
-      ...(host !== undefined && { tls: [{ hosts: [host], secretName: names.ingressTLS }] }),
+      ...(host !== undefined && { tls: [{ hosts: [host], secretName: ingressTLSName(names) }] }),
       rules: [
         {
           ...(host !== undefined && { host }),
@@ -96,9 +102,9 @@ export const API_SERVICE: IronicFeature = {
   applies: () => true,
   children: (input) => [renderIronicService(input), renderIronicIngress(input)],
   // The Ingress's certificate is the user's or an ingress controller's to fill.
-  takesSecret: (names, secret) => secret === names.ingressTLS,
+  takesSecret: (names, secret) => secret === ingressTLSName(names),
   wanted: (model, names) => [
     { group: GROUP_KEYS.service, name: names.service },
-    ...(model.networking.ingress !== undefined ? [{ group: GROUP_KEYS.ingress, name: names.ingress }] : []),
+    ...(model.networking.ingress !== undefined ? [{ group: GROUP_KEYS.ingress, name: ingressName(names) }] : []),
   ],
 };

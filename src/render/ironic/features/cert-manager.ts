@@ -10,7 +10,7 @@
  */
 import { canonicalIP } from '../../../api/shared/net.js';
 import { SECRET_REFERENCE } from '../../../api/shared/references.js';
-import { LABELS } from '../../names.js';
+import { LABELS, type IronicNames } from '../../names.js';
 import { ironicSecretLabels } from '../../meta.js';
 import { LEAF_RENEW_AFTER_DAYS, LEAF_VALIDITY_DAYS } from '../../../crypto/renewal.js';
 import type { FeatureWait, IronicFeature, ObservedChild } from '../feature.js';
@@ -20,6 +20,9 @@ import { findCondition } from '../../status.js';
 import { pathOf, textOf } from '../../observed.js';
 import { certificateSubjects, networkingServiceDNSNames, type CertificateSubjects } from '../subjects.js';
 import type { IronicRenderInput } from '../input.js';
+
+/** The cert-manager Certificate, named like the parent. */
+export const certificateName = (names: IronicNames): string => names.featureObject('');
 
 /** A cert-manager Certificate, as far as we write it (cert-manager.io/v1, checked against its CRD in the tests). */
 export type CertManagerCertificate = {
@@ -73,7 +76,7 @@ export const renderCertificate = (input: IronicRenderInput): CertManagerCertific
   return {
     apiVersion: 'cert-manager.io/v1',
     kind: 'Certificate',
-    metadata: { name: input.names.certificate, namespace: input.namespace, labels },
+    metadata: { name: certificateName(input.names), namespace: input.namespace, labels },
     spec: {
       secretName: input.names.certificateSecret,
       // The Secret carries our labels, so it is found as this Ironic's (it is not our child: cert-manager owns it).
@@ -100,10 +103,10 @@ const ISSUING_RESYNC_SECONDS = 30;
 const waitForIssuer = (input: IronicRenderInput, observed: ObservedChild): FeatureWait | undefined => {
   if (input.references.tls !== undefined && !issuedForOtherNames(input)) return undefined;
   const { names, namespace } = input;
-  const why = textOf(findCondition(pathOf(observed(GROUP_KEYS.certificate, names.certificate), 'status'), READY_CONDITION)?.message);
+  const why = textOf(findCondition(pathOf(observed(GROUP_KEYS.certificate, certificateName(names)), 'status'), READY_CONDITION)?.message);
   const certificate = renderCertificate(input);
   return {
-    message: `waiting for cert-manager to issue the certificate into Secret ${namespace}/${names.certificateSecret} (Certificate ${names.certificate}${why !== undefined ? `: ${why}` : ''})`,
+    message: `waiting for cert-manager to issue the certificate into Secret ${namespace}/${names.certificateSecret} (Certificate ${certificateName(names)}${why !== undefined ? `: ${why}` : ''})`,
     kinds: ['Certificate'],
     children: certificate !== undefined ? [certificate] : [],
     resyncAfterSeconds: ISSUING_RESYNC_SECONDS,

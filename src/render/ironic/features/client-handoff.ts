@@ -10,10 +10,13 @@ import { GROUP_KEYS } from '../../../api/shared/hook.js';
 import { boundedMemo, type Memo } from '../../../api/shared/memo.js';
 import type { ClientAccess } from '../../../api/ironic/schema.js';
 import { base64, ironicSecretLabels } from '../../meta.js';
-import { LABELS } from '../../names.js';
+import { LABELS, type IronicNames } from '../../names.js';
 import type { IronicFeature } from '../feature.js';
 import type { IronicRenderInput } from '../input.js';
 import { bracketIPv6 } from '../facts.js';
+
+/** The Secret with clouds.yaml for clients (the hand-off). */
+export const cloudsName = (names: IronicNames): string => names.featureObject('-clouds');
 
 /** Where the clouds Secret is meant to be mounted, and so where clouds.yaml finds the CA. */
 export const CLOUDS_MOUNT = '/etc/openstack';
@@ -58,7 +61,7 @@ export const clientAccess = (input: IronicRenderInput): ClientAccess => {
     credentialsName: input.credentials.secretName,
     ...(tls && { caCertificate: { kind: 'Secret' as const, name: tls.name, key: tls.hasCA ? 'ca.crt' : 'tls.crt' } }),
     ...(input.generatedTLS && { caCertificate: { kind: 'ConfigMap' as const, name: input.names.caBundle, key: 'ca.crt' } }),
-    cloudsSecretName: input.names.clouds,
+    cloudsSecretName: cloudsName(input.names),
   };
 };
 
@@ -109,7 +112,7 @@ export const cloudsYaml = (input: IronicRenderInput): string => {
 export const renderCloudsSecret = (input: IronicRenderInput): ISecret => ({
   apiVersion: 'v1',
   kind: 'Secret',
-  metadata: { name: input.names.clouds, namespace: input.namespace, labels: { ...ironicSecretLabels(input.name), [LABELS.component]: CLOUDS_COMPONENT } },
+  metadata: { name: cloudsName(input.names), namespace: input.namespace, labels: { ...ironicSecretLabels(input.name), [LABELS.component]: CLOUDS_COMPONENT } },
   type: 'Opaque',
   data: { 'clouds.yaml': base64(cloudsYaml(input)), ...optionalCA(caData(input)) },
 });
@@ -141,11 +144,11 @@ export const CLIENT_HANDOFF: IronicFeature = {
   applies: () => true,
   children: (input) => [renderCloudsSecret(input), renderPublishedCASecret(input)],
   wanted: (model, names) => [
-    { group: GROUP_KEYS.secret, name: names.clouds },
+    { group: GROUP_KEYS.secret, name: cloudsName(names) },
     ...(model.tls.trustSecretName !== undefined ? [{ group: GROUP_KEYS.secret, name: model.tls.trustSecretName }] : []),
   ],
   // Secrets are applied OnDelete: one whose content changes is left out for one sync (deleted), then created anew.
-  ownsSecret: (names, secret) => secret === names.clouds,
-  replacedOnChange: (model, names) => [names.clouds, ...(model.tls.trustSecretName !== undefined ? [model.tls.trustSecretName] : [])],
+  ownsSecret: (names, secret) => secret === cloudsName(names),
+  replacedOnChange: (model, names) => [cloudsName(names), ...(model.tls.trustSecretName !== undefined ? [model.tls.trustSecretName] : [])],
   access: clientAccess,
 };

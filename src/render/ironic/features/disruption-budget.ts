@@ -13,7 +13,7 @@ import type { IronicRenderInput } from '../input.js';
 export const renderDisruptionBudget = (input: IronicRenderInput): IPodDisruptionBudget => ({
   apiVersion: 'policy/v1',
   kind: 'PodDisruptionBudget',
-  metadata: { name: input.names.disruptionBudget, namespace: input.namespace, labels: childLabels(input) },
+  metadata: { name: input.names.workload, namespace: input.namespace, labels: childLabels(input) },
   spec: {
     maxUnavailable: 1,
     selector: { matchLabels: selectorLabels(input) },
@@ -27,5 +27,5 @@ export const DISRUPTION_BUDGET: IronicFeature = {
   name: 'disruption-budget',
   applies: (model) => model.highAvailability,
   children: (input) => [renderDisruptionBudget(input)],
-  wanted: (_model, names) => [{ group: GROUP_KEYS.podDisruptionBudget, name: names.disruptionBudget }],
+  wanted: (_model, names) => [{ group: GROUP_KEYS.podDisruptionBudget, name: names.workload }],
 };

@@ -6,7 +6,7 @@
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ExporterModel } from '../../../api/ironic/model.js';
-import { LABELS, labelValue } from '../../names.js';
+import { LABELS, labelValue, type IronicNames } from '../../names.js';
 import type { KubeChild } from '../../child.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../../security.js';
 import { PORT_NAMES, bracketIPv6, childLabels, env, resourcesOf } from '../facts.js';
@@ -15,13 +15,16 @@ import type { IronicRenderInput } from '../input.js';
 import { exporterProbe } from '../probes.js';
 import { scratchMounts, sharedMount } from '../volumes.js';
 
+/** The ServiceMonitor of the exporter. */
+export const serviceMonitorName = (names: IronicNames): string => names.featureObject('-metrics');
+
 export const renderServiceMonitor = (input: IronicRenderInput): KubeChild | undefined => {
   const exporter = input.model.exporter;
   if (input.config.serviceMonitors !== true || exporter?.serviceMonitor !== true) return undefined;
   return {
     apiVersion: 'monitoring.coreos.com/v1',
     kind: 'ServiceMonitor',
-    metadata: { name: input.names.serviceMonitor, namespace: input.namespace, labels: childLabels(input) },
+    metadata: { name: serviceMonitorName(input.names), namespace: input.namespace, labels: childLabels(input) },
     spec: {
       selector: { matchLabels: { [LABELS.ironic]: labelValue(input.name) } },
       endpoints: [{ port: PORT_NAMES.metrics, path: '/metrics', interval: `${exporter.sensorCollectionInterval}s` }],

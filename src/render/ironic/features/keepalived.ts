@@ -88,7 +88,7 @@ const VRRP_FORBIDDEN = /["'#!{}\\]/;
 const IMAGE_PLACEHOLDER = 'CHANGEIP';
 
 /** Why a VRRP password cannot be used, or undefined. */
-export const vrrpPasswordProblem = (password: string): string | undefined => {
+const vrrpPasswordProblem = (password: string): string | undefined => {
   if (password === '') return 'is empty: set a password of 1 to 8 characters';
   if (password.length > VRRP.maxPasswordLength) {
     return `has ${password.length} characters, but VRRP PASS authentication keeps only ${VRRP.maxPasswordLength} (keepalived would silently cut it): use at most ${VRRP.maxPasswordLength}`;
