@@ -35,33 +35,38 @@ export type ChildrenDecision = {
   readonly upgradeBackup?: UpgradeBackupStatus;
 };
 
-const isWorkload = (child: KubeChild, input: IronicRenderInput): boolean =>
-  (child.kind === 'Deployment' || child.kind === 'DaemonSet') && child.metadata.name === input.names.workload;
-
-/** The children of a decision: the rendered ones (the workload only when decided so), the kept ones, then the Jobs of the transition from `from`. */
+/**
+ * The children of a decision: what the features render, the workload only when decided so (it is not rendered
+ * otherwise), the kept ones, then the Jobs of the transition from `from`.
+ */
 export const renderDecision = (input: IronicRenderInput, decision: ChildrenDecision, from: string, all: readonly IronicFeature[]): KubeChild[] => {
-  const rendered = renderIronicChildren(input, all);
+  const render = renderersOf(all);
   return [
-    ...(decision.workload === 'render' ? rendered : rendered.filter((c) => !isWorkload(c, input))),
+    ...render.children(input),
+    ...(decision.workload === 'render' ? [render.workload(input)] : []),
     ...decision.kept,
     ...(decision.backup !== undefined ? [decision.backup] : []),
     ...decision.jobs.map((phase) => toChild(renderUpgradeJob(input, phase, from))),
   ];
 };
 
-/** The kept renderer of each feature list (production has one; a test may fold its own). */
-const keptByFeatures = new WeakMap<readonly IronicFeature[], (input: IronicRenderInput) => KubeChild[]>();
+/** The renderers of one feature list: the features' children, and the workload; each kept (keptRenders). */
+type Renderers = { readonly children: (input: IronicRenderInput) => KubeChild[]; readonly workload: (input: IronicRenderInput) => KubeChild };
 
-/** Every child the features render, then the workload; kept (keptRenders): equal inputs get the same frozen children. */
-export const renderIronicChildren = (input: IronicRenderInput, all: readonly IronicFeature[]): KubeChild[] => {
-  const render = keptIn(keptByFeatures, all, () => keptRenders((kept: IronicRenderInput) => renderIronicChildrenOf(kept, all)));
-  return render(input);
-};
+/** The kept renderers of each feature list (production has one; a test may fold its own). */
+const keptByFeatures = new WeakMap<readonly IronicFeature[], Renderers>();
 
-const renderIronicChildrenOf = (input: IronicRenderInput, all: readonly IronicFeature[]): KubeChild[] => {
-  const features = featuresOf(all, input.model);
-  return [...features.flatMap((f) => f.children?.(input) ?? []), renderIronicWorkload(input, features)].filter((c) => c !== undefined).map(toChild);
-};
+/** Equal inputs get the same frozen children. */
+const renderersOf = (all: readonly IronicFeature[]): Renderers =>
+  keptIn(keptByFeatures, all, () => ({
+    children: keptRenders((input: IronicRenderInput) =>
+      featuresOf(all, input.model)
+        .flatMap((f) => f.children?.(input) ?? [])
+        .filter((c) => c !== undefined)
+        .map(toChild),
+    ),
+    workload: keptRenders((input: IronicRenderInput) => toChild(renderIronicWorkload(input, featuresOf(all, input.model)))),
+  }));
 
 /**
  * The children with names fixed by the parent's name that this spec creates (content-named Secrets and
