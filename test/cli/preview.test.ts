@@ -9,6 +9,7 @@ import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import { runRender, type RenderIO } from '../../src/cli/render.js';
 import type { KubeResource } from '../../src/cli/objects.js';
+import { LAST_APPLIED_ANNOTATION, SPEC_HASH_ANNOTATION } from '../../src/render/child.js';
 import { FIXED_NOW, fakeSecrets } from '../helpers/hooks.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../support/emulator.js';
 import { isObj, valueAt, type Obj } from '../support/paths.js';
@@ -484,6 +485,32 @@ void t.test(
         recreated: plan['recreated'],
       });
     };
+    // Workloads a version of the hooks before the spec stamp made: the stamp is added in place, which changes no pod
+    // and is no drift to show.
+    const withoutStamp = (o: Obj): Obj => {
+      const metadata = o['metadata'] as { annotations?: Record<string, string> };
+      const annotations = Object.fromEntries(
+        Object.entries(metadata.annotations ?? {})
+          .filter(([key]) => key !== SPEC_HASH_ANNOTATION)
+          .map(([key, value]): [string, string] => {
+            if (key !== LAST_APPLIED_ANNOTATION) return [key, value];
+            const record = JSON.parse(value) as { metadata: { annotations?: Record<string, string> } };
+            delete record.metadata.annotations?.[SPEC_HASH_ANNOTATION];
+            return [key, JSON.stringify(record)];
+          }),
+      );
+      return { ...o, metadata: { ...metadata, annotations } };
+    };
+    const items = (JSON.parse(live) as { items: Obj[] }).items;
+    t.ok(
+      items.some((o) => JSON.stringify(o).includes(SPEC_HASH_ANNOTATION)),
+      'the live workloads carry the stamp',
+    );
+    const older = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: items.map(withoutStamp) });
+    const fromOlder = await run(['preview', '-f', 'live.yaml', '--change', 'change.yaml', '-o', 'json'], { 'live.yaml': older, 'change.yaml': ROTATED });
+    t.equal(fromOlder.code, 0, fromOlder.stderr);
+    t.equal((JSON.parse(fromOlder.stdout) as Obj)['drift'], undefined, 'workloads without the stamp are no drift');
+    t.same(shape(fromOlder.stdout), shape(fromFiles.stdout), 'and the plan is the same');
     t.same(shape(fromCluster.stdout), shape(fromFiles.stdout));
   },
 );
