@@ -25,6 +25,8 @@ import {
   DEFAULT_SHUTDOWN_TIMEOUT,
   DEPLOY_LOGS_CHOICES,
   HEARTBEATS_PER_TIMEOUT,
+  HTTPD_REQUESTS,
+  IPA_DOWNLOAD_REQUESTS,
   DNS_SUBDOMAIN_PATTERN,
   EXTRA_RANGES_MIN_VERSION,
   MIN_SENSOR_INTERVAL,
@@ -546,18 +548,19 @@ export const PrometheusExporter = Type.Object(
 );
 
 /**
- * Default requests of every container an Ironic runs (a new container adds its row here, with its feature), so that none is BestEffort (the first evicted under
- * pressure). Sized for an idle Ironic; `spec.resources` changes them per container. No default limits:
- * Ironic converts and checksums images, and a memory limit would kill it in the middle of a deployment.
+ * Default requests of every container an Ironic runs, so that none is BestEffort (the first evicted under
+ * pressure); a new container adds its row here, with its feature. Sized for an idle Ironic; `spec.resources`
+ * changes them per container. No default limits: Ironic converts and checksums images, and a memory limit
+ * would kill it in the middle of a deployment.
  */
 export const DEFAULT_CONTAINER_REQUESTS = {
   ironic: { cpu: '100m', memory: '400Mi' },
-  httpd: { cpu: '10m', memory: '64Mi' },
+  httpd: HTTPD_REQUESTS,
   'ramdisk-logs': { cpu: '5m', memory: '16Mi' },
   dnsmasq: { cpu: '5m', memory: '16Mi' },
   keepalived: { cpu: '5m', memory: '16Mi' },
   'ironic-prometheus-exporter': { cpu: '10m', memory: '128Mi' },
-  'ramdisk-downloader': { cpu: '10m', memory: '64Mi' },
+  'ramdisk-downloader': IPA_DOWNLOAD_REQUESTS,
   'rpc-certificate': { cpu: '10m', memory: '64Mi' },
   'tls-certificate': { cpu: '10m', memory: '64Mi' },
   // Compiles iPXE (gcc, make) at every pod start.

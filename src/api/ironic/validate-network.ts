@@ -24,7 +24,7 @@ export const invalidIPMessage = (value: string): string => `${describeValue(valu
 export const ipProblems = (path: string, value: string | undefined): Problem[] =>
   nonEmpty(value) && parseIP(value) === undefined ? [problem(path, invalidIPMessage(value))] : [];
 
-const DHCP_PATH = 'spec.networking.dhcp';
+export const DHCP_PATH = 'spec.networking.dhcp';
 const MAIN_POOL = 'networking.dhcp';
 
 /** A DHCP pool whose addresses are valid, used for the overlap check. */

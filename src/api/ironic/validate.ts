@@ -26,7 +26,7 @@ import { tlsProfileProblems } from '../shared/tls-profile.js';
 import { isLoopback, parseIP } from '../shared/net.js';
 import { compiledCheck, describeValue, fieldPath, isRecord, problem, schemaProblems, withoutThrowing, type Problem } from '../shared/problems.js';
 import { resourcesProblems } from '../validate-resources.js';
-import { dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
+import { DHCP_PATH, dhcpRules, invalidIPMessage, ipProblems, isBlank, nonEmpty } from './validate-network.js';
 import { DEFAULT_VERSION, imageTagFor, isAtLeast, parseVersion, supportedVersionsText } from '../shared/version.js';
 
 /** What the rules need to know about the previous spec (on update). */
@@ -246,10 +246,10 @@ const haBindInterface: Rule = ({ spec }) => {
  * IP elects the one node that serves.
  */
 const dhcpRule: Rule = ({ spec }) =>
-  spec.highAvailability === true && spec.networking?.dhcp !== undefined && !keepalivedOn(spec)
+  isHA(spec) && spec.networking?.dhcp !== undefined && !keepalivedOn(spec)
     ? [
         problem(
-          'spec.networking.dhcp',
+          DHCP_PATH,
           'DHCP with high availability needs keepalived, whose virtual IP elects the one node that serves DHCP: set networking.keepalived.enabled with networking.ipAddress (the virtual IP) and networking.interface, or remove networking.dhcp, or set highAvailability to false',
         ),
       ]

@@ -149,17 +149,20 @@ export const DEFAULT_IPA_ARCHITECTURE = 'x86_64';
 /** The name of the init container of an IronicImageCache that downloads one architecture (`download-x86-64`). */
 export const cacheDownloadContainer = (architecture: string): string => `download-${architecture.replace(/_/g, '-')}`;
 
-/** What a download of IPA requests (an Ironic's own download requests the same). */
-const DOWNLOAD_REQUESTS = { cpu: '10m', memory: '64Mi' } as const;
+/** The default requests of a download of IPA: an Ironic's init container, and each download of an IronicImageCache. */
+export const IPA_DOWNLOAD_REQUESTS = { cpu: '10m', memory: '64Mi' } as const;
+
+/** The default requests of httpd: an Ironic's, and an IronicImageCache's. */
+export const HTTPD_REQUESTS = { cpu: '10m', memory: '64Mi' } as const;
 
 /**
  * Default requests of every container of an IronicImageCache pod (`spec.resources` of the cache changes
  * them per container): the downloads and the pruning as an Ironic's own IPA download, httpd as Ironic's.
  */
 export const DEFAULT_CACHE_CONTAINER_REQUESTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  ...Object.fromEntries(IPA_ARCHITECTURES.map((architecture) => [cacheDownloadContainer(architecture), DOWNLOAD_REQUESTS])),
-  prune: DOWNLOAD_REQUESTS,
-  httpd: { cpu: '10m', memory: '64Mi' },
+  ...Object.fromEntries(IPA_ARCHITECTURES.map((architecture) => [cacheDownloadContainer(architecture), IPA_DOWNLOAD_REQUESTS])),
+  prune: IPA_DOWNLOAD_REQUESTS,
+  httpd: HTTPD_REQUESTS,
 };
 
 /** The names of the containers of an IronicImageCache pod that its `spec.resources` may set. */

@@ -372,7 +372,7 @@ const podTemplate = (input: CacheRenderInput): PodTemplate => {
 };
 
 /** The StatefulSet, stamped (its stamp tells the plan whether the observed one has been given this spec). */
-const statefulSet = (input: CacheRenderInput): IStatefulSet => {
+export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => {
   const names = imageCacheNames(input.name);
   return stamped({
     apiVersion: 'apps/v1',
@@ -400,11 +400,9 @@ export const renderCacheService = (input: CacheRenderInput): IService => {
   };
 };
 
-export const renderCacheStatefulSet = (input: CacheRenderInput): IStatefulSet => statefulSet(input);
-
 /** Every child of an IronicImageCache, in a fixed order; kept (keptRenders): equal inputs get the same frozen answer. */
 export const renderCache: (input: CacheRenderInput) => KubeChild[] = keptRenders((input: CacheRenderInput) =>
-  [renderCacheConfig(input), statefulSet(input), renderCacheService(input)].map(toChild),
+  [renderCacheConfig(input), renderCacheStatefulSet(input), renderCacheService(input)].map(toChild),
 );
 
 /** Where the kernel and initramfs of each architecture are served, the default architecture first. */

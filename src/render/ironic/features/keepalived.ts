@@ -13,6 +13,7 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { VRRP } from '../../../api/shared/constants.js';
+import { given } from '../../../api/shared/fields.js';
 import { LABELS } from '../../names.js';
 import { base64, contentHash, ironicSecretLabels, keyedContentHash } from '../../meta.js';
 import { withCapabilities } from '../../security.js';
@@ -39,12 +40,10 @@ export type KeepalivedSettings = {
   readonly password?: { readonly secretName: string; readonly path: string };
 };
 
-const nonEmpty = (text: string | undefined): string | undefined => (text !== undefined && text !== '' ? text : undefined);
-
 /** The password Secret under this API's name (keepalived.passwordRef) or upstream's (keepalivedPasswordRef). */
 const passwordField = (n: Networking): KeepalivedSettings['password'] => {
-  const ours = nonEmpty(n.keepalived?.passwordRef?.name);
-  const theirs = nonEmpty(n.keepalivedPasswordRef?.name);
+  const ours = given(n.keepalived?.passwordRef?.name);
+  const theirs = given(n.keepalivedPasswordRef?.name);
   if (ours !== undefined) return { secretName: ours, path: 'spec.networking.keepalived.passwordRef.name' };
   return theirs !== undefined ? { secretName: theirs, path: 'spec.networking.keepalivedPasswordRef.name' } : undefined;
 };
