@@ -12,7 +12,7 @@ import { filesUnder } from '../support/files.js';
 import { parseAllDocuments } from 'yaml';
 import { parentProblems } from '../../src/cli/admission.js';
 import { validateIronic } from '../../src/api/ironic/validate.js';
-import { README, imageRowProblems, readmeSection } from '../support/readme.js';
+import { README, configurationRows, imageRowProblems, readmeSection } from '../support/readme.js';
 import { IRONIC_FEATURES } from '../../src/render/ironic/feature-list.js';
 
 /** The images the features run besides Ironic's, each set by a variable of the hook server. */
@@ -52,12 +52,7 @@ t.test('"Configuration of the hook server" has a row for every variable the serv
   t.ok(read.has('PORT') && read.has('AUTH_BASIC_PASSWORD_FILE'), [...read].join(', '));
   // The features' images are read by their variables' names, among every `*_IMAGE` variable given.
   for (const image of FEATURE_IMAGES) read.add(image.setting);
-  const documented = new Set(
-    section('Configuration of the hook server')
-      .split('\n')
-      .filter((line) => line.startsWith('| `'))
-      .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1] ?? '')),
-  );
+  const documented = new Set(configurationRows().flatMap((row) => row.variables));
   t.same([...read].filter((name) => !documented.has(name)).sort(), [], 'every variable read is documented');
   t.same([...documented].filter((name) => !read.has(name)).sort(), [], 'every documented variable is read');
 });

@@ -9,7 +9,7 @@
  */
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -17,6 +17,7 @@ import type { SyncResponse } from '../../src/api/shared/hook.js';
 import { validateK8s } from '../helpers/k8s.js';
 import { childOf, containerOf, podOf, podTemplateOf } from '../helpers/render.js';
 import type { Obj } from '../helpers/hooks.js';
+import { filesUnder } from '../support/files.js';
 
 const ROOT = resolve('.');
 const FIXTURES = join(ROOT, 'test/fixtures/realistic-sidecar');
@@ -55,11 +56,7 @@ const EDITS: Readonly<Record<string, (text: string) => string>> = {
 };
 
 /** Every file under a directory, relative to it. */
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? filesUnder(path).map((f) => join(entry, f)) : [entry];
-  });
+const filesIn = (dir: string): string[] => filesUnder(dir).map((file) => relative(dir, file));
 
 /** A copy of the repository's tracked files, sharing node_modules. */
 const copyRepository = (): string => {
@@ -70,7 +67,7 @@ const copyRepository = (): string => {
     copyFileSync(join(ROOT, file), join(copy, file));
   }
   // Files of this working tree not committed yet (a change under way) are copied too.
-  for (const file of filesUnder(join(ROOT, 'src'))) copyFileSync(join(ROOT, 'src', file), join(copy, 'src', file));
+  for (const file of filesIn(join(ROOT, 'src'))) copyFileSync(join(ROOT, 'src', file), join(copy, 'src', file));
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
   return copy;
 };
@@ -113,7 +110,7 @@ t.test(
       writeFileSync(path, edit(before));
     }
 
-    const changed = filesUnder(join(copy, 'src')).filter((file) => {
+    const changed = filesIn(join(copy, 'src')).filter((file) => {
       try {
         return readFileSync(join(copy, 'src', file), 'utf8') !== readFileSync(join(ROOT, 'src', file), 'utf8');
       } catch {

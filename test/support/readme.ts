@@ -14,7 +14,7 @@ export const readmeSection = (heading: string): string => {
 };
 
 /** The rows of the README's configuration table, each with the variables of its first cell. */
-const configurationRows = (): { readonly variables: readonly string[]; readonly row: string }[] =>
+export const configurationRows = (): { readonly variables: readonly string[]; readonly row: string }[] =>
   readmeSection('Configuration of the hook server')
     .split('\n')
     .filter((line) => line.startsWith('| `'))
