@@ -14,7 +14,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.runtime.json ./
 COPY src ./src
-# The hook server and the certificate issuer its pods run, with what they import: not the CLI nor its emulator.
+# The hook server and the certificate issuer its pods run, with what they import and the Ironic's feature
+# modules (the server loads their directory when it starts): not the CLI nor its emulator.
 RUN npm run build:runtime
 
 # 2. Production dependencies only: --omit=dev keeps typescript, tap and the `node` binary package (a dev

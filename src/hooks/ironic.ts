@@ -10,7 +10,7 @@ import { computeIronicStatus } from '../render/ironic/status.js';
 import { finishIronic, keepIronic, prepareIronic, referenceOutcome } from '../render/ironic/plan.js';
 import { ironicReferences, wantedIronicChildren } from '../render/ironic/children.js';
 import type { IronicFeature } from '../render/ironic/feature.js';
-import { IRONIC_FEATURES } from '../render/ironic/feature-list.js';
+import { IRONIC_FEATURES } from './ironic-features.js';
 import { parseIronic } from '../api/ironic/parse.js';
 import { ironicNames } from '../render/names.js';
 import { materializeCredentials, materializeGeneratedTLS, materializeRpcCA } from './materialize.js';

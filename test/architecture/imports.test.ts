@@ -229,13 +229,3 @@ t.test(
 t.test('features import neither another feature nor an assembler; the floor below them imports neither', async (t) => {
   t.same(ironicTierViolations(graph, name), []);
 });
-
-t.test('every feature file is in the feature list', async (t) => {
-  const list = readFileSync(join(SRC, IRONIC, 'feature-list.ts'), 'utf8');
-  const files = readdirSync(join(SRC, FEATURES)).filter((f) => f.endsWith('.ts'));
-  t.ok(files.length > 10, 'the features are found');
-  t.same(
-    files.filter((f) => !list.includes(`./features/${f.replace(/\.ts$/, '.js')}`)),
-    [],
-  );
-});

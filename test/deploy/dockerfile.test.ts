@@ -4,10 +4,12 @@
  * dependencies left out, non-root, and the command and port the Deployment in deploy/ expects.
  */
 import t from 'tap';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { IRONIC_FEATURES } from '../../src/hooks/ironic-features.js';
 import { filesUnder } from '../support/files.js';
 import { readYamlDocuments } from './kustomize.js';
 import { Type } from '@sinclair/typebox';
@@ -158,6 +160,30 @@ t.test('the runtime build holds the hook server and the certificate issuer, not 
       [],
     );
     t.ok(readFileSync('Dockerfile', 'utf8').includes('tsconfig.runtime.json'), 'the Dockerfile copies the runtime project');
+
+    // Nothing imports a feature module: the hook server reads their directory when it starts.
+    const features = readdirSync(join('src', 'render', 'ironic', 'features')).map((f) => f.replace(/\.ts$/, '.js'));
+    t.same(
+      features.filter((f) => !files.includes(`render/ironic/features/${f}`)),
+      [],
+      'every feature module is built',
+    );
+    symlinkSync(join(process.cwd(), 'node_modules'), join(out, 'node_modules'));
+    writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module' }));
+    const loaded = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(pathToFileURL(join(out, 'hooks', 'ironic-features.js')).href)}); console.log(m.IRONIC_FEATURES.map((f) => f.name).join(' '));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    t.same(
+      loaded.trim().split(' '),
+      IRONIC_FEATURES.map((f) => f.name),
+      'and the built hook server loads them all, in order',
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

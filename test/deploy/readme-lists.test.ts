@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { parentProblems } from '../../src/cli/admission.js';
 import { validateIronic } from '../../src/api/ironic/validate.js';
 import { README, configurationRows, imageRowProblems, readmeSection } from '../support/readme.js';
-import { IRONIC_FEATURES } from '../../src/render/ironic/feature-list.js';
+import { IRONIC_FEATURES } from '../../src/hooks/ironic-features.js';
 
 /** The images the features run besides Ironic's, each set by a variable of the hook server. */
 const FEATURE_IMAGES = IRONIC_FEATURES.flatMap((f) => f.images ?? []);

@@ -10,7 +10,7 @@ import { SECRET_REFERENCE } from '../../src/api/shared/references.js';
 import { customizeIronic, syncIronic } from '../../src/hooks/ironic.js';
 import { isOwnSecret } from '../../src/render/ironic/children.js';
 import type { IronicFeature } from '../../src/render/ironic/feature.js';
-import { IRONIC_FEATURES } from '../../src/render/ironic/feature-list.js';
+import { IRONIC_FEATURES } from '../../src/hooks/ironic-features.js';
 import { ironicNames } from '../../src/render/names.js';
 import { ironic, testConfig, testContext, type Obj } from '../helpers/hooks.js';
 import { validateK8s } from '../helpers/k8s.js';
@@ -22,6 +22,7 @@ const SPEC = { networking: { interface: 'eth1', ipAddress: '192.0.2.2' } };
 /** The feature under test: everything it contributes is stated here and nowhere else. */
 const AUDIT: IronicFeature = {
   name: 'audit-forwarder',
+  order: 200,
   applies: (model) => !model.highAvailability,
   containers: [
     {
@@ -111,9 +112,4 @@ t.test('a record that does not apply contributes nothing, and the list without i
     'the same children otherwise',
   );
   t.notOk(containerOf(podOf(plain.children), 'audit-forwarder'));
-});
-
-t.test('feature names are unique', async (t) => {
-  const names = IRONIC_FEATURES.map((f) => f.name);
-  t.same(names.length, new Set(names).size);
 });

@@ -17,7 +17,7 @@ import {
   secretsNotObservedYet,
   type Prepared,
 } from '../../src/render/ironic/plan.js';
-import { IRONIC_FEATURES } from '../../src/render/ironic/feature-list.js';
+import { IRONIC_FEATURES } from '../../src/hooks/ironic-features.js';
 import { cloudsName } from '../../src/render/ironic/features/client-handoff.js';
 import { FIXED_NOW, testConfig } from '../helpers/hooks.js';
 import { TLS_SECRET, readyImageCache, related, secret } from '../fixtures/ironic-scenarios.js';

@@ -2,7 +2,8 @@
  * A realistic sidecar, added as a contributor would: its own image, a spec field, a Secret it reads, its
  * resources and a child. In a copy of the repository the test writes the feature file
  * (test/fixtures/realistic-sidecar/audit-forwarder.ts.txt), the field and the resources row in the Ironic
- * schema, and one line of the feature list; no other file of src changes. The copy then type-checks, and the
+ * schema; no other file of src changes (the hook server finds the feature by its file, and places it by its
+ * order). The copy then type-checks, and the
  * sidecar is found in the CRD its generator writes, in what customize asks for, in the pod and the children
  * sync returns (with the image of the spec, of the hook server's setting or its default), in the Ready
  * condition when its Secret is missing, and in the README's configuration table check.
@@ -31,7 +32,7 @@ const insertAt = (text: string, anchor: string, insert: string, where: 'before' 
   return `${text.slice(0, cut)}${insert}${text.slice(cut)}`;
 };
 
-/** The edits a contributor makes, by file of src: the feature file, the schema and the feature list. */
+/** The edits a contributor makes, by file of src: the feature file and the schema (the hook server finds the feature by its file). */
 const EDITS: Readonly<Record<string, (text: string) => string>> = {
   'src/render/ironic/features/audit-forwarder.ts': () => fixture('audit-forwarder.ts.txt'),
   'src/api/ironic/schema.ts': (text) =>
@@ -46,13 +47,6 @@ const EDITS: Readonly<Record<string, (text: string) => string>> = {
         ),
       (s: string) => insertAt(s, "  'ironic-networking': { cpu: '50m', memory: '128Mi' },\n", "  'audit-forwarder': { cpu: '5m', memory: '32Mi' },\n", 'after'),
     ].reduce((s, edit) => edit(s), text),
-  'src/render/ironic/feature-list.ts': (text) =>
-    insertAt(
-      insertAt(text, "import type { IronicFeature } from './feature.js';\n", "import { AUDIT_FORWARDER } from './features/audit-forwarder.js';\n", 'before'),
-      '  KEEPALIVED,\n',
-      '  AUDIT_FORWARDER,\n',
-      'after',
-    ),
 };
 
 /** Every file under a directory, relative to it. */
@@ -94,96 +88,98 @@ const readyOf = (response: SyncResponse): Obj | undefined => (response.status['c
 
 const imageOf = (response: SyncResponse): string | undefined => containerOf(podOf(response.children), 'audit-forwarder')?.image;
 
-t.test(
-  'a sidecar with its own image, a spec field, a Secret it reads and resources is its feature file, its schema field and one line of the list',
-  async (t) => {
-    const copy = copyRepository();
-    t.teardown(() => rmSync(copy, { recursive: true, force: true }));
-    for (const [file, edit] of Object.entries(EDITS)) {
-      const path = join(copy, file);
-      let before = '';
-      try {
-        before = readFileSync(path, 'utf8');
-      } catch {
-        // A new file.
-      }
-      writeFileSync(path, edit(before));
+t.test('a sidecar with its own image, a spec field, a Secret it reads and resources is its feature file and its schema field', async (t) => {
+  const copy = copyRepository();
+  t.teardown(() => rmSync(copy, { recursive: true, force: true }));
+  for (const [file, edit] of Object.entries(EDITS)) {
+    const path = join(copy, file);
+    let before = '';
+    try {
+      before = readFileSync(path, 'utf8');
+    } catch {
+      // A new file.
     }
+    writeFileSync(path, edit(before));
+  }
 
-    const changed = filesIn(join(copy, 'src')).filter((file) => {
-      try {
-        return readFileSync(join(copy, 'src', file), 'utf8') !== readFileSync(join(ROOT, 'src', file), 'utf8');
-      } catch {
-        return true;
-      }
-    });
-    t.same(changed.map((f) => join('src', f)).sort(), Object.keys(EDITS).sort(), 'no other file of src changes');
+  const changed = filesIn(join(copy, 'src')).filter((file) => {
+    try {
+      return readFileSync(join(copy, 'src', file), 'utf8') !== readFileSync(join(ROOT, 'src', file), 'utf8');
+    } catch {
+      return true;
+    }
+  });
+  t.same(changed.map((f) => join('src', f)).sort(), Object.keys(EDITS).sort(), 'no other file of src changes');
 
-    // Strict TypeScript, as the build: the feature needs nothing the three edits do not give it.
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit', '--incremental', 'false'], {
-      cwd: copy,
-      encoding: 'utf8',
-    });
-    t.pass('the copy type-checks');
+  // Strict TypeScript, as the build: the feature needs nothing the two files do not give it.
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit', '--incremental', 'false'], {
+    cwd: copy,
+    encoding: 'utf8',
+  });
+  t.pass('the copy type-checks');
 
-    runTs(copy, 'src/cli/gen-crds.ts', join(copy, 'generated'));
-    const crd = parse(readFileSync(join(copy, 'generated/crds/ironic.metal3.io_ironics.yaml'), 'utf8')) as Obj;
-    const spec = (((((crd['spec'] as Obj)['versions'] as Obj[])[0]?.['schema'] as Obj)['openAPIV3Schema'] as Obj)['properties'] as Obj)['spec'] as Obj;
-    const properties = spec['properties'] as Record<string, Obj>;
-    t.match(
-      properties['auditForwarder'],
-      { type: 'object', properties: { enabled: { type: 'boolean' }, tokenRef: { type: 'object' } } },
-      'the CRD has the field',
-    );
-    t.match(properties['images'], { properties: { auditForwarder: { type: 'string' } } }, 'and its image in spec.images');
-    t.match(String(properties['resources']?.['description']), /audit-forwarder \(5m, 32Mi\)/, 'and its default requests in spec.resources');
+  runTs(copy, 'src/cli/gen-crds.ts', join(copy, 'generated'));
+  const crd = parse(readFileSync(join(copy, 'generated/crds/ironic.metal3.io_ironics.yaml'), 'utf8')) as Obj;
+  const spec = (((((crd['spec'] as Obj)['versions'] as Obj[])[0]?.['schema'] as Obj)['openAPIV3Schema'] as Obj)['properties'] as Obj)['spec'] as Obj;
+  const properties = spec['properties'] as Record<string, Obj>;
+  t.match(
+    properties['auditForwarder'],
+    { type: 'object', properties: { enabled: { type: 'boolean' }, tokenRef: { type: 'object' } } },
+    'the CRD has the field',
+  );
+  t.match(properties['images'], { properties: { auditForwarder: { type: 'string' } } }, 'and its image in spec.images');
+  t.match(String(properties['resources']?.['description']), /audit-forwarder \(5m, 32Mi\)/, 'and its default requests in spec.resources');
 
-    const out = probe(copy);
-    const secrets = out.customize.find((r) => r.resource === 'secrets')?.names ?? [];
-    const configMaps = out.customize.find((r) => r.resource === 'configmaps')?.names ?? [];
-    t.ok(secrets.includes('audit-token'), `customize asks for the Secret it reads: ${secrets.join(', ')}`);
-    t.ok(configMaps.includes('ironic-audit-forwarder'), `and for the name of its child, to see whether another object has it: ${configMaps.join(', ')}`);
+  const out = probe(copy);
+  const secrets = out.customize.find((r) => r.resource === 'secrets')?.names ?? [];
+  const configMaps = out.customize.find((r) => r.resource === 'configmaps')?.names ?? [];
+  t.ok(secrets.includes('audit-token'), `customize asks for the Secret it reads: ${secrets.join(', ')}`);
+  t.ok(configMaps.includes('ironic-audit-forwarder'), `and for the name of its child, to see whether another object has it: ${configMaps.join(', ')}`);
 
-    t.match(readyOf(out.synced), { status: 'False', reason: 'DeploymentInProgress' }, 'the sync renders');
-    for (const child of out.synced.children) validateK8s(child as Obj);
-    const container = containerOf(podOf(out.synced.children), 'audit-forwarder');
-    t.match(container, {
-      image: 'quay.io/example/audit-forwarder:1.0',
-      env: [{ name: 'AUDIT_TOKEN', valueFrom: { secretKeyRef: { name: 'audit-token', key: 'token' } } }],
-      resources: { requests: { cpu: '5m', memory: '32Mi' } },
-    });
-    t.same(
-      podOf(out.synced.children).volumes.find((v) => v.name === 'audit-forwarder-config'),
-      { name: 'audit-forwarder-config', configMap: { name: 'ironic-audit-forwarder' } },
-      'its volume',
-    );
-    const template = podTemplateOf(childOf(out.synced.children, 'Deployment'));
-    t.match(template?.metadata?.annotations?.['ironic.metal3.io/audit-token'], /^[0-9a-f]{16,}$/, 'a new token rolls the pods');
-    t.notMatch(JSON.stringify(out.synced), /s3cret|czNjcmV0/, 'the token itself is in no child');
-    const config = childOf(out.synced.children, 'ConfigMap', 'ironic-audit-forwarder');
-    t.same(config?.data, { 'forwarder.conf': 'destination = syslog.example:514\n' }, 'its child');
+  t.match(readyOf(out.synced), { status: 'False', reason: 'DeploymentInProgress' }, 'the sync renders');
+  for (const child of out.synced.children) validateK8s(child as Obj);
+  const container = containerOf(podOf(out.synced.children), 'audit-forwarder');
+  t.match(container, {
+    image: 'quay.io/example/audit-forwarder:1.0',
+    env: [{ name: 'AUDIT_TOKEN', valueFrom: { secretKeyRef: { name: 'audit-token', key: 'token' } } }],
+    resources: { requests: { cpu: '5m', memory: '32Mi' } },
+  });
+  t.same(
+    podOf(out.synced.children).containers.map((c) => c.name),
+    ['ironic', 'httpd', 'ramdisk-logs', 'audit-forwarder'],
+    'in the place its order gives it',
+  );
+  t.same(
+    podOf(out.synced.children).volumes.find((v) => v.name === 'audit-forwarder-config'),
+    { name: 'audit-forwarder-config', configMap: { name: 'ironic-audit-forwarder' } },
+    'its volume',
+  );
+  const template = podTemplateOf(childOf(out.synced.children, 'Deployment'));
+  t.match(template?.metadata?.annotations?.['ironic.metal3.io/audit-token'], /^[0-9a-f]{16,}$/, 'a new token rolls the pods');
+  t.notMatch(JSON.stringify(out.synced), /s3cret|czNjcmV0/, 'the token itself is in no child');
+  const config = childOf(out.synced.children, 'ConfigMap', 'ironic-audit-forwarder');
+  t.same(config?.data, { 'forwarder.conf': 'destination = syslog.example:514\n' }, 'its child');
 
-    t.equal(imageOf(out.setting), 'registry.example/audit-forwarder:2.0', "the hook server's AUDIT_FORWARDER_IMAGE");
-    t.equal(imageOf(out.overridden), 'registry.example/audit-forwarder@sha256:0123', 'spec.images.auditForwarder wins');
+  t.equal(imageOf(out.setting), 'registry.example/audit-forwarder:2.0', "the hook server's AUDIT_FORWARDER_IMAGE");
+  t.equal(imageOf(out.overridden), 'registry.example/audit-forwarder@sha256:0123', 'spec.images.auditForwarder wins');
 
-    t.match(readyOf(out.missing), {
-      status: 'False',
-      message: /Secret metal3\/audit-token named in spec\.auditForwarder\.tokenRef\.name was not found: create it with the token under the key token/,
-    });
-    t.same(out.missing.children, [], 'nothing is rendered without the Secret it reads');
+  t.match(readyOf(out.missing), {
+    status: 'False',
+    message: /Secret metal3\/audit-token named in spec\.auditForwarder\.tokenRef\.name was not found: create it with the token under the key token/,
+  });
+  t.same(out.missing.children, [], 'nothing is rendered without the Secret it reads');
 
-    t.same(out.readme, ['no row of its own for AUDIT_FORWARDER_IMAGE'], "the README's configuration table is checked for its image");
-    const readme = join(copy, 'README.md');
-    writeFileSync(
-      readme,
-      insertAt(
-        readFileSync(readme, 'utf8'),
-        '| `MARIADB_IMAGE`',
-        '| `AUDIT_FORWARDER_IMAGE` | `quay.io/example/audit-forwarder:1.0` | default image of the `audit-forwarder` container (`spec.images.auditForwarder`) |\n',
-        'before',
-      ),
-    );
-    t.same(probe(copy).readme, [], 'and a row of its own satisfies the check');
-    t.ok(relative(ROOT, copy).startsWith('..'), 'the repository itself is untouched');
-  },
-);
+  t.same(out.readme, ['no row of its own for AUDIT_FORWARDER_IMAGE'], "the README's configuration table is checked for its image");
+  const readme = join(copy, 'README.md');
+  writeFileSync(
+    readme,
+    insertAt(
+      readFileSync(readme, 'utf8'),
+      '| `MARIADB_IMAGE`',
+      '| `AUDIT_FORWARDER_IMAGE` | `quay.io/example/audit-forwarder:1.0` | default image of the `audit-forwarder` container (`spec.images.auditForwarder`) |\n',
+      'before',
+    ),
+  );
+  t.same(probe(copy).readme, [], 'and a row of its own satisfies the check');
+  t.ok(relative(ROOT, copy).startsWith('..'), 'the repository itself is untouched');
+});

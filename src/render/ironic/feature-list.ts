@@ -1,48 +1,50 @@
 /**
- * Every feature of an Ironic, in order. The order is that of the pod's containers, init containers (which
- * run in it), volumes, of what features add to other containers, and of the children: a new feature goes
- * where its containers belong, and adds its record here.
+ * The list of an Ironic's features, made from the modules of features/: each module holds one feature
+ * record, and the list is in the records' `order`. The hook server reads the directory (src/hooks/
+ * ironic-features.ts); this part only checks and orders what it found, so a new feature edits no list.
  */
-import { API_CREDENTIALS } from './features/api-credentials.js';
-import { API_SERVICE } from './features/api-service.js';
-import { CERT_MANAGER } from './features/cert-manager.js';
-import { CLIENT_HANDOFF } from './features/client-handoff.js';
-import { DATABASE } from './features/database.js';
-import { DNSMASQ } from './features/dnsmasq.js';
-import { DISRUPTION_BUDGET } from './features/disruption-budget.js';
-import { DOWNLOADER } from './features/downloader.js';
-import { EXPORTER } from './features/exporter.js';
-import { GENERATED_TLS } from './features/generated-tls.js';
-import { HTTPD } from './features/httpd.js';
-import { IMAGE_CACHE } from './features/image-cache.js';
-import { IPXE_TLS } from './features/ipxe-tls.js';
-import { IRONIC } from './features/ironic.js';
-import { JSON_RPC } from './features/json-rpc.js';
-import { KEEPALIVED } from './features/keepalived.js';
-import { NETWORKING_SERVICE } from './features/networking-service.js';
-import { RAMDISK_LOGS } from './features/ramdisk-logs.js';
-import { USER_CERTIFICATES } from './features/user-certificates.js';
+import { isRecord } from '../../api/shared/problems.js';
 import type { IronicFeature } from './feature.js';
 
-export const IRONIC_FEATURES: readonly IronicFeature[] = [
-  API_CREDENTIALS,
-  CLIENT_HANDOFF,
-  USER_CERTIFICATES,
-  DATABASE,
-  IRONIC,
-  HTTPD,
-  RAMDISK_LOGS,
-  DNSMASQ,
-  // Init containers from here on run in this order: the certificates first, as the iPXE firmware trusts the CA.
-  JSON_RPC,
-  GENERATED_TLS,
-  CERT_MANAGER,
-  IPXE_TLS,
-  DOWNLOADER,
-  IMAGE_CACHE,
-  KEEPALIVED,
-  EXPORTER,
-  NETWORKING_SERVICE,
-  API_SERVICE,
-  DISRUPTION_BUDGET,
-];
+/** A module of features/: its file name and what it exports. */
+export type FeatureModule = { readonly file: string; readonly exports: Readonly<Record<string, unknown>> };
+
+/** Whether an export is a feature record (the members every record has). */
+const isFeature = (value: unknown): value is IronicFeature =>
+  isRecord(value) && typeof value['name'] === 'string' && typeof value['applies'] === 'function' && typeof value['order'] === 'number';
+
+/** The one feature record of a module, or why it has not exactly one. */
+const recordOf = (module: FeatureModule): IronicFeature | string => {
+  const found = Object.entries(module.exports).flatMap(([key, value]) => (isFeature(value) ? [{ key, feature: value }] : []));
+  const [only] = found;
+  if (found.length === 1 && only !== undefined) return only.feature;
+  return found.length === 0
+    ? `${module.file} exports no feature record (an object with name, order and applies)`
+    : `${module.file} exports ${found.length} feature records (${found.map((f) => f.key).join(', ')}): a file holds one feature`;
+};
+
+/** Values held by more than one record, as `what "value": a, b`. */
+const clashes = (features: readonly IronicFeature[], what: 'name' | 'order'): string[] => {
+  const by = new Map<string, string[]>();
+  for (const f of features) by.set(String(f[what]), [...(by.get(String(f[what])) ?? []), f.name]);
+  return [...by]
+    .filter(([, holders]) => holders.length > 1)
+    .map(([value, holders]) => `${what} ${what === 'name' ? JSON.stringify(value) : value} is held by ${holders.length} features (${holders.join(', ')})`);
+};
+
+/**
+ * The features in `order`. Throws, naming every file or record at fault, when a module holds no record or
+ * more than one, or when two records share a name or an order (the hook server then refuses to start).
+ */
+export const featureList = (modules: readonly FeatureModule[]): IronicFeature[] => {
+  const records = modules.map(recordOf);
+  const features = records.filter((r): r is IronicFeature => typeof r !== 'string');
+  const problems = [
+    ...records.filter((r): r is string => typeof r === 'string'),
+    ...features.filter((f) => !Number.isSafeInteger(f.order)).map((f) => `${f.name}'s order ${f.order} is not a whole number`),
+    ...clashes(features, 'name'),
+    ...clashes(features, 'order'),
+  ];
+  if (problems.length > 0) throw new Error(`The Ironic features cannot be listed: ${problems.join('; ')}`);
+  return [...features].sort((a, b) => a.order - b.order);
+};

@@ -1,7 +1,8 @@
 /**
  * The feature record: one part of an Ironic (a container, a sidecar, a certificate issuer, the networking
  * service, ...) and everything it contributes, in one place. The pod, the children, the plan and customize
- * fold over one list of records (feature-list.ts), so a new part is one file plus its tests.
+ * fold over one list of records: every file of features/ holds one, and the hook server loads them all and
+ * puts them in `order` (feature-list.ts), so a new part is one file plus its tests.
  *
  * A feature never imports another feature nor an assembler (pod.ts, children.ts, plan.ts): what several
  * features share lives on the floor below (facts.ts, volumes.ts, common-env.ts, probes.ts, subjects.ts) or
@@ -43,13 +44,19 @@ export type ContainerBuilder = { readonly name: string; readonly build: (input: 
 export type PodSpecFields = Pick<IPodSpec, 'affinity' | 'securityContext' | 'terminationGracePeriodSeconds'>;
 
 /**
- * One feature. Every member is optional but `name` and `applies`; a member that a feature does not have
- * contributes nothing. The order of the list is the order of containers, init containers, volumes, added
- * variables and mounts, and children.
+ * One feature. Every member is optional but `name`, `order` and `applies`; a member that a feature does not
+ * have contributes nothing. The order of the list is the order of containers, init containers, volumes,
+ * added variables and mounts, and children.
  */
 export type IronicFeature = {
   /** A short name, unique in the list (tests and errors name features by it). */
   readonly name: string;
+  /**
+   * Where the feature goes in the list, ascending and unique: its containers, init containers (which run in
+   * this order), volumes and children go among the others' by it. The features use multiples of 10, so a
+   * new one takes a number in between.
+   */
+  readonly order: number;
   /** Whether this Ironic has the feature. Nothing else of the record is called when it does not. */
   readonly applies: (model: IronicModel) => boolean;
   /** Containers of the Ironic pod, in order. */

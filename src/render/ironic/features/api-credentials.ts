@@ -48,6 +48,7 @@ export const renderHtpasswdSecret = (input: IronicRenderInput): ISecret => ({
 
 export const API_CREDENTIALS: IronicFeature = {
   name: 'api-credentials',
+  order: 10,
   applies: () => true,
   // The same hash the credentials carry (and the networking pod uses): it changes with the htpasswd.
   annotations: (input) => ({ [versionAnnotation('api-secret')]: input.credentials.hash }),

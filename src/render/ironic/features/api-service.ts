@@ -99,6 +99,7 @@ export const renderIronicIngress = (input: IronicRenderInput): IIngress | undefi
 
 export const API_SERVICE: IronicFeature = {
   name: 'api-service',
+  order: 180,
   applies: () => true,
   children: (input) => [renderIronicService(input), renderIronicIngress(input)],
   // The Ingress's certificate is the user's or an ingress controller's to fill.

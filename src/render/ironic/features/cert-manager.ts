@@ -115,6 +115,7 @@ const waitForIssuer = (input: IronicRenderInput, observed: ObservedChild): Featu
 
 export const CERT_MANAGER: IronicFeature = {
   name: 'cert-manager',
+  order: 110,
   applies: (model) => model.tls.issuerRef !== undefined,
   children: (input) => [renderCertificate(input)],
   waitFor: waitForIssuer,

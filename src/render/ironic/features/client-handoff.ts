@@ -141,6 +141,7 @@ export const renderPublishedCASecret = (input: IronicRenderInput): ISecret | und
 
 export const CLIENT_HANDOFF: IronicFeature = {
   name: 'client-handoff',
+  order: 20,
   applies: () => true,
   children: (input) => [renderCloudsSecret(input), renderPublishedCASecret(input)],
   wanted: (model, names) => [

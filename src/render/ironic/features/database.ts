@@ -9,6 +9,7 @@ import { databaseAuthVolume, databaseCAVolume } from '../volumes.js';
 
 export const DATABASE: IronicFeature = {
   name: 'database',
+  order: 40,
   applies: () => true,
   volumes: (input) => {
     const db = input.references.database;

@@ -25,6 +25,7 @@ export const renderDisruptionBudget = (input: IronicRenderInput): IPodDisruption
 
 export const DISRUPTION_BUDGET: IronicFeature = {
   name: 'disruption-budget',
+  order: 190,
   applies: (model) => model.highAvailability,
   children: (input) => [renderDisruptionBudget(input)],
   wanted: (_model, names) => [{ group: GROUP_KEYS.podDisruptionBudget, name: names.workload }],

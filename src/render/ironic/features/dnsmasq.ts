@@ -207,6 +207,7 @@ const buildDnsmasqContainer = (input: IronicRenderInput, dhcp: DHCPModel, contex
 
 export const DNSMASQ: IronicFeature = {
   name: 'dnsmasq',
+  order: 80,
   applies: (model) => model.networking.dhcp !== undefined,
   containers: [
     { name: 'dnsmasq', build: (input, context) => input.model.networking.dhcp && buildDnsmasqContainer(input, input.model.networking.dhcp, context) },

@@ -41,6 +41,7 @@ const buildDownloaderContainer = (input: IronicRenderInput, context: ContainerCo
 
 export const DOWNLOADER: IronicFeature = {
   name: 'ramdisk-downloader',
+  order: 130,
   applies: (model) => model.ramdisk.downloader,
   images: [IPA_DOWNLOADER_IMAGE],
   initContainers: [{ name: 'ramdisk-downloader', build: buildDownloaderContainer }],

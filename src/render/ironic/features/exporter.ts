@@ -62,6 +62,7 @@ const sensorDataEnv = (exporter: ExporterModel): IEnvVar[] => [
 
 export const EXPORTER: IronicFeature = {
   name: 'prometheus-exporter',
+  order: 160,
   applies: (model) => model.exporter !== undefined,
   containers: [
     { name: 'ironic-prometheus-exporter', build: (input, context) => input.model.exporter && buildExporterContainer(input, input.model.exporter, context) },

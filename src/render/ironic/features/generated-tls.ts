@@ -53,6 +53,7 @@ export const buildTLSCertificateContainer = (input: IronicRenderInput): IContain
 
 export const GENERATED_TLS: IronicFeature = {
   name: 'generated-tls',
+  order: 100,
   applies: (model) => model.tls.generate,
   initContainers: [{ name: 'tls-certificate', build: buildTLSCertificateContainer }],
   volumes: generatedTLSVolumes,

@@ -93,6 +93,7 @@ const buildHttpdContainer = (input: IronicRenderInput, context: ContainerContext
 
 export const HTTPD: IronicFeature = {
   name: 'httpd',
+  order: 60,
   applies: () => true,
   containers: [{ name: 'httpd', build: buildHttpdContainer }],
 };

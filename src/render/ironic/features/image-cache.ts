@@ -8,6 +8,7 @@ import { AGENT_IMAGES_ANNOTATION, agentImagesHash } from '../image-cache.js';
 
 export const IMAGE_CACHE: IronicFeature = {
   name: 'image-cache',
+  order: 140,
   applies: (model) => model.ramdisk.imageCacheName !== undefined,
   workloadAnnotations: (input) =>
     input.references.imageCache !== undefined ? { [AGENT_IMAGES_ANNOTATION]: agentImagesHash(input.references.imageCache) } : {},

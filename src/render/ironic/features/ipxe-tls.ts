@@ -121,6 +121,7 @@ const buildIPXEBuilderContainer = (input: IronicRenderInput): IContainer => ({
 
 export const IPXE_TLS: IronicFeature = {
   name: 'ipxe-tls',
+  order: 120,
   applies: (model) => model.tls.ipxe,
   // After the certificate is issued (an earlier feature): the firmware trusts its CA.
   initContainers: [{ name: 'ipxe-builder', build: buildIPXEBuilderContainer }],

@@ -107,6 +107,7 @@ const buildIronicContainer = (input: IronicRenderInput, context: ContainerContex
 
 export const IRONIC: IronicFeature = {
   name: 'ironic',
+  order: 50,
   applies: () => true,
   containers: [{ name: 'ironic', build: buildIronicContainer }],
   // Time for the pause and the conductor's whole stop (conductor.ts), instead of Kubernetes' 30 s.

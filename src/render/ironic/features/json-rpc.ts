@@ -80,6 +80,7 @@ export const buildRpcCertificateContainer = (input: IronicRenderInput): IContain
 
 export const JSON_RPC: IronicFeature = {
   name: 'json-rpc',
+  order: 90,
   applies: (model) => model.highAvailability,
   initContainers: [{ name: 'rpc-certificate', build: buildRpcCertificateContainer }],
   volumes: rpcVolumes,

@@ -208,6 +208,7 @@ const buildKeepalivedContainer = (input: IronicRenderInput): IContainer => ({
 
 export const KEEPALIVED: IronicFeature = {
   name: 'keepalived',
+  order: 150,
   applies: (model) => keepalivedSettings(model) !== undefined,
   containers: [{ name: 'keepalived', build: buildKeepalivedContainer }],
   images: [IMAGE],

@@ -188,6 +188,7 @@ export const renderSwitchSecrets = (input: IronicRenderInput): ISecret[] => {
 
 export const NETWORKING_SERVICE: IronicFeature = {
   name: 'networking-service',
+  order: 170,
   applies: (model) => model.networkingService !== undefined,
   // Ironic calls the service over JSON-RPC with the API credentials (in HA the JSON-RPC feature mounts them already).
   volumes: (input) => (input.model.highAvailability ? [] : [rpcAuthVolume(input)]),

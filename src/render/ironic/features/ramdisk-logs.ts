@@ -17,6 +17,7 @@ const buildRamdiskLogsContainer = (input: IronicRenderInput, context: ContainerC
 
 export const RAMDISK_LOGS: IronicFeature = {
   name: 'ramdisk-logs',
+  order: 70,
   applies: () => true,
   containers: [{ name: 'ramdisk-logs', build: buildRamdiskLogsContainer }],
 };

@@ -29,6 +29,7 @@ const referenceAnnotations = (input: IronicRenderInput): Record<string, string> 
 
 export const USER_CERTIFICATES: IronicFeature = {
   name: 'user-certificates',
+  order: 30,
   applies: () => true,
   volumes: referenceVolumes,
   annotations: referenceAnnotations,
