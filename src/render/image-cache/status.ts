@@ -4,6 +4,7 @@ import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/iron
 import { pathOf, textOf } from '../observed.js';
 import { readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
 import { usageConditions, usageStatus, type Usage } from '../used-by.js';
+import { DOWNLOADER_DEFAULTS } from '../../api/ironic-image-cache/model.js';
 import type { CacheRenderInput } from './input.js';
 import { cachedImages } from './render.js';
 
@@ -14,8 +15,6 @@ export const CACHE_REASONS = {
   ...REFUSAL_REASONS,
 } as const;
 
-/** The downloader's branch when none is given. */
-export const DEFAULT_AGENT_BRANCH = 'master';
 
 export type CacheOutcome = RefusableOutcome<CacheRenderInput>;
 
@@ -29,7 +28,7 @@ const reasonOf = (outcome: CacheOutcome): { status: 'True' | 'False'; reason: st
 const served = (outcome: CacheOutcome, previousStatus: unknown): Pick<IronicImageCacheStatus, 'agentBranch' | 'agentMinimumModificationTime'> => {
   if (outcome.kind === 'rendered' && outcome.readiness.state === 'ready') {
     const { agentBranch, agentMinimumModificationTime } = outcome.input.model;
-    return { agentBranch: agentBranch ?? DEFAULT_AGENT_BRANCH, ...(agentMinimumModificationTime !== undefined && { agentMinimumModificationTime }) };
+    return { agentBranch: agentBranch ?? DOWNLOADER_DEFAULTS.branch, ...(agentMinimumModificationTime !== undefined && { agentMinimumModificationTime }) };
   }
   const branch = textOf(pathOf(previousStatus, 'agentBranch'));
   const time = textOf(pathOf(previousStatus, 'agentMinimumModificationTime'));
