@@ -23,6 +23,7 @@ t.test('the features are in the order of their containers, init containers and c
       'httpd',
       'ramdisk-logs',
       'dnsmasq',
+      // Init containers from here on run in this order: the certificates first, as the iPXE firmware trusts the CA.
       'json-rpc',
       'generated-tls',
       'cert-manager',

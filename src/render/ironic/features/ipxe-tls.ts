@@ -121,9 +121,9 @@ const buildIPXEBuilderContainer = (input: IronicRenderInput): IContainer => ({
 
 export const IPXE_TLS: IronicFeature = {
   name: 'ipxe-tls',
+  // After the init containers that write certificates (json-rpc, generated-tls, cert-manager): the firmware it builds trusts the CA.
   order: 120,
   applies: (model) => model.tls.ipxe,
-  // After the certificate is issued (an earlier feature): the firmware trusts its CA.
   initContainers: [{ name: 'ipxe-builder', build: buildIPXEBuilderContainer }],
   images: [IPXE_BUILDER_IMAGE],
   mounts: (input) => ({ dnsmasq: dnsmasqMounts(input) }),
