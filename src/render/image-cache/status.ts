@@ -15,7 +15,6 @@ export const CACHE_REASONS = {
   ...REFUSAL_REASONS,
 } as const;
 
-
 export type CacheOutcome = RefusableOutcome<CacheRenderInput>;
 
 const reasonOf = (outcome: CacheOutcome): { status: 'True' | 'False'; reason: string; message: string } =>
