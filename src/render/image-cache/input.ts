@@ -29,10 +29,4 @@ export const CACHE_PORTS = {
   https: { container: 8443, service: 443 },
 } as const;
 
-/** Where the downloader writes and httpd serves from (fixed by the downloader: SHARED_DIR/html/images). */
-export const SHARED_DIR = '/shared';
-
-/** The file name the downloader gives the IPA kernel or initramfs of one architecture (IPA_ARCH). */
-export const agentFile = (architecture: string, part: 'kernel' | 'initramfs'): string => `ironic-python-agent_${architecture}.${part}`;
-
 export const schemeOf = (input: Pick<CacheRenderInput, 'tls'>): 'http' | 'https' => (input.tls !== undefined ? 'https' : 'http');

@@ -41,12 +41,21 @@ import { contentHash, imageCacheLabels, keptRenders, nodeSelection } from '../me
 import { LABELS, imageCacheNames, labelValue, versionAnnotation } from '../names.js';
 import { IRONIC_GID, IRONIC_UID, restricted } from '../security.js';
 import { claimFields, ephemeralVolumes } from '../volume-claim.js';
-import { CACHE_PORTS, SHARED_DIR, agentFile, schemeOf, type CacheRenderInput } from './input.js';
+import { CACHE_PORTS, schemeOf, type CacheRenderInput } from './input.js';
 
 const VOLUMES = { images: 'images', config: 'config', tmp: 'tmp', tls: 'tls' } as const;
 const CONFIG_DIR = '/etc/ipa-cache';
 const CONFIG_FILE = 'httpd.conf';
 const TLS_DIR = '/certs/ipa-cache';
+
+/** Where the downloader writes and httpd serves from (fixed by the downloader: SHARED_DIR/html/images). */
+const SHARED_DIR = '/shared';
+
+/** The file name the downloader gives the IPA kernel or initramfs of one architecture (IPA_ARCH). */
+const agentFile = (architecture: string, part: 'kernel' | 'initramfs'): string => `ironic-python-agent_${architecture}.${part}`;
+
+/** The branch the downloads fetch: the spec's, else the downloader's default (IPA_BRANCH is set only for the spec's). */
+export const downloadedBranch = (model: CacheRenderInput['model']): string => model.agentBranch ?? DOWNLOADER_DEFAULTS.branch;
 
 /** The downloader's own script (its image's ENTRYPOINT). */
 const GET_RESOURCE = '/usr/local/bin/get-resource.sh';

@@ -4,9 +4,8 @@ import { IMAGE_CACHE_USED_BY, type IronicImageCacheStatus } from '../../api/iron
 import { pathOf, textOf } from '../observed.js';
 import { readyCondition, readyReason, REFUSAL_REASONS, type RefusableOutcome } from '../status.js';
 import { usageConditions, usageStatus, type Usage } from '../used-by.js';
-import { DOWNLOADER_DEFAULTS } from '../../api/ironic-image-cache/model.js';
 import type { CacheRenderInput } from './input.js';
-import { cachedImages } from './render.js';
+import { cachedImages, downloadedBranch } from './render.js';
 
 export const CACHE_REASONS = {
   available: 'ImagesAvailable',
@@ -26,8 +25,8 @@ const reasonOf = (outcome: CacheOutcome): { status: 'True' | 'False'; reason: st
  */
 const served = (outcome: CacheOutcome, previousStatus: unknown): Pick<IronicImageCacheStatus, 'agentBranch' | 'agentMinimumModificationTime'> => {
   if (outcome.kind === 'rendered' && outcome.readiness.state === 'ready') {
-    const { agentBranch, agentMinimumModificationTime } = outcome.input.model;
-    return { agentBranch: agentBranch ?? DOWNLOADER_DEFAULTS.branch, ...(agentMinimumModificationTime !== undefined && { agentMinimumModificationTime }) };
+    const { agentMinimumModificationTime } = outcome.input.model;
+    return { agentBranch: downloadedBranch(outcome.input.model), ...(agentMinimumModificationTime !== undefined && { agentMinimumModificationTime }) };
   }
   const branch = textOf(pathOf(previousStatus, 'agentBranch'));
   const time = textOf(pathOf(previousStatus, 'agentMinimumModificationTime'));
