@@ -3,10 +3,10 @@
  * resources and a child. In a copy of the repository the test writes the feature file
  * (test/fixtures/realistic-sidecar/audit-forwarder.ts.txt), the field and the resources row in the Ironic
  * schema; no other file of src changes (the hook server finds the feature by its file, and places it by its
- * order). The copy then type-checks, and the
- * sidecar is found in the CRD its generator writes, in what customize asks for, in the pod and the children
- * sync returns (with the image of the spec, of the hook server's setting or its default), in the Ready
- * condition when its Secret is missing, and in the README's configuration table check.
+ * order). The copy then type-checks, and the sidecar is found in the CRD its generator writes, in what
+ * customize asks for, in the pod and the children sync returns (with the image of the spec, of the hook
+ * server's setting or its default), in the Ready condition when its Secret is missing, and in the README's
+ * configuration table check.
  */
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
