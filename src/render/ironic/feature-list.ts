@@ -23,7 +23,7 @@ const recordOf = (module: FeatureModule): IronicFeature | string => {
     : `${module.file} exports ${found.length} feature records (${found.map((f) => f.key).join(', ')}): a file holds one feature`;
 };
 
-/** Values held by more than one record, as `what "value": a, b`. */
+/** Names or orders held by more than one record, each as `order 10 is held by 2 features (a, b)`. */
 const clashes = (features: readonly IronicFeature[], what: 'name' | 'order'): string[] => {
   const by = new Map<string, string[]>();
   for (const f of features) by.set(String(f[what]), [...(by.get(String(f[what])) ?? []), f.name]);
