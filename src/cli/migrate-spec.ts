@@ -12,6 +12,7 @@ import { unknownFields } from './emulation/strict.js';
 import { validateIronic } from '../api/ironic/validate.js';
 import { validateIronicDatabase } from '../api/ironic-database/validate.js';
 import { isRecord } from '../api/shared/problems.js';
+import { SERVER_METADATA } from './objects.js';
 
 type Json = Record<string, unknown>;
 
@@ -236,9 +237,6 @@ const describe = (object: Json): string => {
 };
 
 const isUpstream = (object: Json): boolean => SOURCE_VERSIONS.has(String(object['apiVersion'])) && isKind(object['kind']);
-
-/** Metadata only the API server writes: applied again it would conflict (uid, resourceVersion) or be ignored. */
-const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'selfLink'] as const;
 
 /**
  * An object of another kind (a Secret the Ironic names, ...), as it was: only what the API server wrote is

@@ -31,6 +31,9 @@ export type OwnerReference = {
   readonly blockOwnerDeletion?: boolean;
 };
 
+/** Metadata only the API server writes: applied again it would conflict (uid, resourceVersion) or be ignored. */
+export const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'selfLink'] as const;
+
 /** An object with apiVersion, kind and metadata.name; everything else is kept as it is. */
 export type KubeResource = {
   readonly apiVersion: string;

@@ -7,7 +7,7 @@
 import { SPEC_HASH_ANNOTATION } from '../render/child.js';
 import { parentKindOf } from './admission.js';
 import { readyOf, type Ready } from './session.js';
-import { deepEqual, describe, groupKeyOf, isRecord, objectKeyOf, type Json, type KubeResource } from './objects.js';
+import { deepEqual, describe, groupKeyOf, isRecord, objectKeyOf, SERVER_METADATA, type Json, type KubeResource } from './objects.js';
 
 /** The objects of the store at one moment, by `<group> <namespace>/<name>`. */
 export type Snapshot = ReadonlyMap<string, KubeResource>;
@@ -36,7 +36,7 @@ export type Plan = {
 
 const WORKLOAD_KINDS = new Set(['Deployment', 'DaemonSet', 'StatefulSet']);
 /** Metadata the API server writes, never a change of anyone's. */
-const SERVER_FIELDS = new Set(['resourceVersion', 'generation', 'uid', 'creationTimestamp', 'managedFields', 'deletionTimestamp']);
+const SERVER_FIELDS = new Set<string>([...SERVER_METADATA, 'deletionTimestamp']);
 const MAX_PATHS = 6;
 
 /** Annotations that record an apply (and the workloads' stamp of it), not a change of the object. */

@@ -16,7 +16,7 @@ import { Cluster } from './cluster.js';
 import { CertManagerStandIn } from './cert-manager.js';
 import { MariaDBOperatorStandIn } from './mariadb-operator.js';
 import { isNamespaceName, readObjects, valuesOf, type Input } from './documents.js';
-import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, type KubeResource } from './objects.js';
+import { deepEqual, describe, groupKeyOf, isRecord, isResource, objectKeyOf, SERVER_METADATA, type KubeResource } from './objects.js';
 import { keyOf, planOf, snapshotOf, type Plan, type Snapshot } from './preview-plan.js';
 import {
   EXIT,
@@ -113,10 +113,10 @@ const ownedObjectsIn = (inputs: readonly Input[]): KubeResource[] =>
       .filter((o) => (o.metadata.ownerReferences ?? []).length > 0),
   );
 
-/** Objects whose ownerReferences name one of the parents (by uid), from the documents of the inputs. */
-const childrenIn = (inputs: readonly Input[], parents: readonly KubeResource[], namespace: string): KubeResource[] => {
+/** The owned objects whose ownerReferences name one of the parents (by uid). */
+const childrenIn = (owned: readonly KubeResource[], parents: readonly KubeResource[], namespace: string): KubeResource[] => {
   const uids = new Set(parents.map((p) => p.metadata.uid).filter((u) => u !== undefined));
-  return ownedObjectsIn(inputs)
+  return owned
     .filter((o) => !isParent(o) && (o.metadata.ownerReferences ?? []).some((r) => uids.has(r.uid)))
     .map((o) => (o.metadata.namespace === undefined ? { ...o, metadata: { ...o.metadata, namespace } } : o));
 };
@@ -125,14 +125,13 @@ const readLive = async (options: PreviewOptions, io: RenderIO): Promise<Live> =>
   const inputs = await readInputs(options.live, io);
   const read = readObjects(inputs, options.namespace);
   if (read.errors.length > 0 || read.refused.length > 0) throw new Error([...read.errors, ...read.refused].join('\n'));
-  const children = childrenIn(inputs, read.objects.filter(isParent), options.namespace);
+  const owned = ownedObjectsIn(inputs);
+  const children = childrenIn(owned, read.objects.filter(isParent), options.namespace);
   const childKeys = new Set(children.map(keyOf));
   // Objects with an owner (a parent's children, and what their controllers made: ReplicaSets, pods) are not
   // worth a warning: the cluster made them.
-  const owned = ownedObjectsIn(inputs).map(
-    (o) => `${o.kind} ${objectKeyOf({ ...o, metadata: { ...o.metadata, namespace: o.metadata.namespace ?? options.namespace } })}`,
-  );
-  read.warnings.filter((w) => !owned.some((o) => w.includes(`ignoring ${o} `))).forEach((w) => io.stderr(`warning: ${w}\n`));
+  const ownedNames = owned.map((o) => `${o.kind} ${objectKeyOf({ ...o, metadata: { ...o.metadata, namespace: o.metadata.namespace ?? options.namespace } })}`);
+  read.warnings.filter((w) => !ownedNames.some((o) => w.includes(`ignoring ${o} `))).forEach((w) => io.stderr(`warning: ${w}\n`));
   return { objects: read.objects.filter((o) => !childKeys.has(keyOf(o))), children };
 };
 
@@ -144,16 +143,10 @@ const readChanges = async (options: PreviewOptions, io: RenderIO): Promise<reado
   return read.objects;
 };
 
-/** The server metadata the API server writes: not part of what is put back into the emulated cluster. */
+/** An object without the metadata the API server writes (SERVER_METADATA): what is put back into the emulated cluster. */
 const asApplied = (object: KubeResource): KubeResource => {
-  const {
-    uid: _uid,
-    resourceVersion: _rv,
-    creationTimestamp: _created,
-    generation: _generation,
-    managedFields: _managed,
-    ...metadata
-  } = object.metadata as KubeResource['metadata'] & { readonly managedFields?: unknown };
+  const metadata = { ...object.metadata };
+  for (const key of SERVER_METADATA) Reflect.deleteProperty(metadata, key);
   return { ...object, metadata };
 };
 

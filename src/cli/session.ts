@@ -12,12 +12,14 @@ import { settledStatus } from './kubelet.js';
 import { reconcileCronJobs } from './cron-jobs.js';
 import type { CertManagerStandIn } from './cert-manager.js';
 import type { MariaDBOperatorStandIn } from './mariadb-operator.js';
-import { describe, groupKeyOf, isRecord, type Json, type KubeResource } from './objects.js';
+import { describe, groupKeyOf, type Json, type KubeResource } from './objects.js';
 import type { Input } from './documents.js';
 import { CACHE_REASONS } from '../render/image-cache/status.js';
 import { DATABASE_REASONS } from '../render/database/status.js';
 import { IRONIC_REASONS } from '../render/ironic/status.js';
-import { REFUSAL_REASONS } from '../render/status.js';
+import { findCondition, REFUSAL_REASONS } from '../render/status.js';
+import { pathOf } from '../render/observed.js';
+import { READY_CONDITION } from '../api/shared/common.js';
 
 /** Whether an object is a parent of one of the controllers. */
 export const isParent = (object: KubeResource): boolean => CONTROLLERS.some((c) => c.parentGroup === groupKeyOf(object));
@@ -54,14 +56,13 @@ export const injectTransport =
     return { statusCode: response.statusCode, body: parsed };
   };
 
-/** The Ready condition of a status: `status`, `reason` and `message`. */
 /** A parent's Ready condition, as the CLI reports it. */
 export type Ready = { readonly status: string; readonly reason: string; readonly message: string };
 
+/** The Ready condition of a status: `status`, `reason` and `message`. */
 export const readyOf = (status: Json | undefined): Ready | undefined => {
-  const conditions = status?.['conditions'];
-  const ready: unknown = Array.isArray(conditions) ? conditions.find((c) => isRecord(c) && c['type'] === 'Ready') : undefined;
-  return isRecord(ready) ? { status: String(ready['status']), reason: String(ready['reason']), message: String(ready['message']) } : undefined;
+  const ready = findCondition(status, READY_CONDITION);
+  return ready !== undefined ? { status: String(ready.status), reason: String(ready.reason), message: String(ready.message) } : undefined;
 };
 
 /** `Ready=<status> <reason>: <message>`, or that there is none. */
@@ -95,23 +96,20 @@ type OptionalOperator = {
   readonly asks: (object: KubeResource) => boolean;
 };
 
-const specAt = (object: KubeResource, path: readonly string[]): unknown =>
-  path.reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), object['spec']);
-
 const OPTIONAL_OPERATORS: readonly OptionalOperator[] = [
   {
     setting: 'CERT_MANAGER',
     name: 'cert-manager',
     field: 'spec.tls.issuerRef',
     deploy: 'deploy/components/cert-manager',
-    asks: (o) => o.kind === 'Ironic' && specAt(o, ['tls', 'issuerRef']) !== undefined,
+    asks: (o) => o.kind === 'Ironic' && pathOf(o, 'spec', 'tls', 'issuerRef') !== undefined,
   },
   {
     setting: 'MARIADB_OPERATOR',
     name: 'mariadb-operator',
     field: 'spec.engine: MariaDBOperator',
     deploy: 'deploy/overlays/mariadb-operator',
-    asks: (o) => o.kind === 'IronicDatabase' && specAt(o, ['engine']) === 'MariaDBOperator',
+    asks: (o) => o.kind === 'IronicDatabase' && pathOf(o, 'spec', 'engine') === 'MariaDBOperator',
   },
 ];
 
