@@ -35,9 +35,9 @@ export const customizeIronicDatabase = (request: CustomizeRequest): CustomizeRes
     galera === undefined
       ? []
       : [
-          ...namesRule(SERVICES.apiVersion, SERVICES.resource, namespace, [names.primaryService]),
-          ...(galera.backup !== undefined ? namesRule(CRON_JOBS.apiVersion, CRON_JOBS.resource, namespace, [names.mariadbBackup]) : []),
-          ...(galera.restore !== undefined ? namesRule(MARIADB_RESTORES.apiVersion, MARIADB_RESTORES.resource, namespace, [names.mariadbRestore]) : []),
+          ...namesRule(SERVICES, namespace, [names.primaryService]),
+          ...(galera.backup !== undefined ? namesRule(CRON_JOBS, namespace, [names.mariadbBackup]) : []),
+          ...(galera.restore !== undefined ? namesRule(MARIADB_RESTORES, namespace, [names.mariadbRestore]) : []),
         ];
   // The backup Jobs and the pods of backups and restores: the Jobs belong to the CronJob, and pods to their Jobs.
   const builtin = parsed.ok && parsed.model.engine === 'Builtin' ? parsed.model : undefined;

@@ -23,7 +23,11 @@ import type { Wanted } from '../render/ownership.js';
  * A rule selecting objects by name, or no rule at all when no name is given. NOTE: never send a rule
  * without names: Metacontroller would select every object of the type.
  */
-export const namesRule = (apiVersion: string, resource: string, namespace: string, names: readonly (string | undefined)[]): RelatedResourceRule[] => {
+export const namesRule = (
+  { apiVersion, resource }: Pick<ResourceType, 'apiVersion' | 'resource'>,
+  namespace: string,
+  names: readonly (string | undefined)[],
+): RelatedResourceRule[] => {
   const unique = [...new Set(names.filter((n): n is string => n !== undefined))].sort();
   return unique.length === 0 ? [] : [{ apiVersion, resource, namespace, names: unique }];
 };
@@ -46,7 +50,8 @@ export const withWanted = (rules: readonly RelatedResourceRule[], wanted: readon
     if (type === undefined) continue;
     const key = `${type.apiVersion}/${type.resource}`;
     const existing = byResource.get(key);
-    byResource.set(key, namesRule(type.apiVersion, type.resource, namespace, [...(existing?.names ?? []), name])[0] ?? { ...type, namespace, names: [name] });
+    const [rule] = namesRule(type, namespace, [...(existing?.names ?? []), name]);
+    if (rule !== undefined) byResource.set(key, rule);
   }
   return [...byResource.values()];
 };
@@ -63,5 +68,5 @@ export const referenceRules = (references: readonly ObjectReference[], namespace
     entry.names.push(r.name);
     byType.set(key, entry);
   }
-  return [...byType.values()].flatMap((t) => namesRule(t.apiVersion, t.resource, namespace, t.names));
+  return [...byType.values()].flatMap((t) => namesRule(t, namespace, t.names));
 };
